@@ -1,0 +1,278 @@
+"""Load benchmark: the public standings page under many concurrent clients.
+
+Builds a published 200-player, 8-round tournament (2 rotations), starts gunicorn with
+several workers on 127.0.0.1, and sends requests from concurrent client threads for a
+fixed time to (1) the public standings page and (2) a trivial page served by the same
+server (the health check), reporting requests per second and latency percentiles for
+each. The ratio of the two is the figure to quote: the trivial page measures the server,
+the client and the machine, the standings page what the app adds.
+
+With ``--scorers N``, N more clients keep saving score sheets (draft saves of a table's
+sheet through the sheet entry page) while the public page is hammered, and their
+latencies are reported too.
+
+Run from the repository root::
+
+    .venv/bin/python bench/load.py                       # SQLite file in a temp folder
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/lld_bench .venv/bin/python bench/load.py
+    .venv/bin/python bench/load.py --clients 50 --seconds 20 --workers 4 --scorers 4
+
+Every request loop is bounded in count and time and only talks to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SLUG = "load-open"
+MAX_REQUESTS_PER_CLIENT = 100_000
+
+
+@dataclass
+class Sample:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+def build(env: dict[str, str]) -> None:
+    """Create the database and the tournament (in a child process with the bench's env)."""
+    code = f"""
+import django, os
+django.setup()
+from django.core.management import call_command
+from django.contrib.auth import get_user_model
+call_command("migrate", verbosity=0)
+from tournament.demo import synthetic_tournament
+from tournament.models import Tournament, Round
+from tournament.services import tournament_file, seating
+data = synthetic_tournament(name="Load Open", slug="{SLUG}",
+    players=[(f"Player {{i:04d}}", f"Club {{i % 20}}") for i in range(200)],
+    rounds=8, rotations=2, seed=5)
+t = tournament_file.import_tournament(data, replace=True).tournament
+t.published = True
+t.planned_rounds = 9
+User = get_user_model()
+user = User.objects.filter(username="bench-scorer").first()
+if user is None:
+    user = User.objects.create_user("bench-scorer", password="bench-pass")
+t.owner = user
+t.save()
+if not Round.objects.filter(tournament=t, number=9).exists():
+    r = seating.seat_next_round(t)
+    seating.start_round(r)
+"""
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True)
+
+
+def wait_for(port: int, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer on /healthz")
+
+
+def hammer(port: int, path: str, until: float, sample: Sample) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for _ in range(MAX_REQUESTS_PER_CLIENT):
+        if time.monotonic() >= until:
+            break
+        start = time.perf_counter()
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            ok = response.status == 200
+        except OSError:
+            ok = False
+            connection.close()
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        elapsed = time.perf_counter() - start
+        if ok:
+            sample.latencies.append(elapsed)
+        else:
+            sample.errors += 1
+    connection.close()
+
+
+class Scorer:
+    """A logged-in scorer who keeps saving one table's sheet as a draft."""
+
+    def __init__(self, port: int, table: int) -> None:
+        self.port = port
+        self.path = f"/score/{SLUG}/r9/t{table}/"
+        self.cookies: dict[str, str] = {}
+
+    def _request(
+        self, connection: http.client.HTTPConnection, method: str, path: str, body: str = ""
+    ) -> tuple[int, str]:
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if method == "POST":
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Referer"] = f"http://127.0.0.1:{self.port}{path}"
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        text = response.read().decode()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+        return response.status, text
+
+    def _csrf(self, html: str) -> str:
+        match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        return match.group(1) if match else self.cookies.get("csrftoken", "")
+
+    def run(self, until: float, sample: Sample) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        _, html = self._request(connection, "GET", "/accounts/login/")
+        form = {
+            "username": "bench-scorer",
+            "password": "bench-pass",
+            "csrfmiddlewaretoken": self._csrf(html),
+        }
+        self._request(connection, "POST", "/accounts/login/", urllib.parse.urlencode(form))
+        for _ in range(MAX_REQUESTS_PER_CLIENT):
+            if time.monotonic() >= until:
+                break
+            _, html = self._request(connection, "GET", self.path)
+            version = re.search(r'name="expected_version" value="(\d+)"', html)
+            fields = {
+                "csrfmiddlewaretoken": self._csrf(html),
+                "expected_version": version.group(1) if version else "0",
+                "action": "draft",
+                "d1_s1": "10",
+                "d1_s2": "10",
+                "d1_s3": "10",
+                "d1_s4": "10",
+                "d1_left_over": "12",
+                "d1_last_in": "1",
+            }
+            start = time.perf_counter()
+            status, _ = self._request(connection, "POST", self.path, urllib.parse.urlencode(fields))
+            elapsed = time.perf_counter() - start
+            if status in (200, 302):
+                sample.latencies.append(elapsed)
+            else:
+                sample.errors += 1
+        connection.close()
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def report(label: str, sample: Sample, seconds: float) -> tuple[float, float]:
+    values = sample.latencies
+    rps = len(values) / seconds
+    p50, p95, p99 = (percentile(values, q) * 1000 for q in (0.50, 0.95, 0.99))
+    mean = statistics.fmean(values) * 1000 if values else float("nan")
+    print(
+        f"{label:<28} {rps:9.1f} {len(values):9d} {sample.errors:7d} "
+        f"{mean:9.1f} {p50:9.1f} {p95:9.1f} {p99:9.1f}"
+    )
+    return rps, p95
+
+
+def run_phase(
+    port: int, path: str, clients: int, seconds: float, scorers: int
+) -> tuple[Sample, Sample]:
+    until = time.monotonic() + seconds
+    public, scoring = Sample(), Sample()
+    threads = [
+        threading.Thread(target=hammer, args=(port, path, until, public)) for _ in range(clients)
+    ]
+    threads += [
+        threading.Thread(target=Scorer(port, 1 + i % 40).run, args=(until, scoring))
+        for i in range(scorers)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return public, scoring
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--scorers", type=int, default=0)
+    parser.add_argument("--port", type=int, default=8391)
+    args = parser.parse_args()
+
+    env = dict(os.environ)
+    env.update(DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
+    env.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789")
+    temp = tempfile.TemporaryDirectory()
+    env.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")
+    print(f"Database: {env['DATABASE_URL'].split('@')[-1]}; building 200 players x 8 rounds ...")
+    build(env)
+
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "config.wsgi",
+            "--workers",
+            str(args.workers),
+            "--bind",
+            f"127.0.0.1:{args.port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        wait_for(args.port, time.monotonic() + 30)
+        print(
+            f"gunicorn, {args.workers} workers; {args.clients} concurrent clients for "
+            f"{args.seconds:.0f} s each"
+            + (f", with {args.scorers} scorers saving sheets" if args.scorers else "")
+        )
+        print(
+            f"{'page':<28} {'req/s':>9} {'requests':>9} {'errors':>7} "
+            f"{'mean ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'p99 ms':>9}"
+        )
+        trivial, _ = run_phase(args.port, "/healthz", args.clients, args.seconds, 0)
+        trivial_rps, _ = report("trivial page (/healthz)", trivial, args.seconds)
+        public, scoring = run_phase(
+            args.port, f"/t/{SLUG}/", args.clients, args.seconds, args.scorers
+        )
+        public_rps, _ = report("public standings", public, args.seconds)
+        if args.scorers:
+            report("score entry (sheet save)", scoring, args.seconds)
+        print(f"standings / trivial throughput: {public_rps / trivial_rps:.2f}")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        temp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

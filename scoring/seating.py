@@ -1,0 +1,1077 @@
+"""Seating: which players sit together, at which table and in which seat, round by round.
+
+Terms
+-----
+- *player*: a hashable, sortable id (an int or a string).
+- *table*: a tuple of players in seat order; seat 1 (index 0) deals the first deal.
+  Table numbers are 1-based: table ``t`` is ``RoundSeating.tables[t - 1]``.
+- *split*: the table sizes of one round in table-number order, e.g. ``(5, 5, 5, 4, 4)``.
+- *mixed tables* (the default policy): everyone plays; tables of five, with tables of the
+  other allowed sizes (4 and 6 by default) taking up the remainder, and a table of 3 only
+  when no other split exists. ``table_splits`` lists the splits, best first.
+- *byes*: every table has five players and ``n mod 5`` players sit the round out. Byes
+  rotate: nobody sits out a second time before every active player has sat out once
+  (the request carries one ``past_byes`` entry per bye already sat out).
+- *meetings* of two players: how many times they have sat at the same table, counting the
+  history and the rounds being planned.
+- *repeat meetings*: sum over pairs of ``max(0, meetings - 1)``.
+- *most meetings*: the largest number of meetings of any pair.
+- *spread*: sum over pairs of ``C(meetings, 2)``; among seatings with the same repeat
+  meetings it prefers two pairs meeting twice to one pair meeting three times.
+- *counting lower bound*: a player who has sat across from ``S`` seats among ``P - 1``
+  other players has met somebody again at least ``S - (P - 1)`` times; half the sum over
+  players bounds repeat meetings from below, and ``ceil(S / (P - 1))`` bounds most meetings.
+- *keep-apart* pairs: ``keep_apart`` never share a table in any planned round (family; a
+  seating that cannot honour them raises ``SeatingError``); ``keep_apart_early`` are kept
+  apart as far as possible in the first ``early_rounds`` planned rounds (same club: often
+  not every club can be spread, and the round must still be seated). A
+  caller with a rule "clubs apart until round K" passes ``early_rounds = K - rounds played``.
+- *fixed table*: the player sits at that table number in every round they play.
+- *seat rotation*: within each table, each seat goes to a player who has sat there least
+  (seat 1 counting double, as it deals first), from the seat order of the history tables.
+- *search effort*: scales the number of search steps (1.0 by default; 0 skips the search).
+
+The engine minimises, in this order: keep-apart clashes, most meetings, repeat meetings,
+spread. Players, keep-apart pairs and fixed tables naming someone who is not active are
+ignored, so a roster change needs no clean-up; history may name anyone.
+
+Public API
+----------
+- ``table_splits(n_players, sizes=(4, 5, 6), limit=10) -> list[tuple[int, ...]]``
+- ``plan(request) -> Plan``: seat ``request.rounds`` rounds jointly.
+- ``seat_by_standings(ranked_players, request) -> RoundSeating``: one round, top ranks together.
+- ``seat_randomly(request) -> RoundSeating``: one round, shuffled then split.
+- ``quality(rounds, history=(), players=()) -> Quality``: figures for any seating,
+  including one an organiser edited by hand.
+- ``SeatingError``: a request that cannot be seated, worded for the organiser.
+
+Method (docs/seating.md has the long version): with no byes and tables of sizes ``k`` and
+``k - 1`` only, the first rounds come from a design (players ``(i, x)``, group ``i < k``,
+``x`` in GF(m) or the integers mod ``m`` for ``m`` tables; round ``s`` seats
+``{(i, t + i*s)}`` at table ``t``; two slopes never seat a pair together twice when
+``d * (s - s') != 0`` for every group difference ``d``; the groups themselves make one
+more round when their sizes fit; dropping group-0 players turns tables into ``k - 1``).
+Other rounds are built greedily, most-constrained players first. Simulated annealing over
+swaps of two players at different tables of one round then repairs clashes and repeats,
+scoring each swap from the meeting counts. Everything random flows from
+``random.Random(seed)`` and step budgets, never the clock, so a seed always gives the
+same seating.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any, TypeAlias, TypeVar
+
+from scoring.errors import UserError
+from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+
+PlayerId: TypeAlias = int | str
+_T = TypeVar("_T")
+Table: TypeAlias = tuple[PlayerId, ...]
+
+NORMAL_TABLE = 5
+DEFAULT_SIZES: tuple[int, ...] = (4, 5, 6)
+
+_SEAT_SLOTS = MAX_TABLE_SIZE
+# Annealing schedule, tuned on 16-45 players x 5-8 rounds: about half a second at 30 x 6,
+# and four times the steps bought little. The cap keeps any plan to about two seconds.
+# Steps, not seconds, so a seed always gives the same plan.
+_STEPS_PER_SEAT = 500
+_MAX_STEPS = 400_000
+_HOT = 0.6
+_COLD = 0.05
+# Energy of a pair meeting c >= 2 times is 4**(c - 2) * (c - 1): one pair meeting three
+# times costs as much as eight pairs meeting twice, standing in for "most meetings first".
+_ENERGY_BASE = 4
+_CLASH_ENERGY = 20
+
+
+class SeatingError(UserError):
+    """The players cannot be seated as asked; the message says why in organiser terms."""
+
+
+@dataclass(frozen=True)
+class SeatingRequest:
+    players: tuple[PlayerId, ...]
+    rounds: int = 1
+    sizes: tuple[int, ...] = DEFAULT_SIZES
+    split: tuple[int, ...] | None = None
+    byes: bool = False
+    history: tuple[Table, ...] = ()
+    past_byes: tuple[PlayerId, ...] = ()
+    keep_apart: tuple[tuple[PlayerId, PlayerId], ...] = ()
+    keep_apart_early: tuple[tuple[PlayerId, PlayerId], ...] = ()
+    early_rounds: int = 0
+    fixed_tables: tuple[tuple[PlayerId, int], ...] = ()
+    seed: int = 0
+    search_effort: float = 1.0
+
+
+@dataclass(frozen=True)
+class RoundSeating:
+    tables: tuple[Table, ...]
+    byes: tuple[PlayerId, ...] = ()
+
+
+@dataclass(frozen=True)
+class Quality:
+    repeat_meetings: int
+    max_meetings: int
+    lower_bound: int
+    max_meetings_lower_bound: int
+    spread: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    rounds: tuple[RoundSeating, ...]
+    quality: Quality
+
+
+# --- table sizes -------------------------------------------------------------------------
+
+
+def table_splits(
+    n_players: int, sizes: Sequence[int] = DEFAULT_SIZES, limit: int = 10
+) -> list[tuple[int, ...]]:
+    """Up to ``limit`` ways to seat ``n_players`` at tables of ``sizes``, best first.
+
+    Order: fewest tables of 3, then most tables of 5, then fewest tables of other sizes,
+    then least total distance from 5, then larger tables first. Tables of 3 are used only
+    if ``sizes`` lists 3 or no split without them exists. Each split is sorted largest first;
+    the first is the default, and ``SeatingRequest.split`` takes any other.
+    """
+    allowed = sorted(set(sizes))
+    bad = [s for s in allowed if not MIN_TABLE_SIZE <= s <= MAX_TABLE_SIZE]
+    if not allowed or bad:
+        raise SeatingError(
+            f"Tables seat {MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} players; "
+            f"the allowed sizes {tuple(sizes)} are not possible."
+        )
+    if n_players < MIN_TABLE_SIZE:
+        raise SeatingError(
+            f"At least {MIN_TABLE_SIZE} players are needed for a table; there are {n_players}."
+        )
+    splits = _splits_using(n_players, allowed, limit)
+    if not splits and MIN_TABLE_SIZE not in allowed:
+        splits = _splits_using(n_players, [MIN_TABLE_SIZE, *allowed], limit)
+    if not splits:
+        listed = ", ".join(str(s) for s in allowed)
+        raise SeatingError(f"{n_players} players cannot be split into tables of {listed}.")
+    return splits
+
+
+def _splits_using(n: int, allowed: list[int], limit: int) -> list[tuple[int, ...]]:
+    # Walks the order of table_splits level by level, so a big n never lists every split.
+    three = MIN_TABLE_SIZE
+    others = [s for s in allowed if s not in (three, NORMAL_TABLE)]
+    found: list[tuple[int, ...]] = []
+    for threes in range(n // three + 1) if three in allowed else [0]:
+        rest = n - three * threes
+        fives_options = range(rest // NORMAL_TABLE, -1, -1) if NORMAL_TABLE in allowed else [0]
+        for fives in fives_options:
+            level = list(_multisets(rest - NORMAL_TABLE * fives, others))
+            level.sort(key=_split_order)
+            for combo in level:
+                split = (*combo, *[NORMAL_TABLE] * fives, *[three] * threes)
+                found.append(tuple(sorted(split, reverse=True)))
+                if len(found) >= limit:
+                    return found
+    return found
+
+
+def _split_order(tables: tuple[int, ...]) -> tuple[int, int, list[int]]:
+    return (len(tables), sum(abs(s - NORMAL_TABLE) for s in tables), [-s for s in tables])
+
+
+def _multisets(total: int, sizes: list[int]) -> Iterable[tuple[int, ...]]:
+    if total == 0:
+        yield ()
+        return
+    if not sizes:
+        return
+    size, rest = sizes[-1], sizes[:-1]
+    for count in range(total // size + 1):
+        for combo in _multisets(total - size * count, rest):
+            yield (size,) * count + combo
+
+
+# --- quality -----------------------------------------------------------------------------
+
+
+def quality(
+    rounds: Iterable[RoundSeating],
+    history: Iterable[Sequence[PlayerId]] = (),
+    players: Iterable[PlayerId] = (),
+) -> Quality:
+    """Meeting figures for ``history`` plus ``rounds``; ``players`` adds anyone not seated."""
+    rounds = list(rounds)
+    tables = [tuple(t) for t in history] + [t for r in rounds for t in r.tables]
+    everyone = set(players)
+    for table in tables:
+        everyone.update(table)
+    for r in rounds:
+        everyone.update(r.byes)
+    index = {p: i for i, p in enumerate(sorted(everyone, key=_sort_key))}
+    meetings: dict[tuple[int, int], int] = {}
+    seats_met = [0] * len(index)
+    for table in tables:
+        seated = sorted(index[p] for p in table)
+        for i in seated:
+            seats_met[i] += len(seated) - 1
+        for pair in combinations(seated, 2):
+            meetings[pair] = meetings.get(pair, 0) + 1
+    others = max(1, len(index) - 1)
+    forced = sum(max(0, s - others) for s in seats_met)
+    return Quality(
+        repeat_meetings=sum(c - 1 for c in meetings.values()),
+        max_meetings=max(meetings.values(), default=0),
+        lower_bound=(forced + 1) // 2,
+        max_meetings_lower_bound=max((-(-s // others) for s in seats_met), default=0),
+        spread=sum(c * (c - 1) // 2 for c in meetings.values()),
+    )
+
+
+# --- public seating functions ------------------------------------------------------------
+
+
+def _without_early_pairs_if_they_block(
+    seat: Callable[[SeatingRequest], _T], request: SeatingRequest
+) -> _T:
+    """Seat with the same-club pairs; if the always-apart pairs then clash, seat again
+    without them: a family kept apart matters more than clubs spread."""
+    try:
+        return seat(request)
+    except SeatingError:
+        if not (request.keep_apart_early and request.early_rounds):
+            raise
+        return seat(replace(request, keep_apart_early=(), early_rounds=0))
+
+
+def plan(request: SeatingRequest) -> Plan:
+    """Seat ``request.rounds`` rounds jointly; ``Plan.quality`` includes the history."""
+    if request.rounds < 1:
+        raise SeatingError("Choose at least one round to seat.")
+    return _without_early_pairs_if_they_block(_plan, request)
+
+
+def _plan(request: SeatingRequest) -> Plan:
+    problem = _Problem(request, request.rounds)
+    rng = random.Random(request.seed)
+    state = _State(problem, _choose_byes(problem, rng))
+    design = _cyclic_design(problem.split, request.rounds) if not problem.bye_count else []
+    if design:
+        _seat_design(state, design, rng)
+    for r in range(len(design), problem.rounds):
+        _seat_greedily(state, r, rng)
+    _enforce_fixed(state, rng)
+    _improve(state, rng, request.search_effort)
+    _raise_on_clash(state)
+    return _finish(problem, state, request, rng)
+
+
+def seat_by_standings(ranked_players: Sequence[PlayerId], request: SeatingRequest) -> RoundSeating:
+    """Seat one round by rank: the top players at table 1, the next at table 2, and so on.
+
+    Fixed-table players sit at their table and the others flow around them in rank order.
+    Then, from the top table down, two neighbouring tables may trade one pair of players
+    when that lowers (keep-apart clashes, most meetings, repeat meetings, spread), choosing
+    the trade with the closest ranks among the best; further trades between the same two
+    tables are made only to resolve keep-apart clashes. A player moves at most once, so
+    nobody sits more than one table away from their rank. Byes rotate as in ``plan``.
+    ``ranked_players`` must be ``request.players`` in rank order, best first.
+    """
+    if sorted(ranked_players, key=_sort_key) != sorted(request.players, key=_sort_key):
+        raise ValueError("ranked_players must be the request's players in rank order")
+    return _without_early_pairs_if_they_block(
+        lambda r: _seat_by_standings(ranked_players, r), request
+    )
+
+
+def _seat_by_standings(ranked_players: Sequence[PlayerId], request: SeatingRequest) -> RoundSeating:
+    problem = _Problem(replace(request, rounds=1), 1)
+    rng = random.Random(request.seed)
+    state = _State(problem, _choose_byes(problem, rng))
+    index = problem.index
+    playing = [index[p] for p in ranked_players if state.where[0][index[p]] != _BYE]
+    tables = _fill_in_order(problem, playing)
+    _trade_at_boundaries(problem, tables, {p: rank for rank, p in enumerate(playing)})
+    for t, table in enumerate(tables):
+        for p in table:
+            state.place(0, p, t)
+    _raise_on_clash(state)
+    return _finish(problem, state, request, rng).rounds[0]
+
+
+def seat_randomly(request: SeatingRequest) -> RoundSeating:
+    """Seat one round by shuffling the players and cutting the line into tables.
+
+    Fixed tables and keep-apart pairs are honoured by reshuffling (up to 200 times).
+    """
+    return _without_early_pairs_if_they_block(_seat_randomly, request)
+
+
+def _seat_randomly(request: SeatingRequest) -> RoundSeating:
+    problem = _Problem(replace(request, rounds=1), 1)
+    rng = random.Random(request.seed)
+    state = _State(problem, _choose_byes(problem, rng))
+    playing = [p for p in range(problem.n) if state.where[0][p] != _BYE]
+    for _ in range(200):
+        rng.shuffle(playing)
+        tables = _fill_in_order(problem, playing)
+        if not any(_clashes(problem, 0, table) for table in tables):
+            break
+    for t, table in enumerate(tables):
+        for p in table:
+            state.place(0, p, t)
+    _raise_on_clash(state)
+    return _finish(problem, state, request, rng).rounds[0]
+
+
+# --- the problem in index form -----------------------------------------------------------
+
+_BYE = -1
+_UNSEATED = -2
+
+
+def _sort_key(player: PlayerId) -> tuple[str, PlayerId]:
+    return (type(player).__name__, player)
+
+
+class _Problem:
+    """A validated request with players renamed 0..n-1 in sorted-id order."""
+
+    def __init__(self, request: SeatingRequest, rounds: int) -> None:
+        ids = sorted(set(request.players), key=_sort_key)
+        if len(ids) != len(request.players):
+            raise SeatingError("A player is listed twice among the players to seat.")
+        if len(ids) < MIN_TABLE_SIZE:
+            raise SeatingError(
+                f"At least {MIN_TABLE_SIZE} players are needed to seat a round; "
+                f"there are {len(ids)}."
+            )
+        self.ids = ids
+        self.n = n = len(ids)
+        self.rounds = rounds
+        self.index = index = {p: i for i, p in enumerate(ids)}
+        self.split = _round_split(request, n)
+        self.bye_count = n - sum(self.split)
+        self.meetings = [[0] * n for _ in range(n)]
+        self.seat_counts = [[0] * _SEAT_SLOTS for _ in range(n)]
+        for table in request.history:
+            seated = [index.get(p) for p in table]
+            for seat, i in enumerate(seated):
+                if i is not None:
+                    self.seat_counts[i][min(seat, _SEAT_SLOTS - 1)] += 1
+            for a, b in combinations([i for i in seated if i is not None], 2):
+                self.meetings[a][b] += 1
+                self.meetings[b][a] += 1
+        self.past_byes = [0] * n
+        for p in request.past_byes:
+            if p in index:
+                self.past_byes[index[p]] += 1
+        self.fixed = self._fixed_tables(request)
+        self.partners = self._keep_apart(request)
+
+    def name(self, i: int) -> str:
+        return str(self.ids[i])
+
+    def _fixed_tables(self, request: SeatingRequest) -> list[int]:
+        fixed = [_UNSEATED] * self.n
+        for player, number in request.fixed_tables:
+            i = self.index.get(player)
+            if i is None:
+                continue
+            if not 1 <= number <= len(self.split):
+                raise SeatingError(
+                    f"{player} is fixed to table {number}, but there are only "
+                    f"{len(self.split)} tables."
+                )
+            if fixed[i] not in (_UNSEATED, number - 1):
+                raise SeatingError(f"{player} is fixed to two different tables.")
+            fixed[i] = number - 1
+        for t, size in enumerate(self.split):
+            at_table = fixed.count(t)
+            if at_table > size:
+                raise SeatingError(
+                    f"{at_table} players are fixed to table {t + 1}, which seats {size}."
+                )
+        return fixed
+
+    def _keep_apart(self, request: SeatingRequest) -> list[list[frozenset[int]] | None]:
+        def partner_sets(
+            pairs: Iterable[tuple[PlayerId, PlayerId]], hard: bool = True
+        ) -> list[set[int]]:
+            partners: list[set[int]] = [set() for _ in range(self.n)]
+            for x, y in pairs:
+                a, b = self.index.get(x), self.index.get(y)
+                if a is None or b is None or a == b:
+                    continue
+                if self.fixed[a] == self.fixed[b] != _UNSEATED:
+                    if not hard:
+                        continue
+                    raise SeatingError(
+                        f"{x} and {y} must be kept apart but are both fixed to "
+                        f"table {self.fixed[a] + 1}."
+                    )
+                partners[a].add(b)
+                partners[b].add(a)
+            return partners
+
+        always = partner_sets(request.keep_apart)
+        self.hard = [frozenset(s) for s in always]
+        early = partner_sets(
+            request.keep_apart_early if request.early_rounds > 0 else (), hard=False
+        )
+        late_sets = [frozenset(s) for s in always] if any(always) else None
+        early_sets = [frozenset(s | e) for s, e in zip(always, early, strict=True)]
+        early_sets_or_none = early_sets if any(early_sets) else None
+        return [
+            early_sets_or_none if r < request.early_rounds else late_sets
+            for r in range(self.rounds)
+        ]
+
+
+def _round_split(request: SeatingRequest, n: int) -> tuple[int, ...]:
+    if request.byes:
+        if request.split is not None:
+            raise SeatingError("With byes every table seats five; a table split cannot be chosen.")
+        if n < NORMAL_TABLE:
+            raise SeatingError(
+                f"With byes every table seats five, so at least five players are needed; "
+                f"there are {n}."
+            )
+        return (NORMAL_TABLE,) * (n // NORMAL_TABLE)
+    if request.split is None:
+        return table_splits(n, request.sizes, limit=1)[0]
+    split = tuple(request.split)
+    for size in split:
+        if not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE:
+            raise SeatingError(
+                f"Tables seat {MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} players; "
+                f"the chosen split has a table of {size}."
+            )
+    if sum(split) != n:
+        shown = " + ".join(str(s) for s in split)
+        raise SeatingError(f"The chosen tables ({shown}) seat {sum(split)}, but {n} are playing.")
+    return split
+
+
+def _choose_byes(problem: _Problem, rng: random.Random) -> list[list[int]]:
+    byes_so_far = list(problem.past_byes)
+    chosen = []
+    for _ in range(problem.rounds):
+        tiebreak = [rng.random() for _ in range(problem.n)]
+        order = sorted(range(problem.n), key=lambda i: (byes_so_far[i], tiebreak[i]))
+        out = order[: problem.bye_count]
+        for i in out:
+            byes_so_far[i] += 1
+        chosen.append(out)
+    return chosen
+
+
+# --- the seating being built -------------------------------------------------------------
+
+
+class _State:
+    """Tables per round plus meeting counts (history + all planned rounds) kept in step."""
+
+    def __init__(self, problem: _Problem, byes: list[list[int]]) -> None:
+        self.problem = problem
+        self.n = problem.n
+        self.meetings = [row[:] for row in problem.meetings]
+        self.met = [{q for q, c in enumerate(row) if c} for row in self.meetings]
+        self.tables: list[list[list[int]]] = [[[] for _ in problem.split] for _ in byes]
+        self.where = [[_UNSEATED] * self.n for _ in byes]
+        for r, out in enumerate(byes):
+            for p in out:
+                self.where[r][p] = _BYE
+
+    def playing(self, r: int) -> list[int]:
+        return [p for p in range(self.n) if self.where[r][p] != _BYE]
+
+    def place(self, r: int, p: int, t: int) -> None:
+        """Seat ``p``; ``met`` is kept up to date here only, for the greedy seating."""
+        table = self.tables[r][t]
+        for q in table:
+            self.meet(p, q, 1)
+            self.met[p].add(q)
+            self.met[q].add(p)
+        table.append(p)
+        self.where[r][p] = t
+
+    def meet(self, a: int, b: int, change: int) -> int:
+        count = self.meetings[a][b] + change
+        self.meetings[a][b] = self.meetings[b][a] = count
+        return count
+
+    def snapshot(self) -> list[list[list[int]]]:
+        return [[table[:] for table in tables] for tables in self.tables]
+
+    def restore(self, snapshot: list[list[list[int]]]) -> None:
+        self.tables = snapshot
+        self.meetings = [row[:] for row in self.problem.meetings]
+        for r, tables in enumerate(snapshot):
+            for t, table in enumerate(tables):
+                for p in table:
+                    self.where[r][p] = t
+                for a, b in combinations(table, 2):
+                    self.meet(a, b, 1)
+
+
+def _clashes(problem: _Problem, r: int, table: Sequence[int]) -> list[tuple[int, int]]:
+    partners = problem.partners[r]
+    if partners is None:
+        return []
+    return [(a, b) for a, b in combinations(table, 2) if b in partners[a]]
+
+
+def _raise_on_clash(state: _State) -> None:
+    problem = state.problem
+    for r, tables in enumerate(state.tables):
+        for t, table in enumerate(tables):
+            for a, b in _clashes(problem, r, table):
+                # Early (same-club) pairs are kept apart as far as possible; only the
+                # always-apart pairs (family) are a hard rule.
+                if b not in problem.hard[a]:
+                    continue
+                when = f"round {r + 1} of the plan" if problem.rounds > 1 else "this round"
+                raise SeatingError(
+                    f"Could not keep {problem.name(a)} and {problem.name(b)} apart in {when} "
+                    f"(both at table {t + 1}); remove a constraint or add players."
+                )
+
+
+def _cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]:
+    """Up to ``rounds`` repeat-free rounds of slots ``i * m + x``; table t is list index t.
+
+    Coordinates ``x`` live in GF(m) when m is a prime power of at least k (every slope
+    works), else in the integers mod m (slopes whose differences times 1..k-1 are nonzero).
+    Tables ``t < f`` lack their group-0 slot ``t`` (always at table t), which makes the
+    ``f`` tables of size ``k - 1``.
+    """
+    k, m = max(split), len(split)
+    f = split.count(k - 1)
+    if f + split.count(k) != m:
+        return []
+    field = _galois_field(m) if k <= m else None
+    if field:
+        add, mul = field
+        slopes = list(range(min(m, rounds)))
+    else:
+        add = [[(x + y) % m for y in range(m)] for x in range(m)]
+        mul = [[x * y % m for y in range(m)] for x in range(min(k, m))]
+        slopes = []
+        for s in range(m):
+            if len(slopes) == rounds:
+                break
+            if all(d * (s - u) % m for u in slopes for d in range(1, k)):
+                slopes.append(s)
+    design = [
+        [[i * m + add[t][mul[i % m][s]] for i in range(k) if i or t >= f] for t in range(m)]
+        for s in slopes
+    ]
+    groups = [[i * m + x for x in range(m) if i or x >= f] for i in range(k)]
+    groups = [g for g in groups if g]
+    if len(design) < rounds and sorted(map(len, groups)) == sorted(split):
+        design.append(groups)
+    return design
+
+
+def _galois_field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
+    """Addition and multiplication tables of GF(q), or None when q is not a prime power.
+
+    Elements are the numbers whose base-p digits are polynomial coefficients; the
+    multiplication comes from the powers of x modulo the first primitive polynomial.
+    """
+    p = next(d for d in range(2, q + 1) if q % d == 0) if q > 1 else 0
+    degree, rest = 0, q
+    while p and rest % p == 0:
+        rest, degree = rest // p, degree + 1
+    if not p or rest != 1:
+        return None
+
+    def digits(x: int) -> list[int]:
+        return [x // p**i % p for i in range(degree)]
+
+    def number(ds: Iterable[int]) -> int:
+        return sum(d * p**i for i, d in enumerate(ds))
+
+    add = [
+        [number((u + v) % p for u, v in zip(digits(x), digits(y), strict=True)) for y in range(q)]
+        for x in range(q)
+    ]
+    for low in range(1, q):
+        tail = digits(low)  # x**degree == -(tail polynomial)
+        powers = [1]
+        for _ in range(q - 1):
+            ds = digits(powers[-1])
+            shifted = [0, *ds[:-1]]
+            powers.append(number((s - ds[-1] * c) % p for s, c in zip(shifted, tail, strict=True)))
+        if powers[-1] == 1 and len(set(powers[:-1])) == q - 1:
+            break
+    log = {v: i for i, v in enumerate(powers[:-1])}
+    mul = [
+        [powers[(log[x] + log[y]) % (q - 1)] if x and y else 0 for y in range(q)] for x in range(q)
+    ]
+    return add, mul
+
+
+def _seat_design(state: _State, design: list[list[list[int]]], rng: random.Random) -> None:
+    problem = state.problem
+    split = problem.split
+    k, m = max(split), len(split)
+    f = split.count(k - 1)
+    # Design table t is the t-th table of its size: small tables come first in the design.
+    number_of = [t for t, s in enumerate(split) if s == k - 1] + [
+        t for t, s in enumerate(split) if s == k
+    ]
+    # Group-0 slot t sits at design table t in every cyclic round: ideal for fixed players.
+    slot_of: dict[int, int] = {}
+    for p in range(problem.n):
+        t = problem.fixed[p]
+        if t >= 0 and split[t] == k and number_of.index(t) not in slot_of.values():
+            slot_of[p] = number_of.index(t)
+    taken = set(slot_of.values())
+    free_slots = [s for s in range(f, k * m) if s not in taken]
+    rng.shuffle(free_slots)
+    rest = [p for p in range(problem.n) if p not in slot_of]
+    slot_of.update(zip(rest, free_slots, strict=True))
+    player_at = {slot: p for p, slot in slot_of.items()}
+    for r, tables in enumerate(design):
+        numbers: dict[int, int] = {}
+        for d, slots in enumerate(tables):
+            wanted = {problem.fixed[player_at[slot]] for slot in slots} - {_UNSEATED}
+            for t in sorted(wanted):
+                if t not in numbers.values() and split[t] == len(slots):
+                    numbers[d] = t
+                    break
+        for d, slots in enumerate(tables):
+            if d not in numbers:
+                numbers[d] = next(
+                    t for t in number_of if t not in numbers.values() and split[t] == len(slots)
+                )
+            for slot in slots:
+                state.place(r, player_at[slot], numbers[d])
+
+
+def _seat_greedily(state: _State, r: int, rng: random.Random) -> None:
+    """Seat round ``r`` one player at a time, most constrained first, into the best table."""
+    problem = state.problem
+    where, meetings = state.where[r], state.meetings
+    room = list(problem.split)
+    partners = problem.partners[r]
+    playing = state.playing(r)
+    for p in playing:
+        if problem.fixed[p] >= 0:
+            state.place(r, p, problem.fixed[p])
+            room[problem.fixed[p]] -= 1
+    tiebreak = {p: rng.random() for p in playing}
+
+    def constraint(p: int) -> tuple[int, float]:
+        apart = len(partners[p]) if partners else 0
+        return (-(len(state.met[p]) + 8 * apart), tiebreak[p])
+
+    open_tables = [t for t, free in enumerate(room) if free]
+    for p in sorted((p for p in playing if problem.fixed[p] < 0), key=constraint):
+        costs: dict[int, list[int]] = {}
+        row = meetings[p]
+        for q in state.met[p]:
+            t = where[q]
+            if t >= 0 and room[t]:
+                c = row[q]
+                cost = costs.setdefault(t, [0, 0, 0, 0])
+                cost[1] = max(cost[1], c)
+                cost[2] += 1
+                cost[3] += c
+        if partners:
+            for q in partners[p]:
+                t = where[q]
+                if t >= 0 and room[t]:
+                    costs.setdefault(t, [0, 0, 0, 0])[0] += 1
+        choice = -1
+        if len(costs) < len(open_tables):
+            for _ in range(8):
+                t = open_tables[rng.randrange(len(open_tables))]
+                if t not in costs:
+                    choice = t
+                    break
+        if choice < 0:
+            start = rng.randrange(len(open_tables))
+            ordered = open_tables[start:] + open_tables[:start]
+            choice = min(ordered, key=lambda t: costs.get(t, [0, 0, 0, 0]))
+        state.place(r, p, choice)
+        room[choice] -= 1
+        if not room[choice]:
+            open_tables.remove(choice)
+
+
+def _enforce_fixed(state: _State, rng: random.Random) -> None:
+    problem = state.problem
+    for r, tables in enumerate(state.tables):
+        where = state.where[r]
+        for p in range(problem.n):
+            t = problem.fixed[p]
+            if t < 0 or where[p] in (t, _BYE):
+                continue
+            movable = [q for q in tables[t] if problem.fixed[q] != t]
+            _swap(state, r, p, rng.choice(movable))
+
+
+def _swap(state: _State, r: int, p: int, q: int) -> list[tuple[int, int, int, int]]:
+    """Swap two players at different tables; returns the changed pairs (a, b, before, after)."""
+    where = state.where[r]
+    tp, tq = where[p], where[q]
+    a_table, b_table = state.tables[r][tp], state.tables[r][tq]
+    a_table[a_table.index(p)] = q
+    b_table[b_table.index(q)] = p
+    where[p], where[q] = tq, tp
+    changed = []
+    for leaver, joiner, table in ((p, q, a_table), (q, p, b_table)):
+        for x in table:
+            if x != joiner:
+                count = state.meet(leaver, x, -1)
+                changed.append((leaver, x, count + 1, count))
+                count = state.meet(joiner, x, 1)
+                changed.append((joiner, x, count - 1, count))
+    return changed
+
+
+# --- local search ------------------------------------------------------------------------
+
+
+class _Bag:
+    """A set with O(1) add and discard whose items list allows O(1) random choice."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self.position: dict[Any, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, item: object) -> None:
+        if item not in self.position:
+            self.position[item] = len(self.items)
+            self.items.append(item)
+
+    def discard(self, item: object) -> None:
+        i = self.position.pop(item, None)
+        if i is None:
+            return
+        last = self.items.pop()
+        if i < len(self.items):
+            self.items[i] = last
+            self.position[last] = i
+
+
+class _Search:
+    """Simulated annealing over swaps of two players at different tables of one round.
+
+    Moves start from a random *trouble*: a keep-apart pair sharing a table, or a pair that
+    meets again, in a round where it shares a table. Each move is scored from the meeting
+    counts of the at most 20 pairs it touches, never by a recount. Acceptance uses a convex
+    pair energy that punishes a third meeting far more than a second; the seating kept is the
+    best under the exact objective (clashes, most meetings, repeats, spread), which is
+    maintained incrementally through a histogram of meeting counts.
+    """
+
+    def __init__(self, state: _State, rng: random.Random) -> None:
+        self.state = state
+        self.rng = rng
+        self.problem = problem = state.problem
+        n = problem.n
+        self.repeats = _Bag()  # (round, a, b): a < b share a table in round and meet again
+        self.clashes = _Bag()  # (round, a, b): a < b must be kept apart in round, yet are not
+        fixed, meetings = problem.fixed, state.meetings
+        for r, tables in enumerate(state.tables):
+            for table in tables:
+                for a, b in combinations(sorted(table), 2):
+                    # Two players fixed to one table meet every round whatever we do.
+                    if meetings[a][b] >= 2 and (fixed[a] < 0 or fixed[b] < 0):
+                        self.repeats.add((r, a, b))
+                for a, b in _clashes(problem, r, table):
+                    self.clashes.add((r, min(a, b), max(a, b)))
+        # A pair meets at most once per planned round, which bounds every count below.
+        size = max(max(row) for row in problem.meetings) + problem.rounds + 2
+        self.energy = [0, 0, *(_ENERGY_BASE ** (c - 2) * (c - 1) for c in range(2, size))]
+        self.histogram = [0] * size
+        self.repeat_total = self.spread_total = 0
+        if self.repeats or self.clashes:
+            for a in range(n):
+                row = meetings[a]
+                for b in range(a + 1, n):
+                    c = row[b]
+                    if c:
+                        self.histogram[c] += 1
+                        self.repeat_total += c - 1
+                        self.spread_total += c * (c - 1) // 2
+        self.most = max((c for c, pairs in enumerate(self.histogram) if pairs), default=0)
+        self.bound = _counting_bound(state)
+
+    def objective(self) -> tuple[int, int, int, int]:
+        return (len(self.clashes), self.most, self.repeat_total, self.spread_total)
+
+    def anneal(self, steps: int) -> list[list[list[int]]]:
+        """Returns the best seating seen in ``steps`` moves (or fewer, once it is optimal)."""
+        state, fixed = self.state, self.problem.fixed
+        uniform = self.rng.random
+        clashes, repeats = self.clashes.items, self.repeats.items
+        best, best_tables = self.objective(), state.snapshot()
+        temperature = _HOT
+        cooling = (_COLD / _HOT) ** (1 / max(1, steps))
+        for _ in range(steps):
+            temperature *= cooling
+            if clashes and (not repeats or uniform() < 0.5):
+                r, a, b = clashes[int(uniform() * len(clashes))]
+            elif repeats:
+                r, a, b = repeats[int(uniform() * len(repeats))]
+            else:
+                break
+            if fixed[a] >= 0 or (fixed[b] < 0 and uniform() < 0.5):
+                a, b = b, a
+            p = a
+            tables = state.tables[r]
+            home = state.where[r][p]
+            t = int(uniform() * (len(tables) - 1))
+            t += t >= home
+            there = tables[t]
+            q = there[int(uniform() * len(there))]
+            if fixed[p] >= 0 or fixed[q] >= 0:
+                continue
+            change = self._energy_change(tables[home], there, p, q)
+            if self.problem.partners[r]:
+                change += _CLASH_ENERGY * self._clash_change(r, p, q)
+            if change > 0 and uniform() >= math.exp(-change / temperature):
+                continue
+            self._apply(r, p, q)
+            current = self.objective()
+            if current < best:
+                best, best_tables = current, state.snapshot()
+                if current[0] == 0 and current[1] <= self.bound[1] and current[2] <= self.bound[0]:
+                    break
+        return best_tables
+
+    def repair_clashes(self) -> None:
+        """Swap greedily while one swap lowers the clashes; the annealing may stop short."""
+        state, fixed = self.state, self.problem.fixed
+        while self.clashes:
+            r, a, b = self.clashes.items[0]
+            tables, where = state.tables[r], state.where[r]
+            best: tuple[tuple[int, int], int, int] | None = None
+            for p in (a, b):
+                for t, there in enumerate(tables):
+                    if fixed[p] >= 0 or t == where[p]:
+                        continue
+                    for q in there:
+                        if fixed[q] < 0:
+                            clashes = self._clash_change(r, p, q)
+                            key = (clashes, self._energy_change(tables[where[p]], there, p, q))
+                            if clashes < 0 and (best is None or key < best[0]):
+                                best = (key, p, q)
+            if best is None:
+                return
+            self._apply(r, best[1], best[2])
+
+    def _energy_change(self, here: list[int], there: list[int], p: int, q: int) -> int:
+        energy, row_p, row_q = self.energy, self.state.meetings[p], self.state.meetings[q]
+        change = 0
+        for x in here:
+            if x != p:
+                c = row_p[x]
+                change += energy[c - 1] - energy[c]
+                c = row_q[x]
+                change += energy[c + 1] - energy[c]
+        for y in there:
+            if y != q:
+                c = row_q[y]
+                change += energy[c - 1] - energy[c]
+                c = row_p[y]
+                change += energy[c + 1] - energy[c]
+        return change
+
+    def _clash_change(self, r: int, p: int, q: int) -> int:
+        partners, where = self.problem.partners[r], self.state.where[r]
+        assert partners is not None
+        home, t = where[p], where[q]
+        change = -(q in partners[p])
+        change -= sum(where[z] == home for z in partners[p])
+        change += sum(where[z] == t for z in partners[p])
+        change += sum(where[z] == home and z != p for z in partners[q])
+        change -= sum(where[z] == t for z in partners[q])
+        return change
+
+    def _apply(self, r: int, p: int, q: int) -> None:
+        state, histogram = self.state, self.histogram
+        partners = self.problem.partners[r]
+        for a, b, before, count in _swap(state, r, p, q):
+            a, b = min(a, b), max(a, b)
+            if before:
+                histogram[before] -= 1
+            if count:
+                histogram[count] += 1
+            if count > before:
+                self.repeat_total += count >= 2
+                self.spread_total += before
+                if count >= 2:
+                    self.repeats.add((r, a, b))
+                if count == 2:
+                    self._mark_other_rounds(r, a, b, self.repeats.add)
+                if partners and b in partners[a]:
+                    self.clashes.add((r, a, b))
+            else:
+                self.repeat_total -= before >= 2
+                self.spread_total -= count
+                self.repeats.discard((r, a, b))
+                if count == 1:
+                    self._mark_other_rounds(r, a, b, self.repeats.discard)
+                if partners:
+                    self.clashes.discard((r, a, b))
+        if histogram[self.most + 1]:
+            self.most += 1
+        elif not histogram[self.most]:
+            self.most -= 1
+
+    def _mark_other_rounds(self, r: int, a: int, b: int, mark: Callable[[object], None]) -> None:
+        for other, where in enumerate(self.state.where):
+            if other != r and where[a] >= 0 and where[a] == where[b]:
+                mark((other, a, b))
+
+
+def _counting_bound(state: _State) -> tuple[int, int]:
+    """The counting lower bounds (repeats, most meetings) over active players."""
+    n = state.n
+    seats = [sum(row) for row in state.problem.meetings]
+    for tables in state.tables:
+        for table in tables:
+            for p in table:
+                seats[p] += len(table) - 1
+    forced = sum(max(0, s - (n - 1)) for s in seats)
+    return ((forced + 1) // 2, max(-(-s // (n - 1)) for s in seats))
+
+
+def _improve(state: _State, rng: random.Random, effort: float) -> None:
+    problem = state.problem
+    if len(problem.split) < 2:
+        return
+    search = _Search(state, rng)
+    if not (search.repeats or search.clashes):
+        return
+    steps = min(_MAX_STEPS, int(effort * _STEPS_PER_SEAT * problem.n * problem.rounds))
+    state.restore(search.anneal(steps))
+    if search.clashes:
+        search = _Search(state, rng)
+        search.repair_clashes()
+
+
+# --- by standings ------------------------------------------------------------------------
+
+
+def _fill_in_order(problem: _Problem, line: Sequence[int]) -> list[list[int]]:
+    tables: list[list[int]] = [[] for _ in problem.split]
+    for p in line:
+        if problem.fixed[p] >= 0:
+            tables[problem.fixed[p]].append(p)
+    queue = iter(p for p in line if problem.fixed[p] < 0)
+    for t, size in enumerate(problem.split):
+        while len(tables[t]) < size:
+            tables[t].append(next(queue))
+    return tables
+
+
+def _table_figures(problem: _Problem, table: Sequence[int]) -> tuple[int, int, int, int]:
+    meetings = problem.meetings
+    clashes = len(_clashes(problem, 0, table))
+    most = repeats = spread = 0
+    for a, b in combinations(table, 2):
+        c = meetings[a][b] + 1
+        most = max(most, c)
+        repeats += c - 1
+        spread += c * (c - 1) // 2
+    return (clashes, most, repeats, spread)
+
+
+def _combine(*figures: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    return (
+        sum(f[0] for f in figures),
+        max(f[1] for f in figures),
+        sum(f[2] for f in figures),
+        sum(f[3] for f in figures),
+    )
+
+
+def _trade_at_boundaries(problem: _Problem, tables: list[list[int]], rank: dict[int, int]) -> None:
+    figures = [_table_figures(problem, t) for t in tables]
+    history_figures = (0, max(max(row) for row in problem.meetings), 0, 0)
+    moved = {p for p in rank if problem.fixed[p] >= 0}
+    for t in range(len(tables) - 1):
+        trades = 0
+        while True:
+            rest = _combine(history_figures, *figures[:t], *figures[t + 2 :])
+            current = best = _combine(rest, figures[t], figures[t + 1])
+            best_trade = None
+            candidates = [
+                (rank[q] - rank[p], p, q)
+                for p in tables[t]
+                for q in tables[t + 1]
+                if p not in moved and q not in moved
+            ]
+            for _, p, q in sorted(candidates):
+                upper = [q if x == p else x for x in tables[t]]
+                lower = [p if x == q else x for x in tables[t + 1]]
+                upper_figures = _table_figures(problem, upper)
+                after = _combine(rest, upper_figures, _table_figures(problem, lower))
+                if after < best and (not trades or after[0] < current[0]):
+                    best, best_trade = after, (p, q, upper, lower)
+            if best_trade is None:
+                break
+            p, q, tables[t], tables[t + 1] = best_trade
+            figures[t] = _table_figures(problem, tables[t])
+            figures[t + 1] = _table_figures(problem, tables[t + 1])
+            moved.update((p, q))
+            trades += 1
+
+
+# --- output ------------------------------------------------------------------------------
+
+
+def _finish(problem: _Problem, state: _State, request: SeatingRequest, rng: random.Random) -> Plan:
+    seat_counts = [row[:] for row in problem.seat_counts]
+    rounds = []
+    for r, tables in enumerate(state.tables):
+        seated = tuple(
+            tuple(problem.ids[p] for p in _seat_order(table, seat_counts, rng)) for table in tables
+        )
+        byes = tuple(problem.ids[p] for p in range(problem.n) if state.where[r][p] == _BYE)
+        rounds.append(RoundSeating(tables=seated, byes=byes))
+    everyone = [*request.players, *(p for table in request.history for p in table)]
+    return Plan(tuple(rounds), quality(rounds, request.history, everyone))
+
+
+def _seat_order(
+    table: Sequence[int], seat_counts: list[list[int]], rng: random.Random
+) -> list[int]:
+    """Seat order for one table: each seat goes to whoever has sat there least.
+
+    Seat 1 counts double because its player deals first.
+    """
+    tiebreak = {p: rng.random() for p in table}
+    order: list[int | None] = [None] * len(table)
+    left = list(table)
+    free = list(range(len(table)))
+    while left:
+        _, seat, _, p = min(
+            (seat_counts[p][s] * (2 if s == 0 else 1), s, tiebreak[p], p)
+            for p in left
+            for s in free
+        )
+        order[seat] = p
+        seat_counts[p][seat] += 1
+        left.remove(p)
+        free.remove(seat)
+    return [p for p in order if p is not None]

@@ -1,0 +1,238 @@
+"""Cumulative standings and the tiebreak chain.
+
+Terms:
+
+- *entrant*: a player of the tournament, known by a ``key`` (any hashable id).
+- *table play*: one table in one round: who sat where and the deals recorded there.
+- *round total*: a player's points over the deals of their table in one round. A player
+  who was not seated in a round did not play it (``None``); one seated at a table with no
+  deals recorded yet has 0.
+- *tiebreak keys* (larger is better for every key):
+  ``points``       total points (always first; net units under classic stakes);
+  ``last_in``      deals the player finished last in;
+  ``table_wins``   rounds in which the player's round total was the highest at their
+                   table (a shared top counts for everyone sharing it; a table with no
+                   deals recorded has no winner);
+  ``countback``    round totals compared from the latest round backwards, the first
+                   difference decides (a round not played counts 0);
+  ``best_round``   the highest single-round total (over rounds played);
+  ``opponents``    strength of field: over every round, the sum of the final total
+                   points of each opponent at the player's table.
+- *rank*: players equal on every key share a rank and the next rank skips (1, 2, 2, 4);
+  within a shared rank players are listed by name.
+- *decided by*: the first key on which a player differs from the player listed just above
+  (None for the first row and for a shared rank): why A is above B.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from scoring.errors import UserError
+from scoring.rules import Deal, dealer_of
+from scoring.systems import ScoringSystem, score_deal
+
+POINTS = "points"
+TIEBREAK_KEYS: tuple[str, ...] = ("last_in", "table_wins", "countback", "best_round", "opponents")
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("last_in", "table_wins", "countback")
+TIEBREAK_LABELS: dict[str, str] = {
+    "points": "points",
+    "last_in": "deals last in",
+    "table_wins": "table wins",
+    "countback": "countback (latest round first)",
+    "best_round": "best round",
+    "opponents": "opponents' points",
+}
+
+
+def check_tiebreaks(keys: Sequence[object]) -> list[str]:
+    """Problems with a tiebreak order (the keys after ``points``), as messages."""
+    problems = []
+    seen: set[object] = set()
+    for position, key in enumerate(keys, start=1):
+        if key == POINTS:
+            problems.append(
+                f"tiebreak {position}: points always comes first; list only the keys after it"
+            )
+        elif key not in TIEBREAK_KEYS:
+            known = ", ".join(TIEBREAK_KEYS)
+            problems.append(f"tiebreak {position}: unknown key {key!r} (known keys: {known})")
+        elif key in seen:
+            problems.append(f"tiebreak {position}: {key!r} is listed twice")
+        seen.add(key)
+    return problems
+
+
+def validated_tiebreaks(keys: Sequence[object]) -> tuple[str, ...]:
+    problems = check_tiebreaks(keys)
+    if problems:
+        raise UserError("; ".join(problems))
+    return tuple(str(k) for k in keys)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    key: Hashable
+    name: str
+
+
+@dataclass(frozen=True)
+class TablePlay:
+    round_number: int
+    seats: tuple[Hashable, ...]
+    # (deal number, deal) pairs; the number decides the dealer.
+    deals: tuple[tuple[int, Deal], ...] = ()
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    shared: bool
+    key: Hashable
+    name: str
+    points: int
+    deals: int
+    last_in: int
+    table_wins: int
+    best_round: int | None
+    opponents: int
+    rounds: tuple[int | None, ...]
+    decided_by: str | None
+
+    def value(self, key: str) -> object:
+        """The value this row shows for a tiebreak key (countback shows the round totals)."""
+        return self.rounds if key == "countback" else getattr(self, key)
+
+
+@dataclass(frozen=True)
+class Standings:
+    system: ScoringSystem
+    tiebreaks: tuple[str, ...]
+    round_numbers: tuple[int, ...]
+    rows: tuple[StandingRow, ...]
+
+
+@dataclass
+class _Tally:
+    points: int = 0
+    deals: int = 0
+    last_in: int = 0
+    table_wins: int = 0
+    by_round: dict[int, int] = field(default_factory=dict)
+    opponents_by_table: list[tuple[Hashable, ...]] = field(default_factory=list)
+
+
+def compute_standings(
+    entrants: Iterable[Entrant],
+    plays: Iterable[TablePlay],
+    system: ScoringSystem = ScoringSystem.WINNER_ADVANTAGE,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    round_numbers: Iterable[int] = (),
+    byes: Iterable[tuple[int, Hashable]] = (),
+    bye_points: int = 0,
+) -> Standings:
+    """Standings over every recorded deal, ranked by points then ``tiebreaks``.
+
+    ``round_numbers`` lists rounds that exist even if nobody played them yet; rounds of
+    ``plays`` are always included. ``byes`` lists ``(round number, player key)`` for
+    players who sat out a round under the byes policy; each scores ``bye_points`` as that
+    round's total (no deals, no table win, no opponents).
+    """
+    tiebreaks = validated_tiebreaks(tiebreaks)
+    entrants = list(entrants)
+    tallies = {entrant.key: _Tally() for entrant in entrants}
+    rounds = set(round_numbers)
+
+    for play in plays:
+        rounds.add(play.round_number)
+        table_totals = [0] * len(play.seats)
+        for number, deal in play.deals:
+            points = score_deal(deal, dealer_of(number, len(play.seats)), system)
+            for index, value in enumerate(points):
+                table_totals[index] += value
+            tallies[play.seats[deal.last_in - 1]].last_in += 1
+        top = max(table_totals) if play.deals else None
+        for index, key in enumerate(play.seats):
+            tally = tallies[key]
+            total = table_totals[index]
+            tally.points += total
+            tally.deals += len(play.deals)
+            tally.by_round[play.round_number] = tally.by_round.get(play.round_number, 0) + total
+            tally.opponents_by_table.append(play.seats[:index] + play.seats[index + 1 :])
+            if total == top:
+                tally.table_wins += 1
+
+    for round_number, key in byes:
+        rounds.add(round_number)
+        tally = tallies[key]
+        tally.points += bye_points
+        tally.by_round[round_number] = tally.by_round.get(round_number, 0) + bye_points
+
+    ordered_rounds = tuple(sorted(rounds))
+    unranked = []
+    for entrant in entrants:
+        tally = tallies[entrant.key]
+        per_round = tuple(tally.by_round.get(number) for number in ordered_rounds)
+        played = [total for total in per_round if total is not None]
+        opponents = sum(
+            tallies[other].points for table in tally.opponents_by_table for other in table
+        )
+        unranked.append(
+            StandingRow(
+                rank=0,
+                shared=False,
+                key=entrant.key,
+                name=entrant.name,
+                points=tally.points,
+                deals=tally.deals,
+                last_in=tally.last_in,
+                table_wins=tally.table_wins,
+                best_round=max(played) if played else None,
+                opponents=opponents,
+                rounds=per_round,
+                decided_by=None,
+            )
+        )
+
+    chain = (POINTS, *tiebreaks)
+    keys = {id(row): tuple(_comparable(key, row) for key in chain) for row in unranked}
+    unranked.sort(
+        key=lambda row: (tuple(_negated(v) for v in keys[id(row)]), row.name, str(row.key))
+    )
+
+    ranked: list[StandingRow] = []
+    for position, row in enumerate(unranked, start=1):
+        decided_by = None
+        rank = position
+        if ranked:
+            above = keys[id(unranked[position - 2])]
+            here = keys[id(row)]
+            decided_by = next(
+                (k for k, a, b in zip(chain, above, here, strict=True) if a != b), None
+            )
+            if decided_by is None:
+                rank = ranked[-1].rank
+        ranked.append(replace(row, rank=rank, decided_by=decided_by))
+
+    sizes = Counter(row.rank for row in ranked)
+    rows = tuple(replace(row, shared=sizes[row.rank] > 1) for row in ranked)
+    return Standings(system, tiebreaks, ordered_rounds, rows)
+
+
+def _comparable(key: str, row: StandingRow) -> tuple[int, ...]:
+    """A key's value as a tuple where larger is better: countback is the round totals
+    from the latest round back, a round not played counting 0; no best round ranks below
+    any number."""
+    if key == "countback":
+        return tuple(total or 0 for total in reversed(row.rounds))
+    if key == "best_round":
+        return (0,) if row.best_round is None else (1, row.best_round)
+    value = getattr(row, key)
+    assert isinstance(value, int)
+    return (value,)
+
+
+def _negated(value: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-v for v in value)

@@ -1,0 +1,53 @@
+"""The two ways a deal is turned into points.
+
+- *winner-advantage* (Parlett's tournament scoring, the default): the left-over cards go
+  to the last-in player's pile, then every seat scores 1 point per pair it holds. A deal
+  hands out exactly 26 points.
+- *classic stakes* (Willughby): the left-over cards go to the dealer's pile; each seat
+  pays its stake, the last-in seat collects the last-in prize, and every seat wins (or
+  pays) 1 unit per pair above (or below) the break-even. The nets of a deal sum to zero.
+
+*points* below means the per-deal score in either system (units under classic stakes).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from scoring.rules import Deal, table_params
+
+
+class ScoringSystem(StrEnum):
+    WINNER_ADVANTAGE = "winner-advantage"
+    CLASSIC_STAKES = "classic-stakes"
+
+    @property
+    def label(self) -> str:
+        return {
+            ScoringSystem.WINNER_ADVANTAGE: "Winner-advantage (1 point per pair)",
+            ScoringSystem.CLASSIC_STAKES: "Classic stakes (net units)",
+        }[self]
+
+
+def winner_advantage(deal: Deal) -> tuple[int, ...]:
+    return tuple(
+        (won + (deal.left_over if seat == deal.last_in else 0)) // 2
+        for seat, won in enumerate(deal.won, start=1)
+    )
+
+
+def classic_stakes(deal: Deal, dealer: int) -> tuple[int, ...]:
+    params = table_params(deal.table_size)
+    nets = []
+    for seat, won in enumerate(deal.won, start=1):
+        final = won + (deal.left_over if seat == dealer else 0)
+        prize = params.last_in_prize if seat == deal.last_in else 0
+        nets.append(-params.stake(seat, dealer) + prize + (final - params.break_even) // 2)
+    return tuple(nets)
+
+
+def score_deal(deal: Deal, dealer: int, system: ScoringSystem) -> tuple[int, ...]:
+    """Points for each seat of one deal, in seat order."""
+    if system is ScoringSystem.WINNER_ADVANTAGE:
+        return winner_advantage(deal)
+    return classic_stakes(deal, dealer)

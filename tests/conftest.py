@@ -1,0 +1,116 @@
+import os
+
+import pytest
+from hypothesis import settings as hypothesis_settings
+
+from tournament.demo import synthetic_tournament
+from tournament.services import tournament_file
+
+
+@pytest.fixture
+def make_tournament(db):
+    """Import a synthetic tournament of the given shape and return it."""
+
+    def make(players=12, rounds=2, rotations=1, seed=1, slug="test-open", published=True, **kwargs):
+        data = synthetic_tournament(
+            name="Test Open",
+            slug=slug,
+            players=[(f"Player {i:04d}", f"Club {i % 3}") for i in range(players)],
+            rounds=rounds,
+            rotations=rotations,
+            seed=seed,
+            **kwargs,
+        )
+        tournament = tournament_file.import_tournament(data).tournament
+        if published:
+            tournament.published = True
+            tournament.save(update_fields=["published"])
+        return tournament
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Real hashing costs ~0.3 s a user; tests only need logins to work.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    return django_user_model.objects.create_user("olive", password="pw")
+
+
+@pytest.fixture
+def scorer(django_user_model):
+    return django_user_model.objects.create_user("simon", password="pw")
+
+
+@pytest.fixture
+def second_scorer(django_user_model):
+    return django_user_model.objects.create_user("sarah", password="pw")
+
+
+@pytest.fixture
+def outsider(django_user_model):
+    return django_user_model.objects.create_user("oscar", password="pw")
+
+
+def _client_for(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def organiser_client(organiser):
+    return _client_for(organiser)
+
+
+@pytest.fixture
+def scorer_client(scorer):
+    return _client_for(scorer)
+
+
+@pytest.fixture
+def second_scorer_client(second_scorer):
+    return _client_for(second_scorer)
+
+
+@pytest.fixture
+def outsider_client(outsider):
+    return _client_for(outsider)
+
+
+@pytest.fixture
+def seated_round(make_tournament, organiser, scorer, second_scorer):
+    """A private tournament of 12 players owned by ``organiser`` with two scorers, whose
+    round 1 is seated at three tables of four and started, no sheets entered yet."""
+    from tournament.demo import table_sizes
+    from tournament.models import Player, Round, Seat, Table
+
+    tournament = make_tournament(players=12, rounds=0, published=False, slug="club-night")
+    tournament.owner = organiser
+    tournament.save()
+    tournament.scorers.add(scorer, second_scorer)
+    round_ = Round.objects.create(tournament=tournament, number=1, started=True)
+    players = list(Player.objects.filter(tournament=tournament))
+    start = 0
+    for number, size in enumerate(table_sizes(len(players)), start=1):
+        table = Table.objects.create(round=round_, number=number)
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, position=position, player=player)
+            for position, player in enumerate(players[start : start + size], start=1)
+        )
+        start += size
+    return round_
+
+
+# CI runs the property tests on a fixed set of examples, so a submission's result does not
+# depend on luck; local runs keep exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)
+hypothesis_settings.register_profile("explore", max_examples=1000, deadline=None)
+if os.environ.get("CI") == "true":
+    hypothesis_settings.load_profile("ci")

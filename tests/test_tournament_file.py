@@ -1,0 +1,353 @@
+import copy
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tournament.models import Deal, DealResult, Player, Round, Seat, Table, Tournament
+from tournament.services import tournament_file
+from tournament.services.tournament_file import (
+    TournamentExistsError,
+    TournamentFileError,
+    import_tournament,
+)
+
+WORKED = {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24}
+MODELS = (Tournament, Player, Round, Table, Seat, Deal, DealResult)
+
+
+def valid_file():
+    return {
+        "format": "lld-tournament/1",
+        "name": "Red Lion Winter Open",
+        "date": "2026-12-05",
+        "players": [
+            {"id": f"p{i}", "name": f"Player {i}", "club": "Red Lion"} for i in range(1, 11)
+        ],
+        "rounds": [
+            {
+                "number": 1,
+                "tables": [
+                    {"number": 1, "seats": ["p1", "p2", "p3", "p4", "p5"], "deals": [WORKED] * 2},
+                    {"number": 2, "seats": ["p6", "p7", "p8", "p9", "p10"], "deals": [WORKED]},
+                ],
+            }
+        ],
+    }
+
+
+def counts():
+    return {model.__name__: model.objects.count() for model in MODELS}
+
+
+def deal(data, table=0, index=0):
+    return data["rounds"][0]["tables"][table]["deals"][index]
+
+
+def set_deal(field, value, table=0, index=0):
+    def change(data):
+        data["rounds"][0]["tables"][table]["deals"][index] = {**WORKED, field: value}
+
+    return change
+
+
+def set_won(seat, value):
+    def change(data):
+        won = list(WORKED["won"])
+        won[seat - 1] = value
+        data["rounds"][0]["tables"][0]["deals"][1] = {**WORKED, "won": won}
+
+    return change
+
+
+def seat(table, position, player_id):
+    def change(data):
+        data["rounds"][0]["tables"][table]["seats"][position - 1] = player_id
+
+    return change
+
+
+def top(key, value):
+    def change(data):
+        data[key] = value
+
+    return change
+
+
+def delete(key):
+    return lambda data: data.pop(key)
+
+
+def add_round_copy(data):
+    data["rounds"].append(copy.deepcopy(data["rounds"][0]))
+
+
+def duplicate_table_number(data):
+    data["rounds"][0]["tables"][1]["number"] = 1
+
+
+def six_seats_with_a_player_twice(data):
+    data["rounds"][0]["tables"][0]["seats"].append("p6")
+
+
+def too_many_deals(data):
+    data["rounds"][0]["tables"][0]["deals"] = [WORKED] * 6
+
+
+def duplicate_player_id(data):
+    data["players"][5]["id"] = "p5"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            set_deal("left_over", 22, index=1),
+            ["round 1, table 1, deal 2: cards won plus left over is 50, not 52"],
+        ),
+        (
+            set_won(3, 7),
+            ["round 1, table 1, deal 2: seat 3: 7 cards won is odd — cards are won in pairs"],
+        ),
+        (set_won(2, -2), ["round 1, table 1, deal 2: seat 2: -2 cards won is negative"]),
+        (set_won(2, "four"), ["round 1, table 1, deal 2: seat 2: “four” is not a whole number"]),
+        (set_won(2, 4.5), ["round 1, table 1, deal 2: seat 2: 4.5 is not a whole number"]),
+        (
+            set_deal("won", [6, 4, 10, 8]),
+            [
+                "round 1, table 1, deal 1: 4 counts of cards won for a table of 5; give one count per seat"
+            ],
+        ),
+        (
+            set_deal("last_in", 6),
+            ["round 1, table 1, deal 1: last in: seat 6 is not a seat at this table (seats 1–5)"],
+        ),
+        (
+            set_deal("last_in", 9),
+            ["round 1, table 1, deal 1: last in: seat 9 is not a seat at this table (seats 1–5)"],
+        ),
+        (
+            set_deal("left_over", 25),
+            ["round 1, table 1, deal 1: left over: 25 is odd — cards are left over in pairs"],
+        ),
+        (
+            set_deal("left_over", 0),
+            [
+                "round 1, table 1, deal 1: left over: 0 is less than 2 — the last-in player "
+                "always still holds cards"
+            ],
+        ),
+        (
+            duplicate_player_id,
+            [
+                "players[5]: id “p5” is used twice",
+                "round 1, table 2, seat 1: unknown player id “p6”",
+            ],
+        ),
+        (
+            seat(1, 1, "p1"),
+            [
+                "round 1, table 2, seat 1: Player 1 (“p1”) is already seated at table 1 in this round"
+            ],
+        ),
+        (seat(0, 3, "p99"), ["round 1, table 1, seat 3: unknown player id “p99”"]),
+        (
+            too_many_deals,
+            ["round 1, table 1: 6 deals, but a table of 5 plays at most 5 in a round (1 rotation)"],
+        ),
+        (
+            six_seats_with_a_player_twice,
+            [
+                "round 1, table 1, deal 1: 5 counts of cards won for a table of 6; "
+                "give one count per seat",
+                "round 1, table 1, deal 2: 5 counts of cards won for a table of 6; "
+                "give one count per seat",
+                "round 1, table 2, seat 1: Player 6 (“p6”) is already seated at table 1 in this round",
+            ],
+        ),
+        (add_round_copy, ["rounds[1]: round 1 appears twice"]),
+        (duplicate_table_number, ["round 1, table 1: table 1 appears twice in this round"]),
+        (delete("name"), ["the file: “name” is missing"]),
+        (top("colour", "red"), ["the file: unknown key “colour”"]),
+        (
+            top("rotations_per_round", "two"),
+            ['rotations_per_round: expected a whole number, found text "two"'],
+        ),
+        (top("rotations_per_round", 0), ["rotations_per_round: 0 is less than 1"]),
+        (
+            top("scoring", "poker"),
+            ['scoring: "poker" is not one of: "winner-advantage", "classic-stakes"'],
+        ),
+        (
+            top("format", "lld-tournament/2"),
+            ['format: "lld-tournament/2" is not one of: "lld-tournament/1"'],
+        ),
+        (
+            top("tiebreaks", ["points"]),
+            [
+                'tiebreaks[0]: "points" is not one of: "last_in", "table_wins", "countback", '
+                '"best_round", "opponents"'
+            ],
+        ),
+        (top("tiebreaks", ["countback", "countback"]), ["tiebreaks: a key is listed twice"]),
+        (top("date", "5 Dec 2026"), ["date: “5 Dec 2026” is not a date written YYYY-MM-DD"]),
+        (top("date", "2026-02-30"), ["date: “2026-02-30” is not a real day"]),
+        (
+            top("slug", "Red Lion!"),
+            [
+                "slug: “Red Lion!” is not a valid slug (lower-case letters, digits and single hyphens)"
+            ],
+        ),
+        (top("name", "   "), ["name: a name must not be empty"]),
+        (top("name", "!!!"), ["name: no slug can be made from this name; give a “slug”"]),
+        (top("players", {"p1": "Ann"}), ["players: expected a list […], found an object {…}"]),
+    ],
+)
+def test_a_file_with_a_broken_rule_is_refused_with_located_messages_and_changes_nothing(
+    db, change, expected
+):
+    data = valid_file()
+    change(data)
+    before = counts()
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data)
+    assert caught.value.problems == expected
+    assert counts() == before
+
+
+def test_seven_seats_is_a_structure_problem(db):
+    data = valid_file()
+    data["rounds"][0]["tables"][0]["seats"] = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"]
+    data["rounds"][0]["tables"][1]["seats"] = ["p8", "p9", "p10"]
+    data["rounds"][0]["tables"][1]["deals"] = []
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data)
+    assert caught.value.problems == [
+        "rounds[0].tables[0].seats: 7 seats — a table seats 3 to 6 players"
+    ]
+
+
+def test_every_problem_of_a_file_is_listed_at_once(db):
+    data = valid_file()
+    set_won(3, 7)(data)
+    seat(1, 1, "p99")(data)
+    top("colour", "red")(data)
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data)
+    assert len(caught.value.problems) == 3
+    assert "3 problems in the tournament file" in str(caught.value)
+
+
+def test_import_stores_the_facts(db):
+    summary = import_tournament(valid_file())
+    tournament = summary.tournament
+    assert (tournament.slug, tournament.scoring, tournament.rotations_per_round) == (
+        "red-lion-winter-open",
+        "winner-advantage",
+        1,
+    )
+    assert tournament.tiebreaks == ["last_in", "table_wins", "countback"]
+    assert (summary.players, summary.rounds, summary.deals) == (10, 1, 3)
+    first = Deal.objects.get(table__number=1, number=1)
+    assert list(first.results.values_list("seat", "won")) == [
+        (1, 6),
+        (2, 4),
+        (3, 10),
+        (4, 0),
+        (5, 8),
+    ]
+    assert list(Seat.objects.filter(table__number=2).values_list("position", "player__ref")) == [
+        (1, "p6"),
+        (2, "p7"),
+        (3, "p8"),
+        (4, "p9"),
+        (5, "p10"),
+    ]
+
+
+def test_an_existing_slug_is_refused_unless_replaced(db):
+    import_tournament(valid_file())
+    before = counts()
+    with pytest.raises(TournamentExistsError):
+        import_tournament(valid_file())
+    assert counts() == before
+    changed = valid_file()
+    changed["name"] = "Red Lion Winter Open"
+    changed["rounds"][0]["tables"][0]["deals"] = [WORKED]
+    summary = import_tournament(changed, replace=True)
+    assert summary.replaced
+    assert Deal.objects.count() == 2
+    assert Tournament.objects.count() == 1
+
+
+def test_a_bad_file_never_harms_the_tournament_it_would_replace(db):
+    import_tournament(valid_file())
+    tournament = Tournament.objects.get()
+    before = tournament_file.export_tournament(tournament)
+    broken = valid_file()
+    set_won(3, 7)(broken)
+    with pytest.raises(TournamentFileError):
+        import_tournament(broken, replace=True)
+    assert tournament_file.export_tournament(Tournament.objects.get()) == before
+
+
+def test_export_import_replace_export_is_identical(make_tournament, tmp_path):
+    make_tournament(players=23, rounds=3, rotations=2, absent={2: [4]}, stopped_early={3: (1, 6)})
+    first = io.StringIO()
+    call_command("export_tournament", "test-open", stdout=first)
+    path = tmp_path / "t.json"
+    path.write_text(first.getvalue(), encoding="utf-8")
+    call_command("import_tournament", str(path), "--replace", stdout=io.StringIO())
+    second = io.StringIO()
+    call_command("export_tournament", "test-open", stdout=second)
+    assert second.getvalue() == first.getvalue()
+    assert json.loads(first.getvalue())["rounds"][2]["tables"][0]["deals"].__len__() == 6
+
+
+def test_the_import_command_lists_problems_and_fails(db, tmp_path):
+    data = valid_file()
+    set_deal("left_over", 22, index=1)(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CommandError) as caught:
+        call_command("import_tournament", str(path))
+    message = str(caught.value)
+    assert "nothing was imported" in message
+    assert "round 1, table 1, deal 2: cards won plus left over is 50, not 52" in message
+    assert Tournament.objects.count() == 0
+
+
+def test_the_import_command_refuses_an_existing_slug(db, tmp_path):
+    path = tmp_path / "ok.json"
+    path.write_text(json.dumps(valid_file()))
+    out = io.StringIO()
+    call_command("import_tournament", str(path), stdout=out)
+    assert "Imported “Red Lion Winter Open” (red-lion-winter-open): 10 players" in out.getvalue()
+    with pytest.raises(CommandError, match="Use --replace"):
+        call_command("import_tournament", str(path))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"format": "lld-tournament/1",\n  "name": }', "line 2, column 11: not valid JSON"),
+        (b"\xff\xfe{}", "the file is not UTF-8 text"),
+        (b"[1, 2]", "the file: expected an object {…}, found a list […]"),
+    ],
+)
+def test_unreadable_files_are_located(db, tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(CommandError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        call_command("import_tournament", str(path))
+
+
+def test_a_missing_file_is_a_clear_error(db, tmp_path):
+    with pytest.raises(CommandError, match="cannot read the file"):
+        call_command("import_tournament", str(tmp_path / "nope.json"))
+
+
+def test_export_of_an_unknown_slug_is_a_clear_error(db):
+    with pytest.raises(CommandError, match="no tournament with the slug “nope”"):
+        call_command("export_tournament", "nope")

@@ -1,0 +1,59 @@
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+
+def test_home_lists_tournaments(client, make_tournament):
+    make_tournament()
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert b"Test Open" in response.content
+
+
+def test_standings_page_shows_ranks_values_and_the_chain(client, make_tournament):
+    tournament = make_tournament(players=12, rounds=2, stopped_early={2: (1, 3)})
+    response = client.get(reverse("standings", args=[tournament.slug]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Ranked by points, then deals last in, then table wins, then countback" in html
+    assert "Incomplete: round 2, table 1 (3 of 4 deals)" in html
+    table = response.context["table"]
+    assert [column.name for column in table.columns][:5] == [
+        "rank",
+        "name",
+        "club",
+        "points",
+        "deals",
+    ]
+    assert "last_in" in [column.name for column in table.columns]
+    assert len(table.rows) == 12
+
+
+def test_a_shared_rank_is_shown_with_equals(client, make_tournament):
+    tournament = make_tournament(players=3, rounds=0)
+    html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert html.count(">=1<") == 3
+
+
+def test_unknown_tournament_is_404(client, db):
+    assert client.get(reverse("standings", args=["nope"])).status_code == 404
+
+
+def test_the_standings_page_query_count_does_not_grow(client, make_tournament):
+    small = make_tournament(players=6, rounds=1, slug="small")
+    large = make_tournament(players=40, rounds=5, rotations=2, slug="large")
+
+    def count(slug):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("standings", args=[slug])).status_code == 200
+        return len(captured)
+
+    assert count(small.slug) == count(large.slug) <= 7
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_standings_page_is_read_only(client, make_tournament, method):
+    tournament = make_tournament()
+    response = getattr(client, method)(reverse("standings", args=[tournament.slug]))
+    assert response.status_code == 405

@@ -1,0 +1,421 @@
+"""Organiser pages: settings, scorers, players and CSV import, rounds and seating."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tournament.models import KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
+from tournament.services import seating
+
+
+@pytest.fixture
+def tournament(seated_round):
+    return seated_round.tournament
+
+
+def url(name, tournament, *args):
+    return reverse(f"organiser:{name}", args=[tournament.slug, *args])
+
+
+GET_PAGES = [
+    ("dashboard", ()),
+    ("edit", ()),
+    ("scorers", ()),
+    ("players", ()),
+    ("rounds", ()),
+    ("round", (1,)),
+    ("standings", ()),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), GET_PAGES)
+def test_every_organiser_page_renders_for_the_organiser(organiser_client, tournament, name, args):
+    response = organiser_client.get(url(name, tournament, *args))
+    assert response.status_code == 200
+    assert tournament.name in response.content.decode()
+
+
+@pytest.mark.parametrize(("name", "args"), GET_PAGES)
+def test_scorers_get_403_outsiders_404_anonymous_log_in(
+    client, scorer_client, outsider_client, tournament, name, args
+):
+    target = url(name, tournament, *args)
+    assert scorer_client.get(target).status_code == 403
+    assert outsider_client.get(target).status_code == 404
+    response = client.get(target)
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+POST_PAGES = [
+    ("tiebreaks", (), {"action": "remove", "key": "countback"}),
+    ("scorers", (), {"username": "oscar"}),
+    ("players", (), {"name": "Intruder", "club": ""}),
+    ("players_import", (), {"text": "A,B"}),
+    ("keep_apart", (), {"remove": "1"}),
+    ("player_status", ("PLAYER",), {"action": "drop"}),
+    ("player_edit", ("PLAYER",), {"name": "Renamed", "club": ""}),
+    ("rounds", (), {"method": "balanced"}),
+    ("round_action", (1,), {"action": "start"}),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "data"), POST_PAGES)
+def test_writes_are_refused_to_everyone_but_the_organiser(
+    client, scorer_client, outsider_client, tournament, name, args, data
+):
+    player = Player.objects.filter(tournament=tournament).first()
+    args = [player.pk if a == "PLAYER" else a for a in args]
+    target = url(name, tournament, *args)
+    before = (Player.objects.count(), list(Tournament.objects.values_list("tiebreaks", flat=True)))
+    assert scorer_client.post(target, data).status_code == 403
+    assert outsider_client.post(target, data).status_code == 404
+    assert client.post(target, data).status_code == 302
+    after = (Player.objects.count(), list(Tournament.objects.values_list("tiebreaks", flat=True)))
+    assert after == before
+    assert Player.objects.filter(tournament=tournament, active=False).count() == 0
+    assert not tournament.scorers.filter(username="oscar").exists()
+
+
+def test_create_a_tournament_makes_the_creator_its_organiser(outsider_client, outsider):
+    response = outsider_client.post(
+        reverse("organiser:create"),
+        {
+            "name": "Crown Open",
+            "slug": "",
+            "scoring": "winner-advantage",
+            "rotations_per_round": 2,
+            "planned_rounds": 5,
+            "table_policy": "mixed",
+            "table_sizes": ["4", "6"],
+            "bye_score": "zero",
+            "keep_clubs_apart_rounds": 1,
+            "two_person_check": "on",
+            "venue": "The Crown",
+        },
+    )
+    tournament = Tournament.objects.get(slug="crown-open")
+    assert response.status_code == 302
+    assert tournament.owner == outsider
+    assert tournament.table_sizes == [4, 5, 6]
+    assert tournament.rotations_per_round == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"name": ""}, "This field is required."),
+        ({"slug": "club-night"}, "The address “club-night” is taken"),
+        ({"rotations_per_round": 0}, "Between 1 and 10 rotations a round."),
+        ({"planned_rounds": 0}, "Between 1 and 50 rounds."),
+        ({"scoring": "poker"}, "Select a valid choice."),
+        ({"table_sizes": ["9"]}, "Select a valid choice."),
+    ],
+)
+def test_tournament_settings_refuse_bad_input(organiser_client, tournament, change, error):
+    data = {
+        "name": "Other",
+        "slug": "other",
+        "scoring": "winner-advantage",
+        "rotations_per_round": 1,
+        "planned_rounds": 4,
+        "table_policy": "mixed",
+        "table_sizes": ["4", "5", "6"],
+        "bye_score": "zero",
+        "keep_clubs_apart_rounds": 0,
+        **change,
+    }
+    response = organiser_client.post(reverse("organiser:create"), data)
+    assert response.status_code == 200
+    assert error in response.content.decode()
+    assert not Tournament.objects.filter(slug="other").exists()
+
+
+def test_edit_settings(organiser_client, tournament):
+    response = organiser_client.post(
+        url("edit", tournament),
+        {
+            "name": "Club Night",
+            "slug": tournament.slug,
+            "scoring": "classic-stakes",
+            "rotations_per_round": 1,
+            "planned_rounds": 3,
+            "table_policy": "byes",
+            "table_sizes": ["5"],
+            "bye_score": "average",
+            "keep_clubs_apart_rounds": 0,
+        },
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.scoring, tournament.table_policy, tournament.two_person_check) == (
+        "classic-stakes",
+        "byes",
+        False,
+    )
+
+
+def test_tiebreak_order_up_down_remove_add(organiser_client, tournament):
+    target = url("tiebreaks", tournament)
+    organiser_client.post(target, {"action": "down", "key": "last_in"})
+    tournament.refresh_from_db()
+    assert tournament.tiebreaks == ["table_wins", "last_in", "countback"]
+    organiser_client.post(target, {"action": "up", "key": "countback"})
+    organiser_client.post(target, {"action": "remove", "key": "table_wins"})
+    response = organiser_client.post(
+        target, {"action": "add", "key": "opponents"}, HTTP_HX_REQUEST="true"
+    )
+    tournament.refresh_from_db()
+    assert tournament.tiebreaks == ["countback", "last_in", "opponents"]
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="tiebreaks">')
+    assert "opponents&#x27; points" in html or "opponents' points" in html
+
+
+def test_adding_and_removing_scorers(organiser_client, tournament, outsider):
+    response = organiser_client.post(url("scorers", tournament), {"username": "nobody"})
+    assert "No account is called “nobody”" in response.content.decode()
+    organiser_client.post(url("scorers", tournament), {"username": "oscar"})
+    assert tournament.scorers.filter(pk=outsider.pk).exists()
+    organiser_client.post(url("scorers", tournament), {"remove": outsider.pk})
+    assert not tournament.scorers.filter(pk=outsider.pk).exists()
+
+
+def test_add_a_player_warns_about_a_duplicate_name(organiser_client, tournament):
+    existing = Player.objects.filter(tournament=tournament).first()
+    response = organiser_client.post(
+        url("players", tournament),
+        {"name": f"  {existing.name.upper()} ", "club": "X"},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "another player is already registered as" in html
+    assert "same name as another player" in html
+    added = Player.objects.filter(tournament=tournament).order_by("-pk").first()
+    assert added.name == existing.name.upper()
+    assert added.ref == "p13"
+
+
+def test_a_player_without_a_name_is_refused(organiser_client, tournament):
+    before = Player.objects.count()
+    response = organiser_client.post(url("players", tournament), {"name": "   ", "club": ""})
+    assert response.status_code == 200
+    assert (
+        "This field is required." in response.content.decode()
+        or "The name is empty." in response.content.decode()
+    )
+    assert Player.objects.count() == before
+
+
+def test_check_in_drop_out_and_return(organiser_client, tournament):
+    player = Player.objects.filter(tournament=tournament).first()
+    target = url("player_status", tournament, player.pk)
+    organiser_client.post(target, {"action": "check_in"})
+    organiser_client.post(target, {"action": "drop"})
+    player.refresh_from_db()
+    assert (player.checked_in, player.active) == (True, False)
+    response = organiser_client.post(target, {"action": "return"}, follow=True)
+    player.refresh_from_db()
+    assert player.active
+    assert "is back" in response.content.decode()
+    organiser_client.post(target, {"action": "explode"})
+    player.refresh_from_db()
+    assert player.active
+
+
+def test_edit_a_player_and_fix_a_table(organiser_client, tournament):
+    player = Player.objects.filter(tournament=tournament).first()
+    organiser_client.post(
+        url("player_edit", tournament, player.pk),
+        {"name": "Ann  Smith", "club": "Crown", "fixed_table": 2},
+    )
+    player.refresh_from_db()
+    assert (player.name, player.club, player.fixed_table) == ("Ann Smith", "Crown", 2)
+
+
+def test_csv_import_refuses_everything_while_a_line_is_bad_then_can_skip(
+    organiser_client, tournament
+):
+    text = "name,club\nAnn Other,Red Lion\n,No Name\nBob Jones,Crown,extra\nCarl Dee\n"
+    before = Player.objects.count()
+    response = organiser_client.post(url("players_import", tournament), {"text": text})
+    html = response.content.decode()
+    assert "Nothing was imported" in html
+    assert "line 3: the name is empty" in html
+    assert "line 4: 3 columns; give a name and, optionally, a club" in html
+    assert Player.objects.count() == before
+    assert "Skip the bad lines and import the 2 good ones" in html
+    response = organiser_client.post(
+        url("players_import", tournament), {"text": text, "skip_bad": "True"}, follow=True
+    )
+    assert Player.objects.count() == before + 2
+    assert set(Player.objects.filter(tournament=tournament).values_list("name", flat=True)) >= {
+        "Ann Other",
+        "Carl Dee",
+    }
+    assert "Skipped 2 bad line(s)" in response.content.decode()
+
+
+def test_csv_upload_with_duplicates_warns_and_imports(organiser_client, tournament):
+    existing = Player.objects.filter(tournament=tournament).first().name
+    upload = SimpleUploadedFile(
+        "players.csv",
+        f"\ufeff{existing},X\nNew One,Y\nNew One,Z\n".encode(),
+        content_type="text/csv",
+    )
+    response = organiser_client.post(
+        url("players_import", tournament), {"file": upload}, follow=True
+    )
+    html = response.content.decode()
+    assert f"line 1: {existing} is already registered" in html
+    assert "line 3: New One is also on line 2" in html
+    assert Player.objects.filter(tournament=tournament, name="New One").count() == 2
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"text": ""}, "Paste a list of players or choose a file."),
+        (
+            {"file": SimpleUploadedFile("p.csv", b"\xff\xfeA\x00", content_type="text/csv")},
+            "is not UTF-8 text",
+        ),
+        ({"text": "\n\n"}, "Paste a list of players or choose a file."),
+        ({"text": "name,club\n"}, "the list is empty"),
+    ],
+)
+def test_csv_import_bad_files(organiser_client, tournament, data, message):
+    before = Player.objects.count()
+    response = organiser_client.post(url("players_import", tournament), data)
+    assert message in response.content.decode()
+    assert Player.objects.count() == before
+
+
+def test_keep_apart_pairs(organiser_client, tournament):
+    a, b = Player.objects.filter(tournament=tournament)[:2]
+    organiser_client.post(url("keep_apart", tournament), {"first": a.pk, "second": b.pk})
+    pair = KeepApart.objects.get()
+    response = organiser_client.post(
+        url("keep_apart", tournament), {"first": a.pk, "second": a.pk}, follow=True
+    )
+    assert "Choose two different players." in response.content.decode()
+    organiser_client.post(url("keep_apart", tournament), {"remove": pair.pk})
+    assert not KeepApart.objects.exists()
+
+
+def test_seat_regenerate_swap_and_start_a_round(organiser_client, tournament):
+    response = organiser_client.post(url("rounds", tournament), {"method": "balanced", "seed": 3})
+    assert response.status_code == 302
+    round_ = Round.objects.get(tournament=tournament, number=2)
+    assert not round_.started
+    page = organiser_client.get(url("round", tournament, 2)).content.decode()
+    assert "repeat meetings" in page
+    assert "Print the score sheets" in page
+
+    response = organiser_client.post(
+        url("round_action", tournament, 2), {"action": "regenerate", "method": "random", "seed": 7}
+    )
+    round_.refresh_from_db()
+    assert round_.seed == 7
+
+    a = Seat.objects.get(round=round_, table__number=1, position=1).player
+    b = Seat.objects.get(round=round_, table__number=2, position=1).player
+    response = organiser_client.post(
+        url("round_action", tournament, 2),
+        {"action": "swap", "first": a.pk, "second": b.pk},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="seating">')
+    assert "Swapped" in html
+    assert "repeat meetings" in html
+    assert Seat.objects.get(round=round_, table__number=1, position=1).player == b
+
+    organiser_client.post(url("round_action", tournament, 2), {"action": "start"})
+    round_.refresh_from_db()
+    assert round_.started
+    response = organiser_client.post(
+        url("round_action", tournament, 2),
+        {"action": "swap", "first": a.pk, "second": b.pk},
+        follow=True,
+    )
+    assert "its seating is frozen unless you explicitly re-seat" in response.content.decode()
+
+
+def test_seating_a_round_while_one_is_a_draft_is_refused_clearly(organiser_client, tournament):
+    seating.seat_next_round(tournament)
+    response = organiser_client.post(url("rounds", tournament), {"method": "balanced"}, follow=True)
+    assert "round 2 is seated but not started" in response.content.decode()
+    assert Round.objects.filter(tournament=tournament).count() == 2
+
+
+def test_organiser_standings_count_sheets_awaiting_confirmation(
+    organiser_client, tournament, scorer
+):
+    from tournament.services.sheets import save_sheet
+
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    rows = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 4
+    save_sheet(table, scorer, rows, expected_version=0, final=True)
+    assert Sheet.objects.get(table=table).status == SheetStatus.ENTERED
+    response = organiser_client.get(url("standings", tournament))
+    html = response.content.decode()
+    assert "sheets awaiting confirmation are counted here" in html
+    assert max(row.points for row in response.context["result"].standings.rows) == 60
+
+
+def _confirm_table_one(tournament, scorer, second_scorer):
+    from tournament.services.sheets import confirm_sheet, save_sheet
+
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    rows = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 4
+    save_sheet(table, scorer, rows, expected_version=0, final=True)
+    confirm_sheet(table, second_scorer, expected_version=1)
+
+
+def test_results_are_public_only_when_published_and_released(
+    client, organiser_client, tournament, scorer, second_scorer
+):
+    _confirm_table_one(tournament, scorer, second_scorer)
+    public = reverse("standings", args=[tournament.slug])
+    assert client.get(public).status_code == 404
+    organiser_client.post(url("publishing", tournament), {"action": "publish"})
+    response = client.get(public)
+    assert response.status_code == 200
+    assert {row.points for row in response.context["result"].standings.rows} == {0}
+    # Starting the next round releases nothing.
+    round_two = seating.seat_next_round(tournament)
+    seating.start_round(round_two)
+    assert {row.points for row in client.get(public).context["result"].standings.rows} == {0}
+    organiser_client.post(url("round_action", tournament, 1), {"action": "release"})
+    rows = client.get(public).context["result"].standings.rows
+    assert max(row.points for row in rows) == 60
+    organiser_client.post(url("round_action", tournament, 1), {"action": "withhold"})
+    assert {row.points for row in client.get(public).context["result"].standings.rows} == {0}
+    organiser_client.post(url("publishing", tournament), {"action": "unpublish"})
+    assert client.get(public).status_code == 404
+
+
+def test_held_back_rounds_wait_for_the_final_reveal(organiser_client, tournament):
+    tournament.planned_rounds = 2
+    tournament.hold_back_rounds = 1
+    tournament.save()
+    round_two = seating.seat_next_round(tournament)
+    seating.start_round(round_two)
+    response = organiser_client.post(
+        url("round_action", tournament, 2), {"action": "release"}, follow=True
+    )
+    assert "held back for the final reveal" in response.content.decode()
+    assert not Round.objects.get(pk=round_two.pk).released
+    organiser_client.post(url("round_action", tournament, 1), {"action": "release"})
+    assert Round.objects.get(tournament=tournament, number=1).released
+    organiser_client.post(url("publishing", tournament), {"action": "reveal"})
+    assert Round.objects.filter(tournament=tournament, released=True).count() == 2
+
+
+def test_an_unstarted_round_cannot_be_released(organiser_client, tournament):
+    seating.seat_next_round(tournament)
+    response = organiser_client.post(
+        url("round_action", tournament, 2), {"action": "release"}, follow=True
+    )
+    assert "has not started: there is nothing to release" in response.content.decode()

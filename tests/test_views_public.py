@@ -1,0 +1,200 @@
+"""Public standings, projector and exports: what anonymous visitors see."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament.models import Deal, Round
+from tournament.public_cache import mark_changed
+from tournament.services import seating, tournament_file
+from tournament.services.sheets import save_sheet
+
+PUBLIC_PAGES = ["standings", "projector", "standings_csv", "tournament_json"]
+
+
+def get(client, name, tournament, **params):
+    return client.get(reverse(name, args=[tournament.slug]), params)
+
+
+def queries(function):
+    with CaptureQueriesContext(connection) as captured:
+        function()
+    return len(captured)
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_a_private_tournament_is_invisible_on_every_public_page(
+    client, organiser_client, seated_round, name
+):
+    tournament = seated_round.tournament
+    assert get(client, name, tournament).status_code == 404
+    assert get(organiser_client, name, tournament).status_code == 200
+
+
+@pytest.fixture
+def published(seated_round, scorer):
+    """Round 1 of ``seated_round`` published; table 1's sheet saved but not confirmed."""
+    tournament = seated_round.tournament
+    tournament.published = True
+    tournament.save()
+    table = seated_round.tables.get(number=1)
+    rows = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 4
+    save_sheet(table, scorer, rows, expected_version=0, final=True)
+    return tournament
+
+
+def points_shown(client, tournament):
+    rows = list(
+        csv.DictReader(io.StringIO(get(client, "standings_csv", tournament).content.decode()))
+    )
+    return {row["name"]: int(row["points"]) for row in rows}
+
+
+def test_an_unreleased_round_and_an_unconfirmed_sheet_are_invisible(
+    client, published, second_scorer
+):
+    from tournament.services.sheets import confirm_sheet
+
+    tournament = published
+    round_one = Round.objects.get(tournament=tournament, number=1)
+    # Released, but the sheet awaits confirmation: nothing shows.
+    seating.release_round(round_one)
+    assert set(points_shown(client, tournament).values()) == {0}
+    confirm_sheet(round_one.tables.get(number=1), second_scorer, expected_version=1)
+    assert max(points_shown(client, tournament).values()) == 60
+    # Withheld again: gone from every page.
+    seating.release_round(round_one, release=False)
+    assert set(points_shown(client, tournament).values()) == {0}
+    page = get(client, "standings", tournament).content.decode()
+    assert ">60<" not in page
+    projector = get(client, "projector", tournament).content.decode()
+    assert "No results yet" in projector
+    data = json.loads(get(client, "tournament_json", tournament).content)
+    assert data["rounds"] == []
+
+
+def test_the_tournament_file_export_holds_released_confirmed_rounds(client, make_tournament):
+    tournament = make_tournament(players=10, rounds=2)
+    Round.objects.filter(tournament=tournament, number=2).update(released=False)
+    mark_changed(tournament.pk)
+    response = get(client, "tournament_json", tournament)
+    assert response["Content-Disposition"] == 'attachment; filename="test-open.json"'
+    data = json.loads(response.content)
+    assert [r["number"] for r in data["rounds"]] == [1]
+    assert tournament_file.check(data) == []
+
+
+def test_standings_page_marks_the_podium_explains_tiebreaks_and_links_players(
+    client, make_tournament
+):
+    tournament = make_tournament(players=12, rounds=2)
+    html = get(client, "standings", tournament).content.decode()
+    assert "Winner" in html
+    assert "Runner-up" in html
+    assert "Ranked by points, then deals last in, then table wins, then countback" in html
+    assert "/players/" in html
+    assert "standings.csv" in html
+
+
+def test_search_filters_by_name_and_keeps_ranks(client, make_tournament):
+    tournament = make_tournament(players=12, rounds=2)
+    response = get(client, "standings", tournament, q="player 0003")
+    rows = response.context["table"].rows
+    assert [row.record["name"] for row in rows] == ["Player 0003"]
+    full = get(client, "standings", tournament).context["result"].standings.rows
+    assert rows[0].record["rank_number"] == next(r.rank for r in full if r.name == "Player 0003")
+    partial = client.get(
+        reverse("standings", args=[tournament.slug]), {"q": "nobody"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert partial.lstrip().startswith('<div class="table-scroll" id="standings-table">')
+    assert "No player matches that name." in partial
+
+
+def test_standings_can_be_sorted(client, make_tournament):
+    tournament = make_tournament(players=12, rounds=2)
+    rows = get(client, "standings", tournament, sort="deals").context["table"].rows
+    deals = [row.record["deals"] for row in rows]
+    assert deals == sorted(deals)
+    rows = get(client, "standings", tournament, sort="-rank").context["table"].rows
+    assert (
+        rows[0].record["rank_number"] == 12
+        or rows[0].record["rank_number"] >= rows[-1].record["rank_number"]
+    )
+
+
+def test_projector_pages_through_the_standings_and_refreshes_itself(client, make_tournament):
+    tournament = make_tournament(players=30, rounds=2)
+    html = get(client, "projector", tournament).content.decode()
+    assert "Standings after round 2" in html
+    assert "page 1 of 3" in html
+    assert 'hx-trigger="every 15s"' in html
+    assert "?page=2" in html
+    third = client.get(
+        reverse("projector", args=[tournament.slug]), {"page": "3"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert third.lstrip().startswith('<div id="board"')
+    assert "page 3 of 3" in third
+    assert "?page=1" in third  # wraps around
+    assert "page 1 of 3" in get(client, "projector", tournament, page="x").content.decode()
+
+
+def test_csv_export(client, make_tournament):
+    tournament = make_tournament(players=12, rounds=2)
+    response = get(client, "standings_csv", tournament)
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 12
+    assert {"rank", "name", "points", "round_1", "round_2"} <= set(rows[0])
+
+
+def test_names_with_html_are_escaped(client, make_tournament):
+    tournament = make_tournament(players=6, rounds=1)
+    player = tournament.players.first()
+    player.name = "<script>alert(1)</script>"
+    player.save()
+    for name in ("standings", "projector"):
+        html = get(client, name, tournament).content.decode()
+        assert "<script>alert(1)</script>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_public_page_queries_do_not_grow(client, make_tournament, settings, name):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    small = make_tournament(players=6, rounds=1, slug="small")
+    large = make_tournament(players=40, rounds=4, rotations=2, slug="large")
+    assert queries(lambda: get(client, name, small)) == queries(lambda: get(client, name, large))
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_anonymous_pages_come_from_the_cache_until_results_change(client, make_tournament, name):
+    tournament = make_tournament(players=12, rounds=2, slug=f"cached-{name.replace('_', '-')}")
+    first = get(client, name, tournament)
+    assert queries(lambda: get(client, name, tournament)) == 1
+    assert get(client, name, tournament).content == first.content
+    Deal.objects.filter(table__round__tournament=tournament).delete()
+    mark_changed(tournament.pk)
+    assert queries(lambda: get(client, name, tournament)) > 1
+    assert get(client, name, tournament).content != first.content
+
+
+def test_a_confirmed_sheet_clears_the_cache_by_itself(client, published, second_scorer):
+    from tournament.services.sheets import confirm_sheet
+
+    tournament = published
+    seating.release_round(Round.objects.get(tournament=tournament, number=1))
+    assert set(points_shown(client, tournament).values()) == {0}
+    table = Round.objects.get(tournament=tournament, number=1).tables.get(number=1)
+    confirm_sheet(table, second_scorer, expected_version=1)
+    assert max(points_shown(client, tournament).values()) == 60
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_public_pages_are_read_only(client, make_tournament, name):
+    tournament = make_tournament()
+    assert client.post(reverse(name, args=[tournament.slug])).status_code == 405

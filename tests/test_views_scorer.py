@@ -1,0 +1,523 @@
+"""The scorer's pages: entering sheets, the live check, confirming, history, the desk."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import PlayerFactory, TableFactory, seat_table
+from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
+from tournament.services import sheets
+
+SLUG = "club-night"
+# Four deals at a table of four (one rotation); each row adds up to 52.
+ROWS = [
+    {"won": [10, 4, 10, 0], "last_in": 4, "left_over": 28},
+    {"won": [12, 10, 10, 10], "last_in": 1, "left_over": 10},
+    {"won": [8, 8, 8, 8], "last_in": 2, "left_over": 20},
+    {"won": [20, 0, 4, 6], "last_in": 3, "left_over": 22},
+]
+
+
+def url(name, table=1, round_number=1):
+    if name == "home":
+        return reverse("scorer:home", args=[SLUG])
+    if name == "desk":
+        return reverse("scorer:desk", args=[SLUG, round_number])
+    return reverse(f"scorer:{name}", args=[SLUG, round_number, table])
+
+
+def form(rows=ROWS, version=0, action="final", **cells):
+    data = {"expected_version": str(version), "action": action}
+    for number, row in enumerate(rows, start=1):
+        for seat, won in enumerate(row["won"], start=1):
+            data[f"d{number}_s{seat}"] = str(won)
+        data[f"d{number}_left_over"] = str(row["left_over"])
+        data[f"d{number}_last_in"] = str(row["last_in"])
+    data.update(cells)
+    return data
+
+
+class _Inputs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.inputs = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "input" and "name" in attrs:
+            self.inputs[attrs["name"]] = attrs
+
+
+def inputs(response):
+    """The page's form inputs by name, with their attributes."""
+    parser = _Inputs()
+    parser.feed(response.content.decode())
+    return parser.inputs
+
+
+def footer_row(page, css_class):
+    row = re.search(rf'<tr class="{css_class}">(.*?)</tr>', page, re.S)[1]
+    return re.findall(r"<td>(.*?)</td>", row)
+
+
+def names(table_number=1):
+    seats = Seat.objects.filter(table__number=table_number, table__round__number=1)
+    return {seat.position: seat.player.name for seat in seats.select_related("player")}
+
+
+def table(number=1):
+    return Table.objects.get(round__number=1, number=number)
+
+
+def enter(client, rows=ROWS):
+    response = client.post(url("sheet"), form(rows))
+    assert response.status_code == 302
+    return response
+
+
+# Who may see what ---------------------------------------------------------------------
+
+PAGES = [
+    ("home", "get"),
+    ("desk", "get"),
+    ("sheet", "get"),
+    ("sheet", "post"),
+    ("check", "post"),
+    ("confirm", "get"),
+    ("confirm", "post"),
+    ("history", "get"),
+]
+
+
+@pytest.mark.parametrize(("name", "method"), PAGES)
+def test_anonymous_visitors_are_sent_to_log_in(client, seated_round, name, method):
+    response = getattr(client, method)(url(name))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize(("name", "method"), PAGES)
+def test_outsiders_are_told_the_tournament_does_not_exist(
+    outsider_client, seated_round, name, method
+):
+    response = getattr(outsider_client, method)(url(name), form())
+    assert response.status_code == 404
+    assert not Sheet.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [
+        ("home", "post"),
+        ("desk", "post"),
+        ("sheet", "put"),
+        ("check", "get"),
+        ("confirm", "delete"),
+        ("history", "post"),
+    ],
+)
+def test_wrong_methods_are_refused(scorer_client, seated_round, name, method):
+    assert getattr(scorer_client, method)(url(name)).status_code == 405
+
+
+def test_the_organiser_may_enter_sheets_too(organiser_client, seated_round):
+    assert organiser_client.get(url("sheet")).status_code == 200
+    enter(organiser_client)
+    assert Sheet.objects.get().entered_by.username == "olive"
+
+
+@pytest.mark.parametrize("name", ["sheet", "check", "confirm", "desk", "history"])
+def test_an_unknown_table_or_round_is_404(scorer_client, seated_round, name):
+    method = scorer_client.post if name == "check" else scorer_client.get
+    assert method(url(name, table=9, round_number=9), form()).status_code == 404
+
+
+# The sheet entry page -----------------------------------------------------------------
+
+
+def test_the_sheet_is_laid_out_like_the_paper(scorer_client, seated_round):
+    response = scorer_client.get(url("sheet"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    players = names()
+    for position, name in players.items():
+        assert f'Seat {position}<span class="sub">{name}</span>' in page
+    # Seat 1 deals deal 1, the deal passes to seat 2.
+    assert f'<th scope="row">2<span class="sub">{players[2]}</span></th>' in page
+    cells = inputs(response)
+    typed = [name for name in cells if name.startswith("d")]
+    assert typed[:6] == ["d1_s1", "d1_s2", "d1_s3", "d1_s4", "d1_left_over", "d1_last_in"]
+    assert len(typed) == 4 * 6
+    assert cells["d3_s2"]["inputmode"] == "numeric"
+    assert cells["d3_s2"]["pattern"] == "[0-9]*"
+    assert cells["expected_version"]["value"] == "0"
+    assert 'hx-post="' + url("check") + '"' in page
+    assert "static/js/sheet.js" in page
+    assert "<script>" not in page
+    assert not Sheet.objects.exists()  # looking writes nothing
+
+
+def test_a_draft_keeps_everything_as_typed(scorer_client, seated_round):
+    data = form(ROWS[:2], action="draft", d2_s3="x")
+    response = scorer_client.post(url("sheet"), data)
+    assert response.status_code == 302
+    assert response.url == url("sheet")
+    sheet = Sheet.objects.get()
+    assert (sheet.status, sheet.version, sheet.pending[1]["won"][2]) == ("draft", 1, "x")
+    response = scorer_client.get(url("sheet"))
+    assert "draft saved (version 1)" in response.content.decode()
+    cells = inputs(response)
+    assert cells["d2_s3"]["value"] == "x"
+    assert "problem" in cells["d2_s3"]["class"]
+    assert "deal 2: seat 3: “x” is not a whole number" in response.content.decode()
+    assert cells["expected_version"]["value"] == "1"
+
+
+def test_a_complete_sheet_awaits_confirmation(scorer_client, seated_round):
+    response = enter(scorer_client)
+    assert response.url == url("home") + "?round=1"
+    response = scorer_client.get(response.url)
+    assert "Round 1, table 1 saved: it now awaits confirmation" in response.content.decode()
+    assert Sheet.objects.get().status == SheetStatus.ENTERED
+    assert not Deal.objects.exists()
+    response = scorer_client.get(url("sheet"))
+    page = response.content.decode()
+    assert "Awaiting confirmation:</strong> entered by simon" in page
+    assert "A different person must confirm it" in page
+    assert inputs(response)["d4_left_over"]["value"] == "22"
+
+
+@pytest.mark.parametrize(
+    ("cells", "message", "marked"),
+    [
+        ({"d1_s1": "9"}, "deal 1: seat 1: 9 cards won is odd — cards are won in pairs", ["d1_s1"]),
+        ({"d1_s2": "-2"}, "deal 1: seat 2: “-2” is not a whole number", ["d1_s2"]),
+        ({"d1_s2": "x"}, "deal 1: seat 2: “x” is not a whole number", ["d1_s2"]),
+        ({"d1_s3": ""}, "deal 1: seat 3: cards won is missing", ["d1_s3"]),
+        (
+            {"d2_last_in": "5"},
+            "deal 2: last in: seat 5 is not a seat at this table (seats 1–4)",
+            ["d2_last_in"],
+        ),
+        ({"d2_last_in": ""}, "deal 2: last in: missing — which seat was last in?", ["d2_last_in"]),
+        (
+            {"d2_left_over": "9"},
+            "deal 2: left over: 9 is odd — cards are left over in pairs",
+            ["d2_left_over"],
+        ),
+        (
+            {"d2_left_over": "0"},
+            "deal 2: left over: 0 is less than 2 — the last-in player always still holds cards",
+            ["d2_left_over"],
+        ),
+        (
+            {"d3_s1": "10"},
+            "deal 3: cards won plus left over is 54, not 52",
+            ["d3_s1", "d3_s2", "d3_s3", "d3_s4", "d3_left_over"],
+        ),
+        (
+            {f"d2_{cell}": "" for cell in ("s1", "s2", "s3", "s4", "left_over", "last_in")},
+            "deal 2: blank, but later deals are filled in",
+            [],
+        ),
+        (
+            {f"d4_{cell}": "" for cell in ("s1", "s2", "s3", "s4", "left_over", "last_in")},
+            "deals 4–4 are empty: fill them in, or mark the table as stopped early",
+            [],
+        ),
+    ],
+)
+def test_a_complete_sheet_with_problems_is_shown_again_with_each_problem_in_place(
+    scorer_client, seated_round, cells, message, marked
+):
+    response = scorer_client.post(url("sheet"), form(**cells))
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    shown = inputs(response)
+    assert sorted(name for name, attrs in shown.items() if "aria-invalid" in attrs) == sorted(
+        marked
+    )
+    for name, value in form(**cells).items():
+        if name.startswith("d"):
+            assert shown[name]["value"] == value  # everything typed is kept
+    assert not Sheet.objects.exists()
+
+
+def test_a_blank_count_is_offered_as_derived_never_filled(scorer_client, seated_round):
+    response = scorer_client.post(url("sheet"), form(d1_s3=""))
+    page = response.content.decode()
+    assert "seat 3: 10 (derived so that deal 1 adds up to 52)" in page
+    assert 'data-fill="d1_s3" data-value="10"' in page
+    blank = inputs(response)["d1_s3"]
+    assert (blank["value"], blank["class"]) == ("", "cell missing")
+
+
+def test_a_table_that_stopped_early_is_saved_with_a_warning(scorer_client, seated_round):
+    response = scorer_client.post(url("sheet"), form(ROWS[:2], stopped_early="1"), follow=True)
+    page = response.content.decode()
+    assert "The table stopped after deal 2, not at the end of a rotation: 2 players" in page
+    assert Sheet.objects.get().stopped_early
+
+
+def test_saving_is_refused_for_a_round_not_started(scorer_client, seated_round):
+    later = Round.objects.create(tournament=seated_round.tournament, number=2)
+    seat_table(TableFactory(round=later, number=1), list(seated_round.tournament.players.all()[:4]))
+    for response in (
+        scorer_client.get(url("sheet", round_number=2)),
+        scorer_client.post(url("sheet", round_number=2), form()),
+    ):
+        assert response.status_code == 302
+        assert response.url == url("home")
+    response = scorer_client.get(url("home"), {"round": 2})
+    assert "Round 2 has not started yet" in response.content.decode()
+    response = scorer_client.post(url("check", round_number=2), form(), HTTP_HX_REQUEST="true")
+    assert response.headers["HX-Redirect"] == url("home")
+    assert not Sheet.objects.exists()
+
+
+def test_a_confirmed_sheet_can_be_corrected_and_says_so(
+    scorer_client, second_scorer_client, seated_round
+):
+    enter(scorer_client)
+    second_scorer_client.post(url("confirm"), {"mode": "review", "expected_version": "1"})
+    response = scorer_client.get(url("sheet"))
+    assert "makes a <strong>correction</strong>" in response.content.decode()
+    scorer_client.post(url("sheet"), form(version=2, d1_s2="6", d1_left_over="26"))
+    sheet = Sheet.objects.get()
+    assert (sheet.status, sheet.version) == (SheetStatus.ENTERED, 3)
+    assert sheets.confirmed_rows(table())[0]["won"][1] == 4  # the confirmed facts stand
+
+
+# The live check -----------------------------------------------------------------------
+
+
+def test_the_live_check_returns_the_report_partial(scorer_client, seated_round):
+    data = form(ROWS[:2], action="", d2_s3="")
+    response = scorer_client.post(url("check"), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<html" not in page
+    assert page.lstrip().startswith('<div id="sheet-check"')
+    assert 'data-problem-cells="d2_s3"' in page
+    assert "deal 2: seat 3: cards won is missing" in page
+    assert 'data-fill="d2_s3" data-value="10"' in page
+    assert '<tr id="d1_notes" class="notes" hx-swap-oob="true" hidden>' in page
+    assert '<tfoot id="totals" hx-swap-oob="true">' in page
+    # The inputs being typed in are never swapped.
+    assert "<input" not in page
+    # Winner-advantage points of deal 1: the last-in seat 4 takes the 28 left over.
+    assert footer_row(page, "points") == ["5", "2", "5", "14", "", ""]
+    assert footer_row(page, "cards") == ["10", "4", "10", "0", "28", ""]
+    assert not Sheet.objects.exists()
+
+
+def test_the_check_without_htmx_shows_the_whole_page(scorer_client, seated_round):
+    response = scorer_client.post(url("check"), form(d1_s1="9"))
+    assert response.status_code == 200
+    assert "<html" in response.content.decode()
+    assert "problem" in inputs(response)["d1_s1"]["class"]
+
+
+# Two scorers at once ------------------------------------------------------------------
+
+
+def test_a_save_from_an_old_copy_shows_both_copies(
+    scorer_client, second_scorer_client, seated_round
+):
+    enter(scorer_client)
+    theirs = form(d1_s1="12", d1_left_over="26")
+    response = second_scorer_client.post(url("sheet"), theirs)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "This sheet changed while you were typing" in page
+    assert "changed by simon while you were typing" in page
+    cells = inputs(response)
+    assert cells["d1_s1"]["value"] == "12"  # what this scorer typed is kept
+    assert "differs" in cells["d1_s1"]["class"]
+    assert "saved: 10" in page
+    assert '<td class="value dealing differs" data-cell="d1_s1">10</td>' in page
+    assert cells["expected_version"]["value"] == "1"
+    assert Sheet.objects.get().pending[0]["won"][0] == 10
+    # Saving again, with both in view, is a deliberate choice.
+    response = second_scorer_client.post(url("sheet"), {**theirs, "expected_version": "1"})
+    assert response.status_code == 302
+    assert Sheet.objects.get().pending[0]["won"][0] == 12
+
+
+def test_a_double_submit_records_once(scorer_client, seated_round):
+    enter(scorer_client)
+    response = scorer_client.post(url("sheet"), form(), follow=True)
+    assert "already saved with these numbers" in response.content.decode()
+    assert SheetVersion.objects.count() == 1
+
+
+# Confirming ---------------------------------------------------------------------------
+
+
+def test_the_person_who_entered_cannot_confirm(scorer_client, seated_round):
+    enter(scorer_client)
+    response = scorer_client.get(url("confirm"))
+    assert "a different person must confirm it" in response.content.decode()
+    assert '<form method="post" class="confirm-form">' not in response.content.decode()
+    response = scorer_client.post(
+        url("confirm"), {"mode": "review", "expected_version": "1"}, follow=True
+    )
+    assert "You entered this sheet: a different person must confirm it" in (
+        response.content.decode()
+    )
+    assert Sheet.objects.get().status == SheetStatus.ENTERED
+
+
+def test_a_blind_retype_that_differs_highlights_cells_and_saves_nothing(
+    scorer_client, second_scorer_client, seated_round
+):
+    enter(scorer_client)
+    response = second_scorer_client.get(url("confirm"), {"mode": "retype"})
+    cells = inputs(response)
+    assert cells["d1_s1"]["value"] == ""
+    assert ">28<" not in response.content.decode()  # blind: nothing entered is shown
+    data = {**form(d1_s1="12", d1_left_over="26"), "mode": "retype", "expected_version": "1"}
+    response = second_scorer_client.post(url("confirm"), data)
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "2 cells differ from the sheet as entered" in page
+    cells = inputs(response)
+    assert "mismatch" in cells["d1_s1"]["class"]
+    assert "mismatch" in cells["d1_left_over"]["class"]
+    assert "mismatch" not in cells["d1_s2"]["class"]
+    assert cells["d1_s1"]["value"] == "12"
+    assert "entered: 10" in page
+    assert "entered: 28" in page
+    assert Sheet.objects.get().status == SheetStatus.ENTERED
+    assert not Deal.objects.exists()
+
+
+def test_half_a_blind_retype_is_not_compared(scorer_client, second_scorer_client, seated_round):
+    enter(scorer_client)
+    data = {**form(ROWS[:2]), "mode": "retype", "expected_version": "1"}
+    response = second_scorer_client.post(url("confirm"), data)
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "Deal 3 is not complete" in page
+    assert "entered:" not in page
+
+
+def test_a_matching_blind_retype_confirms(scorer_client, second_scorer_client, seated_round):
+    enter(scorer_client)
+    data = {**form(), "mode": "retype", "expected_version": "1"}
+    response = second_scorer_client.post(url("confirm"), data)
+    assert response.status_code == 302
+    assert Sheet.objects.get().status == SheetStatus.CONFIRMED
+    assert Deal.objects.count() == 4
+
+
+def test_a_review_against_the_paper_confirms(scorer_client, second_scorer_client, seated_round):
+    enter(scorer_client)
+    response = second_scorer_client.get(url("confirm"), {"mode": "review"})
+    page = response.content.decode()
+    assert "Confirm: matches the paper" in page
+    assert 'data-cell="d1_left_over">28<' in page
+    response = second_scorer_client.post(
+        url("confirm"), {"mode": "review", "expected_version": "1"}, follow=True
+    )
+    assert "Round 1, table 1 confirmed" in response.content.decode()
+    sheet = Sheet.objects.get()
+    assert (sheet.status, sheet.confirmed_by.username) == (SheetStatus.CONFIRMED, "sarah")
+    assert sheets.confirmed_rows(table()) == ROWS
+    response = second_scorer_client.post(
+        url("confirm"), {"mode": "review", "expected_version": "1"}, follow=True
+    )
+    assert "already confirmed" in response.content.decode()
+
+
+def test_nothing_to_confirm_says_so(second_scorer_client, seated_round):
+    response = second_scorer_client.get(url("confirm"))
+    assert "This sheet is not awaiting confirmation: it is not started" in (
+        response.content.decode()
+    )
+    response = second_scorer_client.post(
+        url("confirm"), {"mode": "review", "expected_version": "0"}, follow=True
+    )
+    assert "This sheet is not awaiting confirmation" in response.content.decode()
+
+
+# History ------------------------------------------------------------------------------
+
+
+def test_the_history_lists_every_version_with_changes_in_words(
+    scorer_client, second_scorer_client, seated_round
+):
+    enter(scorer_client)
+    second_scorer_client.post(url("confirm"), {"mode": "review", "expected_version": "1"})
+    scorer_client.post(url("sheet"), form(version=2, d1_s2="6", d1_left_over="26"))
+    response = scorer_client.get(url("history"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Version 1: Entered, awaiting confirmation</strong> by simon" in page
+    assert "Version 2: Confirmed</strong> by sarah" in page
+    assert "Version 3: Entered, awaiting confirmation</strong> by simon" in page
+    assert f"deal 1, seat 2 ({names()[2]}): 4 → 6" in page
+    assert "deal 1, left over: 28 → 26" in page
+    assert "deal 4 added: cards won 20, 0, 4, 6; left over 22; last in 3" in page
+
+
+# The scorer's home and the round desk ---------------------------------------------------
+
+
+def test_home_lists_the_tables_of_the_latest_started_round(scorer_client, seated_round):
+    enter(scorer_client)
+    Round.objects.create(tournament=seated_round.tournament, number=2)
+    response = scorer_client.get(url("home"))
+    page = response.content.decode()
+    assert "Round 2 (not started)" in page
+    assert f'href="{url("sheet", table=3)}"' in page
+    assert "Awaiting confirmation" in page
+    assert f'href="{url("confirm")}"' in page
+    assert scorer_client.get(url("home"), {"round": "9"}).status_code == 404
+
+
+def test_the_desk_shows_every_table_and_refreshes_itself(
+    scorer_client, organiser_client, seated_round
+):
+    enter(scorer_client)
+    scorer_client.post(url("sheet", table=2), form(ROWS[:1], action="draft"))
+    response = organiser_client.get(url("desk"))
+    page = response.content.decode()
+    assert 'hx-trigger="every 5s"' in page
+    assert f'href="{url("desk")}">Refresh now</a>' in page
+    assert "Not yet confirmed: tables 1, 2, 3." in page
+    desk = {row["number"]: row for row in response.context["desk_table"].data}
+    assert [desk[n]["status_label"] for n in (1, 2, 3)] == [
+        "Awaiting confirmation",
+        "Entering",
+        "Not started",
+    ]
+    assert (desk[1]["entered_by"], desk[1]["deals"], desk[2]["deals"]) == ("simon", 4, 1)
+    response = organiser_client.get(url("desk"), HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert page.lstrip().startswith('<section id="desk"')
+    assert "<html" not in page
+
+
+def _more_tables(round_, count):
+    tournament = round_.tournament
+    start = Table.objects.filter(round=round_).count()
+    for number in range(start + 1, start + count + 1):
+        new = TableFactory(round=round_, number=number)
+        players = [PlayerFactory(tournament=tournament, ref=f"t{number}s{i}") for i in range(5)]
+        seat_table(new, players)
+
+
+def test_the_desk_costs_the_same_queries_however_many_tables(
+    scorer_client, organiser_client, seated_round, django_assert_num_queries
+):
+    enter(scorer_client)
+    with django_assert_num_queries(6):
+        organiser_client.get(url("desk"), HTTP_HX_REQUEST="true")
+    _more_tables(seated_round, 5)
+    scorer_client.post(url("sheet", table=5), form(ROWS[:1], action="draft"))
+    with django_assert_num_queries(6):
+        response = organiser_client.get(url("desk"), HTTP_HX_REQUEST="true")
+    assert len(response.context["desk_table"].data) == 8

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class TournamentConfig(AppConfig):
+    name = "tournament"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Connects the signals that keep the public pages' cache fresh.
+        from tournament import public_cache  # noqa: F401

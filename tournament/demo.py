@@ -1,0 +1,145 @@
+"""Synthetic tournaments: the demo evening and larger data sets for benchmarks.
+
+Rounds are seated one at a time by the seating engine, as an organiser would.
+
+Deals are drawn at random but obey every rule: cards are won in pairs, the last-in
+player's seat is drawn with the others, and won plus left over is always 52. Stronger
+players (a per-player weight) win more pairs and are last in more often.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from scoring.seating import SeatingRequest, plan
+from tournament.services.tournament_file import FORMAT
+
+DEMO_SLUG = "red-lion-winter-open"
+DEMO_SEED = 9
+DEMO_PLAYERS: tuple[tuple[str, str], ...] = (
+    ("Ann Smith", "Red Lion"),
+    ("Bartholomew Fiske", "Red Lion"),
+    ("Cecily Ward", "Red Lion"),
+    ("Dorothy Hale", "Red Lion"),
+    ("Edmund Carew", "Red Lion"),
+    ("Frances Moyle", "Crown & Anchor"),
+    ("Gervase Pinch", "Crown & Anchor"),
+    ("Hester Lacy", "Crown & Anchor"),
+    ("Isaac Thorne", "Crown & Anchor"),
+    ("Joan Penhallow", "Crown & Anchor"),
+    ("Kit Marlowe", "Rose Theatre Guild"),
+    ("Lettice Knollys", "Rose Theatre Guild"),
+    ("Mary Sidney", "Rose Theatre Guild"),
+    ("Nicholas Udall", "Rose Theatre Guild"),
+    ("Olive Bray", "Rose Theatre Guild"),
+    ("Philip Henslowe", "Historical Games Society"),
+    ("Quentin Rowe", "Historical Games Society"),
+    ("Rose Trevelyan", "Historical Games Society"),
+    ("Simon Forman", "Historical Games Society"),
+    ("Thomasina Grey", "Historical Games Society"),
+    ("Ursula Wyatt", ""),
+    ("Valentine Oke", ""),
+    ("Walter Ralegh", ""),
+)
+
+
+def table_sizes(players: int) -> list[int]:
+    """Tables as close to five as possible: 23 → 5, 5, 5, 4, 4; 12 → 4, 4, 4."""
+    tables = max(1, -(-players // 5))
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def random_deal(rng: random.Random, strengths: Sequence[float]) -> dict[str, Any]:
+    size = len(strengths)
+    left_over = rng.choice([2, 4, 4, 6, 6, 8, 8, 10, 12, 14, 16, 20])
+    last_in = rng.choices(range(1, size + 1), weights=strengths)[0]
+    won = [0] * size
+    for seat in rng.choices(range(size), weights=strengths, k=(52 - left_over) // 2):
+        won[seat] += 2
+    return {"won": won, "last_in": last_in, "left_over": left_over}
+
+
+def synthetic_tournament(
+    *,
+    name: str,
+    slug: str,
+    players: Sequence[tuple[str, str]],
+    rounds: int,
+    rotations: int = 1,
+    seed: int = 0,
+    date: str | None = None,
+    absent: dict[int, Sequence[int]] | None = None,
+    stopped_early: dict[int, tuple[int, int]] | None = None,
+) -> dict[str, Any]:
+    """A complete tournament file.
+
+    ``absent`` maps a round number to player indexes who miss it; ``stopped_early`` maps a
+    round number to ``(table number, deals played)`` for a table that stopped early.
+    """
+    rng = random.Random(seed)
+    refs = [f"p{index}" for index in range(1, len(players) + 1)]
+    strength = {ref: rng.uniform(0.7, 1.3) for ref in refs}
+    absent = absent or {}
+    stopped_early = stopped_early or {}
+    file_rounds = []
+    history: list[tuple[str, ...]] = []
+    for number in range(1, rounds + 1):
+        missing = {refs[index] for index in absent.get(number, ())}
+        active = tuple(ref for ref in refs if ref not in missing)
+        request = SeatingRequest(
+            players=active,
+            split=tuple(table_sizes(len(active))),
+            history=tuple(history),
+            seed=seed + number,
+            search_effort=0.2,
+        )
+        seated = plan(request).rounds[0].tables
+        history.extend(seated)
+        tables = []
+        for table_number, seats in enumerate(seated, start=1):
+            size = len(seats)
+            deals = size * rotations
+            if stopped_early.get(number, (0, 0))[0] == table_number:
+                deals = stopped_early[number][1]
+            strengths = [strength[ref] for ref in seats]
+            tables.append(
+                {
+                    "number": table_number,
+                    "seats": list(seats),
+                    "deals": [random_deal(rng, strengths) for _ in range(deals)],
+                }
+            )
+        file_rounds.append({"number": number, "tables": tables})
+    return {
+        "format": FORMAT,
+        "name": name,
+        "slug": slug,
+        **({"date": date} if date else {}),
+        "scoring": "winner-advantage",
+        "rotations_per_round": rotations,
+        "tiebreaks": ["last_in", "table_wins", "countback"],
+        "players": [
+            {"id": ref, "name": player_name, "club": club}
+            for ref, (player_name, club) in zip(refs, players, strict=True)
+        ],
+        "rounds": file_rounds,
+    }
+
+
+def demo_tournament(seed: int = DEMO_SEED) -> dict[str, Any]:
+    """The demo evening: 23 players (tables of 5 and 4), four rounds of two rotations, one
+    player missing round 3, one table stopping early in round 4."""
+    return synthetic_tournament(
+        name="Red Lion Winter Open",
+        slug=DEMO_SLUG,
+        players=DEMO_PLAYERS,
+        rounds=4,
+        rotations=2,
+        seed=seed,
+        date="2026-12-05",
+        absent={3: [21]},
+        stopped_early={4: (2, 7)},
+    )

@@ -1,0 +1,200 @@
+from django import forms
+from django.utils.text import slugify
+
+from scoring.rules import TABLE_SIZES
+from scoring.standings import TIEBREAK_KEYS, TIEBREAK_LABELS
+from tournament.models import Player, Tournament, default_table_sizes
+
+
+class TournamentForm(forms.ModelForm):
+    table_sizes = forms.TypedMultipleChoiceField(
+        choices=[(size, f"tables of {size}") for size in TABLE_SIZES],
+        coerce=int,
+        # A declared field does not take the model field's default as ModelForm's own
+        # fields do: without this, a new tournament's form has no size ticked.
+        initial=default_table_sizes,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Under mixed tables: the sizes allowed beside five (3 only when nothing "
+        "else works).",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "slug",
+            "date",
+            "venue",
+            "scoring",
+            "rotations_per_round",
+            "planned_rounds",
+            "table_policy",
+            "table_sizes",
+            "bye_score",
+            "keep_clubs_apart_rounds",
+            "two_person_check",
+            "hold_back_rounds",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        labels = {
+            "slug": "Address (slug)",
+            "rotations_per_round": "Rotations per round",
+            "keep_clubs_apart_rounds": "Keep players of one club apart for the first … rounds",
+            "two_person_check": "Two-person check of score sheets",
+            "hold_back_rounds": "Hold back the results of the last … rounds until the final reveal",
+        }
+        help_texts = {
+            "slug": "Used in links: /t/<slug>/. Made from the name when left empty.",
+            "rotations_per_round": "Each table plays rotations × table size deals a round.",
+        }
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+        self.fields["hold_back_rounds"].required = False
+        self.fields["keep_clubs_apart_rounds"].required = False
+        self.fields["rotations_per_round"].min_value = 1
+        self.fields["rotations_per_round"].widget.attrs.update(min=1, max=10)
+        self.fields["planned_rounds"].widget.attrs.update(min=1, max=50)
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        if not slug:
+            raise forms.ValidationError("Give an address: letters, digits and hyphens.")
+        taken = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise forms.ValidationError(f"The address “{slug}” is taken; choose another.")
+        return slug
+
+    def clean_rotations_per_round(self) -> int:
+        value = self.cleaned_data["rotations_per_round"]
+        if not 1 <= value <= 10:
+            raise forms.ValidationError("Between 1 and 10 rotations a round.")
+        return value
+
+    def clean_planned_rounds(self) -> int:
+        value = self.cleaned_data["planned_rounds"]
+        if not 1 <= value <= 50:
+            raise forms.ValidationError("Between 1 and 50 rounds.")
+        return value
+
+    def clean_hold_back_rounds(self) -> int:
+        return self.cleaned_data.get("hold_back_rounds") or 0
+
+    def clean_keep_clubs_apart_rounds(self) -> int:
+        return self.cleaned_data.get("keep_clubs_apart_rounds") or 0
+
+    def clean_table_sizes(self) -> list[int]:
+        sizes = sorted(set(self.cleaned_data["table_sizes"]))
+        if 5 not in sizes:
+            sizes.append(5)
+        return sorted(sizes)
+
+
+class TiebreakForm(forms.Form):
+    """One step of editing the tiebreak order: move a key up or down, remove or add it."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ("up", "down", "remove", "add")])
+    key = forms.ChoiceField(choices=[(k, TIEBREAK_LABELS[k]) for k in TIEBREAK_KEYS])
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "club", "fixed_table"]
+        labels = {"fixed_table": "Always at table (accessibility)"}
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("The name is empty.")
+        return name
+
+    def clean_club(self) -> str:
+        return " ".join(self.cleaned_data["club"].split())
+
+
+class CsvImportForm(forms.Form):
+    text = forms.CharField(
+        label="Paste the list",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "placeholder": "name,club\nAnn Smith,Red Lion"}),
+    )
+    file = forms.FileField(label="or upload a CSV file", required=False)
+    skip_bad = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    MAX_BYTES = 1_000_000
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean()
+        upload = data.get("file")
+        if upload:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(
+                    "The file is larger than 1 MB; is it a list of players?"
+                )
+            try:
+                data["text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    "The file is not UTF-8 text: save it as “CSV UTF-8” and upload it again."
+                ) from None
+        if not (data.get("text") or "").strip():
+            raise forms.ValidationError("Paste a list of players or choose a file.")
+        return data
+
+
+class ScorerForm(forms.Form):
+    username = forms.CharField(label="User name of the scorer", max_length=150)
+
+
+class KeepApartForm(forms.Form):
+    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Keep")
+    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="apart from")
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(tournament=tournament).order_by("name")
+        self.fields["first"].queryset = players
+        self.fields["second"].queryset = players
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean()
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError("Choose two different players.")
+        return data
+
+
+class SeatRoundForm(forms.Form):
+    method = forms.ChoiceField(
+        choices=[
+            ("balanced", "Balanced: fewest repeat opponents"),
+            ("standings", "By standings: leaders together"),
+            ("random", "Random"),
+        ]
+    )
+    seed = forms.IntegerField(required=False, min_value=0, max_value=10**9)
+    split = forms.ChoiceField(required=False, label="Tables")
+
+    def __init__(self, *args: object, splits: list[tuple[int, ...]], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["split"].choices = [("", "best split")] + [
+            (",".join(map(str, s)), " + ".join(map(str, s))) for s in splits
+        ]
+
+    def clean_split(self) -> tuple[int, ...] | None:
+        value = self.cleaned_data.get("split")
+        return tuple(int(part) for part in value.split(",")) if value else None
+
+
+class SwapForm(forms.Form):
+    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Swap")
+    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="with")
+    reseat = forms.BooleanField(
+        required=False, label="Re-seat a started round (only tables with no scores yet)"
+    )
+
+    def __init__(self, *args: object, players: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first"].queryset = players
+        self.fields["second"].queryset = players

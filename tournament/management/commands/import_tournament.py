@@ -1,0 +1,39 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament.services import tournament_file
+from tournament.services.tournament_file import TournamentExistsError, TournamentFileError
+
+
+class Command(BaseCommand):
+    help = "Import a tournament file (all or nothing). See docs/tournament-file.md."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="the tournament file (JSON); - reads standard input")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="replace a tournament that already has this slug",
+        )
+
+    def handle(self, *args: object, path: str, replace: bool, **options: object) -> None:
+        try:
+            text = self.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        except OSError as error:
+            raise CommandError(f"{path}: cannot read the file ({error.strerror})") from None
+        try:
+            summary = tournament_file.import_tournament(
+                tournament_file.parse(text), replace=replace
+            )
+        except TournamentFileError as error:
+            raise CommandError(f"{path}: nothing was imported. {error}") from None
+        except TournamentExistsError as error:
+            raise CommandError(
+                f"{path}: nothing was imported: {error}. Use --replace to overwrite it."
+            ) from None
+        verb = "Replaced" if summary.replaced else "Imported"
+        self.stdout.write(
+            f"{verb} “{summary.tournament.name}” ({summary.tournament.slug}): "
+            f"{summary.players} players, {summary.rounds} rounds, {summary.deals} deals."
+        )

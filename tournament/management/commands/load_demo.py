@@ -1,0 +1,48 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+
+from tournament.demo import demo_tournament
+from tournament.services import tournament_file
+
+DEMO_PASSWORD = "lld-demo"
+DEMO_USERS = ("organiser", "scorer", "checker")
+
+
+class Command(BaseCommand):
+    help = (
+        "Load (or reload) the demo tournament, the Red Lion Winter Open, with demo accounts "
+        f"{', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}) for trying the organiser and "
+        "scorer pages. For a local demo only."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--no-users", action="store_true", help="do not create demo accounts")
+
+    def handle(self, *args: object, no_users: bool, **options: object) -> None:
+        summary = tournament_file.import_tournament(demo_tournament(), replace=True)
+        tournament = summary.tournament
+        tournament.published = True
+        tournament.planned_rounds = summary.rounds + 1
+        tournament.save(update_fields=["published", "planned_rounds"])
+        self.stdout.write(
+            f"Loaded the demo “{tournament.name}”: {summary.players} players, "
+            f"{summary.rounds} rounds, {summary.deals} deals. "
+            f"Standings: http://127.0.0.1:8000{tournament.get_absolute_url()}"
+        )
+        if no_users:
+            return
+        users = get_user_model().objects
+        accounts = []
+        for username in DEMO_USERS:
+            user = users.filter(username=username).first()
+            if user is None:
+                user = users.create_user(username, password=DEMO_PASSWORD)
+            accounts.append(user)
+        tournament.owner = accounts[0]
+        tournament.save(update_fields=["owner"])
+        tournament.scorers.add(*accounts[1:])
+        self.stdout.write(
+            "Log in at http://127.0.0.1:8000/accounts/login/ as “organiser” (organises the "
+            "demo) or “scorer” / “checker” (its scorers); the password of each is "
+            f"“{DEMO_PASSWORD}”."
+        )

@@ -1,0 +1,341 @@
+"""What a tournament records: the facts from the score sheets, never derived scores.
+
+Scores are computed from these facts (``scoring``), so a tournament can be re-scored
+under the other system at any time.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Mod
+from django.db.models.lookups import Exact
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import cached_property
+
+from scoring.rules import MAX_TABLE_SIZE
+from scoring.standings import DEFAULT_TIEBREAKS
+from scoring.systems import ScoringSystem
+
+SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
+class TablePolicy(models.TextChoices):
+    MIXED = "mixed", "Mixed tables (5s, with 4s or 6s absorbing the remainder)"
+    BYES = "byes", "Tables of five; the remainder sits out (byes rotate)"
+
+
+class ByeScore(models.TextChoices):
+    ZERO = "zero", "0 points"
+    AVERAGE = "average", "The average of a round (26 × rotations under winner-advantage)"
+
+
+def default_table_sizes() -> list[int]:
+    return [4, 5, 6]
+
+
+def _is_even(field: str) -> Exact:
+    return Exact(Mod(field, 2), 0)
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    date = models.DateField(null=True, blank=True)
+    scoring = models.CharField(
+        max_length=20, choices=SCORING_CHOICES, default=ScoringSystem.WINNER_ADVANTAGE.value
+    )
+    rotations_per_round = models.PositiveSmallIntegerField(default=1)
+    # The tiebreak keys applied after points, in order (see scoring.standings).
+    tiebreaks = models.JSONField(default=default_tiebreaks)
+    venue = models.CharField(max_length=200, blank=True)
+    planned_rounds = models.PositiveSmallIntegerField(default=4)
+    table_policy = models.CharField(
+        max_length=10, choices=TablePolicy.choices, default=TablePolicy.MIXED
+    )
+    # Allowed table sizes under the mixed policy (3 is used only when nothing else works).
+    table_sizes = models.JSONField(default=default_table_sizes)
+    bye_score = models.CharField(max_length=10, choices=ByeScore.choices, default=ByeScore.ZERO)
+    # Players of one club are kept apart in rounds 1..keep_clubs_apart_rounds.
+    keep_clubs_apart_rounds = models.PositiveSmallIntegerField(default=0)
+    two_person_check = models.BooleanField(
+        default=True,
+        help_text="A sheet entered by one scorer counts publicly only once another confirms it.",
+    )
+    # The seating engine's plan for the rounds still to come, and the roster and history
+    # it was made for (re-planned when either changes); see services.seating.
+    seating_plan = models.JSONField(null=True, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="organised_tournaments",
+    )
+    scorers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="scored_tournaments"
+    )
+    published = models.BooleanField(default=False)
+    # The last rounds whose results stay hidden until the organiser reveals the final
+    # results (keeps the suspense of the last rounds).
+    hold_back_rounds = models.PositiveSmallIntegerField(default=0)
+    # When anything shown on the public pages last changed; part of their cache keys.
+    public_changed = models.DateTimeField(default=timezone.now)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rotations_per_round__gte=1), name="tournament_rotations_at_least_one"
+            ),
+            models.CheckConstraint(
+                condition=Q(scoring__in=[s.value for s in ScoringSystem]),
+                name="tournament_known_scoring",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("standings", args=[self.slug])
+
+    @property
+    def scoring_system(self) -> ScoringSystem:
+        return ScoringSystem(self.scoring)
+
+
+class Player(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    # The player's id in tournament files ("p1"); stable across export and import.
+    ref = models.CharField(max_length=50)
+    name = models.CharField(max_length=200)
+    club = models.CharField(max_length=200, blank=True)
+    # False once the player has dropped out: later rounds do not seat them.
+    active = models.BooleanField(default=True)
+    checked_in = models.BooleanField(default=False)
+    # Accessibility: the player always sits at this table number.
+    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "ref"], name="player_ref_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class KeepApart(models.Model):
+    """Two players never seated at the same table (family, partners)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="keep_apart_unique"),
+            models.CheckConstraint(
+                condition=~Q(first=models.F("second")), name="keep_apart_two_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    # Until a round is started its seating may be regenerated and swapped freely.
+    started = models.BooleanField(default=False)
+    # Its confirmed results count on public pages only once the organiser releases it.
+    released = models.BooleanField(default=False)
+    seed = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+    @cached_property
+    def size(self) -> int:
+        return self.seats.count()
+
+
+class Seat(models.Model):
+    """Seat 1 deals the first deal of a round; the deal passes to seat 2, and so on."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # Repeats table.round so that the database itself can refuse a player seated twice
+    # in one round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["round", "player"], name="seat_player_once_per_round"),
+            models.CheckConstraint(
+                condition=Q(position__gte=1, position__lte=MAX_TABLE_SIZE),
+                name="seat_position_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.position}"
+
+
+class Deal(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    last_in = models.PositiveSmallIntegerField()
+    left_over = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="deal_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+            models.CheckConstraint(
+                condition=Q(last_in__gte=1, last_in__lte=MAX_TABLE_SIZE),
+                name="deal_last_in_is_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(left_over__gte=2) & Q(_is_even("left_over")),
+                name="deal_left_over_even_at_least_two",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number}"
+
+
+class DealResult(models.Model):
+    """The cards one seat won in one deal."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    won = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "seat"], name="result_one_per_seat"),
+            models.CheckConstraint(
+                condition=Q(seat__gte=1, seat__lte=MAX_TABLE_SIZE), name="result_seat_in_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(won__gte=0) & Q(_is_even("won")), name="result_won_even"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat}: {self.won} cards won"
+
+
+class Bye(models.Model):
+    """A player sitting out a round under the byes table policy."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="byes")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="bye_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} sits out {self.round}"
+
+
+class SheetStatus(models.TextChoices):
+    NOT_STARTED = "not_started", "Not started"
+    DRAFT = "draft", "Entering"
+    ENTERED = "entered", "Awaiting confirmation"
+    CONFIRMED = "confirmed", "Confirmed"
+
+
+class Sheet(models.Model):
+    """The score sheet of one table in one round, as it moves from typing to confirmed.
+
+    The ``Deal`` rows of a table always hold its latest *confirmed* facts: what public
+    standings and tournament files use. What is being typed or awaits confirmation lives
+    in ``pending`` (rows as typed: ``{"won": [...], "last_in": ..., "left_over": ...}``)
+    until it is confirmed. ``version`` grows with every save, so that a save made from an
+    older copy of the sheet is noticed instead of overwriting someone else's work.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="sheet")
+    status = models.CharField(
+        max_length=12, choices=SheetStatus.choices, default=SheetStatus.NOT_STARTED
+    )
+    version = models.PositiveIntegerField(default=0)
+    pending = models.JSONField(default=list, blank=True)
+    # Marked complete with fewer deals than a round has (the table stopped early).
+    stopped_early = models.BooleanField(default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Sheet of {self.table} ({self.get_status_display()})"
+
+
+class SheetVersion(models.Model):
+    """One saved state of a sheet, kept forever: who did what, when, and what changed."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    action = models.CharField(max_length=20)
+    status = models.CharField(max_length=12, choices=SheetStatus.choices)
+    deals = models.JSONField(default=list)
+    # Cells that differ from the previous version: [{"deal": 3, "field": "won", "seat": 2,
+    # "before": 4, "after": 6}, ...]
+    changes = models.JSONField(default=list)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="sheet_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Version {self.number} of {self.sheet}"

@@ -1,0 +1,64 @@
+"""Who may do what with a tournament.
+
+- the *organiser* owns a tournament (superusers count as organisers of every one);
+- a *scorer* is added to a tournament by its organiser and may enter and confirm its
+  sheets, nothing else;
+- everyone else sees only what is published.
+
+Views fetch tournaments through these helpers so that the check is never forgotten:
+a tournament the user has no role in is a 404 (its existence is not revealed), a
+scorer asking for an organiser's page gets a 403.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest
+
+from tournament.models import Tournament
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def is_organiser(user: User, tournament: Tournament) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or tournament.owner_id == user.pk))
+
+
+def is_scorer(user: User, tournament: Tournament) -> bool:
+    """Organisers may do everything scorers may."""
+    if not user.is_authenticated:
+        return False
+    return is_organiser(user, tournament) or tournament.scorers.filter(pk=user.pk).exists()
+
+
+def tournaments_for(user: User) -> QuerySet[Tournament]:
+    """Tournaments the user organises or scores."""
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(Q(owner=user) | Q(scorers=user)).distinct()
+
+
+def get_tournament_for_organiser(request: HttpRequest, slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        raise Http404("No such tournament")
+    if is_organiser(request.user, tournament):
+        return tournament
+    if is_scorer(request.user, tournament):
+        raise PermissionDenied("Only the tournament's organiser may do this.")
+    raise Http404("No such tournament")
+
+
+def get_tournament_for_scorer(request: HttpRequest, slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None or not is_scorer(request.user, tournament):
+        raise Http404("No such tournament")
+    return tournament
+
+
+def can_see(user: User, tournament: Tournament) -> bool:
+    """Published tournaments are public; private ones are seen by their organiser and
+    scorers."""
+    return tournament.published or is_scorer(user, tournament)

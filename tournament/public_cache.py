@@ -1,0 +1,99 @@
+"""Caching of the public pages.
+
+A room full of phones refreshing at release time must not slow down score entry, so
+public pages are served from Django's cache (local memory by default, a cache server
+through ``CACHE_URL``). The cache key holds ``Tournament.public_changed``, the time
+anything shown publicly last changed: bumping it (``mark_changed``) makes every cached
+page of that tournament stale at once, with no list of keys to delete.
+
+Only anonymous visitors' GET requests are cached: a logged-in user's page carries their
+name and a CSRF token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+
+from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, Table, Tournament
+
+TIMEOUT = 60 * 60
+_KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+
+
+def mark_changed(tournament_id: int) -> None:
+    Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
+
+
+def cached_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Serve an anonymous GET of a public page of ``slug`` from the cache."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method != "GET" or request.user.is_authenticated:
+            return view(request, slug, *args, **kwargs)
+        found = Tournament.objects.filter(slug=slug, published=True).values_list(
+            "pk", "public_changed"
+        )
+        if not found:
+            return view(request, slug, *args, **kwargs)
+        ((pk, changed),) = found
+        htmx = "htmx" if request.headers.get("HX-Request") == "true" else "page"
+        key = f"lld:public:{pk}:{changed.timestamp()}:{htmx}:{request.get_full_path()}"
+        stored = cache.get(key)
+        if stored is not None:
+            status, headers, content = stored
+            response = HttpResponse(content, status=status)
+            for name, value in headers.items():
+                response[name] = value
+        else:
+            response = view(request, slug, *args, **kwargs)
+            if response.status_code == 200 and not response.cookies:
+                headers = {h: response[h] for h in _KEPT_HEADERS if response.has_header(h)}
+                cache.set(key, (response.status_code, headers, response.content), TIMEOUT)
+        patch_vary_headers(response, ["HX-Request", "Cookie"])
+        return response
+
+    return wrapper
+
+
+def _tournament_id(instance: Any) -> int | None:
+    if isinstance(instance, Player | Round | KeepApart):
+        return instance.tournament_id
+    if isinstance(instance, Table | Seat | Bye):
+        return (
+            Round.objects.filter(pk=instance.round_id)
+            .values_list("tournament_id", flat=True)
+            .first()
+        )
+    if isinstance(instance, Sheet):
+        return (
+            Table.objects.filter(pk=instance.table_id)
+            .values_list("round__tournament_id", flat=True)
+            .first()
+        )
+    return None
+
+
+@receiver(post_save)
+@receiver(post_delete)
+def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
+    if sender not in (Player, Round, KeepApart, Table, Seat, Bye, Sheet):
+        return
+    tournament_id = _tournament_id(instance)
+    if tournament_id is not None:
+        mark_changed(tournament_id)
+
+
+@receiver(post_save, sender=Tournament)
+def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None:
+    # Settings (scoring, tiebreaks, publishing) change what the public pages show.
+    mark_changed(instance.pk)

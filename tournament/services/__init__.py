@@ -1,0 +1,1 @@
+"""The one place that loads rows, calls ``scoring`` and writes inside transactions."""

@@ -1,0 +1,135 @@
+"""Registering players: one at a time or from a CSV list (name, club).
+
+A CSV import is all or nothing: every bad line is reported with its line number and
+nothing is imported, unless the organiser chooses to skip the bad lines. Names that are
+already registered (or appear twice in the list) are warnings, not errors: two people
+may share a name, but an organiser should look twice.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+
+from scoring.errors import UserError
+from tournament.models import Player, Tournament
+
+NAME_MAX = 200
+CLUB_MAX = 200
+MAX_LINES = 2000
+
+
+@dataclass(frozen=True)
+class CsvLine:
+    line: int
+    name: str
+    club: str
+
+
+@dataclass(frozen=True)
+class CsvCheck:
+    good: tuple[CsvLine, ...]
+    errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+def _is_header(cells: list[str]) -> bool:
+    return [c.strip().casefold() for c in cells[:2]] in (["name"], ["name", "club"])
+
+
+def check_csv(tournament: Tournament, text: str) -> CsvCheck:
+    """Every line checked: ``name`` (required) and ``club`` (optional), comma-separated;
+    a first line ``name,club`` is a header."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if len(rows) > MAX_LINES:
+        raise UserError(f"the list has {len(rows)} lines; import at most {MAX_LINES} at a time")
+    existing = {
+        name.casefold()
+        for name in Player.objects.filter(tournament=tournament).values_list("name", flat=True)
+    }
+    good: list[CsvLine] = []
+    errors: list[str] = []
+    warnings: list[str] = []
+    seen: dict[str, int] = {}
+    for number, cells in enumerate(rows, start=1):
+        if not any(cell.strip() for cell in cells):
+            continue
+        if number == 1 and _is_header(cells):
+            continue
+        if len(cells) > 2:
+            errors.append(
+                f"line {number}: {len(cells)} columns; give a name and, optionally, a club"
+            )
+            continue
+        name = " ".join(cells[0].split())
+        club = " ".join(cells[1].split()) if len(cells) > 1 else ""
+        if not name:
+            errors.append(f"line {number}: the name is empty")
+            continue
+        if len(name) > NAME_MAX:
+            errors.append(f"line {number}: the name is longer than {NAME_MAX} characters")
+            continue
+        if len(club) > CLUB_MAX:
+            errors.append(f"line {number}: the club is longer than {CLUB_MAX} characters")
+            continue
+        key = name.casefold()
+        if key in existing:
+            warnings.append(f"line {number}: {name} is already registered")
+        elif key in seen:
+            warnings.append(f"line {number}: {name} is also on line {seen[key]}")
+        seen.setdefault(key, number)
+        good.append(CsvLine(number, name, club))
+    if not good and not errors:
+        errors.append("the list is empty: give one player a line, as name,club")
+    return CsvCheck(tuple(good), tuple(errors), tuple(warnings))
+
+
+def _next_refs(tournament: Tournament, count: int) -> list[str]:
+    """Fresh ids for tournament files: p1, p2, ... after the highest used."""
+    refs = Player.objects.filter(tournament=tournament, ref__regex=r"^p[0-9]+$").values_list(
+        "ref", flat=True
+    )
+    highest = max((int(ref[1:]) for ref in refs), default=0)
+    return [f"p{highest + i}" for i in range(1, count + 1)]
+
+
+def import_csv(tournament: Tournament, text: str, *, skip_bad: bool = False) -> list[Player]:
+    """Register the players of a CSV list; refused whole while any line is bad unless
+    ``skip_bad``."""
+    check = check_csv(tournament, text)
+    if check.errors and not skip_bad:
+        raise UserError("; ".join(check.errors))
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        refs = _next_refs(tournament, len(check.good))
+        return Player.objects.bulk_create(
+            Player(tournament=tournament, ref=ref, name=line.name, club=line.club)
+            for ref, line in zip(refs, check.good, strict=True)
+        )
+
+
+def duplicate_warning(tournament: Tournament, name: str, exclude: int | None = None) -> str | None:
+    same = Player.objects.filter(tournament=tournament, name__iexact=name.strip())
+    if exclude is not None:
+        same = same.exclude(pk=exclude)
+    if same.exists():
+        return (
+            f"another player is already registered as {name.strip()}: "
+            "check it is not the same person"
+        )
+    return None
+
+
+def add_player(tournament: Tournament, name: str, club: str = "") -> Player:
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        (ref,) = _next_refs(tournament, 1)
+        return Player.objects.create(tournament=tournament, ref=ref, name=name, club=club)
+
+
+def has_played(tournament: Tournament) -> bool:
+    return tournament.rounds.aggregate(last=Max("number"))["last"] is not None

@@ -1,0 +1,318 @@
+"""What the public pages show of a tournament: released rounds and confirmed facts only.
+
+Terms:
+
+- *released round*: a round the organiser has released (``Round.released``). Nothing of
+  an unreleased round (seating, results, byes) is loaded here.
+- *confirmed deal*: a ``Deal`` row with its ``DealResult`` rows. Sheets awaiting
+  confirmation live in ``Sheet.pending`` and are never read here.
+- *table result*: one table of a released round: its seating (seat 1 deals first), its
+  confirmed deals, and what each seat made of them.
+- *rank history*: a player's rank after each released round k, i.e. in the standings
+  computed over the released rounds up to and including k.
+
+Every loader runs a fixed number of queries whatever the number of players, rounds or
+deals; everything else is computed in Python with ``scoring``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import groupby
+
+from scoring.rules import Deal as DealFacts
+from scoring.rules import dealer_of, deals_per_round
+from scoring.standings import Entrant, StandingRow, Standings, TablePlay, compute_standings
+from scoring.systems import score_deal
+from tournament.models import Bye, DealResult, Player, Round, Seat, Tournament
+from tournament.services.standings import PlayerInfo, bye_points, rank_label
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    position: int
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's part in a table's round."""
+
+    seat: SeatedPlayer
+    points: int
+    cards_won: int
+    last_in: int
+    winner: bool
+
+
+@dataclass(frozen=True)
+class TableResult:
+    tournament: Tournament
+    round_number: int
+    number: int
+    seats: tuple[SeatedPlayer, ...]
+    # (deal number, facts) pairs in deal order.
+    deals: tuple[tuple[int, DealFacts], ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+    @property
+    def expected_deals(self) -> int:
+        return deals_per_round(self.size, self.tournament.rotations_per_round)
+
+    @property
+    def stopped_early(self) -> bool:
+        # Confirmed deals are only ever written for a complete sheet, so fewer deals than a
+        # round has (but some) means the sheet was confirmed as stopped early.
+        return 0 < len(self.deals) < self.expected_deals
+
+    @property
+    def play(self) -> TablePlay:
+        return TablePlay(
+            self.round_number, tuple(s.player_id for s in self.seats), tuple(self.deals)
+        )
+
+    def dealer(self, deal_number: int) -> SeatedPlayer:
+        return self.seats[dealer_of(deal_number, self.size) - 1]
+
+    @cached_property
+    def deal_points(self) -> tuple[tuple[int, ...], ...]:
+        """Each deal's points in seat order, under the tournament's scoring system."""
+        system = self.tournament.scoring_system
+        return tuple(
+            score_deal(facts, dealer_of(number, self.size), system) for number, facts in self.deals
+        )
+
+    @cached_property
+    def results(self) -> tuple[SeatResult, ...]:
+        totals = [sum(points[i] for points in self.deal_points) for i in range(self.size)]
+        top = max(totals) if self.deals else None
+        return tuple(
+            SeatResult(
+                seat=seat,
+                points=totals[index],
+                cards_won=sum(facts.won[index] for _, facts in self.deals),
+                last_in=sum(1 for _, facts in self.deals if facts.last_in == seat.position),
+                winner=totals[index] == top,
+            )
+            for index, seat in enumerate(self.seats)
+        )
+
+    @property
+    def winners(self) -> list[SeatedPlayer]:
+        return [result.seat for result in self.results if result.winner]
+
+
+@dataclass(frozen=True)
+class ByeInfo:
+    round_number: int
+    player_id: int
+    name: str
+
+
+def released_round_numbers(tournament: Tournament) -> list[int]:
+    return list(
+        Round.objects.filter(tournament=tournament, released=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def released_tables(tournament: Tournament, round_number: int | None = None) -> list[TableResult]:
+    """The tables of the released rounds (or of one of them) with their confirmed deals,
+    in round and table order: two queries."""
+    where: dict[str, object] = {"released": True}
+    if round_number is not None:
+        where["number"] = round_number
+    seats: dict[int, tuple[int, int, list[SeatedPlayer]]] = {}
+    for table_id, round_no, table_no, position, player_id, name in (
+        Seat.objects.filter(round__tournament=tournament, **_on("round__", where))
+        .order_by("round__number", "table__number", "position")
+        .values_list(
+            "table_id", "round__number", "table__number", "position", "player_id", "player__name"
+        )
+    ):
+        seats.setdefault(table_id, (round_no, table_no, []))[2].append(
+            SeatedPlayer(position, player_id, name)
+        )
+
+    rows = (
+        DealResult.objects.filter(
+            deal__table__round__tournament=tournament, **_on("deal__table__round__", where)
+        )
+        .order_by("deal__table_id", "deal__number", "seat")
+        .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
+    )
+    deals: dict[int, list[tuple[int, DealFacts]]] = {}
+    for (table_id, number, last_in, left_over), group in groupby(rows, key=lambda r: r[:4]):
+        facts = DealFacts(tuple(row[4] for row in group), last_in, left_over)
+        deals.setdefault(table_id, []).append((number, facts))
+
+    return [
+        TableResult(tournament, round_no, table_no, tuple(seated), tuple(deals.get(table_id, ())))
+        for table_id, (round_no, table_no, seated) in seats.items()
+    ]
+
+
+def released_byes(tournament: Tournament, round_number: int | None = None) -> list[ByeInfo]:
+    where: dict[str, object] = {"released": True}
+    if round_number is not None:
+        where["number"] = round_number
+    return [
+        ByeInfo(*row)
+        for row in Bye.objects.filter(round__tournament=tournament, **_on("round__", where))
+        .order_by("round__number", "player__name", "player_id")
+        .values_list("round__number", "player_id", "player__name")
+    ]
+
+
+def _on(path: str, where: dict[str, object]) -> dict[str, object]:
+    return {f"{path}{key}": value for key, value in where.items()}
+
+
+@dataclass(frozen=True)
+class RoundRank:
+    round_number: int
+    rank: int
+    shared: bool
+    points: int
+
+    @property
+    def label(self) -> str:
+        return f"={self.rank}" if self.shared else str(self.rank)
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """A player's part in one released round: a table, a bye, or neither (absent)."""
+
+    round_number: int
+    table: TableResult | None
+    seat: SeatedPlayer | None
+    bye_points: int | None
+    rank_after: RoundRank
+
+    @property
+    def result(self) -> SeatResult | None:
+        if self.table is None or self.seat is None:
+            return None
+        return self.table.results[self.seat.position - 1]
+
+    @property
+    def opponents(self) -> list[SeatedPlayer]:
+        if self.table is None:
+            return []
+        return [seat for seat in self.table.seats if seat != self.seat]
+
+    @property
+    def deals(self) -> list[dict[str, object]]:
+        """The player's deal-by-deal results at their table."""
+        if self.table is None or self.seat is None:
+            return []
+        index = self.seat.position - 1
+        return [
+            {
+                "number": number,
+                "dealer": self.table.dealer(number),
+                "won": facts.won[index],
+                "last_in": facts.last_in == self.seat.position,
+                "points": points[index],
+            }
+            for (number, facts), points in zip(
+                self.table.deals, self.table.deal_points, strict=True
+            )
+        ]
+
+
+@dataclass(frozen=True)
+class ReleasedResults:
+    """Everything public about a tournament: players, released rounds, their tables and
+    byes. Loaded by ``released_results`` in a fixed number of queries."""
+
+    tournament: Tournament
+    players: dict[int, PlayerInfo]
+    round_numbers: tuple[int, ...]
+    tables: tuple[TableResult, ...]
+    byes: tuple[ByeInfo, ...]
+
+    def standings_after(self, round_number: int | None = None) -> Standings:
+        """Standings over the released rounds up to ``round_number`` (all when None)."""
+
+        def counts(number: int) -> bool:
+            return round_number is None or number <= round_number
+
+        tournament = self.tournament
+        return compute_standings(
+            [Entrant(pk, info.name) for pk, info in self.players.items()],
+            [table.play for table in self.tables if counts(table.round_number)],
+            tournament.scoring_system,
+            tournament.tiebreaks,
+            [number for number in self.round_numbers if counts(number)],
+            [(bye.round_number, bye.player_id) for bye in self.byes if counts(bye.round_number)],
+            bye_points(tournament),
+        )
+
+    @cached_property
+    def standings(self) -> Standings:
+        return self.standings_after(None)
+
+    def row_of(self, player_id: int) -> StandingRow:
+        return next(row for row in self.standings.rows if row.key == player_id)
+
+    def rank_history(self, player_id: int) -> list[RoundRank]:
+        """The player's rank after each released round: one ``compute_standings`` a round."""
+        history = []
+        for number in self.round_numbers:
+            row = next(r for r in self.standings_after(number).rows if r.key == player_id)
+            history.append(RoundRank(number, row.rank, row.shared, row.points))
+        return history
+
+    def player_rounds(self, player_id: int) -> list[PlayerRound]:
+        seated = {
+            table.round_number: (table, seat)
+            for table in self.tables
+            for seat in table.seats
+            if seat.player_id == player_id
+        }
+        byes = {bye.round_number for bye in self.byes if bye.player_id == player_id}
+        points_for_bye = bye_points(self.tournament)
+        rounds = []
+        for rank in self.rank_history(player_id):
+            table, seat = seated.get(rank.round_number, (None, None))
+            rounds.append(
+                PlayerRound(
+                    round_number=rank.round_number,
+                    table=table,
+                    seat=seat,
+                    bye_points=points_for_bye if rank.round_number in byes else None,
+                    rank_after=rank,
+                )
+            )
+        return rounds
+
+
+def released_results(tournament: Tournament) -> ReleasedResults:
+    """Five queries: players, released rounds, seats, confirmed results, byes."""
+    players = {
+        pk: PlayerInfo(ref, name, club)
+        for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
+            "pk", "ref", "name", "club"
+        )
+    }
+    return ReleasedResults(
+        tournament=tournament,
+        players=players,
+        round_numbers=tuple(released_round_numbers(tournament)),
+        tables=tuple(released_tables(tournament)),
+        byes=tuple(released_byes(tournament)),
+    )
+
+
+def podium(rows: Iterable[StandingRow]) -> list[tuple[str, StandingRow]]:
+    """The winner and runners-up (ranks 1 to 3) with their rank labels ("=2")."""
+    return [(rank_label(row), row) for row in rows if row.rank <= 3]

@@ -1,0 +1,424 @@
+"""Seating rounds of a stored tournament with the engine in ``scoring.seating``.
+
+Terms:
+
+- *draft round*: a round that is seated but not started. Its seating may be regenerated
+  with another seed or changed by swapping two players.
+- *started round*: frozen; only a table with no scores yet may be explicitly re-seated.
+- *plan*: the engine seats all the rounds still to come at once (the tournament knows
+  its planned number of rounds), which gives the same quality round by round as planning
+  the whole tournament. The plan is stored on the tournament with a fingerprint of what
+  it was made from: the roster, the seating history, the constraints and the seed. The
+  next round is taken from the plan while the fingerprint still matches; when the roster
+  or the history changed (a late arrival, a drop, a hand swap), the remaining rounds are
+  planned again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any
+
+from django.db import transaction
+
+from scoring.errors import UserError
+from scoring.seating import (
+    Quality,
+    RoundSeating,
+    SeatingRequest,
+    plan,
+    quality,
+    seat_by_standings,
+    seat_randomly,
+    table_splits,
+)
+from tournament.models import (
+    Bye,
+    KeepApart,
+    Player,
+    Round,
+    Seat,
+    Sheet,
+    SheetStatus,
+    Table,
+    TablePolicy,
+    Tournament,
+)
+
+METHODS = ("balanced", "standings", "random")
+
+
+@dataclass(frozen=True)
+class RoundQuality:
+    """The figures shown to the organiser for a round: the meetings this round adds to
+    the rounds before it."""
+
+    quality: Quality
+    # Pairs who meet at this round's tables and have met before: (name, name, times).
+    repeats: tuple[tuple[str, str, int], ...]
+
+
+def _history(tournament: Tournament, before: int | None = None) -> list[tuple[int, ...]]:
+    seats = Seat.objects.filter(round__tournament=tournament)
+    if before is not None:
+        seats = seats.filter(round__number__lt=before)
+    tables: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id in seats.order_by(
+        "round__number", "table__number", "position"
+    ).values_list("table_id", "player_id"):
+        tables[table_id].append(player_id)
+    return [tuple(players) for players in tables.values()]
+
+
+def seating_request(
+    tournament: Tournament,
+    *,
+    rounds: int,
+    seed: int,
+    before: int | None = None,
+    split: tuple[int, ...] | None = None,
+) -> SeatingRequest:
+    """What the engine needs to seat ``rounds`` rounds after the rounds before ``before``
+    (all rounds when None), at tables of ``split`` when the organiser chose one."""
+    players = list(
+        Player.objects.filter(tournament=tournament, active=True).values_list(
+            "pk", "club", "fixed_table"
+        )
+    )
+    byes = Bye.objects.filter(round__tournament=tournament)
+    if before is not None:
+        byes = byes.filter(round__number__lt=before)
+    played = Round.objects.filter(tournament=tournament)
+    if before is not None:
+        played = played.filter(number__lt=before)
+    early_rounds = max(0, tournament.keep_clubs_apart_rounds - played.count())
+    clubs: dict[str, list[int]] = defaultdict(list)
+    for pk, club, _ in players:
+        if club.strip():
+            clubs[club.strip().casefold()].append(pk)
+    same_club = tuple(
+        pair for members in clubs.values() for pair in combinations(sorted(members), 2)
+    )
+    return SeatingRequest(
+        players=tuple(sorted(pk for pk, _, _ in players)),
+        rounds=rounds,
+        sizes=tuple(tournament.table_sizes),
+        byes=tournament.table_policy == TablePolicy.BYES,
+        split=split if tournament.table_policy == TablePolicy.MIXED else None,
+        history=tuple(_history(tournament, before)),
+        past_byes=tuple(sorted(byes.values_list("player_id", flat=True))),
+        keep_apart=tuple(
+            KeepApart.objects.filter(tournament=tournament)
+            .order_by("pk")
+            .values_list("first_id", "second_id")
+        ),
+        keep_apart_early=same_club if early_rounds else (),
+        early_rounds=early_rounds,
+        fixed_tables=tuple((pk, fixed) for pk, _, fixed in players if fixed is not None),
+        seed=seed,
+    )
+
+
+def _fingerprint(request: SeatingRequest) -> str:
+    """What a plan depends on, besides how many rounds it covers and the seed it was made
+    with (a new round continues the plan whatever its seed; regenerating drops the plan)."""
+    facts = replace(request, rounds=0, seed=0, keep_apart_early=(), early_rounds=0)
+    return hashlib.sha256(repr(facts).encode()).hexdigest()
+
+
+def _after(request: SeatingRequest, seated: RoundSeating) -> SeatingRequest:
+    """The request as it will look once ``seated`` is in the history."""
+    return replace(
+        request,
+        history=(*request.history, *seated.tables),
+        past_byes=tuple(sorted((*request.past_byes, *seated.byes))),
+    )
+
+
+def _as_json(seating: RoundSeating) -> dict[str, Any]:
+    return {"tables": [list(t) for t in seating.tables], "byes": list(seating.byes)}
+
+
+def _from_json(data: dict[str, Any]) -> RoundSeating:
+    return RoundSeating(tuple(tuple(t) for t in data["tables"]), tuple(data["byes"]))
+
+
+def _balanced(
+    tournament: Tournament, number: int, seed: int, split: tuple[int, ...] | None
+) -> RoundSeating:
+    remaining = max(1, tournament.planned_rounds - (number - 1))
+    request = seating_request(tournament, rounds=remaining, seed=seed, before=number, split=split)
+    stored = tournament.seating_plan or {}
+    if stored.get("fingerprint") == _fingerprint(request) and stored.get("rounds"):
+        upcoming = [_from_json(r) for r in stored["rounds"]]
+    else:
+        upcoming = list(plan(request).rounds)
+    seated, rest = upcoming[0], upcoming[1:]
+    tournament.seating_plan = {
+        "fingerprint": _fingerprint(_after(request, seated)),
+        "rounds": [_as_json(r) for r in rest],
+    }
+    tournament.save(update_fields=["seating_plan"])
+    return seated
+
+
+def _by_standings(
+    tournament: Tournament, number: int, seed: int, split: tuple[int, ...] | None
+) -> RoundSeating:
+    from tournament.services.standings import tournament_standings
+
+    request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
+    active = set(request.players)
+    ranked = [
+        row.key for row in tournament_standings(tournament).standings.rows if row.key in active
+    ]
+    return seat_by_standings(ranked, request)
+
+
+def _seat(
+    tournament: Tournament,
+    number: int,
+    method: str,
+    seed: int,
+    split: tuple[int, ...] | None = None,
+) -> RoundSeating:
+    if method == "balanced":
+        return _balanced(tournament, number, seed, split)
+    if method == "standings":
+        return _by_standings(tournament, number, seed, split)
+    if method == "random":
+        request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
+        return seat_randomly(request)
+    raise UserError(f"unknown seating method “{method}” (use one of: {', '.join(METHODS)})")
+
+
+def _write(round_: Round, seating: RoundSeating) -> None:
+    tables = Table.objects.bulk_create(
+        Table(round=round_, number=number) for number in range(1, len(seating.tables) + 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, round=round_, position=position, player_id=player)
+        for table, players in zip(tables, seating.tables, strict=True)
+        for position, player in enumerate(players, start=1)
+    )
+    Bye.objects.bulk_create(Bye(round=round_, player_id=player) for player in seating.byes)
+    Sheet.objects.bulk_create(Sheet(table=table) for table in tables)
+
+
+def seat_next_round(
+    tournament: Tournament,
+    *,
+    method: str = "balanced",
+    seed: int | None = None,
+    split: tuple[int, ...] | None = None,
+) -> Round:
+    """Seat the next round as a draft. Refused while the latest round is still a draft, so
+    two organisers (or a double click) generating at once create one round."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
+        if latest is not None and not latest.started:
+            raise UserError(
+                f"round {latest.number} is seated but not started: start it, or "
+                "regenerate its seating, before seating another round"
+            )
+        number = latest.number + 1 if latest else 1
+        seed = number if seed is None else seed
+        seating = _seat(tournament, number, method, seed, split)
+        round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
+        _write(round_, seating)
+    return round_
+
+
+def regenerate_round(
+    round_: Round,
+    *,
+    method: str = "balanced",
+    seed: int,
+    split: tuple[int, ...] | None = None,
+) -> Round:
+    """Seat a draft round again, with another seed or method."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.started:
+            raise UserError(f"round {round_.number} has started: its seating is frozen")
+        Table.objects.filter(round=round_).delete()
+        Bye.objects.filter(round=round_).delete()
+        # A new seed asks for a new plan.
+        tournament.seating_plan = None
+        seating = _seat(tournament, round_.number, method, seed, split)
+        round_.seed = seed
+        round_.save(update_fields=["seed"])
+        _write(round_, seating)
+    return round_
+
+
+def splits_for(tournament: Tournament) -> list[tuple[int, ...]]:
+    """The table splits the organiser can choose from for the active players, best first
+    (empty under the byes policy, where every table has five)."""
+    if tournament.table_policy != TablePolicy.MIXED:
+        return []
+    active = Player.objects.filter(tournament=tournament, active=True).count()
+    try:
+        return table_splits(active, tuple(tournament.table_sizes))
+    except UserError:
+        return []
+
+
+def start_round(round_: Round) -> None:
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if not round_.tables.exists():
+            raise UserError(f"round {round_.number} has no tables to start")
+        round_.started = True
+        round_.save(update_fields=["started"])
+
+
+def held_back(round_: Round) -> bool:
+    """Whether the round is one of the last rounds kept hidden until the final reveal."""
+    tournament = round_.tournament
+    return round_.number > tournament.planned_rounds - tournament.hold_back_rounds
+
+
+def release_round(round_: Round, *, release: bool = True) -> None:
+    """Show (or hide again) a round's confirmed results on the public pages."""
+    if release and not round_.started:
+        raise UserError(f"round {round_.number} has not started: there is nothing to release")
+    if release and held_back(round_):
+        raise UserError(
+            f"round {round_.number} is one of the last {round_.tournament.hold_back_rounds} "
+            "rounds held back for the final reveal: use “Reveal the final results”"
+        )
+    round_.released = release
+    round_.save(update_fields=["released"])
+
+
+def reveal_final_results(tournament: Tournament) -> int:
+    """Release every started round, the held-back ones included."""
+    from tournament.public_cache import mark_changed
+
+    count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
+        released=True
+    )
+    mark_changed(tournament.pk)
+    return count
+
+
+def _has_scores(table_id: int) -> bool:
+    return (
+        Sheet.objects.filter(table_id=table_id).exclude(status=SheetStatus.NOT_STARTED).exists()
+        or Table.objects.filter(pk=table_id, deals__isnull=False).exists()
+    )
+
+
+def swap_players(round_: Round, first: Player, second: Player, *, reseat: bool = False) -> None:
+    """Swap two players' places in a round (a seat for a seat, or a seat for a bye).
+
+    In a started round this needs ``reseat`` (the organiser explicitly re-seats) and
+    both tables must have no scores yet.
+    """
+    if first.pk == second.pk:
+        raise UserError("choose two different players to swap")
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        places = {
+            seat.player_id: seat
+            for seat in Seat.objects.filter(round=round_, player__in=[first, second])
+        }
+        byes = set(
+            Bye.objects.filter(round=round_, player__in=[first, second]).values_list(
+                "player_id", flat=True
+            )
+        )
+        for player in (first, second):
+            if player.pk not in places and player.pk not in byes:
+                raise UserError(f"{player.name} is not seated in round {round_.number}")
+        if round_.started:
+            if not reseat:
+                raise UserError(
+                    f"round {round_.number} has started: its seating is frozen unless you "
+                    "explicitly re-seat a table with no scores yet"
+                )
+            for seat in places.values():
+                if _has_scores(seat.table_id):
+                    raise UserError(
+                        f"table {seat.table.number} already has scores: it cannot be re-seated"
+                    )
+        if first.pk in places and second.pk in places:
+            a, b = places[first.pk], places[second.pk]
+            # Delete and re-create: updating in place would seat a player twice in the
+            # round for a moment, which the database refuses.
+            swapped = [
+                Seat(table_id=a.table_id, round=round_, position=a.position, player=second),
+                Seat(table_id=b.table_id, round=round_, position=b.position, player=first),
+            ]
+            Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+            Seat.objects.bulk_create(swapped)
+        else:
+            seated, resting = (first, second) if first.pk in places else (second, first)
+            seat = places[seated.pk]
+            Bye.objects.filter(round=round_, player=resting).delete()
+            seat.delete()
+            Seat.objects.create(
+                table_id=seat.table_id, round=round_, position=seat.position, player=resting
+            )
+            Bye.objects.create(round=round_, player=seated)
+
+
+def round_quality(round_: Round) -> RoundQuality:
+    """Meeting figures of the tournament up to and including this round."""
+    tournament = round_.tournament
+    history = _history(tournament, before=round_.number)
+    current = RoundSeating(
+        tuple(tuple(players) for players in _tables_of(round_).values()),
+        tuple(Bye.objects.filter(round=round_).values_list("player_id", flat=True)),
+    )
+    players = Player.objects.filter(tournament=tournament, active=True).values_list("pk", flat=True)
+    figures = quality([current], history, players)
+    met: dict[tuple[int, int], int] = defaultdict(int)
+    for table in history:
+        for pair in combinations(sorted(table), 2):
+            met[pair] += 1
+    names = dict(Player.objects.filter(tournament=tournament).values_list("pk", "name"))
+    repeats = sorted(
+        (names[a], names[b], met[(a, b)] + 1)
+        for table in current.tables
+        for a, b in combinations(sorted(table), 2)
+        if met.get((a, b))
+    )
+    return RoundQuality(figures, tuple(repeats))
+
+
+def _tables_of(round_: Round) -> dict[int, list[int]]:
+    tables: dict[int, list[int]] = defaultdict(list)
+    for number, player_id in (
+        Seat.objects.filter(round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "player_id")
+    ):
+        tables[number].append(player_id)
+    return dict(tables)
+
+
+def plan_json(
+    players: int, seating: Sequence[RoundSeating], figures: Quality, byes: bool
+) -> dict[str, Any]:
+    """The ``plan_seating`` command's output: the data contract in the seating issue."""
+    rounds: list[Any] = []
+    for seated in seating:
+        tables = [list(table) for table in seated.tables]
+        rounds.append({"tables": tables, "byes": list(seated.byes)} if byes else tables)
+    return {
+        "players": players,
+        "rounds": rounds,
+        "quality": {
+            "repeat_meetings": figures.repeat_meetings,
+            "max_meetings": figures.max_meetings,
+            "lower_bound": figures.lower_bound,
+        },
+    }

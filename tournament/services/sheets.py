@@ -1,0 +1,444 @@
+"""Score sheets: typing them in, saving drafts, confirming them, correcting them.
+
+Terms:
+
+- *row*: one deal as typed: ``{"won": [...], "last_in": ..., "left_over": ...}``; values
+  are whole numbers once cleaned, or whatever was typed when they are not.
+- *draft*: a sheet saved part-way; its rows are kept exactly as typed, problems and all.
+- *entered*: a complete, valid sheet awaiting a second person's confirmation (when the
+  tournament has the two-person check; otherwise saving confirms it at once).
+- *confirmed*: the sheet's rows are written as ``Deal`` rows: the official facts.
+- *correction*: a new version of a confirmed sheet. Until it is confirmed in turn, the
+  official facts stay those of the last confirmed version.
+
+Every save names the ``version`` it was made from. A save from an older version is
+refused with ``SheetChangedError`` (showing both), so that two scorers saving the same
+table never silently lose one of the saves; submitting the same rows twice (a double
+click) records them once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from scoring.errors import UserError
+from scoring.rules import Deal as DealFacts
+from scoring.rules import dealer_of, deals_per_round, missing_value, validate_deal
+from scoring.systems import score_deal
+from tournament.models import Deal, DealResult, Sheet, SheetStatus, SheetVersion, Table
+
+Row = dict[str, Any]
+
+
+class SheetInvalidError(UserError):
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+class SheetChangedError(UserError):
+    """The sheet was saved by someone else since this copy was loaded."""
+
+    def __init__(self, sheet: Sheet, current_rows: list[Row]) -> None:
+        self.sheet = sheet
+        self.current_rows = current_rows
+        who = sheet.entered_by.get_username() if sheet.entered_by else "someone else"
+        super().__init__(
+            f"this sheet was changed by {who} while you were typing (it is now version "
+            f"{sheet.version}); compare the two and save again"
+        )
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    deal: int
+    field: str
+    seat: int | None
+    entered: object
+    retyped: object
+
+    @property
+    def cell(self) -> str:
+        """The form field name of the cell, as in the sheet template."""
+        return f"d{self.deal}_s{self.seat}" if self.field == "won" else f"d{self.deal}_{self.field}"
+
+
+class SheetMismatchError(UserError):
+    def __init__(self, mismatches: Sequence[Mismatch]) -> None:
+        self.mismatches = list(mismatches)
+        count = len(self.mismatches)
+        super().__init__(
+            f"{count} cell{'s' if count != 1 else ''} differ from the sheet as entered; "
+            "check them against the paper together"
+        )
+
+
+# Cleaning and checking --------------------------------------------------------------
+
+
+def clean_value(value: object) -> object:
+    """A typed cell: blank is None, digits are a whole number, anything else is kept as
+    typed so that the rules can say what is wrong with it."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    if text == "":
+        return None
+    if text.isascii() and text.isdigit() and len(text) <= 6:
+        return int(text)
+    return text
+
+
+def clean_row(row: Row, size: int) -> Row:
+    won = list(row.get("won") or [])
+    won = (won + [None] * size)[:size]
+    return {
+        "won": [clean_value(v) for v in won],
+        "last_in": clean_value(row.get("last_in")),
+        "left_over": clean_value(row.get("left_over")),
+    }
+
+
+def is_blank(row: Row) -> bool:
+    return (
+        all(v is None for v in row["won"]) and row["last_in"] is None and row["left_over"] is None
+    )
+
+
+def trim(rows: list[Row]) -> list[Row]:
+    """The rows without the blank ones at the end (the unused lines of the paper sheet)."""
+    end = len(rows)
+    while end and is_blank(rows[end - 1]):
+        end -= 1
+    return rows[:end]
+
+
+@dataclass(frozen=True)
+class RowCheck:
+    deal: int
+    dealer: int
+    problems: tuple[str, ...]
+    problem_cells: tuple[str, ...]
+    points: tuple[int, ...] | None
+    # (cell name, value) when a single blank count can be derived from the checksum.
+    derived: tuple[str, int] | None
+
+
+@dataclass(frozen=True)
+class SheetCheck:
+    rows: tuple[RowCheck, ...]
+    totals: tuple[int, ...]
+    cards: tuple[int, ...]
+    problems: tuple[str, ...] = field(default=())
+    # Cards left over in the deals without problems (the paper sheet totals it too).
+    left_over: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _cell(deal: int, problem_field: str, seat: int | None) -> str:
+    return f"d{deal}_s{seat}" if problem_field == "won" and seat else f"d{deal}_{problem_field}"
+
+
+def check_rows(
+    rows: list[Row], table: Table, *, final: bool, stopped_early: bool = False
+) -> SheetCheck:
+    """Check cleaned rows of ``table``'s sheet: every problem located by deal and seat,
+    running totals per seat, and values that can be derived from the checksum.
+
+    With ``final`` the sheet must be complete: no blank deal before a filled one, and
+    either every deal of the round or ``stopped_early``.
+    """
+    tournament = table.round.tournament
+    size = table.size
+    most = deals_per_round(size, tournament.rotations_per_round)
+    totals = [0] * size
+    cards = [0] * size
+    left_over = 0
+    checks = []
+    problems: list[str] = []
+    filled = trim(rows)
+    for number, row in enumerate(rows, start=1):
+        dealer = dealer_of(number, size)
+        if is_blank(row):
+            if number <= len(filled):
+                message = f"deal {number}: blank, but later deals are filled in"
+                problems.append(message)
+                checks.append(RowCheck(number, dealer, (message,), (), None, None))
+            else:
+                checks.append(RowCheck(number, dealer, (), (), None, None))
+            continue
+        found = validate_deal(row["won"], row["last_in"], row["left_over"], size)
+        located = tuple(f"deal {number}: {p}" for p in found)
+        problems.extend(located)
+        cells = tuple(_cell(number, p.field, p.seat) for p in found)
+        derived = None
+        if found and all(v is None or isinstance(v, int) for v in [*row["won"], row["left_over"]]):
+            guess = missing_value(row["won"], row["left_over"])
+            if guess is not None:
+                field_name, seat, value = guess
+                derived = (_cell(number, field_name, seat), value)
+        points = None
+        if not found:
+            facts = DealFacts(tuple(row["won"]), row["last_in"], row["left_over"])
+            points = score_deal(facts, dealer, tournament.scoring_system)
+            for seat in range(size):
+                totals[seat] += points[seat]
+                cards[seat] += facts.won[seat]
+            left_over += facts.left_over
+        checks.append(RowCheck(number, dealer, located, cells, points, derived))
+    if len(filled) > most:
+        problems.append(
+            f"{len(filled)} deals, but a table of {size} plays at most {most} in a round"
+        )
+    if final:
+        if not filled:
+            problems.append("no deals filled in")
+        elif len(filled) < most and not stopped_early:
+            problems.append(
+                f"deals {len(filled) + 1}–{most} are empty: fill them in, or mark the table "
+                "as stopped early"
+            )
+    return SheetCheck(tuple(checks), tuple(totals), tuple(cards), tuple(problems), left_over)
+
+
+def stop_warning(deals: int, size: int) -> str | None:
+    """A table should stop at the end of a rotation, so that everyone has dealt equally."""
+    if deals % size == 0:
+        return None
+    short = size - deals % size
+    return (
+        f"the table stopped after deal {deals}, not at the end of a rotation: "
+        f"{short} player{'s' if short != 1 else ''} dealt one deal fewer than the others"
+    )
+
+
+# Reading ------------------------------------------------------------------------------
+
+
+def confirmed_rows(table: Table) -> list[Row]:
+    rows: dict[int, Row] = {}
+    for number, last_in, left_over, won in (
+        DealResult.objects.filter(deal__table=table)
+        .order_by("deal__number", "seat")
+        .values_list("deal__number", "deal__last_in", "deal__left_over", "won")
+    ):
+        rows.setdefault(number, {"won": [], "last_in": last_in, "left_over": left_over})
+        rows[number]["won"].append(won)
+    return [rows[n] for n in sorted(rows)]
+
+
+def sheet_of(table: Table) -> Sheet:
+    """The table's sheet; a table imported from a file with deals is already confirmed."""
+    sheet = Sheet.objects.filter(table=table).first()
+    if sheet is None:
+        status = SheetStatus.CONFIRMED if table.deals.exists() else SheetStatus.NOT_STARTED
+        sheet, _ = Sheet.objects.get_or_create(table=table, defaults={"status": status})
+    return sheet
+
+
+def peek_sheet(table: Table) -> Sheet:
+    """The table's sheet for reading, like ``sheet_of`` but never writing: a table nobody
+    has saved a sheet for gets an unsaved one at version 0 (what the first save expects)."""
+    sheet = Sheet.objects.filter(table=table).select_related("entered_by", "confirmed_by").first()
+    if sheet is None:
+        status = SheetStatus.CONFIRMED if table.deals.exists() else SheetStatus.NOT_STARTED
+        sheet = Sheet(table=table, status=status)
+    return sheet
+
+
+def current_rows(sheet: Sheet) -> list[Row]:
+    """What the sheet shows now: the rows being typed or awaiting confirmation, else the
+    confirmed facts."""
+    if sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
+        return list(sheet.pending)
+    return confirmed_rows(sheet.table)
+
+
+# Writing ------------------------------------------------------------------------------
+
+
+def diff(before: list[Row], after: list[Row]) -> list[dict[str, Any]]:
+    """Cells that differ between two versions of a sheet."""
+    changes: list[dict[str, Any]] = []
+    for index in range(max(len(before), len(after))):
+        old = before[index] if index < len(before) else None
+        new = after[index] if index < len(after) else None
+        number = index + 1
+        if old is None or new is None:
+            changes.append(
+                {"deal": number, "field": "deal", "seat": None, "before": old, "after": new}
+            )
+            continue
+        for seat, (a, b) in enumerate(zip(old["won"], new["won"], strict=False), start=1):
+            if a != b:
+                changes.append(
+                    {"deal": number, "field": "won", "seat": seat, "before": a, "after": b}
+                )
+        for key in ("last_in", "left_over"):
+            if old[key] != new[key]:
+                changes.append(
+                    {
+                        "deal": number,
+                        "field": key,
+                        "seat": None,
+                        "before": old[key],
+                        "after": new[key],
+                    }
+                )
+    return changes
+
+
+def _write_deals(table: Table, rows: list[Row]) -> None:
+    Deal.objects.filter(table=table).delete()
+    deals = Deal.objects.bulk_create(
+        Deal(table=table, number=number, last_in=row["last_in"], left_over=row["left_over"])
+        for number, row in enumerate(rows, start=1)
+    )
+    DealResult.objects.bulk_create(
+        DealResult(deal=deal, seat=seat, won=won)
+        for deal, row in zip(deals, rows, strict=True)
+        for seat, won in enumerate(row["won"], start=1)
+    )
+
+
+def _record(sheet: Sheet, action: str, rows: list[Row], before: list[Row], user: Any) -> None:
+    sheet.version += 1
+    sheet.save()
+    SheetVersion.objects.create(
+        sheet=sheet,
+        number=sheet.version,
+        action=action,
+        status=sheet.status,
+        deals=rows,
+        changes=diff(before, rows),
+        by=user,
+    )
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    sheet: Sheet
+    status: str
+    warnings: tuple[str, ...] = ()
+    repeated: bool = False
+
+
+def save_sheet(
+    table: Table,
+    user: Any,
+    rows: list[Row],
+    *,
+    expected_version: int,
+    final: bool,
+    stopped_early: bool = False,
+) -> SaveResult:
+    """Save the sheet of ``table`` as a draft (``final=False``) or as complete.
+
+    A complete sheet must pass every rule; it then awaits confirmation by another person,
+    or is confirmed at once when the tournament does not use the two-person check.
+    """
+    size = table.size
+    rows = trim([clean_row(row, size) for row in rows])
+    if final:
+        check = check_rows(rows, table, final=True, stopped_early=stopped_early)
+        if not check.ok:
+            raise SheetInvalidError(check.problems)
+    two_person = table.round.tournament.two_person_check
+    with transaction.atomic():
+        sheet = sheet_of(table)
+        # of=("self",): PostgreSQL cannot lock the nullable side of the outer join.
+        sheet = (
+            Sheet.objects.select_for_update(of=("self",))
+            .select_related("entered_by")
+            .get(pk=sheet.pk)
+        )
+        now = current_rows(sheet)
+        if final:
+            target = SheetStatus.ENTERED if two_person else SheetStatus.CONFIRMED
+        else:
+            target = SheetStatus.DRAFT
+        if sheet.version != expected_version:
+            if now == rows and sheet.status == target:
+                return SaveResult(sheet, sheet.status, repeated=True)
+            raise SheetChangedError(sheet, now)
+        before = confirmed_rows(table) if sheet.status == SheetStatus.CONFIRMED else now
+        sheet.status = target
+        sheet.stopped_early = stopped_early and final
+        sheet.entered_by = user
+        if target == SheetStatus.CONFIRMED:
+            _write_deals(table, rows)
+            sheet.pending = []
+            sheet.confirmed_by = user
+            action = "corrected" if before and before != rows else "confirmed"
+        else:
+            sheet.pending = rows
+            action = "entered" if final else "draft"
+        _record(sheet, action, rows, before, user)
+    warning = stop_warning(len(rows), size) if final and stopped_early else None
+    return SaveResult(sheet, sheet.status, (warning,) if warning else ())
+
+
+def confirm_sheet(
+    table: Table, user: Any, *, expected_version: int, retyped: list[Row] | None = None
+) -> SaveResult:
+    """A second person confirms an entered sheet, by re-typing it blind (``retyped``) or
+    by reviewing it against the paper (``retyped=None``)."""
+    with transaction.atomic():
+        sheet = (
+            Sheet.objects.select_for_update(of=("self",))
+            .select_related("entered_by")
+            .filter(table=table)
+        ).first()
+        if sheet is None:
+            raise UserError("this sheet is not awaiting confirmation")
+        if sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1:
+            return SaveResult(sheet, sheet.status, repeated=True)
+        if sheet.status != SheetStatus.ENTERED:
+            raise UserError("this sheet is not awaiting confirmation")
+        if sheet.version != expected_version:
+            raise SheetChangedError(sheet, current_rows(sheet))
+        if sheet.entered_by_id == user.pk:
+            raise UserError("you entered this sheet: a different person must confirm it")
+        rows = list(sheet.pending)
+        if retyped is not None:
+            retyped = trim([clean_row(row, table.size) for row in retyped])
+            mismatches = compare(rows, retyped)
+            if mismatches:
+                raise SheetMismatchError(mismatches)
+        before = confirmed_rows(table)
+        _write_deals(table, rows)
+        sheet.status = SheetStatus.CONFIRMED
+        sheet.pending = []
+        sheet.confirmed_by = user
+        _record(sheet, "confirmed", rows, before, user)
+    return SaveResult(sheet, sheet.status)
+
+
+def compare(entered: list[Row], retyped: list[Row]) -> list[Mismatch]:
+    mismatches = []
+    for change in diff(entered, retyped):
+        if change["field"] == "deal":
+            for key in ("last_in", "left_over"):
+                old = (change["before"] or {}).get(key)
+                new = (change["after"] or {}).get(key)
+                mismatches.append(Mismatch(change["deal"], key, None, old, new))
+        else:
+            mismatches.append(
+                Mismatch(
+                    change["deal"],
+                    change["field"],
+                    change["seat"],
+                    change["before"],
+                    change["after"],
+                )
+            )
+    return mismatches

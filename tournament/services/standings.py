@@ -1,0 +1,246 @@
+"""Standings of a stored tournament: a fixed handful of queries, then ``scoring``.
+
+The queries do not depend on the number of players, rounds or deals: one each for the
+players, the rounds, the byes, the seats and every per-seat result (and one for sheets
+awaiting confirmation when those are included).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+from scoring.rules import Deal as DealFacts
+from scoring.rules import deals_per_round
+from scoring.standings import TIEBREAK_LABELS, Entrant, StandingRow, Standings, TablePlay
+from scoring.standings import compute_standings as compute
+from scoring.systems import ScoringSystem
+from tournament.models import (
+    Bye,
+    ByeScore,
+    DealResult,
+    Player,
+    Round,
+    Seat,
+    Sheet,
+    SheetStatus,
+    Tournament,
+)
+
+POINTS_PER_DEAL = 26
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    ref: str
+    name: str
+    club: str
+
+
+@dataclass(frozen=True)
+class IncompleteTable:
+    """A table that played fewer deals than a round has (it stopped early, or its sheet
+    is not all in yet)."""
+
+    round: int
+    table: int
+    deals: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class TournamentStandings:
+    tournament: Tournament
+    standings: Standings
+    players: dict[int, PlayerInfo]
+    incomplete_tables: tuple[IncompleteTable, ...] = ()
+
+    def info(self, row: StandingRow) -> PlayerInfo:
+        return self.players[row.key]  # type: ignore[index]
+
+
+def _pending_deals(tournament: Tournament) -> dict[int, list[tuple[int, DealFacts]]]:
+    """The rows of sheets awaiting confirmation, for those who may see them."""
+    pending = {}
+    for table_id, rows in Sheet.objects.filter(
+        table__round__tournament=tournament, status=SheetStatus.ENTERED
+    ).values_list("table_id", "pending"):
+        pending[table_id] = [
+            (number, DealFacts(tuple(row["won"]), row["last_in"], row["left_over"]))
+            for number, row in enumerate(rows, start=1)
+        ]
+    return pending
+
+
+def bye_points(tournament: Tournament) -> int:
+    """What a bye scores: 0, or the average of a round (26 points a deal × rotations under
+    winner-advantage scoring; classic stakes are zero-sum, so its average is 0)."""
+    if (
+        tournament.bye_score == ByeScore.AVERAGE
+        and tournament.scoring_system is ScoringSystem.WINNER_ADVANTAGE
+    ):
+        return POINTS_PER_DEAL * tournament.rotations_per_round
+    return 0
+
+
+def _table_plays(
+    tournament: Tournament, rounds: dict[str, object], include_unconfirmed: bool
+) -> tuple[list[TablePlay], list[IncompleteTable]]:
+    seats: dict[int, tuple[int, int, list[int]]] = {}
+    for table_id, round_number, table_number, player_id in (
+        Seat.objects.filter(round__tournament=tournament, **_on("round__", rounds))
+        .order_by("table_id", "position")
+        .values_list("table_id", "round__number", "table__number", "player_id")
+    ):
+        seats.setdefault(table_id, (round_number, table_number, []))[2].append(player_id)
+
+    results = (
+        DealResult.objects.filter(
+            deal__table__round__tournament=tournament, **_on("deal__table__round__", rounds)
+        )
+        .order_by("deal__table_id", "deal__number", "seat")
+        .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
+    )
+    deals: dict[int, list[tuple[int, DealFacts]]] = {}
+    for (table_id, number, last_in, left_over), rows in groupby(results, key=lambda r: r[:4]):
+        facts = DealFacts(tuple(row[4] for row in rows), last_in, left_over)
+        deals.setdefault(table_id, []).append((number, facts))
+    if include_unconfirmed:
+        deals.update(_pending_deals(tournament))
+
+    plays = []
+    incomplete = []
+    for table_id, (round_number, table_number, players) in seats.items():
+        played = tuple(deals.get(table_id, ()))
+        plays.append(TablePlay(round_number, tuple(players), played))
+        expected = deals_per_round(len(players), tournament.rotations_per_round)
+        if len(played) < expected:
+            incomplete.append(IncompleteTable(round_number, table_number, len(played), expected))
+    incomplete.sort(key=lambda table: (table.round, table.table))
+    return plays, incomplete
+
+
+def _on(path: str, rounds: dict[str, object]) -> dict[str, object]:
+    """The round conditions ``rounds`` for a model that reaches its round through ``path``."""
+    return {f"{path}{key}": value for key, value in rounds.items()}
+
+
+def tournament_standings(
+    tournament: Tournament, *, include_unconfirmed: bool = False, released_only: bool = False
+) -> TournamentStandings:
+    """Standings from confirmed sheets; ``include_unconfirmed`` also counts sheets that
+    await confirmation (for organisers and scorers, never the public); ``released_only``
+    counts only the rounds the organiser has released (the public view)."""
+    rounds: dict[str, object] = {"released": True} if released_only else {}
+    players = {
+        pk: PlayerInfo(ref, name, club)
+        for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
+            "pk", "ref", "name", "club"
+        )
+    }
+    plays, incomplete = _table_plays(tournament, rounds, include_unconfirmed)
+    standings = compute(
+        [Entrant(pk, info.name) for pk, info in players.items()],
+        plays,
+        tournament.scoring_system,
+        tournament.tiebreaks,
+        Round.objects.filter(tournament=tournament, **rounds).values_list("number", flat=True),
+        Bye.objects.filter(round__tournament=tournament, **_on("round__", rounds)).values_list(
+            "round__number", "player_id"
+        ),
+        bye_points(tournament),
+    )
+    return TournamentStandings(tournament, standings, players, tuple(incomplete))
+
+
+def rank_label(row: StandingRow) -> str:
+    return f"={row.rank}" if row.shared else str(row.rank)
+
+
+def as_json(result: TournamentStandings) -> dict[str, Any]:
+    standings = result.standings
+    return {
+        "tournament": result.tournament.slug,
+        "scoring": standings.system.value,
+        "tiebreaks": list(standings.tiebreaks),
+        "round_numbers": list(standings.round_numbers),
+        "rows": [
+            {
+                "rank": row.rank,
+                "shared": row.shared,
+                "player_id": result.info(row).ref,
+                "name": row.name,
+                "club": result.info(row).club,
+                "points": row.points,
+                "deals": row.deals,
+                "last_in": row.last_in,
+                "table_wins": row.table_wins,
+                "best_round": row.best_round,
+                "opponents": row.opponents,
+                "rounds": list(row.rounds),
+                "decided_by": row.decided_by,
+            }
+            for row in standings.rows
+        ],
+    }
+
+
+def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[object]]]:
+    standings = result.standings
+    header = [
+        "rank",
+        "name",
+        "club",
+        "points",
+        "deals",
+        "last_in",
+        "table_wins",
+        "best_round",
+        "opponents",
+        *(f"round_{number}" for number in standings.round_numbers),
+        "decided_by",
+    ]
+    rows = [
+        [
+            rank_label(row),
+            row.name,
+            result.info(row).club,
+            row.points,
+            row.deals,
+            row.last_in,
+            row.table_wins,
+            "" if row.best_round is None else row.best_round,
+            row.opponents,
+            *("" if total is None else total for total in row.rounds),
+            row.decided_by or "",
+        ]
+        for row in standings.rows
+    ]
+    return header, rows
+
+
+def as_csv(result: TournamentStandings) -> str:
+    header, rows = _flat_rows(result)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def as_text(result: TournamentStandings) -> str:
+    header, rows = _flat_rows(result)
+    cells = [header, *([str(cell) for cell in row] for row in rows)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    chain = ", ".join(TIEBREAK_LABELS[key] for key in ("points", *result.standings.tiebreaks))
+    lines = [
+        f"{result.tournament.name} — {result.standings.system.label}",
+        f"Ranked by {chain}.",
+        "",
+    ]
+    for row in cells:
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+    return "\n".join(line.rstrip() for line in lines) + "\n"

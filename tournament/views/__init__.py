@@ -1,0 +1,1 @@
+"""Views, split by audience: public, organiser, scorer, printing."""

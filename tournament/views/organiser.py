@@ -1,0 +1,492 @@
+"""Pages for organisers: their tournaments, settings, scorers, players, rounds and seating.
+
+Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
+(404 for outsiders, 403 for the tournament's scorers); writes go through services.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring.errors import UserError
+from scoring.standings import TIEBREAK_KEYS, TIEBREAK_LABELS
+from tournament.forms import (
+    CsvImportForm,
+    KeepApartForm,
+    PlayerForm,
+    ScorerForm,
+    SeatRoundForm,
+    SwapForm,
+    TiebreakForm,
+    TournamentForm,
+)
+from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
+from tournament.permissions import get_tournament_for_organiser, tournaments_for
+from tournament.services import players as player_service
+from tournament.services import seating
+from tournament.services.standings import tournament_standings
+from tournament.tables import PlayersTable, standings_table
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    tournaments = tournaments_for(request.user).select_related("owner")
+    return render(request, "organiser/home.html", {"tournaments": tournaments})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save(commit=False)
+        tournament.owner = request.user
+        tournament.save()
+        messages.success(request, f"Created “{tournament.name}”. Now register its players.")
+        return redirect("organiser:players", tournament.slug)
+    return render(request, "organiser/tournament_form.html", {"form": form, "creating": True})
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    counts = tournament.players.aggregate(
+        registered=Count("pk"),
+        playing=Count("pk", filter=Q(active=True)),
+        present=Count("pk", filter=Q(checked_in=True, active=True)),
+    )
+    rounds = list(tournament.rounds.order_by("number"))
+    context = {
+        "tournament": tournament,
+        "counts": counts,
+        "rounds": rounds,
+        "tiebreak_chain": ", then ".join(
+            TIEBREAK_LABELS[key] for key in ("points", *tournament.tiebreaks)
+        ),
+    }
+    return render(request, "organiser/dashboard.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save()
+        messages.success(request, "Settings saved.")
+        return redirect("organiser:dashboard", tournament.slug)
+    return render(
+        request,
+        "organiser/tournament_form.html",
+        {"form": form, "tournament": tournament, **_tiebreak_context(tournament.tiebreaks)},
+    )
+
+
+def _tiebreak_context(order: list[str]) -> dict[str, object]:
+    return {
+        "tiebreak_order": [(key, TIEBREAK_LABELS[key]) for key in order],
+        "tiebreak_unused": [
+            (key, TIEBREAK_LABELS[key]) for key in TIEBREAK_KEYS if key not in order
+        ],
+    }
+
+
+@login_required
+@require_POST
+def tiebreaks(request: HttpRequest, slug: str) -> HttpResponse:
+    """One step of reordering the tiebreaks (a button each: up, down, remove, add)."""
+    tournament = get_tournament_for_organiser(request, slug)
+    form = TiebreakForm(request.POST)
+    order = list(tournament.tiebreaks)
+    if form.is_valid():
+        action, key = form.cleaned_data["action"], form.cleaned_data["key"]
+        if action == "add" and key not in order:
+            order.append(key)
+        elif key in order:
+            index = order.index(key)
+            if action == "remove":
+                order.remove(key)
+            elif action == "up" and index > 0:
+                order[index - 1], order[index] = order[index], order[index - 1]
+            elif action == "down" and index < len(order) - 1:
+                order[index + 1], order[index] = order[index], order[index + 1]
+        tournament.tiebreaks = order
+        tournament.save(update_fields=["tiebreaks"])
+    else:
+        messages.error(request, "That tiebreak change was not understood.")
+    if request.htmx:
+        return render(
+            request,
+            "organiser/tournament_form.html#tiebreaks",
+            {"tournament": tournament, **_tiebreak_context(order)},
+        )
+    return redirect("organiser:edit", tournament.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scorers(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = ScorerForm(request.POST or None)
+    if request.method == "POST":
+        if "remove" in request.POST:
+            tournament.scorers.remove(*tournament.scorers.filter(pk=request.POST["remove"]))
+            messages.success(request, "Scorer removed.")
+            return redirect("organiser:scorers", slug)
+        if form.is_valid():
+            username = form.cleaned_data["username"].strip()
+            user = get_user_model().objects.filter(username=username).first()
+            if user is None:
+                form.add_error(
+                    "username",
+                    f"No account is called “{username}”: ask the site administrator to create "
+                    "it (python manage.py createsuperuser, or the admin pages).",
+                )
+            else:
+                tournament.scorers.add(user)
+                messages.success(request, f"{username} may now enter and confirm sheets.")
+                return redirect("organiser:scorers", slug)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "scorers": tournament.scorers.order_by("username"),
+    }
+    return render(request, "organiser/scorers.html", context)
+
+
+# Players ------------------------------------------------------------------------------
+
+
+def _players_page(
+    request: HttpRequest, tournament: object, form: PlayerForm, **extra: object
+) -> HttpResponse:
+    players = list(Player.objects.filter(tournament=tournament).order_by("name"))
+    names = Counter(player.name.casefold() for player in players)
+    duplicates = {player.pk for player in players if names[player.name.casefold()] > 1}
+    table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)  # type: ignore[attr-defined]
+    pairs = KeepApart.objects.filter(tournament=tournament).select_related("first", "second")
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "table": table,
+        "keep_apart_form": KeepApartForm(tournament=tournament),
+        "keep_apart": pairs,
+        "import_form": CsvImportForm(),
+        **extra,
+    }
+    return render(request, "organiser/players.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        name, club = form.cleaned_data["name"], form.cleaned_data["club"]
+        warning = player_service.duplicate_warning(tournament, name)
+        player = player_service.add_player(tournament, name, club)
+        if form.cleaned_data.get("fixed_table"):
+            player.fixed_table = form.cleaned_data["fixed_table"]
+            player.save(update_fields=["fixed_table"])
+        messages.success(request, f"Registered {player.name}.")
+        if warning:
+            messages.warning(request, warning)
+        return redirect("organiser:players", slug)
+    return _players_page(request, tournament, form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        warning = player_service.duplicate_warning(tournament, form.cleaned_data["name"], player.pk)
+        form.save()
+        messages.success(request, f"Saved {player.name}.")
+        if warning:
+            messages.warning(request, warning)
+        return redirect("organiser:players", slug)
+    return render(
+        request,
+        "organiser/player_form.html",
+        {"tournament": tournament, "form": form, "player": player},
+    )
+
+
+PLAYER_ACTIONS = {
+    "check_in": ({"checked_in": True}, "{} is checked in."),
+    "check_out": ({"checked_in": False}, "{} is no longer checked in."),
+    "drop": ({"active": False}, "{} has dropped out: later rounds will not seat them."),
+    "return": ({"active": True}, "{} is back: the next round will seat them."),
+}
+
+
+@login_required
+@require_POST
+def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    action = PLAYER_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        messages.error(request, "Unknown action.")
+    else:
+        changes, message = action
+        for field, value in changes.items():
+            setattr(player, field, value)
+        player.save(update_fields=list(changes))
+        messages.success(request, message.format(player.name))
+    return redirect("organiser:players", slug)
+
+
+@login_required
+@require_POST
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = CsvImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _players_page(request, tournament, PlayerForm(), import_form=form)
+    text = form.cleaned_data["text"]
+    check = player_service.check_csv(tournament, text)
+    skip_bad = form.cleaned_data["skip_bad"]
+    if check.errors and not skip_bad:
+        # No ids: its hidden copies of the fields would take the ids that the labels of
+        # the import form below point to.
+        retry = CsvImportForm(initial={"text": text, "skip_bad": True}, auto_id=False)
+        return _players_page(
+            request,
+            tournament,
+            PlayerForm(),
+            import_check=check,
+            import_form=form,
+            retry_form=retry,
+        )
+    added = player_service.import_csv(tournament, text, skip_bad=skip_bad)
+    messages.success(request, f"Imported {len(added)} player{'s' if len(added) != 1 else ''}.")
+    if check.errors:
+        messages.warning(
+            request, f"Skipped {len(check.errors)} bad line(s): " + "; ".join(check.errors)
+        )
+    for warning in check.warnings:
+        messages.warning(request, warning)
+    return redirect("organiser:players", slug)
+
+
+@login_required
+@require_POST
+def keep_apart(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    if "remove" in request.POST:
+        KeepApart.objects.filter(tournament=tournament, pk=request.POST["remove"]).delete()
+        messages.success(request, "The pair may now be seated together.")
+        return redirect("organiser:players", slug)
+    form = KeepApartForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        first, second = sorted(
+            [form.cleaned_data["first"], form.cleaned_data["second"]], key=lambda p: p.pk
+        )
+        KeepApart.objects.get_or_create(tournament=tournament, first=first, second=second)
+        messages.success(request, f"{first.name} and {second.name} will never share a table.")
+    else:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    return redirect("organiser:players", slug)
+
+
+# Rounds and seating -------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rounds(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = SeatRoundForm(request.POST or None, splits=seating.splits_for(tournament))
+    if request.method == "POST" and form.is_valid():
+        try:
+            round_ = seating.seat_next_round(
+                tournament,
+                method=form.cleaned_data["method"],
+                seed=form.cleaned_data["seed"],
+                split=form.cleaned_data["split"],
+            )
+        except UserError as error:
+            messages.error(request, f"Could not seat the next round: {error}")
+        else:
+            messages.success(request, f"Round {round_.number} is seated. Check it, then start it.")
+            return redirect("organiser:round", slug, round_.number)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "rounds": tournament.rounds.annotate(tables_count=Count("tables")).order_by("number"),
+        "active_players": tournament.players.filter(active=True).count(),
+    }
+    return render(request, "organiser/rounds.html", context)
+
+
+def _round_context(tournament: object, round_: Round, **extra: object) -> dict[str, object]:
+    names = dict(Player.objects.filter(tournament=tournament).values_list("pk", "name"))
+    tables: dict[int, dict[str, object]] = {}
+    for table_number, table_id, position, player_id in (
+        Seat.objects.filter(round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "table_id", "position", "player_id")
+    ):
+        entry = tables.setdefault(
+            table_number, {"number": table_number, "id": table_id, "seats": []}
+        )
+        entry["seats"].append((position, names[player_id]))  # type: ignore[attr-defined]
+    statuses = dict(Sheet.objects.filter(table__round=round_).values_list("table_id", "status"))
+    for entry in tables.values():
+        entry["status"] = SheetStatus(statuses.get(entry["id"], SheetStatus.NOT_STARTED)).label
+        entry["has_scores"] = (
+            statuses.get(entry["id"], SheetStatus.NOT_STARTED) != SheetStatus.NOT_STARTED
+        )
+    byes = [
+        names[pk] for pk in Bye.objects.filter(round=round_).values_list("player_id", flat=True)
+    ]
+    in_round = (
+        Player.objects.filter(Q(seats__round=round_) | Q(byes__round=round_), tournament=tournament)
+        .order_by("name")
+        .distinct()
+    )
+    return {
+        "tournament": tournament,
+        "round": round_,
+        "tables": list(tables.values()),
+        "byes": sorted(byes),
+        "quality": seating.round_quality(round_),
+        "held_back": seating.held_back(round_),
+        "regenerate_form": SeatRoundForm(
+            initial={"seed": round_.seed + 1},
+            splits=seating.splits_for(tournament),  # type: ignore[arg-type]
+        ),
+        "swap_form": SwapForm(players=in_round),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    return render(request, "organiser/round.html", _round_context(tournament, round_))
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Regenerate, swap two players, or start a round."""
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    action = request.POST.get("action")
+    extra: dict[str, object] = {}
+    try:
+        if action == "regenerate":
+            form = SeatRoundForm(request.POST, splits=seating.splits_for(tournament))
+            if not form.is_valid():
+                raise UserError("choose a seating method and a seed (a whole number)")
+            seating.regenerate_round(
+                round_,
+                method=form.cleaned_data["method"],
+                seed=form.cleaned_data["seed"]
+                if form.cleaned_data["seed"] is not None
+                else round_.seed + 1,
+                split=form.cleaned_data["split"],
+            )
+            messages.success(request, f"Round {number} seated again.")
+        elif action == "swap":
+            in_round = Player.objects.filter(tournament=tournament)
+            form = SwapForm(request.POST, players=in_round)
+            if not form.is_valid():
+                raise UserError("choose the two players to swap")
+            first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+            seating.swap_players(
+                round_,
+                form.cleaned_data["first"],
+                form.cleaned_data["second"],
+                reseat=form.cleaned_data["reseat"],
+            )
+            messages.success(
+                request,
+                f"Swapped {first.name} and {second.name}.",
+            )
+        elif action == "start":
+            seating.start_round(round_)
+            messages.success(request, f"Round {number} has started: print the score sheets.")
+        elif action in ("release", "withhold"):
+            seating.release_round(round_, release=action == "release")
+            if action == "release":
+                messages.success(request, f"Round {number}'s confirmed results are now public.")
+            else:
+                messages.success(request, f"Round {number}'s results are hidden from the public.")
+        else:
+            raise UserError("unknown action")
+    except UserError as error:
+        messages.error(request, f"Round {number}: {error}")
+        extra["failed"] = True
+    round_.refresh_from_db()
+    if request.htmx:
+        return render(
+            request, "organiser/round.html#seating", _round_context(tournament, round_, **extra)
+        )
+    return redirect("organiser:round", slug, number)
+
+
+@login_required
+@require_POST
+def publishing(request: HttpRequest, slug: str) -> HttpResponse:
+    """Publish or unpublish the tournament, or reveal the held-back final rounds."""
+    tournament = get_tournament_for_organiser(request, slug)
+    action = request.POST.get("action")
+    if action in ("publish", "unpublish"):
+        tournament.published = action == "publish"
+        tournament.save(update_fields=["published"])
+        if tournament.published:
+            messages.success(
+                request, "The tournament is public: released rounds can be seen by all."
+            )
+        else:
+            messages.success(request, "The tournament is private again.")
+    elif action == "reveal":
+        count = seating.reveal_final_results(tournament)
+        messages.success(
+            request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
+        )
+    else:
+        messages.error(request, "Unknown action.")
+    return redirect("organiser:dashboard", slug)
+
+
+@login_required
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's standings, counting sheets that await confirmation too."""
+    tournament = get_tournament_for_organiser(request, slug)
+    result = tournament_standings(tournament, include_unconfirmed=True)
+    context = {
+        "tournament": tournament,
+        "result": result,
+        "table": standings_table(result),
+        "chain": ", then ".join(
+            TIEBREAK_LABELS[key] for key in ("points", *result.standings.tiebreaks)
+        ),
+        "rounds_played": len(result.standings.round_numbers),
+        "incomplete_tables": result.incomplete_tables,
+        "private": True,
+        "public_url": reverse("standings", args=[slug]),
+    }
+    return render(request, "standings.html", context)

@@ -1,0 +1,202 @@
+"""Printed pages for the organiser: a round's seating list and its score sheets.
+
+Terms:
+
+- *seating list*: the round's tables in large type, each with its seats in order (seat 1
+  deals first), then the same people alphabetically ("find your table").
+- *score sheet*: the paper a table fills in, one row per deal, one page per table. The
+  dealer of each row follows from the seating (``scoring.rules.dealer_of``), so it is
+  printed, not written in. Its QR code opens that table's entry page.
+
+Pages are printed by the browser (print CSS in ``static/css/print.css``); nothing here
+makes PDFs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import segno
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.http import require_GET
+
+from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
+from scoring.systems import ScoringSystem
+from tournament.models import Bye, Round, Seat, Table, Tournament
+from tournament.permissions import get_tournament_for_organiser
+
+# Row heights (print.css) that keep a sheet on one page of A4 or Letter: roomy rows up to
+# three rotations of five, tighter ones up to four rotations of six. A longer sheet runs
+# on to a second page, where the browser repeats the column headings.
+ROOMY_ROWS_UP_TO = 15
+COMPACT_ROWS_UP_TO = 20
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    position: int
+    name: str
+
+
+@dataclass(frozen=True)
+class PrintedTable:
+    number: int
+    seats: tuple[SeatedPlayer, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+
+@dataclass(frozen=True)
+class FinderEntry:
+    """One line of the alphabetical list: where a player sits, or that they sit out."""
+
+    name: str
+    table: int | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: SeatedPlayer
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    table: PrintedTable
+    deals: tuple[DealRow, ...]
+    entry_url: str
+    qr_svg: SafeString
+
+    @property
+    def row_class(self) -> str:
+        if len(self.deals) <= ROOMY_ROWS_UP_TO:
+            return "rows-roomy"
+        if len(self.deals) <= COMPACT_ROWS_UP_TO:
+            return "rows-compact"
+        return "rows-tight"
+
+    @property
+    def cards_in_all_deals(self) -> int:
+        return CARDS_IN_PACK * len(self.deals)
+
+
+def qr_svg(url: str) -> SafeString:
+    """An inline SVG QR code for ``url``, sized by CSS (no width/height of its own).
+
+    ``make_qr`` because ``make`` picks a Micro QR for short data, which many phones
+    cannot read.
+    """
+    svg = segno.make_qr(url, error="m").svg_inline(
+        scale=1, border=4, omitsize=True, svgclass="qr-code", lineclass=None
+    )
+    return mark_safe(svg)  # segno's own markup; the URL is encoded, not embedded
+
+
+def _round_for(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def _printed_tables(round_: Round, table_number: int | None = None) -> list[PrintedTable]:
+    tables = Table.objects.filter(round=round_).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    )
+    if table_number is not None:
+        tables = tables.filter(number=table_number)
+    return [
+        PrintedTable(
+            number=table.number,
+            seats=tuple(
+                SeatedPlayer(seat.position, seat.player.name) for seat in table.seats.all()
+            ),
+        )
+        for table in tables.order_by("number")
+    ]
+
+
+def _finder(tables: list[PrintedTable], byes: list[str]) -> list[FinderEntry]:
+    entries = [
+        FinderEntry(seat.name, table.number, seat.position)
+        for table in tables
+        for seat in table.seats
+    ]
+    entries += [FinderEntry(name) for name in byes]
+    return sorted(entries, key=lambda entry: (entry.name.casefold(), entry.name))
+
+
+def _score_sheet(
+    request: HttpRequest, tournament: Tournament, round_: Round, table: PrintedTable
+) -> ScoreSheet:
+    seat_at = {seat.position: seat for seat in table.seats}
+    deals = tuple(
+        DealRow(number, seat_at[dealer_of(number, table.size)])
+        for number in range(1, deals_per_round(table.size, tournament.rotations_per_round) + 1)
+    )
+    entry_url = request.build_absolute_uri(
+        reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
+    )
+    return ScoreSheet(table=table, deals=deals, entry_url=entry_url, qr_svg=qr_svg(entry_url))
+
+
+def _table_filter(request: HttpRequest) -> int | None:
+    value = request.GET.get("table")
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise Http404("No such table") from None
+
+
+@login_required
+@require_GET
+def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = _round_for(tournament, round)
+    tables = _printed_tables(round_)
+    byes = [
+        bye.player.name
+        for bye in Bye.objects.filter(round=round_)
+        .select_related("player")
+        .order_by("player__name", "pk")
+    ]
+    return render(
+        request,
+        "print/seating.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "tables": tables,
+            "byes": byes,
+            "finder": _finder(tables, byes),
+        },
+    )
+
+
+@login_required
+@require_GET
+def sheets(request: HttpRequest, slug: str, round: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = _round_for(tournament, round)
+    only_table = _table_filter(request)
+    tables = _printed_tables(round_, only_table)
+    if only_table is not None and not tables:
+        raise Http404("No such table")
+    return render(
+        request,
+        "print/sheets.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "only_table": only_table,
+            "sheets": [_score_sheet(request, tournament, round_, table) for table in tables],
+            "winner_advantage": tournament.scoring_system is ScoringSystem.WINNER_ADVANTAGE,
+        },
+    )

@@ -1,0 +1,130 @@
+"""Public pages: the standings, the projector, and the exports.
+
+Public pages show published tournaments only, count only the rounds the organiser has
+released and only confirmed sheets, and are served from the cache to anonymous visitors
+(``public_cache``).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+from scoring.standings import TIEBREAK_LABELS
+from tournament.models import Round, Tournament
+from tournament.permissions import can_see
+from tournament.public_cache import cached_public_page
+from tournament.services import tournament_file
+from tournament.services.standings import TournamentStandings, as_csv, tournament_standings
+from tournament.tables import standings_table
+
+PROJECTOR_ROWS = 12
+PROJECTOR_SECONDS = 15
+
+
+def public_tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None or not can_see(request.user, tournament):
+        raise Http404("No such tournament")
+    return tournament
+
+
+def released_rounds(tournament: Tournament) -> list[int]:
+    return list(
+        Round.objects.filter(tournament=tournament, released=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def chain_words(result: TournamentStandings) -> str:
+    return ", then ".join(TIEBREAK_LABELS[key] for key in ("points", *result.standings.tiebreaks))
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"tournaments": Tournament.objects.filter(published=True)})
+
+
+@require_GET
+@cached_public_page
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = public_tournament(request, slug)
+    result = tournament_standings(tournament, released_only=True)
+    query = request.GET.get("q", "").strip()
+    table = standings_table(result, orderable=True, name_filter=query)
+    table.link_players = True
+    RequestConfig(request, paginate=False).configure(table)
+    context = {
+        "tournament": tournament,
+        "result": result,
+        "table": table,
+        "query": query,
+        "chain": chain_words(result),
+        "rounds_played": len(result.standings.round_numbers),
+        "public_rounds": result.standings.round_numbers,
+        "podium": [row for row in result.standings.rows if row.rank <= 3],
+        "incomplete_tables": result.incomplete_tables,
+    }
+    if request.htmx:
+        return render(request, "standings.html#standings-table", context)
+    return render(request, "standings.html", context)
+
+
+@require_GET
+@cached_public_page
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """Large type for a screen across the room: pages through the standings and fetches
+    the next page every few seconds (htmx), so it follows new results by itself."""
+    tournament = public_tournament(request, slug)
+    result = tournament_standings(tournament, released_only=True)
+    rows = result.standings.rows
+    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    page = min(max(page, 1), pages)
+    shown = rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS]
+    context = {
+        "tournament": tournament,
+        "result": result,
+        "rows": [(row, result.info(row)) for row in shown],
+        "page": page,
+        "pages": pages,
+        "next_page": page % pages + 1,
+        "seconds": PROJECTOR_SECONDS,
+        "latest_round": max(result.standings.round_numbers, default=None),
+        "tiebreaks": [TIEBREAK_LABELS[key] for key in result.standings.tiebreaks],
+        "updated": tournament.public_changed,
+    }
+    if request.htmx:
+        return render(request, "public/projector.html#board", context)
+    return render(request, "public/projector.html", context)
+
+
+@require_GET
+@cached_public_page
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = public_tournament(request, slug)
+    response = HttpResponse(
+        as_csv(tournament_standings(tournament, released_only=True)),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'
+    return response
+
+
+@require_GET
+@cached_public_page
+def tournament_json(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament file of the released rounds, for archiving."""
+    tournament = public_tournament(request, slug)
+    response = JsonResponse(
+        tournament_file.export_tournament(tournament, released_only=True),
+        json_dumps_params={"indent": 2, "ensure_ascii": False},
+    )
+    response["Content-Disposition"] = f'attachment; filename="{slug}.json"'
+    return response

@@ -1,0 +1,264 @@
+"""Public pages beyond the standings: a player's tournament, a round's tables, and the
+printable final results.
+
+Like every public page they show published tournaments only (``can_see``), count only
+released rounds and confirmed sheets (``services.public``), and are served from the cache
+to anonymous visitors (``public_cache``). An unreleased round does not exist here: its
+page is a 404 and nothing of it appears elsewhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from scoring.standings import TIEBREAK_LABELS, StandingRow, Standings
+from tournament.models import Tournament
+from tournament.permissions import can_see
+from tournament.public_cache import cached_public_page
+from tournament.services.public import (
+    RoundRank,
+    podium,
+    released_byes,
+    released_results,
+    released_round_numbers,
+    released_tables,
+)
+from tournament.services.standings import rank_label, tournament_standings
+
+
+def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None or not can_see(request.user, tournament):
+        raise Http404("No such tournament")
+    return tournament
+
+
+def _chain(standings: Standings) -> str:
+    return ", then ".join(TIEBREAK_LABELS[key] for key in ("points", *standings.tiebreaks))
+
+
+# The rank chart ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    x: float
+    y: float
+    round_number: int
+    label: str
+
+
+@dataclass(frozen=True)
+class ChartTick:
+    position: float
+    label: str
+
+
+@dataclass(frozen=True)
+class RankChart:
+    """Geometry of an inline SVG line chart of rank after each round (rank 1 at the top).
+
+    Coordinates are in the SVG's own units; the SVG scales to its container.
+    """
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    points: tuple[ChartPoint, ...]
+    x_ticks: tuple[ChartTick, ...]
+    y_ticks: tuple[ChartTick, ...]
+    description: str
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{p.x:g},{p.y:g}" for p in self.points)
+
+    @property
+    def mid_x(self) -> float:
+        return (self.left + self.right) / 2
+
+    @property
+    def mid_y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+_STEP = 56
+_MARGIN_LEFT, _MARGIN_RIGHT, _MARGIN_TOP, _MARGIN_BOTTOM = 52, 20, 14, 42
+_PLOT_HEIGHT = 150
+
+
+def rank_chart(history: list[RoundRank], field_size: int) -> RankChart | None:
+    if not history:
+        return None
+    lowest = max(field_size, 1)
+    left, top = _MARGIN_LEFT, _MARGIN_TOP
+    right = left + _STEP * max(len(history) - 1, 1)
+    bottom = top + _PLOT_HEIGHT
+
+    def x_of(index: int) -> float:
+        if len(history) == 1:
+            return (left + right) / 2
+        return left + _STEP * index
+
+    def y_of(rank: int) -> float:
+        if lowest == 1:
+            return top
+        return round(top + (rank - 1) * _PLOT_HEIGHT / (lowest - 1), 1)
+
+    ranks = sorted({1, lowest, *(-(-lowest * k // 4) for k in (1, 2, 3))})
+    return RankChart(
+        width=right + _MARGIN_RIGHT,
+        height=bottom + _MARGIN_BOTTOM,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+        points=tuple(
+            ChartPoint(x_of(i), y_of(r.rank), r.round_number, r.label)
+            for i, r in enumerate(history)
+        ),
+        x_ticks=tuple(ChartTick(x_of(i), str(r.round_number)) for i, r in enumerate(history)),
+        y_ticks=tuple(ChartTick(y_of(rank), str(rank)) for rank in ranks),
+        description="; ".join(
+            f"after round {r.round_number}: {r.label} of {lowest}" for r in history
+        ),
+    )
+
+
+# Views ------------------------------------------------------------------------------
+
+
+@require_GET
+@cached_public_page
+def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _public_tournament(request, slug)
+    results = released_results(tournament)
+    info = results.players.get(pk)
+    if info is None:
+        raise Http404("No such player")
+    rounds = results.player_rounds(pk)
+    row = results.row_of(pk)
+    context = {
+        "tournament": tournament,
+        "public_rounds": results.round_numbers,
+        "player": info,
+        "player_pk": pk,
+        "row": row,
+        "rank": rank_label(row),
+        "field_size": len(results.players),
+        "rounds": rounds,
+        "chart": rank_chart([r.rank_after for r in rounds], len(results.players)),
+        "system": tournament.scoring_system,
+    }
+    return render(request, "public/player.html", context)
+
+
+@require_GET
+@cached_public_page
+def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _public_tournament(request, slug)
+    public_rounds = released_round_numbers(tournament)
+    if number not in public_rounds:
+        raise Http404("No such round")
+    context = {
+        "tournament": tournament,
+        "public_rounds": public_rounds,
+        "number": number,
+        "tables": released_tables(tournament, number),
+        "byes": released_byes(tournament, number),
+        "system": tournament.scoring_system,
+    }
+    return render(request, "public/round.html", context)
+
+
+@dataclass(frozen=True)
+class FinalColumn:
+    key: str
+    label: str
+    title: str
+
+
+def _final_columns(standings: Standings) -> list[FinalColumn]:
+    """The tiebreak columns in the tournament's order; countback is shown as the round
+    totals, latest round first (the order countback reads them)."""
+    columns = []
+    for key in standings.tiebreaks:
+        if key == "countback":
+            columns += [
+                FinalColumn(f"round_{n}", f"R{n}", f"Countback: round {n} total")
+                for n in reversed(standings.round_numbers)
+            ]
+        else:
+            label = TIEBREAK_LABELS[key]
+            columns.append(FinalColumn(key, label.capitalize(), label))
+    if "countback" not in standings.tiebreaks:
+        columns += [
+            FinalColumn(f"round_{n}", f"R{n}", f"Round {n} total") for n in standings.round_numbers
+        ]
+    return columns
+
+
+def _final_cells(
+    row: StandingRow, above: StandingRow | None, standings: Standings, columns: list[FinalColumn]
+) -> list[dict[str, object]]:
+    """The row's values for ``columns``; the value that placed it below ``above`` is
+    marked ``decided`` (for countback, the first round total that differs)."""
+    totals = dict(zip(standings.round_numbers, row.rounds, strict=True))
+    countback_round = None
+    if above is not None and row.decided_by == "countback":
+        countback_round = next(
+            number
+            for number, mine, theirs in zip(
+                reversed(standings.round_numbers),
+                reversed(row.rounds),
+                reversed(above.rounds),
+                strict=True,
+            )
+            if (mine or 0) != (theirs or 0)
+        )
+    cells = []
+    for column in columns:
+        if column.key.startswith("round_"):
+            number = int(column.key.removeprefix("round_"))
+            value = totals[number]
+            decided = number == countback_round
+        else:
+            value = getattr(row, column.key)
+            decided = row.decided_by == column.key
+        cells.append({"value": "–" if value is None else value, "decided": decided})
+    return cells
+
+
+@require_GET
+@cached_public_page
+def final(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _public_tournament(request, slug)
+    result = tournament_standings(tournament, released_only=True)
+    standings = result.standings
+    columns = _final_columns(standings)
+    context = {
+        "tournament": tournament,
+        "public_rounds": standings.round_numbers,
+        "result": result,
+        "podium": podium(standings.rows) if standings.round_numbers else [],
+        "columns": columns,
+        "rows": [
+            {
+                "rank": rank_label(row),
+                "row": row,
+                "club": result.info(row).club,
+                "cells": _final_cells(row, above, standings, columns),
+            }
+            for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
+        ],
+        "chain": _chain(standings),
+        "provisional": len(standings.round_numbers) < tournament.planned_rounds,
+    }
+    return render(request, "public/final.html", context)

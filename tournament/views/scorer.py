@@ -1,0 +1,720 @@
+"""Pages for scorers: typing in the score sheets of a started round, confirming them by a
+second person, each sheet's history, and the round desk where the organiser sees at a
+glance which sheets are missing.
+
+Every page fetches its tournament through ``get_tournament_for_scorer`` (organisers pass
+too, anyone else gets a 404). The rules live in ``services.sheets``: these views turn the
+form's cells into rows, and the service's findings back into cells to show.
+
+Terms: a *cell* is one input of the sheet, named ``d{deal}_s{seat}``, ``d{deal}_left_over``
+or ``d{deal}_last_in`` (the names ``Mismatch.cell`` and ``RowCheck.problem_cells`` use).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import django_tables2 as tables
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from scoring.errors import UserError
+from scoring.rules import dealer_of, deals_per_round
+from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
+from tournament.permissions import get_tournament_for_scorer
+from tournament.services import sheets
+from tournament.services.sheets import (
+    Row,
+    SheetChangedError,
+    SheetCheck,
+    SheetInvalidError,
+    SheetMismatchError,
+)
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+# A tampered form must not make us build a million rows; a real sheet has at most 36.
+_MAX_ROWS = 100
+_DEAL_IN_CELL = re.compile(r"^d(\d{1,3})_")
+
+
+# Loading ------------------------------------------------------------------------------
+
+
+def _round_for(tournament: Tournament, number: int) -> Round:
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    if round_ is None:
+        raise Http404("No such round")
+    return round_
+
+
+def _table_for(round_: Round, number: int) -> Table:
+    table = (
+        Table.objects.filter(round=round_, number=number)
+        .select_related("round__tournament")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+    if table is None:
+        raise Http404("No such table")
+    return table
+
+
+def _not_started(request: HtmxHttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:
+    messages.error(
+        request,
+        f"Round {round_.number} has not started yet: its sheets can be entered once the "
+        "organiser starts it.",
+    )
+    url = reverse("scorer:home", args=[tournament.slug])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _expected_version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST["expected_version"])
+    except (KeyError, ValueError):
+        return None
+
+
+def _table_url(name: str, table: Table) -> str:
+    return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
+
+
+def _round_home_url(tournament: Tournament, round_: Round) -> str:
+    return f"{reverse('scorer:home', args=[tournament.slug])}?round={round_.number}"
+
+
+def _where(table: Table) -> str:
+    return f"Round {table.round.number}, table {table.number}"
+
+
+# From the form to rows and back -------------------------------------------------------
+
+
+def _typed_rows(data: Any, size: int, most: int) -> list[Row]:
+    """The rows as typed, every cell a string; as many rows as the form showed (a sheet
+    saved with more deals than a round has shows them all, so that they can be removed)."""
+    numbers = [int(m[1]) for key in data if (m := _DEAL_IN_CELL.match(key))]
+    count = min(max([most, *numbers]), _MAX_ROWS)
+    return [
+        {
+            "won": [data.get(f"d{deal}_s{seat}", "") for seat in range(1, size + 1)],
+            "left_over": data.get(f"d{deal}_left_over", ""),
+            "last_in": data.get(f"d{deal}_last_in", ""),
+        }
+        for deal in range(1, count + 1)
+    ]
+
+
+def _padded(rows: list[Row], size: int, count: int) -> list[Row]:
+    """Cleaned rows, with blank ones up to ``count`` (the unused lines of the paper)."""
+    cleaned = [sheets.clean_row(row, size) for row in rows]
+    blank = {"won": [None] * size, "last_in": None, "left_over": None}
+    return cleaned + [dict(blank) for _ in range(count - len(cleaned))]
+
+
+def _shown(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class Cell:
+    name: str
+    value: str
+    label: str
+    css: str = ""
+    # On a blind re-type that does not match, or a sheet saved meanwhile by someone else:
+    # what the other copy holds in this cell.
+    other: str | None = None
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A value derived from the checksum, offered to the scorer, never filled silently."""
+
+    cell: str
+    value: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    dealer: str
+    dealer_seat: int
+    cells: tuple[Cell, ...]
+    problems: tuple[str, ...] = ()
+    offer: Offer | None = None
+
+    @property
+    def has_notes(self) -> bool:
+        return bool(self.problems or self.offer)
+
+
+def _offer(derived: tuple[str, int] | None, number: int) -> Offer | None:
+    if derived is None:
+        return None
+    cell, value = derived
+    where = "left over" if cell.endswith("_left_over") else f"seat {cell.split('_s')[1]}"
+    return Offer(cell, value, f"{where}: {value} (derived so that deal {number} adds up to 52)")
+
+
+def _marked_cells(problem_cells: tuple[str, ...], size: int) -> set[str]:
+    """The inputs to mark for a row's problems: a checksum that fails marks every count of
+    the row, since any one of them may be the mistyped number."""
+    marked = set()
+    for cell in problem_cells:
+        deal, _, field_name = cell.partition("_")
+        if field_name == "checksum":
+            marked.update(f"{deal}_s{seat}" for seat in range(1, size + 1))
+            marked.add(f"{deal}_left_over")
+        else:
+            marked.add(cell)
+    return marked
+
+
+def _problem_css(name: str, value: object, bad: set[str]) -> str:
+    # A blank cell of a row being typed is only not done yet: marked, but quietly.
+    if name not in bad:
+        return ""
+    return "missing" if value is None or value == "" else "problem"
+
+
+def _sheet_rows(
+    rows: list[Row],
+    seats: list[Seat],
+    *,
+    check: SheetCheck | None = None,
+    marks: dict[str, str] | None = None,
+    others: dict[str, object] | None = None,
+) -> list[SheetRow]:
+    """What the page shows for ``rows`` (cleaned and padded): each row's cells with the
+    problems of ``check`` in place, and ``marks`` (cell name: css class) with the values of
+    the ``others`` copy beside them."""
+    size = len(seats)
+    marks = marks or {}
+    others = others or {}
+    result = []
+    for index, row in enumerate(rows):
+        number = index + 1
+        found = check.rows[index] if check and index < len(check.rows) else None
+        bad = _marked_cells(found.problem_cells, size) if found else set()
+        dealer = seats[dealer_of(number, size) - 1]
+        named = [
+            *(
+                (f"d{number}_s{s.position}", row["won"][i], f"{s.player.name}, cards won")
+                for i, s in enumerate(seats)
+            ),
+            (f"d{number}_left_over", row["left_over"], "left over"),
+            (f"d{number}_last_in", row["last_in"], "last in (seat number)"),
+        ]
+        cells = tuple(
+            Cell(
+                name=name,
+                value=_shown(value),
+                label=f"deal {number}, {label}",
+                css=" ".join(c for c in (_problem_css(name, value, bad), marks.get(name)) if c),
+                other=_shown(others[name]) if name in others else None,
+            )
+            for name, value, label in named
+        )
+        result.append(
+            SheetRow(
+                number=number,
+                dealer=dealer.player.name,
+                dealer_seat=dealer.position,
+                cells=cells,
+                problems=found.problems if found else (),
+                offer=_offer(found.derived, number) if found else None,
+            )
+        )
+    return result
+
+
+def _cell_values(rows: list[Row]) -> dict[str, object]:
+    values: dict[str, object] = {}
+    for number, row in enumerate(rows, start=1):
+        for seat, value in enumerate(row["won"], start=1):
+            values[f"d{number}_s{seat}"] = value
+        values[f"d{number}_left_over"] = row["left_over"]
+        values[f"d{number}_last_in"] = row["last_in"]
+    return values
+
+
+def _differences(mine: list[Row], theirs: list[Row], size: int) -> tuple[set[str], dict]:
+    """The cells where two copies of a sheet differ, and the other copy's values."""
+    mine = sheets.trim([sheets.clean_row(row, size) for row in mine])
+    theirs = sheets.trim([sheets.clean_row(row, size) for row in theirs])
+    cells = {m.cell for m in sheets.compare(theirs, mine)}
+    return cells, _cell_values(theirs)
+
+
+# The sheet entry page -----------------------------------------------------------------
+
+
+def _sheet_context(
+    request: HttpRequest,
+    table: Table,
+    sheet: Sheet,
+    rows: list[Row],
+    *,
+    expected_version: int,
+    final: bool = False,
+    stopped_early: bool = False,
+    conflict: SheetChangedError | None = None,
+) -> dict[str, Any]:
+    tournament = table.round.tournament
+    seats = list(table.seats.all())
+    size = len(seats)
+    most = deals_per_round(size, tournament.rotations_per_round)
+    padded = _padded(rows, size, max(most, len(rows)))
+    check = sheets.check_rows(padded, table, final=final, stopped_early=stopped_early)
+    marks: dict[str, str] = {}
+    others: dict[str, object] = {}
+    saved_rows = None
+    if conflict is not None:
+        differing, saved_values = _differences(rows, conflict.current_rows, size)
+        marks = dict.fromkeys(differing, "differs")
+        others = {name: saved_values.get(name) for name in differing}
+        theirs = _padded(conflict.current_rows, size, len(conflict.current_rows))
+        saved_rows = _sheet_rows(theirs, seats, marks=marks)
+    return {
+        "tournament": tournament,
+        "round": table.round,
+        "table": table,
+        "seats": seats,
+        "sheet": sheet,
+        "rows": _sheet_rows(padded, seats, check=check, marks=marks, others=others),
+        "check": check,
+        "problem_cells": sorted(
+            {c for row in check.rows for c in _marked_cells(row.problem_cells, size)}
+        ),
+        "counted_deals": sum(1 for row in check.rows if row.points is not None),
+        "most": most,
+        "columns": size + 3,
+        "expected_version": expected_version,
+        "stopped_early": stopped_early,
+        "conflict": conflict,
+        "saved_rows": saved_rows,
+        "is_correction": sheet.confirmed_by_id is not None
+        and sheet.status != SheetStatus.CONFIRMED,
+        "entered_by_me": sheet.entered_by_id == request.user.pk,
+    }
+
+
+def _saved_message(result: sheets.SaveResult, table: Table) -> str:
+    where = _where(table)
+    if result.repeated:
+        return f"{where} was already saved with these numbers: nothing changed."
+    if result.status == SheetStatus.DRAFT:
+        return (
+            f"{where}: draft saved (version {result.sheet.version}). It counts nowhere "
+            "until it is saved as complete."
+        )
+    if result.status == SheetStatus.ENTERED:
+        return f"{where} saved: it now awaits confirmation by a different person."
+    return f"{where} saved and confirmed."
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    tournament = get_tournament_for_scorer(request, slug)
+    round_ = _round_for(tournament, round)
+    if not round_.started:
+        return _not_started(request, tournament, round_)
+    table_ = _table_for(round_, table)
+    if request.method == "GET":
+        current = sheets.peek_sheet(table_)
+        context = _sheet_context(
+            request,
+            table_,
+            current,
+            sheets.current_rows(current),
+            expected_version=current.version,
+            stopped_early=current.stopped_early,
+        )
+        return render(request, "scorer/sheet.html", context)
+
+    expected = _expected_version(request)
+    if expected is None:
+        return HttpResponseBadRequest("The form is missing the sheet's version; reload the page.")
+    most = deals_per_round(table_.size, tournament.rotations_per_round)
+    typed = _typed_rows(request.POST, table_.size, most)
+    final = request.POST.get("action") == "final"
+    stopped_early = bool(request.POST.get("stopped_early"))
+    try:
+        result = sheets.save_sheet(
+            table_,
+            request.user,
+            typed,
+            expected_version=expected,
+            final=final,
+            stopped_early=stopped_early,
+        )
+    except SheetInvalidError:
+        context = _sheet_context(
+            request,
+            table_,
+            sheets.peek_sheet(table_),
+            typed,
+            expected_version=expected,
+            final=True,
+            stopped_early=stopped_early,
+        )
+        return render(request, "scorer/sheet.html", context, status=422)
+    except SheetChangedError as changed:
+        # Saving again from here is a deliberate choice made with both copies in view.
+        context = _sheet_context(
+            request,
+            table_,
+            changed.sheet,
+            typed,
+            expected_version=changed.sheet.version,
+            stopped_early=stopped_early,
+            conflict=changed,
+        )
+        return render(request, "scorer/sheet.html", context, status=409)
+    messages.success(request, _saved_message(result, table_))
+    for warning in result.warnings:
+        messages.warning(request, capfirst(warning))
+    if result.status == SheetStatus.DRAFT:
+        return redirect(_table_url("scorer:sheet", table_))
+    return redirect(_round_home_url(tournament, round_))
+
+
+@login_required
+@require_POST
+def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    """The live check as rows are typed: problems in place, offers, running totals."""
+    tournament = get_tournament_for_scorer(request, slug)
+    round_ = _round_for(tournament, round)
+    if not round_.started:
+        return _not_started(request, tournament, round_)
+    table_ = _table_for(round_, table)
+    most = deals_per_round(table_.size, tournament.rotations_per_round)
+    expected = _expected_version(request)
+    context = _sheet_context(
+        request,
+        table_,
+        sheets.peek_sheet(table_),
+        _typed_rows(request.POST, table_.size, most),
+        expected_version=expected if expected is not None else 0,
+        stopped_early=bool(request.POST.get("stopped_early")),
+    )
+    if request.htmx:
+        return render(request, "scorer/sheet.html#check", context)
+    return render(request, "scorer/sheet.html", context)
+
+
+# Confirming ---------------------------------------------------------------------------
+
+
+def _first_incomplete_deal(typed: list[Row], size: int, deals: int) -> int | None:
+    """A blind re-type is compared only once it is complete: comparing half a sheet would
+    show the entered values and spoil the blindness."""
+    for number, row in enumerate(typed[:deals], start=1):
+        cleaned = sheets.clean_row(row, size)
+        if None in (*cleaned["won"], cleaned["left_over"], cleaned["last_in"]):
+            return number
+    return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    tournament = get_tournament_for_scorer(request, slug)
+    round_ = _round_for(tournament, round)
+    if not round_.started:
+        return _not_started(request, tournament, round_)
+    table_ = _table_for(round_, table)
+    seats = list(table_.seats.all())
+    size = len(seats)
+    current = sheets.peek_sheet(table_)
+    source = request.POST if request.method == "POST" else request.GET
+    mode = source.get("mode") if source.get("mode") in ("review", "retype") else None
+    confirm_url = _table_url("scorer:confirm", table_)
+    most = deals_per_round(size, tournament.rotations_per_round)
+    deals = len(current.pending) if current.status == SheetStatus.ENTERED else 0
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "round": round_,
+        "table": table_,
+        "seats": seats,
+        "sheet": current,
+        "mode": mode,
+        "deals": deals,
+        "expected_version": current.version,
+        "entered_by_me": current.entered_by_id == request.user.pk,
+        "can_confirm": current.status == SheetStatus.ENTERED
+        and current.entered_by_id != request.user.pk,
+    }
+    blank = _padded([], size, max(most, deals))
+
+    if request.method == "POST":
+        expected = _expected_version(request)
+        if expected is None or mode is None:
+            return HttpResponseBadRequest("The form is incomplete; reload the page.")
+        retyped = _typed_rows(request.POST, size, most) if mode == "retype" else None
+        if retyped is not None and context["can_confirm"]:
+            incomplete = _first_incomplete_deal(retyped, size, deals)
+            if incomplete is not None:
+                context.update(
+                    expected_version=expected,
+                    error=f"Deal {incomplete} is not complete: type every cell of the "
+                    f"{deals} deals, then confirm. Nothing was compared yet.",
+                    rows=_sheet_rows(_padded(retyped, size, len(blank)), seats),
+                )
+                return render(request, "scorer/confirm.html", context, status=422)
+        try:
+            result = sheets.confirm_sheet(
+                table_, request.user, expected_version=expected, retyped=retyped
+            )
+        except SheetMismatchError as mismatch:
+            entered = {m.cell: m.entered for m in mismatch.mismatches}
+            context.update(
+                expected_version=expected,
+                error=capfirst(str(mismatch)) + ". Nothing was saved.",
+                rows=_sheet_rows(
+                    _padded(retyped or [], size, len(blank)),
+                    seats,
+                    marks=dict.fromkeys(entered, "mismatch"),
+                    others=entered,
+                ),
+            )
+            return render(request, "scorer/confirm.html", context, status=422)
+        except UserError as refused:
+            messages.error(request, capfirst(str(refused)) + ".")
+            return redirect(f"{confirm_url}?mode={mode}")
+        if result.repeated:
+            messages.info(request, f"{_where(table_)} was already confirmed.")
+        else:
+            messages.success(request, f"{_where(table_)} confirmed: it now counts.")
+        return redirect(_round_home_url(tournament, round_))
+
+    if mode == "review":
+        entered = _padded(sheets.current_rows(current), size, deals)
+        context["rows"] = _sheet_rows(entered, seats)
+    elif mode == "retype":
+        context["rows"] = _sheet_rows(blank, seats)
+    return render(request, "scorer/confirm.html", context)
+
+
+# History ------------------------------------------------------------------------------
+
+_ACTIONS = {
+    "draft": "Draft saved",
+    "entered": "Entered, awaiting confirmation",
+    "confirmed": "Confirmed",
+    "corrected": "Corrected",
+}
+
+
+def _value_in_words(value: object) -> str:
+    if value is None:
+        return "blank"
+    if isinstance(value, str):
+        return f"“{value}”"
+    return str(value)
+
+
+def _row_in_words(row: Row) -> str:
+    won = ", ".join(_value_in_words(v) for v in row.get("won", []))
+    return (
+        f"cards won {won}; left over {_value_in_words(row.get('left_over'))}; "
+        f"last in {_value_in_words(row.get('last_in'))}"
+    )
+
+
+def change_in_words(change: dict[str, Any], names: dict[int, str]) -> str:
+    """One changed cell of ``SheetVersion.changes`` as a scorer would say it."""
+    deal = change["deal"]
+    before, after = change["before"], change["after"]
+    if change["field"] == "deal":
+        if before is None:
+            return f"deal {deal} added: {_row_in_words(after)}"
+        return f"deal {deal} removed (it was: {_row_in_words(before)})"
+    if change["field"] == "won":
+        seat = change["seat"]
+        where = f"seat {seat} ({names[seat]})" if seat in names else f"seat {seat}"
+    else:
+        where = change["field"].replace("_", " ")
+    return f"deal {deal}, {where}: {_value_in_words(before)} → {_value_in_words(after)}"
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    tournament = get_tournament_for_scorer(request, slug)
+    round_ = _round_for(tournament, round)
+    table_ = _table_for(round_, table)
+    names = {seat.position: seat.player.name for seat in table_.seats.all()}
+    versions = SheetVersion.objects.filter(sheet__table=table_).select_related("by")
+    entries = [
+        {
+            "number": version.number,
+            "action": _ACTIONS.get(version.action, version.action),
+            "by": version.by.get_username() if version.by else "someone since removed",
+            "at": version.at,
+            "deals": len(version.deals),
+            "changes": [change_in_words(change, names) for change in version.changes],
+        }
+        for version in versions.order_by("-number")
+    ]
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "table": table_,
+        "sheet": sheets.peek_sheet(table_),
+        "entries": entries,
+    }
+    return render(request, "scorer/history.html", context)
+
+
+# The round desk and the scorer's home ---------------------------------------------------
+
+
+def _sheet_or_none(table: Table) -> Sheet | None:
+    try:
+        return table.sheet
+    except Sheet.DoesNotExist:
+        return None
+
+
+def _user_name(user: Any) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
+    """One record per table of the round: its sheet's status and who did what. Three
+    queries whatever the number of tables."""
+    tables_ = (
+        Table.objects.filter(round=round_)
+        .select_related("sheet__entered_by", "sheet__confirmed_by")
+        .annotate(deal_count=Count("deals"))
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by("number")
+    )
+    round_.tournament = tournament
+    records = []
+    for table in tables_:
+        table.round = round_
+        seats = list(table.seats.all())
+        sheet = _sheet_or_none(table)
+        if sheet is None:
+            status = SheetStatus.CONFIRMED if table.deal_count else SheetStatus.NOT_STARTED
+        else:
+            status = SheetStatus(sheet.status)
+        pending = status in (SheetStatus.DRAFT, SheetStatus.ENTERED)
+        records.append(
+            {
+                "number": table.number,
+                "players": ", ".join(seat.player.name for seat in seats),
+                "status": status,
+                "status_label": status.label,
+                "entered_by": _user_name(sheet.entered_by) if sheet else "",
+                "confirmed_by": _user_name(sheet.confirmed_by) if sheet else "",
+                "deals": len(sheet.pending) if pending and sheet else table.deal_count,
+                "most": deals_per_round(len(seats), tournament.rotations_per_round),
+                "stopped_early": bool(sheet and sheet.stopped_early),
+                "updated": sheet.updated if sheet else None,
+                "sheet_url": _table_url("scorer:sheet", table),
+                "confirm_url": _table_url("scorer:confirm", table),
+                "history_url": _table_url("scorer:history", table),
+            }
+        )
+    return records
+
+
+class DeskTable(tables.Table):
+    number = tables.Column(
+        verbose_name="Table",
+        linkify=lambda record: record["sheet_url"],
+        attrs={"td": {"class": "num"}},
+    )
+    players = tables.Column(verbose_name="Players", attrs={"td": {"class": "players"}})
+    status_label = tables.Column(verbose_name="Status", attrs={"td": {"class": "status"}})
+    entered_by = tables.Column(verbose_name="Entered by", default="–")
+    deals = tables.TemplateColumn(
+        verbose_name="Deals",
+        template_code="{{ record.deals }} of {{ record.most }}"
+        "{% if record.stopped_early %} (stopped early){% endif %}",
+    )
+    updated = tables.DateTimeColumn(verbose_name="Last saved", format="H:i", default="–")
+    links = tables.TemplateColumn(
+        verbose_name="",
+        template_name="scorer/_desk_links.html",
+        attrs={"td": {"class": "links"}},
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "desk"}
+        row_attrs = {
+            "class": lambda record: f"status-{record['status']}",
+            "data-table": lambda record: record["number"],
+        }
+
+
+def _progress(records: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    return [
+        (status.label, sum(1 for r in records if r["status"] == status)) for status in SheetStatus
+    ]
+
+
+@login_required
+@require_GET
+def desk(request: HtmxHttpRequest, slug: str, round: int) -> HttpResponse:
+    tournament = get_tournament_for_scorer(request, slug)
+    round_ = _round_for(tournament, round)
+    records = desk_records(tournament, round_)
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "desk_table": DeskTable(records),
+        "progress": _progress(records),
+        "missing": [r["number"] for r in records if r["status"] != SheetStatus.CONFIRMED],
+    }
+    if request.htmx:
+        return render(request, "scorer/desk.html#desk", context)
+    return render(request, "scorer/desk.html", context)
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tables of the latest started round (or ``?round=N``), each with its sheet."""
+    tournament = get_tournament_for_scorer(request, slug)
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    started = [r for r in rounds if r.started]
+    asked = request.GET.get("round")
+    if asked:
+        try:
+            current = next(r for r in rounds if r.number == int(asked))
+        except (ValueError, StopIteration):
+            raise Http404("No such round") from None
+    else:
+        current = started[-1] if started else None
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "current": current,
+        "records": desk_records(tournament, current) if current and current.started else [],
+    }
+    return render(request, "scorer/home.html", context)
