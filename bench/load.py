@@ -226,7 +226,11 @@ def main() -> None:
     args = parser.parse_args()
 
     env = dict(os.environ)
-    env.update(DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
     env.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789")
     temp = tempfile.TemporaryDirectory()
     env.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")

@@ -198,3 +198,15 @@ def test_a_confirmed_sheet_clears_the_cache_by_itself(client, published, second_
 def test_public_pages_are_read_only(client, make_tournament, name):
     tournament = make_tournament()
     assert client.post(reverse(name, args=[tournament.slug])).status_code == 405
+
+
+def test_drafts_and_unconfirmed_sheets_leave_the_cache_alone(client, published, scorer):
+    tournament = published
+    seating.release_round(Round.objects.get(tournament=tournament, number=1))
+    first = get(client, "standings", tournament)
+    table = Round.objects.get(tournament=tournament, number=1).tables.get(number=2)
+    rows = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 2
+    save_sheet(table, scorer, rows, expected_version=0, final=False)
+    save_sheet(table, scorer, rows * 2, expected_version=1, final=True)
+    assert queries(lambda: get(client, "standings", tournament)) == 1
+    assert get(client, "standings", tournament).content == first.content

@@ -23,7 +23,17 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
-from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, Table, Tournament
+from tournament.models import (
+    Bye,
+    KeepApart,
+    Player,
+    Round,
+    Seat,
+    Sheet,
+    SheetStatus,
+    Table,
+    Tournament,
+)
 
 TIMEOUT = 60 * 60
 _KEPT_HEADERS = ("Content-Type", "Content-Disposition")
@@ -87,6 +97,13 @@ def _tournament_id(instance: Any) -> int | None:
 @receiver(post_delete)
 def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
     if sender not in (Player, Round, KeepApart, Table, Seat, Bye, Sheet):
+        return
+    # Drafts and sheets awaiting confirmation are never public, and a confirmed sheet
+    # being corrected keeps its confirmed deals until the correction is confirmed: only
+    # a save as confirmed changes what the public sees. Scorers' drafts therefore leave
+    # the public pages' cache alone.
+    saved = kwargs.get("signal") is post_save
+    if sender is Sheet and saved and instance.status != SheetStatus.CONFIRMED:
         return
     tournament_id = _tournament_id(instance)
     if tournament_id is not None:

@@ -1,0 +1,184 @@
+"""Standings benchmark at federation scale, beside the floor of one bare SELECT.
+
+Builds a published tournament of 1,000 players, 10 rounds and 2 rotations a round
+(about 20,000 deals and 100,000 per-seat results), then reports the median time of:
+
+- the floor: one bare ``SELECT`` fetching every per-seat result row with its deal's facts
+  (the rows the standings are made of), through a plain database cursor;
+- computing the standings (``tournament_standings``: its queries plus the scoring);
+- rendering the public standings page (the whole request, with the page cache off);
+- saving a table's sheet: the number of queries, for a short and a full sheet.
+
+and the ratios to the floor. Run from the repository root, on SQLite (a file in a temp
+folder) or on PostgreSQL::
+
+    .venv/bin/python bench/standings.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/lld_bench .venv/bin/python bench/standings.py
+
+The PostgreSQL database named in the URL is dropped and created afresh. ``--players``,
+``--rounds`` and ``--repeat`` change the size and the number of timed runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SLUG = "federation"
+
+
+def median_ms(function: Callable[[], object], repeat: int) -> float:
+    function()  # warm up: caches, connection, imported templates
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def reset_postgres(url: str) -> None:
+    import psycopg
+
+    head, _, name = url.rpartition("/")
+    with psycopg.connect(f"{head}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--rotations", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+
+    temp = tempfile.TemporaryDirectory()
+    url = os.environ.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")
+    if url.startswith("postgres"):
+        reset_postgres(url)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["DJANGO_DEBUG"] = "0"
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from tournament.demo import synthetic_tournament
+    from tournament.models import Deal, DealResult, Player, Round
+    from tournament.services import seating, tournament_file
+    from tournament.services.sheets import save_sheet
+    from tournament.services.standings import tournament_standings
+
+    call_command("migrate", verbosity=0)
+    print(f"Database: {connection.vendor} ({url.split('@')[-1]})")
+    start = time.perf_counter()
+    data = synthetic_tournament(
+        name="Federation Championship",
+        slug=SLUG,
+        players=[(f"Player {i:04d}", f"Club {i % 60}") for i in range(args.players)],
+        rounds=args.rounds,
+        rotations=args.rotations,
+        seed=3,
+    )
+    tournament = tournament_file.import_tournament(data, replace=True).tournament
+    tournament.published = True
+    tournament.save()
+    deals = Deal.objects.filter(table__round__tournament=tournament).count()
+    results = DealResult.objects.filter(deal__table__round__tournament=tournament).count()
+    players = Player.objects.filter(tournament=tournament).count()
+    print(
+        f"Built {players} players, {args.rounds} rounds x {args.rotations} rotations: "
+        f"{deals} deals, {results} per-seat results ({time.perf_counter() - start:.1f} s)"
+    )
+
+    floor_sql = (
+        "SELECT d.table_id, d.number, d.last_in, d.left_over, r.seat, r.won "
+        "FROM tournament_dealresult r JOIN tournament_deal d ON d.id = r.deal_id "
+        "JOIN tournament_table t ON t.id = d.table_id "
+        "JOIN tournament_round o ON o.id = t.round_id WHERE o.tournament_id = %s"
+    )
+
+    def floor() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(floor_sql, [tournament.pk])
+            return len(cursor.fetchall())
+
+    assert floor() == results
+
+    def compute() -> object:
+        return tournament_standings(tournament, released_only=True)
+
+    client = Client()
+    page_url = reverse("standings", args=[SLUG])
+
+    def page() -> object:
+        cache.clear()  # the page as computed, not as served from the public pages' cache
+        response = client.get(page_url)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    with CaptureQueriesContext(connection) as compute_queries:
+        compute()
+    with CaptureQueriesContext(connection) as page_queries:
+        page()
+
+    floor_ms = median_ms(floor, args.repeat)
+    compute_ms = median_ms(compute, args.repeat)
+    page_ms = median_ms(page, args.repeat)
+
+    print(f"median of {args.repeat} runs after a warm-up")
+    print(f"{'':<44} {'ms':>8} {'x floor':>8} {'queries':>8}")
+    print(f"{'floor: one bare SELECT of the result rows':<44} {floor_ms:8.1f} {1:8.2f} {1:8d}")
+    print(
+        f"{'standings computed':<44} {compute_ms:8.1f} {compute_ms / floor_ms:8.2f} "
+        f"{len(compute_queries):8d}"
+    )
+    print(
+        f"{'standings page rendered (no cache)':<44} {page_ms:8.1f} {page_ms / floor_ms:8.2f} "
+        f"{len(page_queries):8d}"
+    )
+
+    # Saving a sheet: queries for a short draft and for a full confirmed sheet, on a new
+    # round seated by the engine.
+    tournament.two_person_check = False
+    tournament.planned_rounds = args.rounds + 1
+    tournament.save()
+    round_ = seating.seat_next_round(tournament)
+    seating.start_round(round_)
+    tables = list(Round.objects.get(pk=round_.pk).tables.order_by("number"))
+    table_a, table_b = tables[:2]
+    for table, deals_typed in ((table_a, 1), (table_b, 2 * table_b.size)):
+        size = table.size
+        share = 52 - (size * 2)
+        won = [share - 2 * (size - 1)] + [2] * (size - 1)
+        left_over = 52 - sum(won)
+        rows = [{"won": won, "last_in": 1, "left_over": left_over}] * deals_typed
+        with CaptureQueriesContext(connection) as saved:
+            save_sheet(table, None, rows, expected_version=0, final=deals_typed > 1)
+        print(
+            f"sheet save, table of {size}, {deals_typed} deal(s) "
+            f"({'confirmed' if deals_typed > 1 else 'draft'}): {len(saved)} queries"
+        )
+    temp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
