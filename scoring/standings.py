@@ -87,6 +87,32 @@ class TablePlay:
 
 
 @dataclass(frozen=True)
+class TableResult:
+    """One table in one round, summed: each seat's points and deals last in, in seat
+    order, over the ``deals`` recorded there."""
+
+    round_number: int
+    seats: tuple[Hashable, ...]
+    points: tuple[int, ...]
+    last_in: tuple[int, ...]
+    deals: int
+
+
+def table_result(play: TablePlay, system: ScoringSystem) -> TableResult:
+    """Score every deal of a table play and sum it per seat."""
+    size = len(play.seats)
+    points = [0] * size
+    last_in = [0] * size
+    for number, deal in play.deals:
+        for index, value in enumerate(score_deal(deal, dealer_of(number, size), system)):
+            points[index] += value
+        last_in[deal.last_in - 1] += 1
+    return TableResult(
+        play.round_number, play.seats, tuple(points), tuple(last_in), len(play.deals)
+    )
+
+
+@dataclass(frozen=True)
 class StandingRow:
     rank: int
     shared: bool
@@ -126,7 +152,7 @@ class _Tally:
 
 def compute_standings(
     entrants: Iterable[Entrant],
-    plays: Iterable[TablePlay],
+    plays: Iterable[TablePlay | TableResult],
     system: ScoringSystem = ScoringSystem.WINNER_ADVANTAGE,
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     round_numbers: Iterable[int] = (),
@@ -135,10 +161,12 @@ def compute_standings(
 ) -> Standings:
     """Standings over every recorded deal, ranked by points then ``tiebreaks``.
 
-    ``round_numbers`` lists rounds that exist even if nobody played them yet; rounds of
-    ``plays`` are always included. ``byes`` lists ``(round number, player key)`` for
-    players who sat out a round under the byes policy; each scores ``bye_points`` as that
-    round's total (no deals, no table win, no opponents).
+    ``plays`` gives each table's deals (``TablePlay``, scored here under ``system``) or
+    its sums already made (``TableResult``, e.g. by the database). ``round_numbers``
+    lists rounds that exist even if nobody played them yet; rounds of ``plays`` are
+    always included. ``byes`` lists ``(round number, player key)`` for players who sat
+    out a round under the byes policy; each scores ``bye_points`` as that round's total
+    (no deals, no table win, no opponents).
     """
     tiebreaks = validated_tiebreaks(tiebreaks)
     entrants = list(entrants)
@@ -146,21 +174,17 @@ def compute_standings(
     rounds = set(round_numbers)
 
     for play in plays:
-        rounds.add(play.round_number)
-        table_totals = [0] * len(play.seats)
-        for number, deal in play.deals:
-            points = score_deal(deal, dealer_of(number, len(play.seats)), system)
-            for index, value in enumerate(points):
-                table_totals[index] += value
-            tallies[play.seats[deal.last_in - 1]].last_in += 1
-        top = max(table_totals) if play.deals else None
-        for index, key in enumerate(play.seats):
+        table = play if isinstance(play, TableResult) else table_result(play, system)
+        rounds.add(table.round_number)
+        top = max(table.points) if table.deals else None
+        for index, key in enumerate(table.seats):
             tally = tallies[key]
-            total = table_totals[index]
+            total = table.points[index]
             tally.points += total
-            tally.deals += len(play.deals)
-            tally.by_round[play.round_number] = tally.by_round.get(play.round_number, 0) + total
-            tally.opponents_by_table.append(play.seats[:index] + play.seats[index + 1 :])
+            tally.deals += table.deals
+            tally.last_in += table.last_in[index]
+            tally.by_round[table.round_number] = tally.by_round.get(table.round_number, 0) + total
+            tally.opponents_by_table.append(table.seats[:index] + table.seats[index + 1 :])
             if total == top:
                 tally.table_wins += 1
 
@@ -202,22 +226,23 @@ def compute_standings(
         key=lambda row: (tuple(_negated(v) for v in keys[id(row)]), row.name, str(row.key))
     )
 
-    ranked: list[StandingRow] = []
-    for position, row in enumerate(unranked, start=1):
-        decided_by = None
-        rank = position
-        if ranked:
-            above = keys[id(unranked[position - 2])]
-            here = keys[id(row)]
-            decided_by = next(
-                (k for k, a, b in zip(chain, above, here, strict=True) if a != b), None
-            )
-            if decided_by is None:
-                rank = ranked[-1].rank
-        ranked.append(replace(row, rank=rank, decided_by=decided_by))
-
-    sizes = Counter(row.rank for row in ranked)
-    rows = tuple(replace(row, shared=sizes[row.rank] > 1) for row in ranked)
+    # Ranks and the deciding keys first, then each row is made once (rows are frozen).
+    ranks: list[int] = []
+    decided: list[str | None] = []
+    for position, row in enumerate(unranked):
+        if position == 0:
+            ranks.append(1)
+            decided.append(None)
+            continue
+        above, here = keys[id(unranked[position - 1])], keys[id(row)]
+        by = next((k for k, a, b in zip(chain, above, here, strict=True) if a != b), None)
+        ranks.append(ranks[-1] if by is None else position + 1)
+        decided.append(by)
+    sizes = Counter(ranks)
+    rows = tuple(
+        replace(row, rank=rank, shared=sizes[rank] > 1, decided_by=by)
+        for row, rank, by in zip(unranked, ranks, decided, strict=True)
+    )
     return Standings(system, tiebreaks, ordered_rounds, rows)
 
 

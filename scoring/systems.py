@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 from scoring.rules import Deal, table_params
@@ -51,3 +52,37 @@ def score_deal(deal: Deal, dealer: int, system: ScoringSystem) -> tuple[int, ...
     if system is ScoringSystem.WINNER_ADVANTAGE:
         return winner_advantage(deal)
     return classic_stakes(deal, dealer)
+
+
+@dataclass(frozen=True)
+class SeatSums:
+    """One seat's sums over the deals of one table, as a database adds them up:
+
+    ``won``: cards won; ``last_in`` / ``last_in_left_over``: deals the seat was last in
+    and the left-over cards of those deals; ``dealt`` / ``dealt_left_over``: deals the
+    seat dealt and the left-over cards of those."""
+
+    deals: int
+    won: int
+    last_in: int
+    last_in_left_over: int
+    dealt: int
+    dealt_left_over: int
+
+
+def points_from_sums(sums: SeatSums, table_size: int, system: ScoringSystem) -> int:
+    """The seat's points over those deals, equal to summing ``score_deal`` deal by deal.
+
+    Every per-deal formula is linear in the counts, and each halved quantity is even
+    (cards are won and left over in pairs; every break-even is even), so halving the sums
+    loses nothing."""
+    if system is ScoringSystem.WINNER_ADVANTAGE:
+        return (sums.won + sums.last_in_left_over) // 2
+    params = table_params(table_size)
+    stakes = sums.dealt * params.dealer_stake + (sums.deals - sums.dealt) * params.other_stake
+    final = sums.won + sums.dealt_left_over
+    return (
+        -stakes
+        + sums.last_in * params.last_in_prize
+        + (final - sums.deals * params.break_even) // 2
+    )

@@ -145,3 +145,51 @@ def test_bye_points_follow_the_setting(make_tournament, bye_score, scoring, expe
     Bye.objects.create(round=Round.objects.get(tournament=tournament), player=extra)
     rows = tournament_standings(tournament).standings.rows
     assert next(r for r in rows if r.name == "Zed").rounds == (expected,)
+
+
+@pytest.mark.parametrize("system", ["winner-advantage", "classic-stakes"])
+def test_database_sums_score_like_the_deals_one_by_one(db, system):
+    """The standings the database adds up equal scoring every deal in Python, for every
+    table size, dealer and last-in seat, including a table that stopped early and one
+    with no deals yet."""
+    import random
+
+    from scoring.rules import Deal as DealFacts
+    from scoring.standings import Entrant, TablePlay, compute_standings
+    from scoring.systems import ScoringSystem
+    from tournament.demo import random_deal
+
+    rng = random.Random(7)
+    tournament = RoundFactory(number=1).tournament
+    tournament.scoring = system
+    tournament.rotations_per_round = 2
+    tournament.save()
+    players = [PlayerFactory(tournament=tournament) for _ in range(18 + 18)]
+    plays = []
+    for number in (1, 2):
+        round_ = RoundFactory(tournament=tournament, number=number) if number == 2 else None
+        round_ = round_ or tournament.rounds.get(number=1)
+        pool = players[(number - 1) * 18 : number * 18]
+        rng.shuffle(pool)
+        for table_number, size in enumerate((3, 4, 5, 6), start=1):
+            seated, pool = pool[:size], pool[size:]
+            table = TableFactory(round=round_, number=table_number)
+            seat_table(table, seated)
+            played = {1: 2 * size, 2: size + 1, 3: 2 * size, 4: 0}[table_number]
+            deals = []
+            for deal_number in range(1, played + 1):
+                deal = random_deal(rng, [1.0] * size)
+                record_deal(table, deal_number, deal["won"], deal["last_in"], deal["left_over"])
+                facts = DealFacts(tuple(deal["won"]), deal["last_in"], deal["left_over"])
+                deals.append((deal_number, facts))
+            plays.append(TablePlay(number, tuple(p.pk for p in seated), tuple(deals)))
+
+    expected = compute_standings(
+        [Entrant(p.pk, p.name) for p in players],
+        plays,
+        ScoringSystem(system),
+        tournament.tiebreaks,
+        (1, 2),
+    )
+    assert tournament_standings(tournament).standings == expected
+    assert any(row.points != 0 for row in expected.rows)

@@ -1,9 +1,18 @@
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.rules import TABLE_PARAMS, Deal, dealer_of, make_deal
-from scoring.systems import ScoringSystem, classic_stakes, score_deal, winner_advantage
+from scoring.systems import (
+    ScoringSystem,
+    SeatSums,
+    classic_stakes,
+    points_from_sums,
+    score_deal,
+    winner_advantage,
+)
 
 WORKED_EXAMPLE = Deal(won=(6, 4, 10, 0, 8), last_in=5, left_over=24)
 
@@ -51,3 +60,39 @@ def test_winner_advantage_hands_out_26_points_and_classic_stakes_is_zero_sum(siz
             assert sum(classic_stakes(deal, dealer_of(number, size))) == 0
         checked += 1
     assert checked > 20
+
+
+@st.composite
+def table_deals(draw):
+    """A table size and a run of valid deals at it (numbered from 1)."""
+    size = draw(st.sampled_from(sorted(TABLE_PARAMS)))
+    deals = []
+    for _ in range(draw(st.integers(min_value=0, max_value=3 * size))):
+        left_over = 2 * draw(st.integers(min_value=1, max_value=26))
+        pairs = (52 - left_over) // 2
+        cuts = sorted(draw(st.lists(st.integers(0, pairs), min_size=size - 1, max_size=size - 1)))
+        won = tuple(2 * (b - a) for a, b in zip([0, *cuts], [*cuts, pairs], strict=True))
+        last_in = draw(st.integers(min_value=1, max_value=size))
+        deals.append(Deal(won, last_in, left_over))
+    return size, deals
+
+
+@given(table_deals(), st.sampled_from(list(ScoringSystem)))
+def test_points_from_sums_equal_the_deals_scored_one_by_one(table, system):
+    size, deals = table
+    for seat in range(1, size + 1):
+        numbered = list(enumerate(deals, start=1))
+        dealt = [deal for number, deal in numbered if dealer_of(number, size) == seat]
+        last = [deal for deal in deals if deal.last_in == seat]
+        sums = SeatSums(
+            deals=len(deals),
+            won=sum(deal.won[seat - 1] for deal in deals),
+            last_in=len(last),
+            last_in_left_over=sum(deal.left_over for deal in last),
+            dealt=len(dealt),
+            dealt_left_over=sum(deal.left_over for deal in dealt),
+        )
+        one_by_one = sum(
+            score_deal(deal, dealer_of(number, size), system)[seat - 1] for number, deal in numbered
+        )
+        assert points_from_sums(sums, size, system) == one_by_one

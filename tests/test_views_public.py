@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.db import connection
@@ -210,3 +211,23 @@ def test_drafts_and_unconfirmed_sheets_leave_the_cache_alone(client, published, 
     save_sheet(table, scorer, rows * 2, expected_version=1, final=True)
     assert queries(lambda: get(client, "standings", tournament)) == 1
     assert get(client, "standings", tournament).content == first.content
+
+
+def test_long_standings_come_a_hundred_to_a_page(client, make_tournament):
+    tournament = make_tournament(players=130, rounds=1, slug="big-open")
+    first = get(client, "standings", tournament).content.decode()
+    second = get(client, "standings", tournament, page=2).content.decode()
+    assert first.count('<td class="rank">') == 100
+    assert second.count('<td class="rank">') == 30
+    assert "?page=2" in first
+    # Page 2 goes on from row 101 of the whole field, with its ranks.
+    rows = list(csv.DictReader(io.StringIO(get(client, "standings_csv", tournament).text)))
+    row_101 = rows[100]
+    assert row_101["name"] not in first
+    assert row_101["name"] in second
+    shown = re.search(rf'<td class="rank">([=\d]+)</td><td><a [^>]*>{row_101["name"]}<', second)
+    assert shown
+    assert shown.group(1).lstrip("=") == row_101["rank"].lstrip("=")
+    # The search box finds a player on any page.
+    found = get(client, "standings", tournament, q=rows[-1]["name"]).content.decode()
+    assert found.count('<td class="rank">') == 1

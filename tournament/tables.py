@@ -1,4 +1,5 @@
 import django_tables2 as tables
+from django.urls import reverse
 
 from scoring.standings import TIEBREAK_LABELS
 from tournament.services.standings import TournamentStandings, rank_label
@@ -7,39 +8,39 @@ from tournament.services.standings import TournamentStandings, rank_label
 _KEY_COLUMNS = ("last_in", "table_wins", "best_round", "opponents")
 
 
-def _decided_class(key: str):
-    # A difference in points needs no pointing out; a tiebreak that decided does.
-    def css_class(record: dict) -> str:
-        return "decided" if key != "points" and record["decided_by"] == key else ""
-
-    return css_class
-
-
-def _number_column(key: str, verbose_name: str, orderable: bool = True) -> tables.Column:
+def _number_column(verbose_name: str, orderable: bool = True) -> tables.Column:
     return tables.Column(
-        verbose_name=verbose_name,
-        attrs={"td": {"class": _decided_class(key)}, "th": {"class": "num"}},
-        default="–",
-        orderable=orderable,
+        verbose_name=verbose_name, attrs={"th": {"class": "num"}}, orderable=orderable
     )
 
 
 class StandingsTable(tables.Table):
-    rank = tables.Column(
-        verbose_name="Rank", attrs={"td": {"class": "rank"}}, order_by="rank_number"
-    )
-    name = tables.TemplateColumn(template_name="standings_name_cell.html", verbose_name="Player")
+    """The standings. django-tables2 gives the headers, sorting and pages; the rows are
+    drawn by ``standings_table.html`` from each record's ready-made ``cells`` (class,
+    value), as drawing a thousand rows cell by cell through the columns is slow."""
+
+    rank = tables.Column(verbose_name="Rank", order_by="rank_number")
+    name = tables.Column(verbose_name="Player")
     club = tables.Column(verbose_name="Club", default="")
-    points = _number_column("points", "Points")
-    deals = tables.Column(verbose_name="Deals", attrs={"th": {"class": "num"}})
+    points = _number_column("Points")
+    deals = _number_column("Deals")
 
     class Meta:
         orderable = False
         attrs = {"class": "standings"}
-        row_attrs = {"class": lambda record: record["row_class"]}
+        template_name = "standings_table.html"
+
+    # Set by the public pages: each name links to the player's page.
+    link_players = False
 
 
 HONOURS = {1: "Winner", 2: "Runner-up", 3: "Runner-up"}
+PER_PAGE = 100
+
+
+def _cell(value: object, decided: bool) -> tuple[str, object]:
+    # A difference in points needs no pointing out; a tiebreak that decided does.
+    return ("decided" if decided else "", "–" if value is None else value)
 
 
 def standings_table(
@@ -49,6 +50,8 @@ def standings_table(
     totals (which countback reads from the latest round backwards). ``name_filter`` keeps
     the rows whose name contains it; ranks stay those of the whole field."""
     standings = result.standings
+    keys = [key for key in standings.tiebreaks if key in _KEY_COLUMNS]
+    slug = result.tournament.slug
     wanted = name_filter.casefold()
     records = []
     for row in standings.rows:
@@ -58,26 +61,28 @@ def standings_table(
             "rank": rank_label(row),
             "rank_number": row.rank,
             "name": row.name,
-            "player_pk": row.key,
-            "slug": result.tournament.slug,
+            "url": reverse("player", args=[slug, row.key]),
             "honour": HONOURS.get(row.rank, ""),
             "club": result.info(row).club,
             "points": row.points,
             "deals": row.deals,
-            "decided_by": row.decided_by,
             "row_class": "podium" if row.rank <= 3 else "",
         }
-        record.update({key: row.value(key) for key in _KEY_COLUMNS})
-        for number, total in zip(standings.round_numbers, row.rounds, strict=True):
-            record[f"round_{number}"] = total
+        record.update({key: row.value(key) for key in keys})
+        countback = row.decided_by == "countback"
+        record["cells"] = [
+            _cell(row.points, False),
+            _cell(row.deals, False),
+            *(_cell(row.value(key), row.decided_by == key) for key in keys),
+            *(_cell(total, countback) for total in row.rounds),
+        ]
         records.append(record)
     extra = [
-        (key, _number_column(key, TIEBREAK_LABELS[key].capitalize(), key != "best_round"))
-        for key in standings.tiebreaks
-        if key in _KEY_COLUMNS
+        (key, _number_column(TIEBREAK_LABELS[key].capitalize(), key != "best_round"))
+        for key in keys
     ]
     extra += [
-        (f"round_{number}", _number_column("countback", f"R{number}", orderable=False))
+        (f"round_{number}", _number_column(f"R{number}", orderable=False))
         for number in standings.round_numbers
     ]
     return StandingsTable(

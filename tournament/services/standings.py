@@ -1,8 +1,10 @@
 """Standings of a stored tournament: a fixed handful of queries, then ``scoring``.
 
-The queries do not depend on the number of players, rounds or deals: one each for the
-players, the rounds, the byes, the seats and every per-seat result (and one for sheets
-awaiting confirmation when those are included).
+The database adds up each seat's sums over each table's confirmed deals (one grouped
+query; ``scoring.systems.points_from_sums`` turns the sums into points), so Python sees
+one row per player and round, not one per deal. The queries do not depend on the number
+of players, rounds or deals: one each for the players, the rounds, the byes, the seats
+and the seat sums (and one for sheets awaiting confirmation when those are included).
 """
 
 from __future__ import annotations
@@ -10,17 +12,26 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Any
+
+from django.db import connection
 
 from scoring.rules import Deal as DealFacts
 from scoring.rules import deals_per_round
-from scoring.standings import TIEBREAK_LABELS, Entrant, StandingRow, Standings, TablePlay
+from scoring.standings import (
+    TIEBREAK_LABELS,
+    Entrant,
+    StandingRow,
+    Standings,
+    TablePlay,
+    TableResult,
+)
 from scoring.standings import compute_standings as compute
-from scoring.systems import ScoringSystem
+from scoring.systems import ScoringSystem, SeatSums, points_from_sums
 from tournament.models import (
     Bye,
     ByeScore,
+    Deal,
     DealResult,
     Player,
     Round,
@@ -86,9 +97,47 @@ def bye_points(tournament: Tournament) -> int:
     return 0
 
 
+# Each seat's sums over each table's confirmed deals, added up by the database: the deal's
+# dealer is seat (number - 1) mod table size + 1, the table size its number of seats.
+_SEAT_SUMS_SQL = """
+SELECT d.table_id, r.seat, COUNT(*), SUM(r.won),
+    SUM(CASE WHEN r.seat = d.last_in THEN 1 ELSE 0 END),
+    SUM(CASE WHEN r.seat = d.last_in THEN d.left_over ELSE 0 END),
+    SUM(CASE WHEN r.seat = (d.number - 1) %% s.size + 1 THEN 1 ELSE 0 END),
+    SUM(CASE WHEN r.seat = (d.number - 1) %% s.size + 1 THEN d.left_over ELSE 0 END)
+FROM {result} r
+JOIN {deal} d ON d.id = r.deal_id
+JOIN (
+    SELECT st.table_id, COUNT(*) AS size
+    FROM {seat} st JOIN {round} ro ON ro.id = st.round_id
+    WHERE ro.tournament_id = %s {released}
+    GROUP BY st.table_id
+) s ON s.table_id = d.table_id
+GROUP BY d.table_id, r.seat
+"""
+
+
+def _seat_sums(tournament: Tournament, released_only: bool) -> dict[int, dict[int, SeatSums]]:
+    """table id -> seat -> that seat's sums over the table's confirmed deals."""
+    sql = _SEAT_SUMS_SQL.format(
+        result=DealResult._meta.db_table,
+        deal=Deal._meta.db_table,
+        seat=Seat._meta.db_table,
+        round=Round._meta.db_table,
+        released="AND ro.released = %s" if released_only else "",
+    )
+    params: list[object] = [tournament.pk, True] if released_only else [tournament.pk]
+    sums: dict[int, dict[int, SeatSums]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for table_id, seat, *values in cursor.fetchall():
+            sums.setdefault(table_id, {})[seat] = SeatSums(*values)
+    return sums
+
+
 def _table_plays(
     tournament: Tournament, rounds: dict[str, object], include_unconfirmed: bool
-) -> tuple[list[TablePlay], list[IncompleteTable]]:
+) -> tuple[list[TablePlay | TableResult], list[IncompleteTable]]:
     seats: dict[int, tuple[int, int, list[int]]] = {}
     for table_id, round_number, table_number, player_id in (
         Seat.objects.filter(round__tournament=tournament, **_on("round__", rounds))
@@ -97,28 +146,34 @@ def _table_plays(
     ):
         seats.setdefault(table_id, (round_number, table_number, []))[2].append(player_id)
 
-    results = (
-        DealResult.objects.filter(
-            deal__table__round__tournament=tournament, **_on("deal__table__round__", rounds)
-        )
-        .order_by("deal__table_id", "deal__number", "seat")
-        .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
-    )
-    deals: dict[int, list[tuple[int, DealFacts]]] = {}
-    for (table_id, number, last_in, left_over), rows in groupby(results, key=lambda r: r[:4]):
-        facts = DealFacts(tuple(row[4] for row in rows), last_in, left_over)
-        deals.setdefault(table_id, []).append((number, facts))
-    if include_unconfirmed:
-        deals.update(_pending_deals(tournament))
-
-    plays = []
+    sums = _seat_sums(tournament, released_only=bool(rounds))
+    pending = _pending_deals(tournament) if include_unconfirmed else {}
+    system = tournament.scoring_system
+    plays: list[TablePlay | TableResult] = []
     incomplete = []
     for table_id, (round_number, table_number, players) in seats.items():
-        played = tuple(deals.get(table_id, ()))
-        plays.append(TablePlay(round_number, tuple(players), played))
-        expected = deals_per_round(len(players), tournament.rotations_per_round)
-        if len(played) < expected:
-            incomplete.append(IncompleteTable(round_number, table_number, len(played), expected))
+        size = len(players)
+        if table_id in pending:
+            play = TablePlay(round_number, tuple(players), tuple(pending[table_id]))
+            plays.append(play)
+            played = len(play.deals)
+        else:
+            by_seat = sums.get(table_id, {})
+            played = max((seat.deals for seat in by_seat.values()), default=0)
+            nothing = SeatSums(0, 0, 0, 0, 0, 0)
+            table_sums = [by_seat.get(position, nothing) for position in range(1, size + 1)]
+            plays.append(
+                TableResult(
+                    round_number,
+                    tuple(players),
+                    tuple(points_from_sums(seat, size, system) for seat in table_sums),
+                    tuple(seat.last_in for seat in table_sums),
+                    played,
+                )
+            )
+        expected = deals_per_round(size, tournament.rotations_per_round)
+        if played < expected:
+            incomplete.append(IncompleteTable(round_number, table_number, played, expected))
     incomplete.sort(key=lambda table: (table.round, table.table))
     return plays, incomplete
 

@@ -18,7 +18,7 @@ from tournament.permissions import can_see
 from tournament.public_cache import cached_public_page
 from tournament.services import tournament_file
 from tournament.services.standings import TournamentStandings, as_csv, tournament_standings
-from tournament.tables import standings_table
+from tournament.tables import PER_PAGE, standings_table
 
 PROJECTOR_ROWS = 12
 PROJECTOR_SECONDS = 15
@@ -56,7 +56,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     table = standings_table(result, orderable=True, name_filter=query)
     table.link_players = True
-    RequestConfig(request, paginate=False).configure(table)
+    # A federation's thousand players come a hundred to a page; the search box finds anyone.
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     context = {
         "tournament": tournament,
         "result": result,
