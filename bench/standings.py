@@ -46,6 +46,24 @@ def median_ms(function: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) * 1000
 
 
+class QueryCounter:
+    """Counts the queries run on a connection (a wrapper, so no query log is needed)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def count_queries(connection, function: Callable[[], object]) -> int:  # type: ignore[no-untyped-def]
+    counter = QueryCounter()
+    with connection.execute_wrapper(counter):
+        function()
+    return counter.count
+
+
 def reset_postgres(url: str) -> None:
     import psycopg
 
@@ -78,11 +96,10 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
     from tournament.demo import synthetic_tournament
-    from tournament.models import Deal, DealResult, Player, Round
+    from tournament.models import Deal, DealResult, Player, Table
     from tournament.services import seating, tournament_file
     from tournament.services.sheets import save_sheet
     from tournament.services.standings import tournament_standings
@@ -135,10 +152,8 @@ def main() -> None:
         assert response.status_code == 200, response.status_code
         return response
 
-    with CaptureQueriesContext(connection) as compute_queries:
-        compute()
-    with CaptureQueriesContext(connection) as page_queries:
-        page()
+    compute_queries = count_queries(connection, compute)
+    page_queries = count_queries(connection, page)
 
     floor_ms = median_ms(floor, args.repeat)
     compute_ms = median_ms(compute, args.repeat)
@@ -149,34 +164,45 @@ def main() -> None:
     print(f"{'floor: one bare SELECT of the result rows':<44} {floor_ms:8.1f} {1:8.2f} {1:8d}")
     print(
         f"{'standings computed':<44} {compute_ms:8.1f} {compute_ms / floor_ms:8.2f} "
-        f"{len(compute_queries):8d}"
+        f"{compute_queries:8d}"
     )
     print(
         f"{'standings page rendered (no cache)':<44} {page_ms:8.1f} {page_ms / floor_ms:8.2f} "
-        f"{len(page_queries):8d}"
+        f"{page_queries:8d}"
     )
 
-    # Saving a sheet: queries for a short draft and for a full confirmed sheet, on a new
-    # round seated by the engine.
+    # Saving a sheet: the queries of a draft and of a confirmed sheet, one deal long and
+    # a whole round long, on a new round seated by the engine.
     tournament.two_person_check = False
     tournament.planned_rounds = args.rounds + 1
     tournament.save()
     round_ = seating.seat_next_round(tournament)
     seating.start_round(round_)
-    tables = list(Round.objects.get(pk=round_.pk).tables.order_by("number"))
-    table_a, table_b = tables[:2]
-    for table, deals_typed in ((table_a, 1), (table_b, 2 * table_b.size)):
-        size = table.size
-        share = 52 - (size * 2)
-        won = [share - 2 * (size - 1)] + [2] * (size - 1)
-        left_over = 52 - sum(won)
-        rows = [{"won": won, "last_in": 1, "left_over": left_over}] * deals_typed
-        with CaptureQueriesContext(connection) as saved:
-            save_sheet(table, None, rows, expected_version=0, final=deals_typed > 1)
-        print(
-            f"sheet save, table of {size}, {deals_typed} deal(s) "
-            f"({'confirmed' if deals_typed > 1 else 'draft'}): {len(saved)} queries"
-        )
+    # Loaded with their round and tournament, as the sheet entry page loads them.
+    tables = iter(
+        Table.objects.filter(round=round_).select_related("round__tournament").order_by("number")
+    )
+    print(f"{'sheet save':<44} {'deals':>8} {'queries':>8}")
+    for final in (False, True):
+        for length in ("one", "all"):
+            table = next(tables)
+            size = table.size
+            deals_typed = 1 if length == "one" else args.rotations * size
+            won = [52 - 2 * size - 2 * (size - 1)] + [2] * (size - 1)
+            rows = [{"won": won, "last_in": 1, "left_over": 2 * size}] * deals_typed
+            queries = count_queries(
+                connection,
+                lambda table=table, rows=rows, final=final: save_sheet(
+                    table,
+                    None,
+                    rows,
+                    expected_version=0,
+                    final=final,
+                    stopped_early=final and len(rows) == 1,
+                ),
+            )
+            label = f"table of {size}, {'confirmed' if final else 'draft'}"
+            print(f"{label:<44} {deals_typed:8d} {queries:8d}")
     temp.cleanup()
 
 

@@ -256,3 +256,24 @@ def test_a_sheet_nobody_entered_cannot_be_confirmed(table, users):
     with pytest.raises(UserError, match="not awaiting confirmation"):
         confirm_sheet(table, users[1], expected_version=0)
     assert not Sheet.objects.exists()
+
+
+@pytest.mark.parametrize("two_person", [True, False])
+def test_saving_costs_the_same_queries_for_one_deal_or_a_whole_round(db, users, two_person):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for number, rows in ((1, full_sheet()[:1]), (2, full_sheet())):
+        table = TableFactory(number=number, round=RoundFactory(number=number))
+        tournament = table.round.tournament
+        tournament.two_person_check = two_person
+        tournament.save()
+        seat_table(table, [PlayerFactory(tournament=tournament) for _ in range(5)])
+        table = type(table).objects.select_related("round__tournament").get(pk=table.pk)
+        with CaptureQueriesContext(connection) as captured:
+            save_sheet(
+                table, users[0], rows, expected_version=0, final=True, stopped_early=len(rows) < 5
+            )
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
