@@ -1,21 +1,37 @@
 """Settings for every environment, read from environment variables.
 
 Unset, everything falls back to a local development setup: a SQLite file in the
-project folder and DEBUG on.
+project folder and DEBUG on. ``DJANGO_DEBUG=0`` is production: HTTPS only (behind a
+reverse proxy that terminates TLS), secure cookies, HSTS, hashed static files, and a
+secret key that must come from the environment. docs/deploy.md lists every variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
+
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is not set, and DJANGO_DEBUG is off: production needs a secret "
+        "key of its own. Set DJANGO_SECRET_KEY to a long random value, for example the "
+        "output of: python -c 'from django.core.management.utils import "
+        "get_random_secret_key as k; print(k())'"
+    )
+
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+# Only needed when forms are posted from another origin than the one the page came from
+# (a proxy that rewrites the Host header, say): https://scores.example.org
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -24,6 +40,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "csp",
     "django_htmx",
     "template_partials",
     "django_tables2",
@@ -32,6 +50,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Production serves the collected static files itself (whitenoise); runserver and the
+    # tests serve them from static/ and need no collectstatic.
+    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -39,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -60,23 +84,18 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": dj_database_url.config(
+    "default": env.database_url(
+        "DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        conn_max_age=env.int("DATABASE_CONN_MAX_AGE", default=0),
+        # A kept connection that the database closed meanwhile is replaced, not used.
+        conn_health_checks=True,
     )
 }
 
 # Public pages are cached (tournament/public_cache.py). Local memory by default; several
 # app servers share a cache server: CACHE_URL=redis://host:6379/0.
-CACHE_URL = env_str("CACHE_URL", "")
-if CACHE_URL.startswith(("redis://", "rediss://")):
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    }
-elif CACHE_URL:
-    raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r}: only redis:// URLs are supported.")
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -86,14 +105,17 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-gb"
-TIME_ZONE = env_str("DJANGO_TIME_ZONE", "Europe/London")
+TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/London")
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic puts the files that whitenoise serves in production.
+STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 
+# Sessions stay in the database (Django's default), so any app server can serve any
+# request.
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "organiser:home"
 LOGOUT_REDIRECT_URL = "home"
@@ -101,3 +123,76 @@ LOGOUT_REDIRECT_URL = "home"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+# Hashed, compressed static files in production (collectstatic, then whitenoise serves
+# them with far-future cache headers).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# Nothing inline: every script and style comes from our own static files, in every
+# environment, so that the tests and the browser tests see the production policy.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+    }
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# Login rate limiting (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one
+# user name from one address, that pair is locked out for LOGIN_COOLOFF_MINUTES, right
+# password or not. Attempts are kept in the database, so every app server sees them.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a reverse proxy every request comes from the proxy's address: read the client's
+# from the header the proxy sets (docs/deploy.md), e.g. HTTP_X_FORWARDED_FOR,REMOTE_ADDR.
+AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
+    "AXES_IPWARE_META_PRECEDENCE_ORDER", default=["REMOTE_ADDR"]
+)
+AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
+
+if not DEBUG:
+    # TLS ends at the reverse proxy, which tells us the original scheme in a header that
+    # it sets itself, never passing on the client's. "none": trust no header.
+    _proxy_header = env.str("DJANGO_PROXY_SSL_HEADER", default="X-Forwarded-Proto")
+    if _proxy_header.lower() != "none":
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # The load balancer asks app servers directly, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
+    # Turning either off is a decision about the domain, not an oversight for
+    # `check --deploy` to keep warning about.
+    SILENCED_SYSTEM_CHECKS = [
+        check
+        for check, on in [
+            ("security.W005", SECURE_HSTS_INCLUDE_SUBDOMAINS),
+            ("security.W021", SECURE_HSTS_PRELOAD),
+        ]
+        if not on
+    ]

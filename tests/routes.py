@@ -1,0 +1,149 @@
+"""Every named URL of the site, who may use it, and a real URL for each.
+
+``ROUTES`` is the one list of who may do what. tests/test_security.py fails when a URL
+pattern is added without an entry here, so a new page cannot ship without someone
+deciding who may see it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tournament.models import Player, Tournament
+
+
+class Access(Enum):
+    ANYONE = "anyone"  # not about one tournament: the home page, logging in, the health check
+    PUBLIC = "public"  # a tournament's public pages: anyone, once it is published
+    ACCOUNT = "account"  # any logged-in user: their own account, their own tournaments
+    SCORER = "scorer"  # the tournament's scorers and its organiser
+    ORGANISER = "organiser"  # the tournament's organiser only
+
+
+@dataclass(frozen=True)
+class Route:
+    access: Access
+    # The methods our own views allow (checked against their Allow header). None for
+    # Django's own account views, whose methods are Django's business.
+    methods: frozenset[str] | None
+
+    @property
+    def reads(self) -> bool:
+        return self.methods is None or "GET" in self.methods
+
+    @property
+    def writes(self) -> bool:
+        return self.methods is not None and "POST" in self.methods
+
+
+def _route(access: Access, methods: str | None = "GET") -> Route:
+    return Route(access, frozenset(methods.split()) if methods else None)
+
+
+ROUTES: dict[str, Route] = {
+    "healthz": _route(Access.ANYONE),
+    "home": _route(Access.ANYONE),
+    # django.contrib.auth.urls
+    "login": _route(Access.ANYONE, None),
+    "logout": _route(Access.ANYONE, None),
+    "password_reset": _route(Access.ANYONE, None),
+    "password_reset_done": _route(Access.ANYONE, None),
+    "password_reset_confirm": _route(Access.ANYONE, None),
+    "password_reset_complete": _route(Access.ANYONE, None),
+    "password_change": _route(Access.ACCOUNT, None),
+    "password_change_done": _route(Access.ACCOUNT, None),
+    # Public pages
+    "standings": _route(Access.PUBLIC),
+    "projector": _route(Access.PUBLIC),
+    "standings_csv": _route(Access.PUBLIC),
+    "tournament_json": _route(Access.PUBLIC),
+    "player": _route(Access.PUBLIC),
+    "public_round": _route(Access.PUBLIC),
+    "final": _route(Access.PUBLIC),
+    # Organiser
+    "organiser:home": _route(Access.ACCOUNT),
+    "organiser:create": _route(Access.ACCOUNT, "GET POST"),
+    "organiser:dashboard": _route(Access.ORGANISER),
+    "organiser:edit": _route(Access.ORGANISER, "GET POST"),
+    "organiser:tiebreaks": _route(Access.ORGANISER, "POST"),
+    "organiser:scorers": _route(Access.ORGANISER, "GET POST"),
+    "organiser:players": _route(Access.ORGANISER, "GET POST"),
+    "organiser:players_import": _route(Access.ORGANISER, "POST"),
+    "organiser:keep_apart": _route(Access.ORGANISER, "POST"),
+    "organiser:player_edit": _route(Access.ORGANISER, "GET POST"),
+    "organiser:player_status": _route(Access.ORGANISER, "POST"),
+    "organiser:rounds": _route(Access.ORGANISER, "GET POST"),
+    "organiser:round": _route(Access.ORGANISER),
+    "organiser:round_action": _route(Access.ORGANISER, "POST"),
+    "organiser:standings": _route(Access.ORGANISER),
+    "organiser:publishing": _route(Access.ORGANISER, "POST"),
+    "print:seating": _route(Access.ORGANISER),
+    "print:sheets": _route(Access.ORGANISER),
+    # Scorer
+    "scorer:home": _route(Access.SCORER),
+    "scorer:desk": _route(Access.SCORER),
+    "scorer:sheet": _route(Access.SCORER, "GET POST"),
+    "scorer:check": _route(Access.SCORER, "POST"),
+    "scorer:confirm": _route(Access.SCORER, "GET POST"),
+    "scorer:history": _route(Access.SCORER),
+}
+
+TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER}
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    kwargs: tuple[str, ...]  # the names of its converters, outer include()s' included
+    module: str  # where its view is defined
+
+
+def url_patterns() -> tuple[list[Pattern], list[str]]:
+    """Every pattern outside the admin, and the unnamed ones' regexes (which cannot be
+    reversed, so cannot be classified)."""
+    found: list[Pattern] = []
+    unnamed: list[str] = []
+
+    def walk(patterns: list[Any], namespace: str, kwargs: tuple[str, ...], prefix: str) -> None:
+        for entry in patterns:
+            here = (*kwargs, *getattr(entry.pattern, "converters", {}))
+            route = prefix + str(entry.pattern)
+            if isinstance(entry, URLResolver):
+                if entry.namespace == "admin":
+                    continue
+                inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+                walk(entry.url_patterns, inner, here, route)
+            elif isinstance(entry, URLPattern):
+                if not entry.name:
+                    unnamed.append(route)
+                    continue
+                found.append(Pattern(namespace + entry.name, here, entry.callback.__module__))
+
+    walk(get_resolver().url_patterns, "", (), "")
+    return found, unnamed
+
+
+def patterns_by_name() -> dict[str, Pattern]:
+    return {pattern.name: pattern for pattern in url_patterns()[0]}
+
+
+def url_for(name: str, tournament: Tournament | None = None) -> str:
+    """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
+    players, round 1 and its table 1."""
+    pattern = patterns_by_name()[name]
+    values: dict[str, Any] = {"uidb64": "MQ", "token": "not-a-token"}
+    if tournament is not None:
+        values |= {
+            "slug": tournament.slug,
+            "pk": Player.objects.filter(tournament=tournament).order_by("pk")[0].pk,
+            "number": 1,
+            "round": 1,
+            "table": 1,
+        }
+    missing = set(pattern.kwargs) - set(values)
+    assert not missing, f"tests/routes.py cannot fill {sorted(missing)} in {name}'s URL"
+    return reverse(name, kwargs={key: values[key] for key in pattern.kwargs})

@@ -1,0 +1,135 @@
+"""Logging in is rate limited (django-axes): five wrong passwords for one user name from
+one address lock that pair out for fifteen minutes, even with the right password."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+WRONG = {"username": "olive", "password": "not-it"}
+RIGHT = {"username": "olive", "password": "pw"}
+
+
+def log_in(client: Client, credentials: dict[str, str], **headers: str):
+    return client.post(reverse("login"), credentials, **headers)
+
+
+def logged_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def fail(client: Client, times: int, **headers: str) -> None:
+    for _ in range(times):
+        log_in(client, WRONG, **headers)
+
+
+def wait(minutes: int) -> None:
+    """As if the last attempts were ``minutes`` longer ago."""
+    for attempt in AccessAttempt.objects.all():
+        attempt.attempt_time -= timedelta(minutes=minutes)
+        attempt.save(update_fields=["attempt_time"])
+
+
+def test_the_limits_are_five_tries_and_fifteen_minutes():
+    assert settings.AXES_FAILURE_LIMIT == 5
+    assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
+
+
+def test_a_wrong_password_is_an_ordinary_form_error(client, organiser):
+    response = log_in(client, WRONG)
+    assert response.status_code == 200
+    assert "Please enter a correct username and password" in response.content.decode()
+
+
+def test_five_wrong_passwords_lock_out_even_the_right_one(client, organiser):
+    fail(client, 5)
+    response = log_in(client, RIGHT)
+    assert response.status_code == 429
+    assert not logged_in(client)
+
+
+def test_four_wrong_passwords_do_not(client, organiser):
+    fail(client, 4)
+    response = log_in(client, RIGHT)
+    assert response.status_code == 302
+    assert logged_in(client)
+
+
+def test_logging_in_starts_the_count_afresh(organiser):
+    client = Client()
+    fail(client, 4)
+    assert logged_in(client) is False
+    log_in(client, RIGHT)
+    client.logout()
+    fail(client, 4)
+    log_in(client, RIGHT)
+    assert logged_in(client)
+
+
+def test_the_lockout_page_is_friendly(client, organiser):
+    fail(client, 5)
+    response = log_in(client, RIGHT)
+    html = response.content.decode()
+    assert response["Content-Type"].startswith("text/html")
+    assert "<h1>Too many tries</h1>" in html
+    assert "The password for <strong>olive</strong> was wrong 5 times in a row" in html
+    assert "Please wait 15 minutes, then" in html
+    assert f'href="{reverse("login")}"' in html
+    assert "Traceback" not in html
+    assert "Account locked" not in html  # django-axes' own terse message
+
+
+def test_after_the_wait_the_right_password_works_again(client, organiser):
+    fail(client, 5)
+    wait(16)
+    log_in(client, RIGHT)
+    assert logged_in(client)
+
+
+def test_trying_during_the_lockout_starts_the_wait_afresh(client, organiser):
+    """As the lockout page says."""
+    fail(client, 5)
+    wait(10)
+    assert log_in(client, RIGHT).status_code == 429
+    wait(10)
+    assert log_in(client, RIGHT).status_code == 429
+    assert not logged_in(client)
+
+
+def test_other_users_at_the_same_address_may_still_log_in(client, organiser, scorer):
+    fail(client, 5)
+    log_in(client, {"username": "simon", "password": "pw"})
+    assert logged_in(client)
+
+
+def test_the_same_user_elsewhere_may_still_log_in(organiser):
+    """Locking the pair, not the user: a stranger cannot lock the organiser out of the
+    tournament by guessing wrong on purpose."""
+    fail(Client(REMOTE_ADDR="203.0.113.9"), 5)
+    elsewhere = Client(REMOTE_ADDR="198.51.100.7")
+    log_in(elsewhere, RIGHT)
+    assert logged_in(elsewhere)
+
+
+@pytest.mark.parametrize(
+    ("header_order", "separate"),
+    [
+        (["REMOTE_ADDR"], False),  # the default: every client is the proxy
+        (["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"], True),  # docs/deploy.md, behind nginx
+    ],
+)
+def test_behind_a_proxy_clients_are_told_apart_by_the_header_it_sets(
+    settings, organiser, header_order, separate
+):
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = header_order
+    proxy = "10.0.0.2"
+    attacker = Client(REMOTE_ADDR=proxy)
+    fail(attacker, 5, HTTP_X_FORWARDED_FOR="203.0.113.9")
+    olive = Client(REMOTE_ADDR=proxy)
+    log_in(olive, RIGHT, HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert logged_in(olive) is separate
