@@ -110,8 +110,16 @@ def _whole_number(value: object) -> int | None:
     return None
 
 
+# Longest typed value quoted in a message: a message must stay readable whatever was
+# pasted into a cell or a file.
+_SHOWN_MAX = 40
+
+
 def _shown(value: object) -> str:
-    return f"“{value}”" if isinstance(value, str) else repr(value)
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > _SHOWN_MAX:
+        text = text[: _SHOWN_MAX - 1] + "…"
+    return f"“{text}”" if isinstance(value, str) else text
 
 
 def validate_deal(

@@ -139,9 +139,17 @@ class CsvImportForm(forms.Form):
                 raise forms.ValidationError(
                     "The file is not UTF-8 text: save it as “CSV UTF-8” and upload it again."
                 ) from None
-        if not (data.get("text") or "").strip():
+        text = data.get("text") or ""
+        if not text.strip():
             raise forms.ValidationError("Paste a list of players or choose a file.")
+        if len(text.encode()) > self.MAX_BYTES:
+            raise forms.ValidationError("The list is larger than 1 MB; is it a list of players?")
         return data
+
+    def add_error(self, field: str | None, error: object) -> None:
+        # The players page shows this form's errors in one place, above it: an error kept
+        # beside a field (an empty file, a NUL character) would not be shown at all.
+        super().add_error(None, error)  # type: ignore[arg-type]
 
 
 class ScorerForm(forms.Form):

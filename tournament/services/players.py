@@ -41,10 +41,28 @@ def _is_header(cells: list[str]) -> bool:
     return [c.strip().casefold() for c in cells[:2]] in (["name"], ["name", "club"])
 
 
+def _records(text: str) -> list[tuple[int, list[str]]]:
+    """The CSV records, each with the line it starts on (a quoted name may span lines)."""
+    # newline="": the csv module reads \r, \n and \r\n line ends itself.
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for cells in reader:
+            records.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error:
+        # In practice a stray quote: everything after it reads as one huge field.
+        raise UserError(
+            f'line {start}: a quote (") is never closed, or the line is far too long'
+        ) from None
+    return records
+
+
 def check_csv(tournament: Tournament, text: str) -> CsvCheck:
     """Every line checked: ``name`` (required) and ``club`` (optional), comma-separated;
     a first line ``name,club`` is a header."""
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = _records(text)
     if len(rows) > MAX_LINES:
         raise UserError(f"the list has {len(rows)} lines; import at most {MAX_LINES} at a time")
     existing = {
@@ -55,10 +73,14 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
     errors: list[str] = []
     warnings: list[str] = []
     seen: dict[str, int] = {}
-    for number, cells in enumerate(rows, start=1):
+    for number, cells in rows:
         if not any(cell.strip() for cell in cells):
             continue
         if number == 1 and _is_header(cells):
+            continue
+        if any("\x00" in cell for cell in cells):
+            # PostgreSQL cannot store it; it is a sign of a binary or UTF-16 file.
+            errors.append(f"line {number}: contains a NUL character; is this a text file?")
             continue
         if len(cells) > 2:
             errors.append(

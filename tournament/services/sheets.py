@@ -87,7 +87,8 @@ def clean_value(value: object) -> object:
         return None
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    text = str(value).strip()
+    # NUL cannot be typed, and PostgreSQL cannot store it in the draft's JSON.
+    text = str(value).replace("\x00", "").strip()
     if text == "":
         return None
     if text.isascii() and text.isdigit() and len(text) <= 6:
@@ -355,12 +356,11 @@ def save_sheet(
     two_person = table.round.tournament.two_person_check
     with transaction.atomic():
         sheet = sheet_of(table)
-        # of=("self",): PostgreSQL cannot lock the nullable side of the outer join.
-        sheet = (
-            Sheet.objects.select_for_update(of=("self",))
-            .select_related("entered_by")
-            .get(pk=sheet.pk)
-        )
+        # Nothing joined (no select_related): a save that waited for the lock gets the
+        # sheet row as the other save left it, but joined rows as they were before
+        # (PostgreSQL re-reads only the locked row), so ``entered_by`` would name the
+        # wrong person in SheetChangedError.
+        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
         now = current_rows(sheet)
         if final:
             target = SheetStatus.ENTERED if two_person else SheetStatus.CONFIRMED
@@ -393,11 +393,8 @@ def confirm_sheet(
     """A second person confirms an entered sheet, by re-typing it blind (``retyped``) or
     by reviewing it against the paper (``retyped=None``)."""
     with transaction.atomic():
-        sheet = (
-            Sheet.objects.select_for_update(of=("self",))
-            .select_related("entered_by")
-            .filter(table=table)
-        ).first()
+        # Nothing joined, as in save_sheet.
+        sheet = Sheet.objects.select_for_update().filter(table=table).first()
         if sheet is None:
             raise UserError("this sheet is not awaiting confirmation")
         if sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1:

@@ -45,6 +45,9 @@ from tournament.models import (
 )
 
 FORMAT = "lld-tournament/1"
+# A real tournament file is a few hundred KB (200 players, 10 rounds of deals); anything
+# this large is not one, and is refused before it is parsed.
+MAX_BYTES = 20 * 1024 * 1024
 SCHEMA_PATH = Path(settings.BASE_DIR) / "docs" / "tournament-file.schema.json"
 # Deal values are checked by scoring.rules.validate_deal, which words problems for scorers.
 _DEAL_FIELDS = {"won", "last_in", "left_over"}
@@ -80,6 +83,10 @@ def schema() -> dict[str, Any]:
 
 
 def parse(text: str | bytes) -> Any:
+    if len(text) > MAX_BYTES:
+        raise TournamentFileError(
+            [f"the file is larger than {MAX_BYTES // 1024 // 1024} MB: is it a tournament file?"]
+        )
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8-sig")
@@ -90,25 +97,98 @@ def parse(text: str | bytes) -> Any:
         raise TournamentFileError(
             [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
         ) from None
+    except RecursionError:
+        raise TournamentFileError(
+            ["the file is nested too deeply: lists or objects inside one another hundreds of times"]
+        ) from None
+    except ValueError:
+        # Python refuses to read whole numbers of more than 4300 digits.
+        raise TournamentFileError([_long_number(text)]) from None
+
+
+def _long_number(text: str) -> str:
+    found = re.search(r"[0-9]{4301,}", text)
+    if found is None:
+        return "the file holds a number too long to read"
+    line = text.count("\n", 0, found.start()) + 1
+    column = found.start() - text.rfind("\n", 0, found.start())
+    digits = len(found[0])
+    return f"line {line}, column {column}: a number of {digits} digits is too long to read"
+
+
+# Text that cannot be stored --------------------------------------------------------------
+
+# JSON's \u escapes can write both: PostgreSQL refuses NUL in text, and a lone half of a
+# UTF-16 surrogate pair cannot be encoded as UTF-8 at all (not even into an error message).
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _unstorable(text: str) -> str | None:
+    found = _UNSTORABLE.search(text)
+    if found is None:
+        return None
+    return f"a character that cannot be stored (U+{ord(found[0]):04X})"
+
+
+def unstorable_text(data: object) -> list[str]:
+    """Every string (or key) of a parsed file holding a character no database stores."""
+    problems: list[str] = []
+    # A loop, not recursion: a file may nest as deep as the JSON parser allows.
+    todo: list[tuple[tuple[object, ...], object]] = [((), data)]
+    while todo:
+        path, value = todo.pop()
+        if isinstance(value, str):
+            if what := _unstorable(value):
+                problems.append(f"{_json_path(path)}: contains {what}")
+        elif isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                if what := _unstorable(str(key)):
+                    problems.append(f"{_json_path(path)}: a key contains {what}")
+                else:
+                    todo.append(((*path, key), item))
+        elif isinstance(value, list):
+            todo.extend(((*path, index), item) for index, item in reversed(list(enumerate(value))))
+    return problems
 
 
 # Structure ------------------------------------------------------------------------------
 
 
+def _short(text: str, limit: int = 40) -> str:
+    """Text from the file quoted in a problem, cut short: a 10 MB name must not make a
+    10 MB message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _json_path(path: Iterable[object]) -> str:
     text = ""
     for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        shown = _short(str(part))
+        text += f"[{part}]" if isinstance(part, int) else (f".{shown}" if text else shown)
     return text or "the file"
+
+
+def _is_whole_number(checker: object, value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# JSON Schema counts 1.0 as an integer, but Python reads it as a float, which the rules
+# (unique round and table numbers, deals per round) would then not recognise as a number.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number),
+)
 
 
 def _describe(value: object) -> str:
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     for kind, words in _TYPE_WORDS.items():
-        if jsonschema.Draft202012Validator.TYPE_CHECKER.is_type(value, kind):
-            return f"{words} {json.dumps(value)[:40]}" if kind in ("string", "integer") else words
-    return json.dumps(value)[:40]
+        if _Validator.TYPE_CHECKER.is_type(value, kind):
+            return (
+                f"{words} {_short(json.dumps(value))}" if kind in ("string", "integer") else words
+            )
+    return _short(json.dumps(value))
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:
@@ -124,33 +204,33 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
             known = set(error.schema.get("properties", {}))
             extra = sorted(key for key in value if key not in known)
             return f"{where}: unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(
-                f"“{key}”" for key in extra
+                f"“{_short(key)}”" for key in extra
             )
         case "const" | "enum":
             allowed = error.validator_value
             allowed = [allowed] if error.validator == "const" else allowed
             choices = ", ".join(json.dumps(a) for a in allowed)
-            return f"{where}: {json.dumps(value)} is not one of: {choices}"
+            return f"{where}: {_short(json.dumps(value))} is not one of: {choices}"
         case "minLength" | "pattern" if error.absolute_path and error.absolute_path[-1] == "name":
             return f"{where}: a name must not be empty"
         case "pattern" if error.absolute_path and error.absolute_path[-1] == "date":
-            return f"{where}: “{value}” is not a date written YYYY-MM-DD"
+            return f"{where}: “{_short(value)}” is not a date written YYYY-MM-DD"
         case "pattern" if error.absolute_path and error.absolute_path[-1] == "slug":
             return (
-                f"{where}: “{value}” is not a valid slug "
+                f"{where}: “{_short(value)}” is not a valid slug "
                 "(lower-case letters, digits and single hyphens)"
             )
         case "minimum":
-            return f"{where}: {value} is less than {error.validator_value}"
+            return f"{where}: {_short(str(value))} is less than {error.validator_value}"
         case "maximum":
-            return f"{where}: {value} is more than {error.validator_value}"
+            return f"{where}: {_short(str(value))} is more than {error.validator_value}"
         case "minItems" | "maxItems" if error.absolute_path[-1] == "seats":
             return f"{where}: {len(value)} seats — a table seats 3 to 6 players"
         case "uniqueItems":
             return f"{where}: a key is listed twice"
         case "maxLength":
             return f"{where}: longer than {error.validator_value} characters"
-    return f"{where}: {error.message}"
+    return f"{where}: {_short(error.message, 200)}"
 
 
 def _inside_a_deal(path: tuple[object, ...]) -> bool:
@@ -158,7 +238,7 @@ def _inside_a_deal(path: tuple[object, ...]) -> bool:
 
 
 def structure_problems(data: object) -> list[str]:
-    validator = jsonschema.Draft202012Validator(schema())
+    validator = _Validator(schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     return [
         _schema_message(error) for error in errors if not _inside_a_deal(tuple(error.absolute_path))
@@ -215,8 +295,8 @@ def rule_problems(data: object) -> list[str]:
         if not isinstance(player_id, str):
             continue
         if player_id in players:
-            problems.append(f"players[{index}]: id “{player_id}” is used twice")
-        players[player_id] = str(player.get("name", player_id))
+            problems.append(f"players[{index}]: id “{_short(player_id)}” is used twice")
+        players[player_id] = _short(str(player.get("name", player_id)))
 
     round_numbers: set[int] = set()
     for round_index, round_ in _dicts(data.get("rounds")):
@@ -238,10 +318,12 @@ def rule_problems(data: object) -> list[str]:
                 if not isinstance(player_id, str) or not players_readable:
                     continue
                 if player_id not in players:
-                    problems.append(f"{where}, seat {position}: unknown player id “{player_id}”")
+                    problems.append(
+                        f"{where}, seat {position}: unknown player id “{_short(player_id)}”"
+                    )
                 elif player_id in seated_at:
                     problems.append(
-                        f"{where}, seat {position}: {players[player_id]} (“{player_id}”) "
+                        f"{where}, seat {position}: {players[player_id]} (“{_short(player_id)}”) "
                         f"is already seated at table {seated_at[player_id]} in this round"
                     )
                 else:
@@ -258,6 +340,12 @@ def rule_problems(data: object) -> list[str]:
                 )
             for deal_index, deal in _dicts(deals):
                 won = deal.get("won")
+                if "won" in deal and not isinstance(won, list):
+                    # The schema's own message about it is dropped with the deal's others.
+                    problems.append(
+                        f"{where}, deal {deal_index + 1}: cards won: expected a list of counts, "
+                        f"one per seat, found {_describe(won)}"
+                    )
                 if not isinstance(won, list):
                     continue
                 for problem in validate_deal(won, deal.get("last_in"), deal.get("left_over"), size):
@@ -267,6 +355,10 @@ def rule_problems(data: object) -> list[str]:
 
 def check(data: object) -> list[str]:
     """Every problem of a parsed tournament file, structure first."""
+    unstorable = unstorable_text(data)
+    if unstorable:
+        # Alone: the other checks would quote these characters back in their messages.
+        return unstorable
     return structure_problems(data) + rule_problems(data)
 
 

@@ -261,7 +261,12 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _players_page(request, tournament, PlayerForm(), import_form=form)
     text = form.cleaned_data["text"]
-    check = player_service.check_csv(tournament, text)
+    try:
+        check = player_service.check_csv(tournament, text)
+    except UserError as refused:
+        # The list as a whole cannot be read (too long, a quote never closed).
+        form.add_error(None, f"Nothing was imported: {refused}.")
+        return _players_page(request, tournament, PlayerForm(), import_form=form)
     skip_bad = form.cleaned_data["skip_bad"]
     if check.errors and not skip_bad:
         # No ids: its hidden copies of the fields would take the ids that the labels of
