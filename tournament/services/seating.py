@@ -302,10 +302,12 @@ def reveal_final_results(tournament: Tournament) -> int:
     """Release every started round, the held-back ones included."""
     from tournament.public_cache import mark_changed
 
-    count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
-        released=True
-    )
-    mark_changed(tournament.pk)
+    # One transaction: released rounds behind a stale public cache would stay unseen.
+    with transaction.atomic():
+        count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
+            released=True
+        )
+        mark_changed(tournament.pk)
     return count
 
 
