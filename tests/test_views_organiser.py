@@ -1,5 +1,8 @@
 """Organiser pages: settings, scorers, players and CSV import, rounds and seating."""
 
+import datetime
+from html.parser import HTMLParser
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -15,6 +18,24 @@ def tournament(seated_round):
 
 def url(name, tournament, *args):
     return reverse(f"organiser:{name}", args=[tournament.slug, *args])
+
+
+class _Inputs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.inputs = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "input" and "name" in attrs:
+            self.inputs[attrs["name"]] = attrs
+
+
+def inputs(response):
+    """The page's form inputs by name, with their attributes."""
+    parser = _Inputs()
+    parser.feed(response.content.decode())
+    return parser.inputs
 
 
 GET_PAGES = [
@@ -153,6 +174,108 @@ def test_edit_settings(organiser_client, tournament):
         "byes",
         False,
     )
+
+
+SETTINGS = {
+    "name": "Club Night",
+    "slug": "club-night",
+    "scoring": "winner-advantage",
+    "rotations_per_round": 1,
+    "planned_rounds": 4,
+    "table_policy": "mixed",
+    "table_sizes": ["4", "5", "6"],
+    "bye_score": "zero",
+    "keep_clubs_apart_rounds": 0,
+    "two_person_check": "on",
+}
+
+
+def test_the_date_is_shown_as_the_date_input_reads_it_and_survives_a_save(
+    organiser_client, tournament
+):
+    tournament.date = datetime.date(2025, 5, 1)
+    tournament.save()
+    response = organiser_client.get(url("edit", tournament))
+    assert inputs(response)["date"]["value"] == "2025-05-01"
+    # The browser posts back what the input showed.
+    organiser_client.post(url("edit", tournament), {**SETTINGS, "date": "2025-05-01"})
+    tournament.refresh_from_db()
+    assert tournament.date == datetime.date(2025, 5, 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"name": "  "}, "This field is required."),
+        ({"slug": "taken"}, "The address “taken” is taken"),
+        ({"rotations_per_round": "x"}, "Enter a whole number."),
+        ({"rotations_per_round": 11}, "Between 1 and 10 rotations a round."),
+        ({"planned_rounds": 51}, "Between 1 and 50 rounds."),
+        ({"date": "31/31/2025"}, "Enter a valid date."),
+        ({"table_policy": "chaos"}, "Select a valid choice."),
+    ],
+)
+def test_editing_settings_refuses_bad_input_and_changes_nothing(
+    organiser_client, tournament, change, error
+):
+    Tournament.objects.create(name="Taken", slug="taken")
+    response = organiser_client.post(url("edit", tournament), {**SETTINGS, **change})
+    assert response.status_code == 200
+    assert error in response.content.decode()
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.slug, tournament.rotations_per_round) == (
+        "Test Open",
+        "club-night",
+        1,
+    )
+
+
+def _rows(count):
+    return [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * count
+
+
+@pytest.mark.parametrize(
+    ("confirmed", "held"),
+    [(True, "8 deals recorded"), (False, "8 deals awaiting confirmation")],
+)
+def test_fewer_rotations_are_refused_while_a_table_has_more_deals(
+    organiser_client, tournament, scorer, second_scorer, confirmed, held
+):
+    from tournament.services.sheets import confirm_sheet, save_sheet
+
+    tournament.rotations_per_round = 2
+    tournament.save()
+    table = tournament.rounds.get(number=1).tables.get(number=3)
+    save_sheet(table, scorer, _rows(8), expected_version=0, final=True)
+    if confirmed:
+        confirm_sheet(table, second_scorer, expected_version=1)
+    response = organiser_client.post(url("edit", tournament), SETTINGS)
+    assert response.status_code == 200
+    assert (
+        f"round 1, table 3 already has {held}; a table of 4 at 1 rotation plays 4"
+        in response.content.decode()
+    )
+    tournament.refresh_from_db()
+    assert tournament.rotations_per_round == 2
+
+
+def test_fewer_rotations_are_refused_for_a_long_draft_and_allowed_when_all_fit(
+    organiser_client, tournament, scorer
+):
+    from tournament.services.sheets import save_sheet
+
+    tournament.rotations_per_round = 3
+    tournament.save()
+    table = tournament.rounds.get(number=1).tables.get(number=2)
+    save_sheet(table, scorer, _rows(5), expected_version=0, final=False)
+    response = organiser_client.post(url("edit", tournament), SETTINGS)
+    assert "round 1, table 2 already has 5 deals in a draft" in response.content.decode()
+    response = organiser_client.post(
+        url("edit", tournament), {**SETTINGS, "rotations_per_round": 2}
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rotations_per_round == 2
 
 
 def test_tiebreak_order_up_down_remove_add(organiser_client, tournament):

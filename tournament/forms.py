@@ -4,6 +4,7 @@ from django.utils.text import slugify
 from scoring.rules import TABLE_SIZES
 from scoring.standings import TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament.models import Player, Tournament, default_table_sizes
+from tournament.services.sheets import deals_beyond_rotations
 
 
 class TournamentForm(forms.ModelForm):
@@ -35,7 +36,8 @@ class TournamentForm(forms.ModelForm):
             "two_person_check",
             "hold_back_rounds",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        # <input type="date"> reads and posts ISO dates only, whatever the site's language.
+        widgets = {"date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})}
         labels = {
             "slug": "Address (slug)",
             "rotations_per_round": "Rotations per round",
@@ -70,6 +72,14 @@ class TournamentForm(forms.ModelForm):
         value = self.cleaned_data["rotations_per_round"]
         if not 1 <= value <= 10:
             raise forms.ValidationError("Between 1 and 10 rotations a round.")
+        if self.instance.pk and value < self.instance.rotations_per_round:
+            too_many = deals_beyond_rotations(self.instance, value)
+            if too_many:
+                raise forms.ValidationError(
+                    f"Not fewer than {self.instance.rotations_per_round} rotations: "
+                    + "; ".join(too_many)
+                    + ". Remove those deals first."
+                )
         return value
 
     def clean_planned_rounds(self) -> int:

@@ -24,12 +24,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from scoring.errors import UserError
 from scoring.rules import Deal as DealFacts
 from scoring.rules import dealer_of, deals_per_round, missing_value, validate_deal
 from scoring.systems import score_deal
-from tournament.models import Deal, DealResult, Sheet, SheetStatus, SheetVersion, Table
+from tournament.models import (
+    Deal,
+    DealResult,
+    Sheet,
+    SheetStatus,
+    SheetVersion,
+    Table,
+    Tournament,
+)
 
 Row = dict[str, Any]
 
@@ -262,6 +271,40 @@ def current_rows(sheet: Sheet) -> list[Row]:
     if sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
         return list(sheet.pending)
     return confirmed_rows(sheet.table)
+
+
+def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
+    """The tables that hold more deals than a round of ``rotations`` allows: confirmed
+    deals, and the rows of drafts and of sheets awaiting confirmation. Empty when
+    ``rotations`` suits every sheet recorded so far."""
+    tables = (
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("round", "sheet")
+        .annotate(
+            seat_count=Count("seats", distinct=True), deal_count=Count("deals", distinct=True)
+        )
+        .order_by("round__number", "number")
+    )
+    found = []
+    for table in tables:
+        sheet = getattr(table, "sheet", None)
+        typed = 0
+        if sheet is not None and sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
+            typed = len(sheet.pending)
+        most = deals_per_round(table.seat_count, rotations)
+        if max(table.deal_count, typed) <= most:
+            continue
+        if typed > table.deal_count:
+            state = "in a draft" if sheet.status == SheetStatus.DRAFT else "awaiting confirmation"
+            held = f"{typed} deals {state}"
+        else:
+            held = f"{table.deal_count} deals recorded"
+        found.append(
+            f"round {table.round.number}, table {table.number} already has {held}; a table "
+            f"of {table.seat_count} at {rotations} rotation{'s' if rotations != 1 else ''} "
+            f"plays {most}"
+        )
+    return found
 
 
 # Writing ------------------------------------------------------------------------------
