@@ -223,7 +223,12 @@ def compute_standings(
     chain = (POINTS, *tiebreaks)
     keys = {id(row): tuple(_comparable(key, row) for key in chain) for row in unranked}
     unranked.sort(
-        key=lambda row: (tuple(_negated(v) for v in keys[id(row)]), row.name, str(row.key))
+        key=lambda row: (
+            tuple(_negated(v) for v in keys[id(row)]),
+            row.name.casefold(),
+            row.name,
+            str(row.key),
+        )
     )
 
     # Ranks and the deciding keys first, then each row is made once (rows are frozen).

@@ -116,7 +116,9 @@ def test_opponents_sums_the_final_totals_of_everyone_met():
     by_name = {row.name: row for row in standings.rows}
     assert by_name["A"].opponents == 29 + 9  # C and D
     assert by_name["B"].opponents == 12 + 9  # E and F
-    assert [row.name for row in standings.rows].index("A") + 1 == by_name["A"].rank
+    # A and B are equal on points (8): strength of field alone puts A above B.
+    assert (by_name["A"].points, by_name["B"].points) == (8, 8)
+    assert not by_name["A"].shared
     assert by_name["B"].rank == by_name["A"].rank + 1
     assert by_name["B"].decided_by == "opponents"
 
@@ -145,6 +147,13 @@ def test_players_equal_on_every_key_share_a_rank_listed_by_name():
         (3, True, "Y", 8, None),
         (3, True, "Z", 8, None),
     ]
+
+
+def test_within_a_shared_rank_names_are_listed_ignoring_case():
+    plays = [play(1, ["Zed", "anne", "Bob"], wa_deal((8, 8, 10), last_in=3))]
+    standings = compute_standings(entrants(["Zed", "anne", "Bob"]), plays)
+    # By code point "Zed" would come first (capitals sort before small letters).
+    assert [row.name for row in standings.rows if row.points == 8] == ["anne", "Zed"]
 
 
 def test_classic_stakes_ranks_by_net_units_and_the_dealer_follows_the_deal_number():

@@ -20,7 +20,7 @@ def run_standings(slug, fmt):
 @pytest.fixture
 def worked_example(db):
     """The RULES.md worked example as round 1, table 1, plus a sixth player who sat out."""
-    table = TableFactory(number=1, round=RoundFactory(number=1))
+    table = TableFactory(number=1, round=RoundFactory(number=1, started=True))
     tournament = table.round.tournament
     players = [PlayerFactory(tournament=tournament, name=name) for name in "ABCDE"]
     PlayerFactory(tournament=tournament, name="F")
@@ -109,6 +109,29 @@ def test_incomplete_tables_are_reported(make_tournament):
     ]
 
 
+def test_incomplete_tables_are_named_by_the_command(make_tournament):
+    tournament = make_tournament(players=10, rounds=2, rotations=2, stopped_early={2: (1, 7)})
+    data = json.loads(run_standings(tournament.slug, "json"))
+    assert data["incomplete_tables"] == [{"round": 2, "table": 1, "deals": 7, "expected": 10}]
+    assert "round 2, table 1: 7 of 10 deals" in run_standings(tournament.slug, "text")
+
+
+def test_a_seated_round_not_yet_started_counts_nowhere(make_tournament):
+    from tournament.services import seating
+
+    # Classic stakes: a round played counts 0 for best_round only if it is counted at all.
+    tournament = make_tournament(players=10, rounds=2, rotations=1)
+    tournament.scoring = "classic-stakes"
+    tournament.planned_rounds = 3
+    tournament.save()
+    before = json.loads(run_standings(tournament.slug, "json"))
+    seating.seat_next_round(tournament)  # round 3 seated as a draft, not started
+    after = json.loads(run_standings(tournament.slug, "json"))
+    assert after == before
+    assert all(len(row["rounds"]) == 2 for row in after["rows"])
+    assert after["incomplete_tables"] == []
+
+
 def _queries(function):
     with CaptureQueriesContext(connection) as captured:
         function()
@@ -160,14 +183,14 @@ def test_database_sums_score_like_the_deals_one_by_one(db, system):
     from tournament.demo import random_deal
 
     rng = random.Random(7)
-    tournament = RoundFactory(number=1).tournament
+    tournament = RoundFactory(number=1, started=True).tournament
     tournament.scoring = system
     tournament.rotations_per_round = 2
     tournament.save()
     players = [PlayerFactory(tournament=tournament) for _ in range(18 + 18)]
     plays = []
     for number in (1, 2):
-        round_ = RoundFactory(tournament=tournament, number=number) if number == 2 else None
+        round_ = RoundFactory(tournament=tournament, number=number, started=True) if number == 2 else None
         round_ = round_ or tournament.rounds.get(number=1)
         pool = players[(number - 1) * 18 : number * 18]
         rng.shuffle(pool)

@@ -110,23 +110,24 @@ JOIN {deal} d ON d.id = r.deal_id
 JOIN (
     SELECT st.table_id, COUNT(*) AS size
     FROM {seat} st JOIN {round} ro ON ro.id = st.round_id
-    WHERE ro.tournament_id = %s {released}
+    WHERE ro.tournament_id = %s AND ro.{counted} = %s
     GROUP BY st.table_id
 ) s ON s.table_id = d.table_id
 GROUP BY d.table_id, r.seat
 """
 
 
-def _seat_sums(tournament: Tournament, released_only: bool) -> dict[int, dict[int, SeatSums]]:
-    """table id -> seat -> that seat's sums over the table's confirmed deals."""
+def _seat_sums(tournament: Tournament, counted: str) -> dict[int, dict[int, SeatSums]]:
+    """table id -> seat -> that seat's sums over the table's confirmed deals, in the rounds
+    whose flag ``counted`` ("started" or "released") is set."""
     sql = _SEAT_SUMS_SQL.format(
         result=DealResult._meta.db_table,
         deal=Deal._meta.db_table,
         seat=Seat._meta.db_table,
         round=Round._meta.db_table,
-        released="AND ro.released = %s" if released_only else "",
+        counted=counted,
     )
-    params: list[object] = [tournament.pk, True] if released_only else [tournament.pk]
+    params: list[object] = [tournament.pk, True]
     sums: dict[int, dict[int, SeatSums]] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -146,7 +147,8 @@ def _table_plays(
     ):
         seats.setdefault(table_id, (round_number, table_number, []))[2].append(player_id)
 
-    sums = _seat_sums(tournament, released_only=bool(rounds))
+    (counted,) = rounds
+    sums = _seat_sums(tournament, counted)
     pending = _pending_deals(tournament) if include_unconfirmed else {}
     system = tournament.scoring_system
     plays: list[TablePlay | TableResult] = []
@@ -188,8 +190,9 @@ def tournament_standings(
 ) -> TournamentStandings:
     """Standings from confirmed sheets; ``include_unconfirmed`` also counts sheets that
     await confirmation (for organisers and scorers, never the public); ``released_only``
-    counts only the rounds the organiser has released (the public view)."""
-    rounds: dict[str, object] = {"released": True} if released_only else {}
+    counts only the rounds the organiser has released (the public view). A round that is
+    seated but not started counts nowhere: nobody has played it yet."""
+    rounds: dict[str, object] = {"released": True} if released_only else {"started": True}
     players = {
         pk: PlayerInfo(ref, name, club)
         for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
@@ -239,6 +242,10 @@ def as_json(result: TournamentStandings) -> dict[str, Any]:
                 "decided_by": row.decided_by,
             }
             for row in standings.rows
+        ],
+        "incomplete_tables": [
+            {"round": t.round, "table": t.table, "deals": t.deals, "expected": t.expected}
+            for t in result.incomplete_tables
         ],
     }
 
@@ -298,4 +305,11 @@ def as_text(result: TournamentStandings) -> str:
     ]
     for row in cells:
         lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+    if result.incomplete_tables:
+        lines.append("")
+        lines.append("Tables with fewer deals than a round has (stopped early, or not all in):")
+        lines.extend(
+            f"  round {t.round}, table {t.table}: {t.deals} of {t.expected} deals"
+            for t in result.incomplete_tables
+        )
     return "\n".join(line.rstrip() for line in lines) + "\n"
