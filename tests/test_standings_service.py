@@ -190,7 +190,11 @@ def test_database_sums_score_like_the_deals_one_by_one(db, system):
     players = [PlayerFactory(tournament=tournament) for _ in range(18 + 18)]
     plays = []
     for number in (1, 2):
-        round_ = RoundFactory(tournament=tournament, number=number, started=True) if number == 2 else None
+        round_ = (
+            RoundFactory(tournament=tournament, number=number, started=True)
+            if number == 2
+            else None
+        )
         round_ = round_ or tournament.rounds.get(number=1)
         pool = players[(number - 1) * 18 : number * 18]
         rng.shuffle(pool)
