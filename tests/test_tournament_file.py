@@ -5,7 +5,18 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament.models import Deal, DealResult, Player, Round, Seat, Table, Tournament
+from tournament.models import (
+    Bye,
+    Deal,
+    DealResult,
+    Player,
+    Round,
+    Seat,
+    Sheet,
+    SheetVersion,
+    Table,
+    Tournament,
+)
 from tournament.services import tournament_file
 from tournament.services.tournament_file import (
     TournamentExistsError,
@@ -14,7 +25,7 @@ from tournament.services.tournament_file import (
 )
 
 WORKED = {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24}
-MODELS = (Tournament, Player, Round, Table, Seat, Deal, DealResult)
+MODELS = (Tournament, Player, Round, Table, Seat, Deal, DealResult, Bye, Sheet, SheetVersion)
 
 
 def valid_file():
