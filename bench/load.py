@@ -17,6 +17,11 @@ Run from the repository root::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/lld_bench .venv/bin/python bench/load.py
     .venv/bin/python bench/load.py --clients 50 --seconds 20 --workers 4 --scorers 4
 
+The server runs with the production settings (``DJANGO_DEBUG=0``): static files are
+collected into a temp folder first, and every request carries ``X-Forwarded-Proto: https``
+as the TLS-terminating proxy would, so nothing is redirected to HTTPS. The bench exits
+with status 1 when any request failed or a page was never served.
+
 Every request loop is bounded in count and time and only talks to 127.0.0.1.
 """
 
@@ -34,6 +39,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,12 +48,22 @@ sys.path.insert(0, str(ROOT))
 
 SLUG = "load-open"
 MAX_REQUESTS_PER_CLIENT = 100_000
+# What the reverse proxy in front of gunicorn tells Django (SECURE_PROXY_SSL_HEADER).
+PROXY_HEADERS = {"X-Forwarded-Proto": "https"}
 
 
 @dataclass
 class Sample:
     latencies: list[float] = field(default_factory=list)
-    errors: int = 0
+    # What the failed requests got: an HTTP status, or the name of the exception.
+    failed: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def errors(self) -> int:
+        return self.failed.total()
+
+    def fail(self, what: object) -> None:
+        self.failed[str(what)] += 1
 
 
 def build(env: dict[str, str]) -> None:
@@ -58,6 +74,7 @@ django.setup()
 from django.core.management import call_command
 from django.contrib.auth import get_user_model
 call_command("migrate", verbosity=0)
+call_command("collectstatic", interactive=False, verbosity=0)
 from tournament.demo import synthetic_tournament
 from tournament.models import Tournament, Round
 from tournament.services import tournament_file, seating
@@ -84,7 +101,7 @@ def wait_for(port: int, deadline: float) -> None:
     while time.monotonic() < deadline:
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/healthz")
+            connection.request("GET", "/healthz", headers=PROXY_HEADERS)
             if connection.getresponse().status == 200:
                 return
         except OSError:
@@ -99,24 +116,25 @@ def hammer(port: int, path: str, until: float, sample: Sample) -> None:
             break
         start = time.perf_counter()
         try:
-            connection.request("GET", path)
+            connection.request("GET", path, headers=PROXY_HEADERS)
             response = connection.getresponse()
             response.read()
-            ok = response.status == 200
-        except OSError:
-            ok = False
+            status: object = response.status
+        except OSError as error:
+            status = type(error).__name__
             connection.close()
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         elapsed = time.perf_counter() - start
-        if ok:
+        if status == 200:
             sample.latencies.append(elapsed)
         else:
-            sample.errors += 1
+            sample.fail(status)
     connection.close()
 
 
 class Scorer:
-    """A logged-in scorer who keeps saving one table's sheet as a draft."""
+    """A logged-in scorer who keeps saving one table's sheet as a draft. A save counts as
+    served when it redirects back to the sheet, as a saved draft does."""
 
     def __init__(self, port: int, table: int) -> None:
         self.port = port
@@ -126,10 +144,14 @@ class Scorer:
     def _request(
         self, connection: http.client.HTTPConnection, method: str, path: str, body: str = ""
     ) -> tuple[int, str]:
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers = {
+            **PROXY_HEADERS,
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
         if method == "POST":
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            headers["Referer"] = f"http://127.0.0.1:{self.port}{path}"
+            # Django's CSRF check on HTTPS wants a Referer of the same (https) origin.
+            headers["Referer"] = f"https://127.0.0.1:{self.port}{path}"
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         text = response.read().decode()
@@ -137,7 +159,10 @@ class Scorer:
             if header.lower() == "set-cookie":
                 name, _, rest = value.partition("=")
                 self.cookies[name] = rest.split(";", 1)[0]
-        return response.status, text
+        return response.status, response.getheader("Location") or "", text
+
+    def _saved(self, status: int, location: str) -> bool:
+        return status == 302 and urllib.parse.urlsplit(location).path == self.path
 
     def _csrf(self, html: str) -> str:
         match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
@@ -145,17 +170,29 @@ class Scorer:
 
     def run(self, until: float, sample: Sample) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        _, html = self._request(connection, "GET", "/accounts/login/")
+        _, _, html = self._request(connection, "GET", "/accounts/login/")
         form = {
             "username": "bench-scorer",
             "password": "bench-pass",
             "csrfmiddlewaretoken": self._csrf(html),
+            "next": self.path,
         }
-        self._request(connection, "POST", "/accounts/login/", urllib.parse.urlencode(form))
+        status, location, _ = self._request(
+            connection, "POST", "/accounts/login/", urllib.parse.urlencode(form)
+        )
+        if not self._saved(status, location):
+            # Not logged in: every save would fail, so count one error and stop.
+            print(f"scorer login failed: {status} {location}", file=sys.stderr)
+            sample.fail(f"login {status}")
+            connection.close()
+            return
         for _ in range(MAX_REQUESTS_PER_CLIENT):
             if time.monotonic() >= until:
                 break
-            _, html = self._request(connection, "GET", self.path)
+            status, _, html = self._request(connection, "GET", self.path)
+            if status != 200:
+                sample.fail(f"GET {status}")
+                continue
             version = re.search(r'name="expected_version" value="(\d+)"', html)
             fields = {
                 "csrfmiddlewaretoken": self._csrf(html),
@@ -169,12 +206,14 @@ class Scorer:
                 "d1_last_in": "1",
             }
             start = time.perf_counter()
-            status, _ = self._request(connection, "POST", self.path, urllib.parse.urlencode(fields))
+            status, location, _ = self._request(
+                connection, "POST", self.path, urllib.parse.urlencode(fields)
+            )
             elapsed = time.perf_counter() - start
-            if status in (200, 302):
+            if self._saved(status, location):
                 sample.latencies.append(elapsed)
             else:
-                sample.errors += 1
+                sample.fail(f"POST {status}")
         connection.close()
 
 
@@ -186,6 +225,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def report(label: str, sample: Sample, seconds: float) -> tuple[float, float]:
+    """Print one line of figures; ``seconds`` is the phase's measured duration."""
     values = sample.latencies
     rps = len(values) / seconds
     p50, p95, p99 = (percentile(values, q) * 1000 for q in (0.50, 0.95, 0.99))
@@ -199,8 +239,11 @@ def report(label: str, sample: Sample, seconds: float) -> tuple[float, float]:
 
 def run_phase(
     port: int, path: str, clients: int, seconds: float, scorers: int
-) -> tuple[Sample, Sample]:
-    until = time.monotonic() + seconds
+) -> tuple[Sample, Sample, float]:
+    """Run the clients (and scorers) for ``seconds``; also return the measured duration,
+    which includes the requests still under way at the deadline."""
+    started = time.monotonic()
+    until = started + seconds
     public, scoring = Sample(), Sample()
     threads = [
         threading.Thread(target=hammer, args=(port, path, until, public)) for _ in range(clients)
@@ -213,7 +256,15 @@ def run_phase(
         thread.start()
     for thread in threads:
         thread.join()
-    return public, scoring
+    return public, scoring, time.monotonic() - started
+
+
+def failures(samples: dict[str, Sample]) -> list[str]:
+    return [
+        f"{label}: {len(sample.latencies)} served, failed {dict(sample.failed) or 'none'}"
+        for label, sample in samples.items()
+        if sample.errors or not sample.latencies
+    ]
 
 
 def main() -> None:
@@ -234,6 +285,8 @@ def main() -> None:
     env.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789")
     temp = tempfile.TemporaryDirectory()
     env.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")
+    # Production serves hashed static files, so pages need a collectstatic first.
+    env["DJANGO_STATIC_ROOT"] = f"{temp.name}/static"
     print(f"Database: {env['DATABASE_URL'].split('@')[-1]}; building 200 players x 8 rounds ...")
     build(env)
 
@@ -263,15 +316,21 @@ def main() -> None:
             f"{'page':<28} {'req/s':>9} {'requests':>9} {'errors':>7} "
             f"{'mean ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'p99 ms':>9}"
         )
-        trivial, _ = run_phase(args.port, "/healthz", args.clients, args.seconds, 0)
-        trivial_rps, _ = report("trivial page (/healthz)", trivial, args.seconds)
-        public, scoring = run_phase(
+        trivial, _, elapsed = run_phase(args.port, "/healthz", args.clients, args.seconds, 0)
+        trivial_rps, _ = report("trivial page (/healthz)", trivial, elapsed)
+        public, scoring, elapsed = run_phase(
             args.port, f"/t/{SLUG}/", args.clients, args.seconds, args.scorers
         )
-        public_rps, _ = report("public standings", public, args.seconds)
+        public_rps, _ = report("public standings", public, elapsed)
+        samples = {"trivial page": trivial, "public standings": public}
         if args.scorers:
-            report("score entry (sheet save)", scoring, args.seconds)
-        print(f"standings / trivial throughput: {public_rps / trivial_rps:.2f}")
+            report("score entry (sheet save)", scoring, elapsed)
+            samples["score entry"] = scoring
+        if trivial_rps:
+            print(f"standings / trivial throughput: {public_rps / trivial_rps:.2f}")
+        failed = failures(samples)
+        if failed:
+            raise SystemExit("Failed requests: " + "; ".join(failed))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
