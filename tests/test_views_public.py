@@ -231,3 +231,17 @@ def test_long_standings_come_a_hundred_to_a_page(client, make_tournament):
     # The search box finds a player on any page.
     found = get(client, "standings", tournament, q=rows[-1]["name"]).content.decode()
     assert found.count('<td class="rank">') == 1
+
+
+@pytest.mark.parametrize("name", ["standings", "projector", "final"])
+def test_nobody_is_marked_a_winner_before_a_round_is_released(client, make_tournament, name):
+    tournament = make_tournament(players=12, rounds=1)
+    Round.objects.filter(tournament=tournament).update(released=False)
+    mark_changed(tournament.pk)
+    html = get(client, name, tournament).content.decode()
+    assert 'class="podium"' not in html
+    assert ">Winner<" not in html
+    # Once the round counts, its top three are marked.
+    seating.release_round(Round.objects.get(tournament=tournament, number=1))
+    html = get(client, name, tournament).content.decode()
+    assert len(re.findall(r'<tr class="podium"', html)) >= 3

@@ -53,6 +53,8 @@ def standings_table(
     keys = [key for key in standings.tiebreaks if key in _KEY_COLUMNS]
     slug = result.tournament.slug
     wanted = name_filter.casefold()
+    # Before any round counts publicly everyone shares rank 1: nobody has won anything.
+    honours = HONOURS if standings.round_numbers else {}
     records = []
     for row in standings.rows:
         if wanted and wanted not in row.name.casefold():
@@ -62,11 +64,11 @@ def standings_table(
             "rank_number": row.rank,
             "name": row.name,
             "url": reverse("player", args=[slug, row.key]),
-            "honour": HONOURS.get(row.rank, ""),
+            "honour": honours.get(row.rank, ""),
             "club": result.info(row).club,
             "points": row.points,
             "deals": row.deals,
-            "row_class": "podium" if row.rank <= 3 else "",
+            "row_class": "podium" if row.rank in honours else "",
         }
         record.update({key: row.value(key) for key in keys})
         countback = row.decided_by == "countback"
