@@ -1,0 +1,60 @@
+"""The organiser's pages on a phone (375 px wide): nothing wider than the screen, and the
+controls used most on the night (check in, drop out) in view without scrolling sideways.
+
+Screenshots go to artifacts/screenshots/phone/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 375, "height": 800}
+
+
+def log_in(page: Page, path: str) -> None:
+    page.goto(path)
+    page.get_by_label("User name").fill("olive")
+    page.get_by_label("Password").fill("pw")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
+
+
+def overflow(page: Page) -> dict[str, int]:
+    """How wide the page is, and how far its widest scrolling table reaches."""
+    return page.evaluate(
+        """() => ({
+            page: document.documentElement.scrollWidth,
+            table: Math.max(0, ...Array.from(document.querySelectorAll('.table-scroll'),
+                                             (box) => box.scrollWidth - box.clientWidth)),
+        })"""
+    )
+
+
+def test_organiser_pages_fit_a_phone(new_page, seated_round, screenshot_dir):
+    shots = screenshot_dir("phone")
+    slug = seated_round.tournament.slug
+    page = new_page(viewport=PHONE)
+    log_in(page, reverse("organiser:create"))
+    pages = {
+        "create": reverse("organiser:create"),
+        "settings": reverse("organiser:edit", args=[slug]),
+        "players": reverse("organiser:players", args=[slug]),
+    }
+    for name, path in pages.items():
+        page.goto(path)
+        page.screenshot(path=shots / f"{name}.png", full_page=True)
+        assert overflow(page) == {"page": PHONE["width"], "table": 0}, name
+
+    row = page.locator("table.players tbody tr").first
+    for label in ("Check in", "Drop out"):
+        button = row.get_by_role("button", name=label)
+        expect(button).to_be_in_viewport()
+        box = button.bounding_box()
+        assert box["x"] + box["width"] <= PHONE["width"], label
+    expect(row.locator(".badge")).to_be_in_viewport()
+    row.get_by_role("button", name="Check in").click()
+    expect(page.locator("ul.messages")).to_contain_text("is checked in")
