@@ -245,3 +245,13 @@ def test_nobody_is_marked_a_winner_before_a_round_is_released(client, make_tourn
     seating.release_round(Round.objects.get(tournament=tournament, number=1))
     html = get(client, name, tournament).content.decode()
     assert len(re.findall(r'<tr class="podium"', html)) >= 3
+
+
+def test_a_csv_import_shows_on_a_cached_standings_page(client, make_tournament):
+    from tournament.services.players import import_csv
+
+    tournament = make_tournament(players=12, rounds=1)
+    assert "Zelda Newcomer" not in get(client, "standings", tournament).content.decode()
+    assert queries(lambda: get(client, "standings", tournament)) == 1
+    import_csv(tournament, "name,club\nZelda Newcomer,Late Club\n")
+    assert "Zelda Newcomer" in get(client, "standings", tournament).content.decode()

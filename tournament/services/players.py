@@ -17,6 +17,7 @@ from django.db.models import Max
 
 from scoring.errors import UserError
 from tournament.models import Player, Tournament
+from tournament.public_cache import mark_changed
 
 NAME_MAX = 200
 CLUB_MAX = 200
@@ -128,10 +129,14 @@ def import_csv(tournament: Tournament, text: str, *, skip_bad: bool = False) -> 
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         refs = _next_refs(tournament, len(check.good))
-        return Player.objects.bulk_create(
+        players = Player.objects.bulk_create(
             Player(tournament=tournament, ref=ref, name=line.name, club=line.club)
             for ref, line in zip(refs, check.good, strict=True)
         )
+        # bulk_create sends no signals: the public pages' cache is cleared here, in the
+        # same transaction, so the new players are never behind a stale page.
+        mark_changed(tournament.pk)
+        return players
 
 
 def duplicate_warning(tournament: Tournament, name: str, exclude: int | None = None) -> str | None:
