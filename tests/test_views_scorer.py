@@ -521,3 +521,28 @@ def test_the_desk_costs_the_same_queries_however_many_tables(
     with django_assert_num_queries(6):
         response = organiser_client.get(url("desk"), HTTP_HX_REQUEST="true")
     assert len(response.context["desk_table"].data) == 8
+
+
+@pytest.mark.parametrize("size", [4, 5, 6])
+@pytest.mark.parametrize(("state", "queries"), [("draft", 8), ("entered", 8), ("confirmed", 9)])
+def test_the_sheet_page_costs_the_same_queries_whatever_the_table_size(
+    scorer,
+    second_scorer,
+    scorer_client,
+    seated_round,
+    django_assert_num_queries,
+    size,
+    state,
+    queries,
+):
+    tournament = seated_round.tournament
+    new = TableFactory(round=seated_round, number=4)
+    seat_table(new, [PlayerFactory(tournament=tournament, ref=f"x{i}") for i in range(size)])
+    rows = [{"won": [2] * size, "last_in": 1, "left_over": 52 - 2 * size}] * size
+    sheets.save_sheet(new, scorer, rows, expected_version=0, final=state != "draft")
+    if state == "confirmed":
+        sheets.confirm_sheet(new, second_scorer, expected_version=1)
+    with django_assert_num_queries(queries):
+        response = scorer_client.get(url("sheet", table=4))
+    assert len(response.context["rows"]) == size
+    assert response.context["sheet"].status == state

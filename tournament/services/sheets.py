@@ -262,6 +262,9 @@ def peek_sheet(table: Table) -> Sheet:
     if sheet is None:
         status = SheetStatus.CONFIRMED if table.deals.exists() else SheetStatus.NOT_STARTED
         sheet = Sheet(table=table, status=status)
+    else:
+        # The caller's table, with its round and seats loaded, not a fresh copy of it.
+        sheet.table = table
     return sheet
 
 
