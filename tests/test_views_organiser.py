@@ -542,3 +542,139 @@ def test_an_unstarted_round_cannot_be_released(organiser_client, tournament):
         url("round_action", tournament, 2), {"action": "release"}, follow=True
     )
     assert "has not started: there is nothing to release" in response.content.decode()
+
+
+# Bad input and refusals ---------------------------------------------------------------
+
+
+def test_adding_a_scorer_with_an_empty_or_unknown_name_is_refused(organiser_client, tournament):
+    before = set(tournament.scorers.values_list("username", flat=True))
+    response = organiser_client.post(url("scorers", tournament), {"username": ""})
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    response = organiser_client.post(url("scorers", tournament), {"username": "  nobody "})
+    assert "No account is called “nobody”" in response.content.decode()
+    assert set(tournament.scorers.values_list("username", flat=True)) == before
+
+
+def test_editing_a_player_with_an_empty_name_is_refused(organiser_client, tournament):
+    player = Player.objects.filter(tournament=tournament).first()
+    name = player.name
+    response = organiser_client.post(
+        url("player_edit", tournament, player.pk), {"name": "   ", "club": "X"}
+    )
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    player.refresh_from_db()
+    assert (player.name, player.club) == (name, "Club 0")
+
+
+def test_renaming_a_player_to_another_players_name_is_warned_about(organiser_client, tournament):
+    first, second = Player.objects.filter(tournament=tournament)[:2]
+    response = organiser_client.post(
+        url("player_edit", tournament, second.pk),
+        {"name": first.name.lower(), "club": ""},
+        follow=True,
+    )
+    assert "another player is already registered as" in response.content.decode()
+    second.refresh_from_db()
+    assert second.name == first.name.lower()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "sideways", "key": "countback"},
+        {"action": "up", "key": "shoe_size"},
+        {"action": "up"},
+        {},
+    ],
+)
+def test_a_tiebreak_change_not_understood_changes_nothing(organiser_client, tournament, data):
+    before = list(tournament.tiebreaks)
+    response = organiser_client.post(url("tiebreaks", tournament), data, follow=True)
+    assert "That tiebreak change was not understood." in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.tiebreaks == before
+
+
+@pytest.fixture
+def seated_second_round(tournament):
+    return seating.seat_next_round(tournament, seed=3)
+
+
+def _seat_one(round_, table_number):
+    return Seat.objects.get(round=round_, table__number=table_number, position=1).player
+
+
+def _seating(round_):
+    return sorted(Seat.objects.filter(round=round_).values_list("table__number", "player_id"))
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"action": "swap", "first": "A", "second": "A"}, "Round 2: choose two different players"),
+        ({"action": "swap", "first": "A", "second": "99999"}, "choose the two players to swap"),
+        ({"action": "swap", "first": "A"}, "choose the two players to swap"),
+        (
+            {"action": "regenerate", "method": "balanced", "seed": "soon"},
+            "choose a seating method and a seed (a whole number)",
+        ),
+        (
+            {"action": "regenerate", "method": "balanced", "seed": "-1"},
+            "choose a seating method and a seed (a whole number)",
+        ),
+        ({"action": "regenerate", "method": "alphabetical"}, "choose a seating method"),
+        ({"action": "explode"}, "Round 2: unknown action."),
+        ({}, "Round 2: unknown action."),
+    ],
+)
+def test_a_round_action_with_bad_input_is_refused_clearly(
+    organiser_client, tournament, seated_second_round, data, message
+):
+    player = _seat_one(seated_second_round, 1)
+    data = {key: player.pk if value == "A" else value for key, value in data.items()}
+    before = (_seating(seated_second_round), seated_second_round.seed)
+    response = organiser_client.post(url("round_action", tournament, 2), data, follow=True)
+    assert message in response.content.decode()
+    seated_second_round.refresh_from_db()
+    assert (_seating(seated_second_round), seated_second_round.seed) == before
+
+
+def test_a_started_round_message_names_the_round_once(
+    organiser_client, tournament, seated_second_round
+):
+    seating.start_round(seated_second_round)
+    a, b = _seat_one(seated_second_round, 1), _seat_one(seated_second_round, 2)
+    response = organiser_client.post(
+        url("round_action", tournament, 2),
+        {"action": "swap", "first": a.pk, "second": b.pk},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "Round 2 has started: its seating is frozen unless you explicitly re-seat" in html
+    assert "Round 2: round 2" not in html
+
+
+def test_re_seating_a_started_table_without_scores_and_the_refusal_once_scored(
+    organiser_client, tournament, scorer, seated_second_round
+):
+    from tournament.services.sheets import save_sheet
+
+    seating.start_round(seated_second_round)
+    a, b = _seat_one(seated_second_round, 1), _seat_one(seated_second_round, 2)
+    swap = {"action": "swap", "first": a.pk, "second": b.pk, "reseat": "on"}
+    response = organiser_client.post(url("round_action", tournament, 2), swap, follow=True)
+    assert f"Swapped {a.name} and {b.name}." in response.content.decode()
+    assert _seat_one(seated_second_round, 1) == b
+
+    table = seated_second_round.tables.get(number=2)
+    save_sheet(table, scorer, _rows(1), expected_version=0, final=False)
+    before = _seating(seated_second_round)
+    back = {**swap, "first": b.pk, "second": a.pk}
+    response = organiser_client.post(url("round_action", tournament, 2), back, follow=True)
+    assert "Round 2: table 2 already has scores: it cannot be re-seated." in (
+        response.content.decode()
+    )
+    assert _seating(seated_second_round) == before

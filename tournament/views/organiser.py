@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
@@ -391,6 +392,13 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "organiser/round.html", _round_context(tournament, round_))
 
 
+def _about_round(number: int, error: str) -> str:
+    """``error`` as a sentence that names the round once."""
+    if error.casefold().startswith(f"round {number} "):
+        return capfirst(error) + "."
+    return f"Round {number}: {error}."
+
+
 @login_required
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -441,7 +449,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         else:
             raise UserError("unknown action")
     except UserError as error:
-        messages.error(request, f"Round {number}: {error}")
+        messages.error(request, _about_round(number, str(error)))
         extra["failed"] = True
     round_.refresh_from_db()
     if request.htmx:
