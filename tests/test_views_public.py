@@ -10,10 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.models import Deal, Round
+from tournament.models import Deal, Round, Tournament
 from tournament.public_cache import mark_changed
 from tournament.services import seating, tournament_file
-from tournament.services.sheets import save_sheet
+from tournament.services.sheets import confirm_sheet, save_sheet, sheet_of
 
 PUBLIC_PAGES = ["standings", "projector", "standings_csv", "tournament_json"]
 
@@ -255,3 +255,47 @@ def test_a_csv_import_shows_on_a_cached_standings_page(client, make_tournament):
     assert queries(lambda: get(client, "standings", tournament)) == 1
     import_csv(tournament, "name,club\nZelda Newcomer,Late Club\n")
     assert "Zelda Newcomer" in get(client, "standings", tournament).content.decode()
+
+
+def public_version(tournament):
+    return Tournament.objects.values_list("public_changed", flat=True).get(pk=tournament.pk)
+
+
+def test_seating_and_starting_a_round_leave_the_public_cache_alone(client, make_tournament):
+    tournament = make_tournament(players=12, rounds=1)
+    before = public_version(tournament)
+    first = get(client, "projector", tournament).content
+    seating.start_round(seating.seat_next_round(tournament))
+    assert public_version(tournament) == before
+    assert queries(lambda: get(client, "projector", tournament)) == 1
+    assert get(client, "projector", tournament).content == first
+
+
+def test_only_confirmations_in_released_rounds_change_the_public_pages(
+    client, published, scorer, second_scorer
+):
+    tournament = published
+    round_one = Round.objects.get(tournament=tournament, number=1)
+    table = round_one.tables.get(number=1)
+    before = public_version(tournament)
+    first = get(client, "projector", tournament).content
+    # Round 1 is not released: its confirmation is not the public's business yet.
+    confirm_sheet(table, second_scorer, expected_version=1)
+    assert public_version(tournament) == before
+    assert queries(lambda: get(client, "projector", tournament)) == 1
+    assert get(client, "projector", tournament).content == first
+
+    seating.release_round(round_one)
+    released = public_version(tournament)
+    assert released > before
+    shown = points_shown(client, tournament)
+    assert max(shown.values()) == 60
+
+    # A correction of a released round's sheet shows once it is confirmed.
+    corrected = [{"won": [2, 10, 10, 20], "last_in": 4, "left_over": 10}] * 4
+    version = sheet_of(table).version
+    save_sheet(table, scorer, corrected, expected_version=version, final=True)
+    assert public_version(tournament) == released
+    confirm_sheet(table, second_scorer, expected_version=version + 1)
+    assert public_version(tournament) > released
+    assert points_shown(client, tournament) != shown

@@ -75,18 +75,33 @@ def cached_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
     return wrapper
 
 
-def _tournament_id(instance: Any) -> int | None:
+def _round_change_is_public(instance: Round, saved: bool, signal_kwargs: dict[str, Any]) -> bool:
+    if instance.released:
+        return True
+    # Creating or deleting an unreleased round shows nowhere publicly, nor does seeding
+    # or starting one; a save that may have withheld it (a full save, or one of
+    # ``released``) does.
+    if not saved or signal_kwargs.get("created"):
+        return False
+    update_fields = signal_kwargs.get("update_fields")
+    return update_fields is None or "released" in update_fields
+
+
+def _public_tournament_id(instance: Any) -> int | None:
+    """The tournament whose public pages this row belongs to, or None when the public
+    cannot see it: the tables, seats, byes and sheets of an unreleased round (whose
+    release clears the cache anyway)."""
     if isinstance(instance, Player | Round | KeepApart):
         return instance.tournament_id
     if isinstance(instance, Table | Seat | Bye):
         return (
-            Round.objects.filter(pk=instance.round_id)
+            Round.objects.filter(pk=instance.round_id, released=True)
             .values_list("tournament_id", flat=True)
             .first()
         )
     if isinstance(instance, Sheet):
         return (
-            Table.objects.filter(pk=instance.table_id)
+            Table.objects.filter(pk=instance.table_id, round__released=True)
             .values_list("round__tournament_id", flat=True)
             .first()
         )
@@ -105,12 +120,21 @@ def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
     saved = kwargs.get("signal") is post_save
     if sender is Sheet and saved and instance.status != SheetStatus.CONFIRMED:
         return
-    tournament_id = _tournament_id(instance)
+    if sender is Round and not _round_change_is_public(instance, saved, kwargs):
+        return
+    tournament_id = _public_tournament_id(instance)
     if tournament_id is not None:
         mark_changed(tournament_id)
+
+
+# Saved by seating as it plans the rounds ahead: nothing public.
+_PRIVATE_TOURNAMENT_FIELDS = frozenset({"seating_plan"})
 
 
 @receiver(post_save, sender=Tournament)
 def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None:
     # Settings (scoring, tiebreaks, publishing) change what the public pages show.
+    update_fields = kwargs.get("update_fields")
+    if update_fields is not None and update_fields <= _PRIVATE_TOURNAMENT_FIELDS:
+        return
     mark_changed(instance.pk)
