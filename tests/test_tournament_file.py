@@ -86,6 +86,14 @@ def top(key, value):
     return change
 
 
+def byes(*player_ids):
+    def change(data):
+        data["players"].append({"id": "p11", "name": "Player 11"})
+        data["rounds"][0]["byes"] = list(player_ids)
+
+    return change
+
+
 def delete(key):
     return lambda data: data.pop(key)
 
@@ -213,6 +221,23 @@ def duplicate_player_id(data):
         (top("name", "   "), ["name: a name must not be empty"]),
         (top("name", "!!!"), ["name: no slug can be made from this name; give a “slug”"]),
         (top("players", {"p1": "Ann"}), ["players: expected a list […], found an object {…}"]),
+        (byes("p12"), ["round 1, byes[0]: unknown player id “p12”"]),
+        (
+            byes("p11", "p3"),
+            ["round 1, byes[1]: Player 3 (“p3”) sits out this round but is also seated at table 1"],
+        ),
+        (byes("p11", "p11"), ["rounds[0].byes: a key is listed twice"]),
+        (top("keep_apart", [["p1", "p99"]]), ["keep_apart[0]: unknown player id “p99”"]),
+        (
+            top("keep_apart", [["p1", "p1"]]),
+            ["keep_apart[0]: a player cannot be kept apart from themselves"],
+        ),
+        (
+            top("keep_apart", [["p1", "p2"], ["p2", "p1"]]),
+            ["keep_apart[1]: this pair is listed twice"],
+        ),
+        (top("table_policy", "pairs"), ['table_policy: "pairs" is not one of: "mixed", "byes"']),
+        (top("table_sizes", [2, 5]), ["table_sizes[0]: 2 is less than 3"]),
     ],
 )
 def test_a_file_with_a_broken_rule_is_refused_with_located_messages_and_changes_nothing(
@@ -314,6 +339,64 @@ def test_export_import_replace_export_is_identical(make_tournament, tmp_path):
     call_command("export_tournament", "test-open", stdout=second)
     assert second.getvalue() == first.getvalue()
     assert json.loads(first.getvalue())["rounds"][2]["tables"][0]["deals"].__len__() == 6
+
+
+def test_settings_byes_and_constraints_survive_export_and_import(db):
+    data = valid_file()
+    data["players"] += [
+        {"id": "p11", "name": "Player 11", "active": False},
+        {"id": "p12", "name": "Player 12", "fixed_table": 2},
+    ]
+    data["rounds"][0]["byes"] = ["p11", "p12"]
+    data |= {
+        "venue": "The Red Lion, Bath",
+        "planned_rounds": 6,
+        "table_policy": "byes",
+        "table_sizes": [5],
+        "bye_score": "average",
+        "keep_clubs_apart_rounds": 2,
+        "keep_apart": [["p1", "p2"]],
+    }
+    tournament = import_tournament(data).tournament
+    assert (tournament.table_policy, tournament.bye_score, tournament.planned_rounds) == (
+        "byes",
+        "average",
+        6,
+    )
+    assert Bye.objects.filter(round__tournament=tournament).count() == 2
+    exported = tournament_file.export_tournament(tournament)
+    assert exported["rounds"][0]["byes"] == ["p11", "p12"]
+    assert exported["keep_apart"] == [["p1", "p2"]]
+    assert exported["players"][10] == {
+        "id": "p11",
+        "name": "Player 11",
+        "club": "",
+        "active": False,
+    }
+    assert exported["players"][11]["fixed_table"] == 2
+    assert {key: exported[key] for key in ("venue", "table_sizes", "keep_clubs_apart_rounds")} == {
+        "venue": "The Red Lion, Bath",
+        "table_sizes": [5],
+        "keep_clubs_apart_rounds": 2,
+    }
+    import_tournament(exported, replace=True)
+    assert tournament_file.export_tournament(Tournament.objects.get()) == exported
+    # A bye scores the average of a round, after a restore as before it.
+    from tournament.services.standings import tournament_standings
+
+    rows = {row.name: row for row in tournament_standings(Tournament.objects.get()).standings.rows}
+    assert rows["Player 11"].points == 26
+
+
+def test_the_public_file_leaves_out_what_is_private_to_the_organiser(db):
+    data = valid_file()
+    data["players"][0]["fixed_table"] = 1
+    data["keep_apart"] = [["p1", "p2"]]
+    tournament = import_tournament(data).tournament
+    public = tournament_file.export_tournament(tournament, released_only=True)
+    assert "keep_apart" not in public
+    assert "fixed_table" not in public["players"][0]
+    assert tournament_file.check(public) == []
 
 
 def test_the_import_command_lists_problems_and_fails(db, tmp_path):

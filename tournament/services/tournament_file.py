@@ -33,8 +33,10 @@ from scoring.rules import deals_per_round, validate_deal
 from scoring.standings import DEFAULT_TIEBREAKS
 from scoring.systems import ScoringSystem
 from tournament.models import (
+    Bye,
     Deal,
     DealResult,
+    KeepApart,
     Player,
     Round,
     Seat,
@@ -306,6 +308,7 @@ def rule_problems(data: object) -> list[str]:
         round_numbers.add(round_number)
         seated_at: dict[str, int] = {}
         table_numbers: set[int] = set()
+        byes = round_.get("byes")
         for table_index, table in _dicts(round_.get("tables")):
             table_number = _number(table, table_index + 1)
             where = f"round {round_number}, table {table_number}"
@@ -350,7 +353,49 @@ def rule_problems(data: object) -> list[str]:
                     continue
                 for problem in validate_deal(won, deal.get("last_in"), deal.get("left_over"), size):
                     problems.append(f"{where}, deal {deal_index + 1}: {problem}")
+        if isinstance(byes, list) and players_readable:
+            problems.extend(_bye_problems(round_number, byes, players, seated_at))
+    if players_readable:
+        problems.extend(_keep_apart_problems(data.get("keep_apart"), players))
     return problems
+
+
+def _bye_problems(
+    round_number: int, byes: list[object], players: dict[str, str], seated_at: dict[str, int]
+) -> Iterator[str]:
+    for index, player_id in enumerate(byes):
+        if not isinstance(player_id, str):
+            continue
+        where = f"round {round_number}, byes[{index}]"
+        if player_id not in players:
+            yield f"{where}: unknown player id “{_short(player_id)}”"
+        elif player_id in seated_at:
+            yield (
+                f"{where}: {players[player_id]} (“{_short(player_id)}”) sits out this round but "
+                f"is also seated at table {seated_at[player_id]}"
+            )
+
+
+def _keep_apart_problems(pairs: object, players: dict[str, str]) -> Iterator[str]:
+    if not isinstance(pairs, list):
+        return
+    seen: set[frozenset[str]] = set()
+    for index, pair in enumerate(pairs):
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(p, str) for p in pair)
+        ):
+            continue
+        where = f"keep_apart[{index}]"
+        unknown = [p for p in pair if p not in players]
+        if unknown:
+            yield f"{where}: unknown player id “{_short(unknown[0])}”"
+        elif pair[0] == pair[1]:
+            yield f"{where}: a player cannot be kept apart from themselves"
+        elif frozenset(pair) in seen:
+            yield f"{where}: this pair is listed twice"
+        seen.add(frozenset(pair))
 
 
 def check(data: object) -> list[str]:
@@ -402,6 +447,17 @@ def _delete(tournament: Tournament) -> None:
     tournament.delete()
 
 
+# Tournament settings stored under the same name in a file and on the model.
+_SETTINGS = (
+    "venue",
+    "planned_rounds",
+    "table_policy",
+    "table_sizes",
+    "bye_score",
+    "keep_clubs_apart_rounds",
+)
+
+
 def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
     date = data.get("date")
     tournament = Tournament.objects.create(
@@ -411,12 +467,24 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         scoring=data.get("scoring", ScoringSystem.WINNER_ADVANTAGE.value),
         rotations_per_round=data.get("rotations_per_round", 1),
         tiebreaks=list(data.get("tiebreaks", DEFAULT_TIEBREAKS)),
+        **{key: data[key] for key in _SETTINGS if key in data},
     )
     players = Player.objects.bulk_create(
-        Player(tournament=tournament, ref=p["id"], name=p["name"], club=p.get("club", ""))
+        Player(
+            tournament=tournament,
+            ref=p["id"],
+            name=p["name"],
+            club=p.get("club", ""),
+            active=p.get("active", True),
+            fixed_table=p.get("fixed_table"),
+        )
         for p in data["players"]
     )
     player_by_ref = {player.ref: player for player in players}
+    KeepApart.objects.bulk_create(
+        KeepApart(tournament=tournament, first=player_by_ref[a], second=player_by_ref[b])
+        for a, b in data.get("keep_apart", [])
+    )
     rounds = Round.objects.bulk_create(
         Round(tournament=tournament, number=r["number"], started=True, released=True)
         for r in data["rounds"]
@@ -433,6 +501,11 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         Seat(table=table, round=round_, position=position, player=player_by_ref[ref])
         for table, (round_, t) in zip(tables, round_tables, strict=True)
         for position, ref in enumerate(t["seats"], start=1)
+    )
+    Bye.objects.bulk_create(
+        Bye(round=round_, player=player_by_ref[ref])
+        for round_, r in zip(rounds, data["rounds"], strict=True)
+        for ref in r.get("byes", [])
     )
     table_deals = [
         (table, number, d)
@@ -469,16 +542,26 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
 
 def export_tournament(tournament: Tournament, *, released_only: bool = False) -> dict[str, Any]:
     """The tournament as a file of its confirmed facts; importing it and exporting again
-    gives the same file. ``released_only`` keeps only the rounds released to the public."""
+    gives the same file. ``released_only`` keeps only the rounds released to the public,
+    and leaves out what is private to the organiser (players kept apart, fixed tables)."""
     rounds: dict[str, object] = {"released": True} if released_only else {}
 
     def on(path: str) -> dict[str, object]:
         return {f"{path}{key}": value for key, value in rounds.items()}
 
     players = list(
-        Player.objects.filter(tournament=tournament).values_list("pk", "ref", "name", "club")
+        Player.objects.filter(tournament=tournament).values_list(
+            "pk", "ref", "name", "club", "active", "fixed_table"
+        )
     )
-    refs = {pk: ref for pk, ref, _, _ in players}
+    refs = {pk: ref for pk, ref, *_ in players}
+    byes: dict[int, list[str]] = {}
+    for round_id, player_id in (
+        Bye.objects.filter(round__tournament=tournament, **on("round__"))
+        .values_list("round_id", "player_id")
+        .order_by("round_id", "player_id")
+    ):
+        byes.setdefault(round_id, []).append(refs[player_id])
     seats: dict[int, list[str]] = {}
     for table_id, player_id in (
         Seat.objects.filter(round__tournament=tournament, **on("round__"))
@@ -521,14 +604,38 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         "scoring": tournament.scoring,
         "rotations_per_round": tournament.rotations_per_round,
         "tiebreaks": list(tournament.tiebreaks),
-        "players": [{"id": ref, "name": name, "club": club} for _, ref, name, club in players],
+        **{key: getattr(tournament, key) for key in _SETTINGS},
+        **({} if released_only else {"keep_apart": _keep_apart_refs(tournament, refs)}),
+        "players": [
+            {
+                "id": ref,
+                "name": name,
+                "club": club,
+                **({} if active else {"active": False}),
+                **({"fixed_table": fixed} if fixed and not released_only else {}),
+            }
+            for _, ref, name, club, active, fixed in players
+        ],
         "rounds": [
-            {"number": number, "tables": tables.get(round_id, [])}
+            {
+                "number": number,
+                "tables": tables.get(round_id, []),
+                **({"byes": byes[round_id]} if round_id in byes else {}),
+            }
             for round_id, number in Round.objects.filter(tournament=tournament, **rounds)
             .values_list("pk", "number")
             .order_by("number")
         ],
     }
+
+
+def _keep_apart_refs(tournament: Tournament, refs: dict[int, str]) -> list[list[str]]:
+    return [
+        [refs[first], refs[second]]
+        for first, second in KeepApart.objects.filter(tournament=tournament)
+        .values_list("first_id", "second_id")
+        .order_by("pk")
+    ]
 
 
 def dumps(data: Mapping[str, Any]) -> str:
