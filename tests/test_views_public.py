@@ -56,6 +56,50 @@ def points_shown(client, tournament):
     return {row["name"]: int(row["points"]) for row in rows}
 
 
+def standings_points_and_deals(html, name):
+    found = re.search(
+        rf">{re.escape(name)}</a>(?:(?!</tr>).)*?</td><td>[^<]*</td><td>(-?\d+)</td><td>(\d+)</td>",
+        html,
+    )
+    assert found, name
+    return int(found.group(1)), int(found.group(2))
+
+
+def projector_points(html, name):
+    found = re.search(
+        rf"<td>{re.escape(name)}(?: <span class=\"club\">[^<]*</span>)?</td>\s*"
+        r'<td class="num">(-?\d+)</td>',
+        html,
+    )
+    assert found, name
+    return int(found.group(1))
+
+
+def test_an_unconfirmed_sheet_is_invisible_on_the_standings_projector_and_file(
+    client, published, second_scorer
+):
+    tournament = published
+    round_one = Round.objects.get(tournament=tournament, number=1)
+    seating.release_round(round_one)
+    table = round_one.tables.get(number=1)
+    seat_one = table.seats.get(position=1).player.name
+
+    def shown():
+        standings = get(client, "standings", tournament).content.decode()
+        projector = get(client, "projector", tournament).content.decode()
+        data = json.loads(get(client, "tournament_json", tournament).content)
+        (first_table,) = [t for t in data["rounds"][0]["tables"] if t["number"] == 1]
+        return (
+            standings_points_and_deals(standings, seat_one),
+            projector_points(projector, seat_one),
+            len(first_table["deals"]),
+        )
+
+    assert shown() == ((0, 0), 0, 0)
+    confirm_sheet(table, second_scorer, expected_version=1)
+    assert shown() == ((60, 4), 60, 4)
+
+
 def test_an_unreleased_round_and_an_unconfirmed_sheet_are_invisible(
     client, published, second_scorer
 ):
@@ -72,7 +116,10 @@ def test_an_unreleased_round_and_an_unconfirmed_sheet_are_invisible(
     seating.release_round(round_one, release=False)
     assert set(points_shown(client, tournament).values()) == {0}
     page = get(client, "standings", tournament).content.decode()
-    assert ">60<" not in page
+    seat_one = round_one.tables.get(number=1).seats.get(position=1).player.name
+    assert standings_points_and_deals(page, seat_one) == (0, 0)
+    assert ">R1<" not in page
+    assert "no results yet" in page
     projector = get(client, "projector", tournament).content.decode()
     assert "No results yet" in projector
     data = json.loads(get(client, "tournament_json", tournament).content)
