@@ -346,3 +346,16 @@ def test_only_confirmations_in_released_rounds_change_the_public_pages(
     confirm_sheet(table, second_scorer, expected_version=version + 1)
     assert public_version(tournament) > released
     assert points_shown(client, tournament) != shown
+
+
+@pytest.mark.parametrize("name", ["standings", "projector"])
+def test_restoring_a_pushed_url_from_history_gets_the_whole_page(client, make_tournament, name):
+    tournament = make_tournament(players=12, rounds=1)
+    url = reverse(name, args=[tournament.slug])
+    fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in fragment
+    restored = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in restored.content.decode()
+    assert "HX-History-Restore-Request" in restored["Vary"]
+    # The whole page, once cached, is not served to the fragment's requests either.
+    assert "<html" not in client.get(url, HTTP_HX_REQUEST="true").content.decode()

@@ -43,6 +43,15 @@ def mark_changed(tournament_id: int) -> None:
     Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
 
 
+def wants_fragment(request: HttpRequest) -> bool:
+    """An htmx request for the region it swaps. Restoring a pushed URL from history (the
+    browser's copy is gone) asks for the whole page, though htmx sends it."""
+    headers = request.headers
+    return (
+        headers.get("HX-Request") == "true" and headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
 def cached_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Serve an anonymous GET of a public page of ``slug`` from the cache."""
 
@@ -56,7 +65,7 @@ def cached_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
         if not found:
             return view(request, slug, *args, **kwargs)
         ((pk, changed),) = found
-        htmx = "htmx" if request.headers.get("HX-Request") == "true" else "page"
+        htmx = "htmx" if wants_fragment(request) else "page"
         key = f"lld:public:{pk}:{changed.timestamp()}:{htmx}:{request.get_full_path()}"
         stored = cache.get(key)
         if stored is not None:
@@ -69,7 +78,7 @@ def cached_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
             if response.status_code == 200 and not response.cookies:
                 headers = {h: response[h] for h in _KEPT_HEADERS if response.has_header(h)}
                 cache.set(key, (response.status_code, headers, response.content), TIMEOUT)
-        patch_vary_headers(response, ["HX-Request", "Cookie"])
+        patch_vary_headers(response, ["HX-Request", "HX-History-Restore-Request", "Cookie"])
         return response
 
     return wrapper

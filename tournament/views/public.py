@@ -15,7 +15,7 @@ from django_tables2 import RequestConfig
 from scoring.standings import TIEBREAK_LABELS
 from tournament.models import Round, Tournament
 from tournament.permissions import can_see
-from tournament.public_cache import cached_public_page
+from tournament.public_cache import cached_public_page, wants_fragment
 from tournament.services import tournament_file
 from tournament.services.standings import TournamentStandings, as_csv, tournament_standings
 from tournament.tables import PER_PAGE, standings_table
@@ -69,7 +69,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "podium": [row for row in result.standings.rows if row.rank <= 3],
         "incomplete_tables": result.incomplete_tables,
     }
-    if request.htmx:
+    if wants_fragment(request):
         return render(request, "standings.html#standings-table", context)
     return render(request, "standings.html", context)
 
@@ -101,7 +101,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         "tiebreaks": [TIEBREAK_LABELS[key] for key in result.standings.tiebreaks],
         "updated": tournament.public_changed,
     }
-    if request.htmx:
+    if wants_fragment(request):
         return render(request, "public/projector.html#board", context)
     return render(request, "public/projector.html", context)
 
