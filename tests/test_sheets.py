@@ -180,8 +180,8 @@ def test_a_correction_keeps_history_and_standings_follow_the_latest_confirmed(ta
     assert history == [
         ("entered", "amy"),
         ("confirmed", "ben"),
-        ("entered", "cat"),
-        ("confirmed", "amy"),
+        ("correction", "cat"),
+        ("correction_confirmed", "amy"),
     ]
     correction = SheetVersion.objects.get(number=3)
     assert correction.changes == [
@@ -277,3 +277,38 @@ def test_saving_costs_the_same_queries_for_one_deal_or_a_whole_round(db, users, 
             )
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_a_full_sheet_marked_stopped_early_is_refused(table, users):
+    with pytest.raises(SheetInvalidError, match="did not stop early") as refused:
+        save_sheet(
+            table, users[0], full_sheet(), expected_version=0, final=True, stopped_early=True
+        )
+    assert refused.value.problems == [
+        "the table is marked as stopped early, but all 5 deals of the round are filled in: a "
+        "table that played every deal did not stop early — untick “stopped early”"
+    ]
+    assert not Sheet.objects.exists()
+
+
+def test_the_check_warns_when_a_table_stopped_between_rotations(table):
+    rows = [sheets.clean_row(typed(WORKED), 5)] * 3
+    check = sheets.check_rows(rows, table, final=True, stopped_early=True)
+    assert check.ok
+    assert check.warnings == (
+        "the table stopped after deal 3, not at the end of a rotation: 2 players dealt one "
+        "deal fewer than the others",
+    )
+    assert not sheets.check_rows(rows, table, final=True, stopped_early=False).warnings
+
+
+def test_drafts_and_entries_of_a_confirmed_sheet_are_recorded_as_corrections(table, users):
+    save_sheet(table, users[0], full_sheet(), expected_version=0, final=False)
+    save_sheet(table, users[0], full_sheet(), expected_version=1, final=True)
+    confirm_sheet(table, users[1], expected_version=2)
+    corrected = full_sheet()
+    corrected[4] = typed(OTHER)
+    save_sheet(table, users[2], corrected, expected_version=3, final=False)
+    save_sheet(table, users[2], corrected, expected_version=4, final=True)
+    actions = list(SheetVersion.objects.order_by("number").values_list("action", flat=True))
+    assert actions == ["draft", "entered", "confirmed", "correction_draft", "correction"]

@@ -202,6 +202,13 @@ def test_a_complete_sheet_awaits_confirmation(scorer_client, seated_round):
             ["d2_last_in"],
         ),
         ({"d2_last_in": ""}, "deal 2: last in: missing — which seat was last in?", ["d2_last_in"]),
+        ({"d2_last_in": "X"}, "deal 2: last in: “X” is not a seat number", ["d2_last_in"]),
+        ({"d2_left_over": ""}, "deal 2: left over: missing", ["d2_left_over"]),
+        (
+            {"d2_left_over": "1a"},
+            "deal 2: left over: “1a” is not a whole number",
+            ["d2_left_over"],
+        ),
         (
             {"d2_left_over": "9"},
             "deal 2: left over: 9 is odd — cards are left over in pairs",
@@ -259,6 +266,32 @@ def test_a_table_that_stopped_early_is_saved_with_a_warning(scorer_client, seate
     page = response.content.decode()
     assert "The table stopped after deal 2, not at the end of a rotation: 2 players" in page
     assert Sheet.objects.get().stopped_early
+
+
+def test_a_full_sheet_marked_stopped_early_is_refused_in_place(scorer_client, seated_round):
+    response = scorer_client.post(url("sheet"), form(stopped_early="1"))
+    assert response.status_code == 422
+    assert "a table that played every deal did not stop early" in response.content.decode()
+    assert not Sheet.objects.exists()
+    response = scorer_client.post(
+        url("check"), form(action="", stopped_early="1"), HTTP_HX_REQUEST="true"
+    )
+    assert "a table that played every deal did not stop early" in response.content.decode()
+
+
+def test_the_live_check_and_the_confirm_page_warn_of_a_stop_between_rotations(
+    scorer_client, second_scorer_client, seated_round
+):
+    warning = "The table stopped after deal 3, not at the end of a rotation: 1 player dealt"
+    response = scorer_client.post(
+        url("check"), form(ROWS[:3], action="", stopped_early="1"), HTTP_HX_REQUEST="true"
+    )
+    assert warning in response.content.decode()
+    scorer_client.post(url("sheet"), form(ROWS[:3], stopped_early="1"))
+    response = second_scorer_client.get(url("confirm"))
+    assert warning in response.content.decode()
+    response = scorer_client.post(url("check"), form(ROWS, action=""), HTTP_HX_REQUEST="true")
+    assert "not at the end of a rotation" not in response.content.decode()
 
 
 def test_saving_is_refused_for_a_round_not_started(scorer_client, seated_round):
@@ -457,7 +490,7 @@ def test_the_history_lists_every_version_with_changes_in_words(
     page = response.content.decode()
     assert "Version 1: Entered, awaiting confirmation</strong> by simon" in page
     assert "Version 2: Confirmed</strong> by sarah" in page
-    assert "Version 3: Entered, awaiting confirmation</strong> by simon" in page
+    assert "Version 3: Correction entered, awaiting confirmation</strong> by simon" in page
     assert f"deal 1, seat 2 ({names()[2]}): 4 → 6" in page
     assert "deal 1, left over: 28 → 26" in page
     assert "deal 4 added: cards won 20, 0, 4, 6; left over 22; last in 3" in page
@@ -499,6 +532,20 @@ def test_the_desk_shows_every_table_and_refreshes_itself(
     page = response.content.decode()
     assert page.lstrip().startswith('<section id="desk"')
     assert "<html" not in page
+
+
+def test_the_desk_shows_no_time_for_sheets_nobody_has_saved(
+    scorer_client, organiser_client, seated_round
+):
+    # Seating creates the sheets of a round before anyone types one in.
+    Sheet.objects.bulk_create(Sheet(table=t) for t in seated_round.tables.all())
+    enter(scorer_client)
+    response = organiser_client.get(url("desk"))
+    desk = {row["number"]: row for row in response.context["desk_table"].data}
+    assert desk[1]["updated"] is not None
+    assert (desk[2]["updated"], desk[3]["updated"]) == (None, None)
+    row = re.search(r'data-table="2">(.*?)</tr>', response.content.decode(), re.S)[1]
+    assert [cell.strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)][5] == "–"
 
 
 def _more_tables(round_, count):

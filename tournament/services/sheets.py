@@ -148,6 +148,8 @@ class SheetCheck:
     problems: tuple[str, ...] = field(default=())
     # Cards left over in the deals without problems (the paper sheet totals it too).
     left_over: int = 0
+    # Worth telling, but no reason to refuse the sheet (see ``stop_warning``).
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -209,6 +211,15 @@ def check_rows(
         problems.append(
             f"{len(filled)} deals, but a table of {size} plays at most {most} in a round"
         )
+    warnings = []
+    if stopped_early and len(filled) >= most:
+        problems.append(
+            f"the table is marked as stopped early, but all {most} deals of the round are "
+            "filled in: a table that played every deal did not stop early — untick “stopped "
+            "early”"
+        )
+    elif stopped_early and filled and (warning := stop_warning(len(filled), size)):
+        warnings.append(warning)
     if final:
         if not filled:
             problems.append("no deals filled in")
@@ -217,7 +228,9 @@ def check_rows(
                 f"deals {len(filled) + 1}–{most} are empty: fill them in, or mark the table "
                 "as stopped early"
             )
-    return SheetCheck(tuple(checks), tuple(totals), tuple(cards), tuple(problems), left_over)
+    return SheetCheck(
+        tuple(checks), tuple(totals), tuple(cards), tuple(problems), left_over, tuple(warnings)
+    )
 
 
 def stop_warning(deals: int, size: int) -> str | None:
@@ -416,7 +429,12 @@ def save_sheet(
             if now == rows and sheet.status == target:
                 return SaveResult(sheet, sheet.status, repeated=True)
             raise SheetChangedError(sheet, now)
-        before = confirmed_rows(table) if sheet.status == SheetStatus.CONFIRMED else now
+        if sheet.status == SheetStatus.CONFIRMED:
+            before = confirmed_rows(table)
+            correcting = bool(before)
+        else:
+            before = now
+            correcting = Deal.objects.filter(table=table).exists()
         sheet.status = target
         sheet.stopped_early = stopped_early and final
         sheet.entered_by = user
@@ -424,10 +442,13 @@ def save_sheet(
             _write_deals(table, rows)
             sheet.pending = []
             sheet.confirmed_by = user
-            action = "corrected" if before and before != rows else "confirmed"
+            action = "corrected" if correcting and diff(before, rows) else "confirmed"
+        elif final:
+            sheet.pending = rows
+            action = "correction" if correcting else "entered"
         else:
             sheet.pending = rows
-            action = "entered" if final else "draft"
+            action = "correction_draft" if correcting else "draft"
         _record(sheet, action, rows, before, user)
     warning = stop_warning(len(rows), size) if final and stopped_early else None
     return SaveResult(sheet, sheet.status, (warning,) if warning else ())
@@ -462,7 +483,7 @@ def confirm_sheet(
         sheet.status = SheetStatus.CONFIRMED
         sheet.pending = []
         sheet.confirmed_by = user
-        _record(sheet, "confirmed", rows, before, user)
+        _record(sheet, "correction_confirmed" if before else "confirmed", rows, before, user)
     return SaveResult(sheet, sheet.status)
 
 

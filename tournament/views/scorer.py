@@ -464,6 +464,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         "entered_by_me": current.entered_by_id == request.user.pk,
         "can_confirm": current.status == SheetStatus.ENTERED
         and current.entered_by_id != request.user.pk,
+        "stop_warning": sheets.stop_warning(deals, size) if current.stopped_early else None,
     }
     blank = _padded([], size, max(most, deals))
 
@@ -523,6 +524,9 @@ _ACTIONS = {
     "entered": "Entered, awaiting confirmation",
     "confirmed": "Confirmed",
     "corrected": "Corrected",
+    "correction_draft": "Correction: draft saved",
+    "correction": "Correction entered, awaiting confirmation",
+    "correction_confirmed": "Correction confirmed",
 }
 
 
@@ -633,7 +637,8 @@ def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
                 "deals": len(sheet.pending) if pending and sheet else table.deal_count,
                 "most": deals_per_round(len(seats), tournament.rotations_per_round),
                 "stopped_early": bool(sheet and sheet.stopped_early),
-                "updated": sheet.updated if sheet else None,
+                # Seating creates every sheet unsaved (version 0): its time says nothing.
+                "updated": sheet.updated if sheet and sheet.version else None,
                 "sheet_url": _table_url("scorer:sheet", table),
                 "confirm_url": _table_url("scorer:confirm", table),
                 "history_url": _table_url("scorer:history", table),
