@@ -359,3 +359,34 @@ def test_restoring_a_pushed_url_from_history_gets_the_whole_page(client, make_to
     assert "HX-History-Restore-Request" in restored["Vary"]
     # The whole page, once cached, is not served to the fragment's requests either.
     assert "<html" not in client.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "same_as"),
+    [
+        ("standings", {"junk": "1"}, {}),
+        ("standings", {"page": "1", "per_page": "5", "sort": "nonsense"}, {}),
+        ("standings", {"q": "  Player 0003 ", "utm_source": "x"}, {"q": "Player 0003"}),
+        ("projector", {"page": "x", "junk": "1"}, {}),
+        ("standings_csv", {"junk": "1"}, {}),
+        ("final", {"junk": "1"}, {}),
+    ],
+)
+def test_query_strings_a_page_does_not_read_share_its_cache_entry(
+    client, make_tournament, name, params, same_as
+):
+    tournament = make_tournament(players=12, rounds=1)
+    first = get(client, name, tournament, **same_as).content
+    assert queries(lambda: get(client, name, tournament, **params)) == 1
+    assert get(client, name, tournament, **params).content == first
+
+
+def test_the_standings_keep_their_sort_and_pages_with_any_query_string(client, make_tournament):
+    tournament = make_tournament(players=130, rounds=1, slug="big-open")
+    second = get(client, "standings", tournament, page="2", junk="1").content.decode()
+    assert second.count('<td class="rank">') == 30
+    assert "junk" not in second
+    by_name = get(client, "standings", tournament, sort="-name", junk="2")
+    names = [row.record["name"] for row in by_name.context["table"].page.object_list]
+    assert names[0] == "Player 0129"
+    assert names == sorted(names, reverse=True)

@@ -12,16 +12,17 @@ name and a CSRF token.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
+from collections.abc import Callable, Mapping
+from functools import partial, wraps
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.http import urlencode
 
 from tournament.models import (
     Bye,
@@ -52,11 +53,46 @@ def wants_fragment(request: HttpRequest) -> bool:
     )
 
 
-def cached_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Serve an anonymous GET of a public page of ``slug`` from the cache."""
+# Page numbers past this are all "the last page" to the views.
+MAX_PAGE = 1000
+SEARCH_MAX = 200
+
+Normaliser = Callable[[str], str]
+
+
+def page_number(value: str) -> str:
+    """A page number from 2 up as digits; anything else is page 1 (empty)."""
+    try:
+        number = int(value)
+    except ValueError:
+        return ""
+    return str(min(number, MAX_PAGE)) if number > 1 else ""
+
+
+def search_text(value: str) -> str:
+    return value.strip()[:SEARCH_MAX]
+
+
+def _normalised_query(request: HttpRequest, reads: Mapping[str, Normaliser]) -> QueryDict:
+    values = {name: normalise(request.GET.get(name, "")) for name, normalise in reads.items()}
+    return QueryDict(urlencode({name: value for name, value in values.items() if value}))
+
+
+def cached_public_page(
+    view: Callable[..., HttpResponse] | None = None, *, reads: Mapping[str, Normaliser] = {}
+) -> Any:
+    """Serve an anonymous GET of a public page of ``slug`` from the cache.
+
+    The view sees only the query parameters named in ``reads``, each normalised by its
+    function (an empty result drops it), and the cache key holds exactly those: any other
+    query string shares the page's entry instead of crowding real pages out of the cache.
+    """
+    if view is None:
+        return partial(cached_public_page, reads=reads)
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        request.GET = _normalised_query(request, reads)
         if request.method != "GET" or request.user.is_authenticated:
             return view(request, slug, *args, **kwargs)
         found = Tournament.objects.filter(slug=slug, published=True).values_list(
@@ -66,7 +102,9 @@ def cached_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
             return view(request, slug, *args, **kwargs)
         ((pk, changed),) = found
         htmx = "htmx" if wants_fragment(request) else "page"
-        key = f"lld:public:{pk}:{changed.timestamp()}:{htmx}:{request.get_full_path()}"
+        key = (
+            f"lld:public:{pk}:{changed.timestamp()}:{htmx}:{request.path}?{request.GET.urlencode()}"
+        )
         stored = cache.get(key)
         if stored is not None:
             status, headers, content = stored

@@ -1,3 +1,5 @@
+import re
+
 import django_tables2 as tables
 from django.urls import reverse
 
@@ -32,6 +34,17 @@ class StandingsTable(tables.Table):
 
     # Set by the public pages: each name links to the player's page.
     link_players = False
+
+
+_SORTABLE = re.compile(
+    rf"-?(?:rank|name|club|points|deals|{'|'.join(_KEY_COLUMNS)}|round_[1-9][0-9]?)"
+)
+
+
+def standings_sort(value: str) -> str:
+    """``value`` if it names a column the standings can be sorted by (a ``sort``
+    parameter), else empty."""
+    return value if _SORTABLE.fullmatch(value) else ""
 
 
 HONOURS = {1: "Winner", 2: "Runner-up", 3: "Runner-up"}

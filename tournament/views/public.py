@@ -15,10 +15,10 @@ from django_tables2 import RequestConfig
 from scoring.standings import TIEBREAK_LABELS
 from tournament.models import Round, Tournament
 from tournament.permissions import can_see
-from tournament.public_cache import cached_public_page, wants_fragment
+from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import tournament_file
 from tournament.services.standings import TournamentStandings, as_csv, tournament_standings
-from tournament.tables import PER_PAGE, standings_table
+from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 PROJECTOR_ROWS = 12
 PROJECTOR_SECONDS = 15
@@ -49,7 +49,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(reads={"q": search_text, "sort": standings_sort, "page": page_number})
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = public_tournament(request, slug)
     result = tournament_standings(tournament, released_only=True)
@@ -75,7 +75,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(reads={"page": page_number})
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """Large type for a screen across the room: pages through the standings and fetches
     the next page every few seconds (htmx), so it follows new results by itself."""
