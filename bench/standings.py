@@ -86,8 +86,13 @@ def main() -> None:
     if url.startswith("postgres"):
         reset_postgres(url)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # The production settings: no debug bookkeeping, hashed static files.
     os.environ["DJANGO_DEBUG"] = "0"
     os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    os.environ.setdefault(
+        "DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789"
+    )
+    os.environ["DJANGO_STATIC_ROOT"] = f"{temp.name}/static"
 
     import django
 
@@ -105,6 +110,7 @@ def main() -> None:
     from tournament.services.standings import tournament_standings
 
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     print(f"Database: {connection.vendor} ({url.split('@')[-1]})")
     start = time.perf_counter()
     data = synthetic_tournament(
@@ -148,7 +154,8 @@ def main() -> None:
 
     def page() -> object:
         cache.clear()  # the page as computed, not as served from the public pages' cache
-        response = client.get(page_url)
+        # secure: production redirects plain HTTP to HTTPS.
+        response = client.get(page_url, secure=True)
         assert response.status_code == 200, response.status_code
         return response
 
