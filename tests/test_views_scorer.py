@@ -261,6 +261,48 @@ def test_a_blank_count_is_offered_as_derived_never_filled(scorer_client, seated_
     assert (blank["value"], blank["class"]) == ("", "cell missing")
 
 
+def test_a_derived_count_stays_marked_in_the_draft_and_on_the_confirm_page(
+    scorer_client, second_scorer_client, seated_round
+):
+    data = form(action="draft")
+    data = {**data, "derived": ["d1_s3", "d2_left_over", "d9_s1", "d3_s9", "nonsense"]}
+    scorer_client.post(url("sheet"), {**data, "d3_s9": ""})
+    sheet = Sheet.objects.get()
+    assert [row.get("derived") for row in sheet.pending] == [["s3"], ["left_over"], None, None]
+    response = scorer_client.get(url("sheet"))
+    cells = inputs(response)
+    assert "derived" in cells["d1_s3"]["class"]
+    assert "derived" in cells["d2_left_over"]["class"]
+    assert "derived" not in cells["d1_s2"]["class"]
+    page = response.content.decode()
+    assert '<input type="hidden" name="derived" value="d1_s3">' in page
+
+    response = scorer_client.post(
+        url("sheet"), {**data, "action": "final", "expected_version": "1"}
+    )
+    assert response.status_code == 302
+    page = second_scorer_client.get(url("confirm"), {"mode": "review"}).content.decode()
+    assert re.search(r'class="value[^"]*derived" data-cell="d1_s3"[^>]*>10<span', page)
+    assert not re.search(r'class="value[^"]*derived" data-cell="d1_s2"', page)
+
+
+def test_a_row_being_typed_is_not_reported_missing_until_it_is_left(scorer_client, seated_round):
+    half = form(ROWS[:2], action="", d2_s3="", d2_s4="", d2_left_over="", d2_last_in="", d1_s2="")
+    response = scorer_client.post(url("check"), {**half, "typing": "2"}, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert "deal 2:" not in page
+    assert 'data-problem-cells="d1_s2"' in page
+    assert "deal 1: seat 2: cards won is missing" in page
+    response = scorer_client.post(url("check"), half, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert "deal 2: seat 3: cards won is missing" in page
+    assert "deal 2: last in: missing" in page
+    # Saving checks every cell whatever is being typed.
+    response = scorer_client.post(url("sheet"), {**half, "action": "final", "typing": "2"})
+    assert response.status_code == 422
+    assert "deal 2: seat 3: cards won is missing" in response.content.decode()
+
+
 def test_a_table_that_stopped_early_is_saved_with_a_warning(scorer_client, seated_round):
     response = scorer_client.post(url("sheet"), form(ROWS[:2], stopped_early="1"), follow=True)
     page = response.content.decode()
@@ -425,6 +467,8 @@ def test_a_blind_retype_that_differs_highlights_cells_and_saves_nothing(
     assert "entered: 28" in page
     assert Sheet.objects.get().status == SheetStatus.ENTERED
     assert not Deal.objects.exists()
+    response = second_scorer_client.post(url("confirm"), {**data, "d1_left_over": "28"})
+    assert "1 cell differs from the sheet as entered" in response.content.decode()
 
 
 def test_half_a_blind_retype_is_not_compared(scorer_client, second_scorer_client, seated_round):

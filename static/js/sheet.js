@@ -1,18 +1,26 @@
 // Score sheet entry, keyboard first. The page works without this file (Enter then saves
-// a draft, which loses nothing); with it, Enter moves to the next cell like Tab, a value
-// derived from the checksum is filled in only when the scorer asks, and the live check
-// (htmx) marks the cells it found problems in.
+// a draft, which loses nothing); with it, Enter moves to the next cell like Tab, cells
+// take digits only, a value derived from the checksum is filled in only when the scorer
+// asks (and is saved marked as derived), the live check (htmx) marks the cells it found
+// problems in, and a row's blank cells are reported only once the scorer leaves the row.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+
+  var CELL = "form.sheet-form input.cell";
 
   function cells(form) {
     return Array.from(form.querySelectorAll("input.cell"));
   }
 
+  function dealOf(input) {
+    var row = input && input.closest && input.closest("tr.deal");
+    return row ? row.dataset.deal : "";
+  }
+
   document.addEventListener("keydown", function (event) {
     var input = event.target;
-    if (event.key !== "Enter" || !input.matches || !input.matches("form.sheet-form input.cell")) {
+    if (event.key !== "Enter" || !input.matches || !input.matches(CELL)) {
       return;
     }
     event.preventDefault();
@@ -26,6 +34,43 @@
     }
   });
 
+  // Digits only: anything else typed or pasted into a cell is refused as it is typed.
+  // The server still checks every cell, for pages used without this file.
+  document.addEventListener("beforeinput", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches(CELL) || !event.inputType.startsWith("insert")) {
+      return;
+    }
+    var text = event.data;
+    if (text === null && event.dataTransfer) {
+      text = event.dataTransfer.getData("text/plain");
+    }
+    if (text && /[^0-9]/.test(text.trim())) {
+      event.preventDefault();
+    }
+  });
+
+  function markDerived(input, derived) {
+    var cell = input.parentNode;
+    var marker = cell.querySelector("input[name=derived]");
+    input.classList.toggle("derived", derived);
+    if (derived) {
+      input.title = "Derived so that the deal adds up to 52: check it against the paper";
+      if (!marker) {
+        marker = document.createElement("input");
+        marker.type = "hidden";
+        marker.name = "derived";
+        marker.value = input.name;
+        cell.appendChild(marker);
+      }
+    } else {
+      input.removeAttribute("title");
+      if (marker) {
+        marker.remove();
+      }
+    }
+  }
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-fill]");
     if (!button) {
@@ -33,8 +78,7 @@
     }
     var input = document.getElementById(button.dataset.fill);
     input.value = button.dataset.value;
-    input.classList.add("derived");
-    input.title = "Derived so that the deal adds up to 52: check it against the paper";
+    markDerived(input, true);
     input.dispatchEvent(new Event("change", { bubbles: true }));
     input.focus();
   });
@@ -42,8 +86,29 @@
   // A derived value that the scorer types over is theirs again.
   document.addEventListener("input", function (event) {
     if (event.target.classList && event.target.classList.contains("derived")) {
-      event.target.classList.remove("derived");
-      event.target.removeAttribute("title");
+      markDerived(event.target, false);
+    }
+  });
+
+  // The live check is told which row is being typed, so that its blank cells are not
+  // reported as missing yet; moving to another row checks again.
+  var lastDeal = null;
+  document.addEventListener("focusin", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches(CELL)) {
+      return;
+    }
+    var deal = dealOf(input);
+    if (lastDeal !== null && deal !== lastDeal && window.htmx) {
+      window.htmx.trigger(input.form, "rowleft");
+    }
+    lastDeal = deal;
+  });
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var active = document.activeElement;
+    if (event.detail.elt.matches("form.sheet-form") && active && active.matches(CELL)) {
+      event.detail.parameters.typing = dealOf(active);
     }
   });
 
@@ -55,7 +120,7 @@
       return;
     }
     var bad = (report.dataset.problemCells || "").split(" ");
-    document.querySelectorAll("form.sheet-form input.cell").forEach(function (input) {
+    document.querySelectorAll(CELL).forEach(function (input) {
       var wrong = bad.indexOf(input.name) !== -1;
       input.classList.toggle("problem", wrong && input.value !== "");
       input.classList.toggle("missing", wrong && input.value === "");

@@ -202,6 +202,8 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
                 odd = "deal 2: seat 2: 7 cards won is odd — cards are won in pairs"
                 expect(simon.locator("#d2_notes")).to_contain_text(odd)
                 expect(check).to_contain_text(odd)
+                # The rest of the row is not typed yet: not reported missing while typing.
+                expect(simon.locator("#d2_notes")).not_to_contain_text("missing")
                 expect(simon.locator("#d2_s2")).to_have_attribute("aria-invalid", "true")
                 shot(simon, "07-sheet-live-check")
                 simon.keyboard.press("Shift+Tab")
@@ -283,3 +285,32 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
         assert int(points) > 0
         expect(public_points(public, player)).to_have_text(points)
     shot(public, "16-public-standings", full_page=True)
+
+
+def test_sheet_cells_take_digits_and_keep_a_derived_count_marked(new_page, scorer, seated_round):
+    slug = seated_round.tournament.slug
+    page = new_page()
+    log_in(page, scorer.username, f"/score/{slug}/r1/t1/")
+    expect(page.get_by_role("heading", name="Round 1 · Table 1")).to_be_visible()
+    page.locator("#d1_s1").focus()
+    type_cell(page, "1a0", "Tab")
+    expect(page.locator("#d1_s1")).to_have_value("10")
+    for value in ("4", "10", "0"):
+        type_cell(page, value, "Tab")
+    # Left over is skipped: the page offers the count that makes the row add up to 52.
+    page.keyboard.press("Tab")
+    type_cell(page, "4", "Tab")
+    offer = page.locator("#d1_notes .offer")
+    expect(offer).to_contain_text("left over: 28 (derived so that deal 1 adds up to 52)")
+    offer.get_by_role("button", name="Fill in 28").click()
+    expect(page.locator("#d1_left_over")).to_have_value("28")
+    expect(page.locator("#d1_left_over")).to_have_class(re.compile(r"\bderived\b"))
+    page.get_by_role("button", name="Save draft").click()
+    expect_message(page, "draft saved (version 1)")
+    expect(page.locator("#d1_left_over")).to_have_class(re.compile(r"\bderived\b"))
+    expect(page.locator("#d1_s1")).not_to_have_class(re.compile(r"\bderived\b"))
+    # Typed over, the count is the scorer's own again.
+    page.locator("#d1_left_over").fill("28")
+    page.get_by_role("button", name="Save draft").click()
+    expect_message(page, "draft saved (version 2)")
+    expect(page.locator("#d1_left_over")).not_to_have_class(re.compile(r"\bderived\b"))

@@ -28,7 +28,7 @@ from django.db.models import Count
 
 from scoring.errors import UserError
 from scoring.rules import Deal as DealFacts
-from scoring.rules import dealer_of, deals_per_round, missing_value, validate_deal
+from scoring.rules import Problem, dealer_of, deals_per_round, missing_value, validate_deal
 from scoring.systems import score_deal
 from tournament.models import (
     Deal,
@@ -81,8 +81,8 @@ class SheetMismatchError(UserError):
         self.mismatches = list(mismatches)
         count = len(self.mismatches)
         super().__init__(
-            f"{count} cell{'s' if count != 1 else ''} differ from the sheet as entered; "
-            "check them against the paper together"
+            f"{count} {'cell differs' if count == 1 else 'cells differ'} from the sheet as "
+            "entered; check them against the paper together"
         )
 
 
@@ -106,13 +106,26 @@ def clean_value(value: object) -> object:
 
 
 def clean_row(row: Row, size: int) -> Row:
+    """A row with its cells cleaned. A row may also name its counts that were *derived*
+    from the checksum rather than read off the paper (``"derived": ["s3"]`` or
+    ``["left_over"]``); names of blank or unknown cells are dropped."""
     won = list(row.get("won") or [])
     won = (won + [None] * size)[:size]
-    return {
+    cleaned: Row = {
         "won": [clean_value(v) for v in won],
         "last_in": clean_value(row.get("last_in")),
         "left_over": clean_value(row.get("left_over")),
     }
+    marked = row.get("derived")
+    if isinstance(marked, list | tuple):
+        counts = {f"s{seat}": value for seat, value in enumerate(cleaned["won"], start=1)}
+        counts["left_over"] = cleaned["left_over"]
+        derived = sorted(
+            {name for name in marked if isinstance(name, str) and counts.get(name) is not None}
+        )
+        if derived:
+            cleaned["derived"] = derived
+    return cleaned
 
 
 def is_blank(row: Row) -> bool:
@@ -160,14 +173,26 @@ def _cell(deal: int, problem_field: str, seat: int | None) -> str:
     return f"d{deal}_s{seat}" if problem_field == "won" and seat else f"d{deal}_{problem_field}"
 
 
+def _is_missing(problem: Problem, row: Row) -> bool:
+    if problem.field == "won" and problem.seat:
+        return row["won"][problem.seat - 1] is None
+    return problem.field in ("last_in", "left_over") and row[problem.field] is None
+
+
 def check_rows(
-    rows: list[Row], table: Table, *, final: bool, stopped_early: bool = False
+    rows: list[Row],
+    table: Table,
+    *,
+    final: bool,
+    stopped_early: bool = False,
+    typing: int | None = None,
 ) -> SheetCheck:
     """Check cleaned rows of ``table``'s sheet: every problem located by deal and seat,
     running totals per seat, and values that can be derived from the checksum.
 
     With ``final`` the sheet must be complete: no blank deal before a filled one, and
-    either every deal of the round or ``stopped_early``.
+    either every deal of the round or ``stopped_early``. ``typing`` is the deal the
+    scorer is typing in: its blank cells are not reported as missing yet.
     """
     tournament = table.round.tournament
     size = table.size
@@ -189,9 +214,10 @@ def check_rows(
                 checks.append(RowCheck(number, dealer, (), (), None, None))
             continue
         found = validate_deal(row["won"], row["last_in"], row["left_over"], size)
-        located = tuple(f"deal {number}: {p}" for p in found)
+        reported = [p for p in found if not (number == typing and _is_missing(p, row))]
+        located = tuple(f"deal {number}: {p}" for p in reported)
         problems.extend(located)
-        cells = tuple(_cell(number, p.field, p.seat) for p in found)
+        cells = tuple(_cell(number, p.field, p.seat) for p in reported)
         derived = None
         if found and all(v is None or isinstance(v, int) for v in [*row["won"], row["left_over"]]):
             guess = missing_value(row["won"], row["left_over"])

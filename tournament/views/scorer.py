@@ -49,6 +49,8 @@ class HtmxHttpRequest(HttpRequest):
 # A tampered form must not make us build a million rows; a real sheet has at most 36.
 _MAX_ROWS = 100
 _DEAL_IN_CELL = re.compile(r"^d(\d{1,3})_")
+# A count the scorer filled in from the checksum offer, posted as ``derived``.
+_DERIVED_CELL = re.compile(r"^d(\d{1,3})_(s\d{1,2}|left_over)$")
 
 
 # Loading ------------------------------------------------------------------------------
@@ -112,14 +114,22 @@ def _typed_rows(data: Any, size: int, most: int) -> list[Row]:
     saved with more deals than a round has shows them all, so that they can be removed)."""
     numbers = [int(m[1]) for key in data if (m := _DEAL_IN_CELL.match(key))]
     count = min(max([most, *numbers]), _MAX_ROWS)
-    return [
-        {
+    derived: dict[int, list[str]] = {}
+    marked = data.getlist("derived") if hasattr(data, "getlist") else []
+    for name in marked[: _MAX_ROWS * 8]:
+        if m := _DERIVED_CELL.match(name):
+            derived.setdefault(int(m[1]), []).append(m[2])
+    rows = []
+    for deal in range(1, count + 1):
+        row: Row = {
             "won": [data.get(f"d{deal}_s{seat}", "") for seat in range(1, size + 1)],
             "left_over": data.get(f"d{deal}_left_over", ""),
             "last_in": data.get(f"d{deal}_last_in", ""),
         }
-        for deal in range(1, count + 1)
-    ]
+        if deal in derived:
+            row["derived"] = derived[deal]
+        rows.append(row)
+    return rows
 
 
 def _padded(rows: list[Row], size: int, count: int) -> list[Row]:
@@ -216,6 +226,7 @@ def _sheet_rows(
         found = check.rows[index] if check and index < len(check.rows) else None
         bad = _marked_cells(found.problem_cells, size) if found else set()
         dealer = seats[dealer_of(number, size) - 1]
+        derived = {f"d{number}_{name}" for name in row.get("derived", ())}
         named = [
             *(
                 (f"d{number}_s{s.position}", row["won"][i], f"{s.player.name}, cards won")
@@ -229,7 +240,15 @@ def _sheet_rows(
                 name=name,
                 value=_shown(value),
                 label=f"deal {number}, {label}",
-                css=" ".join(c for c in (_problem_css(name, value, bad), marks.get(name)) if c),
+                css=" ".join(
+                    c
+                    for c in (
+                        _problem_css(name, value, bad),
+                        marks.get(name),
+                        "derived" if name in derived else "",
+                    )
+                    if c
+                ),
                 other=_shown(others[name]) if name in others else None,
             )
             for name, value, label in named
@@ -278,13 +297,16 @@ def _sheet_context(
     final: bool = False,
     stopped_early: bool = False,
     conflict: SheetChangedError | None = None,
+    typing: int | None = None,
 ) -> dict[str, Any]:
     tournament = table.round.tournament
     seats = list(table.seats.all())
     size = len(seats)
     most = deals_per_round(size, tournament.rotations_per_round)
     padded = _padded(rows, size, max(most, len(rows)))
-    check = sheets.check_rows(padded, table, final=final, stopped_early=stopped_early)
+    check = sheets.check_rows(
+        padded, table, final=final, stopped_early=stopped_early, typing=typing
+    )
     marks: dict[str, str] = {}
     others: dict[str, object] = {}
     saved_rows = None
@@ -399,6 +421,12 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     return redirect(_round_home_url(tournament, round_))
 
 
+def _typing(request: HttpRequest) -> int | None:
+    """The deal whose row the scorer is typing in (sent by sheet.js with the live check)."""
+    value = request.POST.get("typing", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
+
+
 @login_required
 @require_POST
 def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
@@ -417,6 +445,7 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         _typed_rows(request.POST, table_.size, most),
         expected_version=expected if expected is not None else 0,
         stopped_early=bool(request.POST.get("stopped_early")),
+        typing=_typing(request),
     )
     if request.htmx:
         return render(request, "scorer/sheet.html#check", context)
