@@ -284,7 +284,11 @@ def main() -> None:
     )
     env.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789")
     temp = tempfile.TemporaryDirectory()
-    env.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")
+    # Scorers write at once: SQLite's default (deferred) transactions fail such a save at
+    # once with "database is locked" when it upgrades its read lock; immediate ones wait.
+    env.setdefault(
+        "DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3?transaction_mode=IMMEDIATE"
+    )
     # Production serves hashed static files, so pages need a collectstatic first.
     env["DJANGO_STATIC_ROOT"] = f"{temp.name}/static"
     print(f"Database: {env['DATABASE_URL'].split('@')[-1]}; building 200 players x 8 rounds ...")
