@@ -64,7 +64,7 @@ import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any, TypeAlias, TypeVar
 
 from scoring.errors import UserError
@@ -78,6 +78,9 @@ NORMAL_TABLE = 5
 DEFAULT_SIZES: tuple[int, ...] = (4, 5, 6)
 
 _SEAT_SLOTS = MAX_TABLE_SIZE
+_SEAT_BASE = 4
+_FIRST_SEAT_BASE = 64
+_SEAT_SWEEPS = 1
 # Annealing schedule, tuned on 16-45 players x 5-8 rounds: about half a second at 30 x 6,
 # and four times the steps bought little. The cap keeps any plan to about two seconds.
 # Steps, not seconds, so a seed always gives the same plan.
@@ -89,6 +92,10 @@ _COLD = 0.05
 # times costs as much as eight pairs meeting twice, standing in for "most meetings first".
 _ENERGY_BASE = 4
 _CLASH_ENERGY = 20
+# Slot search: a keep-apart pair in one design class outweighs any number of past meetings.
+_APART_WEIGHT = 1000
+_SLOT_STEPS_PER_PLAYER = 300
+_MAX_SLOT_STEPS = 20_000
 
 
 class SeatingError(UserError):
@@ -264,10 +271,14 @@ def _plan(request: SeatingRequest) -> Plan:
     problem = _Problem(request, request.rounds)
     rng = random.Random(request.seed)
     state = _State(problem, _choose_byes(problem, rng))
-    design = _cyclic_design(problem.split, request.rounds) if not problem.bye_count else []
-    if design:
-        _seat_design(state, design, rng)
-    for r in range(len(design), problem.rounds):
+    design: list[list[list[int]]] = []
+    if not problem.bye_count:
+        # With a history or pairs to keep apart, every class the design offers is a
+        # candidate: the slot assignment then picks the classes that avoid them.
+        wanted = request.rounds + (problem.n if problem.has_pair_weights() else 0)
+        design = _cyclic_design(problem.split, wanted)
+    designed = _seat_design(state, design, rng, request.search_effort) if design else 0
+    for r in range(designed, problem.rounds):
         _seat_greedily(state, r, rng)
     _enforce_fixed(state, rng)
     _improve(state, rng, request.search_effort)
@@ -371,6 +382,7 @@ class _Problem:
             for a, b in combinations([i for i in seated if i is not None], 2):
                 self.meetings[a][b] += 1
                 self.meetings[b][a] += 1
+        self.last_rounds = _last_rounds(request.history, index, 2)
         self.past_byes = [0] * n
         for p in request.past_byes:
             if p in index:
@@ -380,6 +392,29 @@ class _Problem:
 
     def name(self, i: int) -> str:
         return str(self.ids[i])
+
+    def has_pair_weights(self) -> bool:
+        return (
+            bool(self.last_rounds)
+            or any(self.hard)
+            or any(partners is not None and any(partners) for partners in self.partners)
+        )
+
+    def pair_weights(self) -> list[dict[int, int]]:
+        """For each player, the players they should not meet in a design class: past
+        opponents (weighted by meetings), same-club players and, heaviest, keep-apart pairs."""
+        weights: list[dict[int, int]] = [{} for _ in range(self.n)]
+        early = self.partners[0] or [frozenset[int]()] * self.n
+        for p in range(self.n):
+            row, mine = self.meetings[p], weights[p]
+            for q, count in enumerate(row):
+                if count:
+                    mine[q] = count
+            for q in early[p]:
+                mine[q] = mine.get(q, 0) + 1
+            for q in self.hard[p]:
+                mine[q] = mine.get(q, 0) + _APART_WEIGHT
+        return weights
 
     def _fixed_tables(self, request: SeatingRequest) -> list[int]:
         fixed = [_UNSEATED] * self.n
@@ -435,6 +470,29 @@ class _Problem:
             early_sets_or_none if r < request.early_rounds else late_sets
             for r in range(self.rounds)
         ]
+
+
+def _last_rounds(
+    history: Sequence[Table], index: dict[PlayerId, int], count: int
+) -> list[list[list[int]]]:
+    """The active players of the last ``count`` rounds in ``history``, latest first. A round
+    is a longest run of tables in which nobody sits twice (history lists rounds in order).
+    """
+    rounds: list[list[list[int]]] = []
+    seen: set[PlayerId] = set()
+    tables: list[list[int]] = []
+    for table in reversed(history):
+        if seen.intersection(table):
+            rounds.append(tables[::-1])
+            if len(rounds) == count:
+                break
+            seen, tables = set(), []
+        seen.update(table)
+        tables.append([index[p] for p in table if p in index])
+    else:
+        if tables:
+            rounds.append(tables[::-1])
+    return [[t for t in r if t] for r in rounds]
 
 
 def _round_split(request: SeatingRequest, n: int) -> tuple[int, ...]:
@@ -535,7 +593,7 @@ def _raise_on_clash(state: _State) -> None:
     problem = state.problem
     for r, tables in enumerate(state.tables):
         for t, table in enumerate(tables):
-            for a, b in _clashes(problem, r, table):
+            for a, b in sorted(tuple(sorted(pair)) for pair in _clashes(problem, r, table)):
                 # Early (same-club) pairs are kept apart as far as possible; only the
                 # always-apart pairs (family) are a hard rule.
                 if b not in problem.hard[a]:
@@ -622,7 +680,17 @@ def _galois_field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
     return add, mul
 
 
-def _seat_design(state: _State, design: list[list[list[int]]], rng: random.Random) -> None:
+def _seat_design(
+    state: _State, design: list[list[list[int]]], rng: random.Random, effort: float
+) -> int:
+    """Seat the first rounds from the design's classes; returns how many rounds it seated.
+
+    Without history or pairs to keep apart players take slots at random. Otherwise the
+    last round played becomes the tables of the first class (so the other classes seat
+    none of its pairs again), a search over swaps of slots moves past opponents and
+    keep-apart pairs into classes it can drop or into one group (a group never shares a
+    table), and the classes with the fewest such meetings are seated, fewest first.
+    """
     problem = state.problem
     split = problem.split
     k, m = max(split), len(split)
@@ -637,11 +705,19 @@ def _seat_design(state: _State, design: list[list[list[int]]], rng: random.Rando
         t = problem.fixed[p]
         if t >= 0 and split[t] == k and number_of.index(t) not in slot_of.values():
             slot_of[p] = number_of.index(t)
+    pinned = set(slot_of)
     taken = set(slot_of.values())
     free_slots = [s for s in range(f, k * m) if s not in taken]
     rng.shuffle(free_slots)
     rest = [p for p in range(problem.n) if p not in slot_of]
-    slot_of.update(zip(rest, free_slots, strict=True))
+    if problem.has_pair_weights():
+        slot_of.update(_slots_from_latest_round(problem, design, free_slots, rest, rng))
+        search = _SlotSearch(problem, design, slot_of, pinned, rng)
+        search.run(int(effort * min(_MAX_SLOT_STEPS, _SLOT_STEPS_PER_PLAYER * problem.n)))
+        slot_of = dict(enumerate(search.slot))
+        design = search.best_classes()
+    else:
+        slot_of.update(zip(rest, free_slots, strict=True))
     player_at = {slot: p for p, slot in slot_of.items()}
     for r, tables in enumerate(design):
         numbers: dict[int, int] = {}
@@ -658,6 +734,151 @@ def _seat_design(state: _State, design: list[list[list[int]]], rng: random.Rando
                 )
             for slot in slots:
                 state.place(r, player_at[slot], numbers[d])
+    return len(design)
+
+
+def _slots_from_latest_round(
+    problem: _Problem,
+    design: list[list[list[int]]],
+    free_slots: list[int],
+    players: list[int],
+    rng: random.Random,
+) -> dict[int, int]:
+    """Slots for ``players`` that put each table of the last round played at one table
+    of the design's first class (as far as the sizes allow) and everyone else at random.
+
+    When the design's last class is its groups and the round before had one table per
+    group, its tables become the groups: then both rounds are classes of the design.
+    """
+    free = set(free_slots)
+    open_tables = [[s for s in table if s in free] for table in design[0]]
+    unplaced = set(players)
+    group_of: dict[int, int] = {}
+    m = len(design[0])
+    groups_class = all(len({s // m for s in table}) == 1 for table in design[-1])
+    if (
+        groups_class
+        and len(problem.last_rounds) > 1
+        and len(problem.last_rounds[1]) == len(design[-1])
+    ):
+        group_of = {p: g for g, table in enumerate(problem.last_rounds[1]) for p in table}
+    slot_of: dict[int, int] = {}
+    for table in sorted(problem.last_rounds[:1] and problem.last_rounds[0], key=len, reverse=True):
+        here = [p for p in table if p in unplaced]
+        rng.shuffle(here)
+        d = max(range(len(open_tables)), key=lambda d: len(open_tables[d]))
+        slots = open_tables[d]
+        wished = {p: s for p in here for s in slots if s // m == group_of.get(p, -1)}
+        chosen: dict[int, int] = {}
+        for p in here:
+            if p in wished and wished[p] not in chosen.values():
+                chosen[p] = wished[p]
+        spare = [s for s in slots if s not in chosen.values()]
+        for p in here:
+            if p not in chosen and spare:
+                chosen[p] = spare.pop(0)
+        slot_of.update(chosen)
+        unplaced.difference_update(chosen)
+        open_tables[d] = [s for s in slots if s not in chosen.values()]
+    left = [s for table in open_tables for s in table]
+    rng.shuffle(left)
+    slot_of.update(zip([p for p in players if p in unplaced], left, strict=True))
+    return slot_of
+
+
+class _SlotSearch:
+    """Local search over swaps of two players' design slots.
+
+    The cost of a class is the weight of the pairs it seats together (``pair_weights``);
+    only the ``rounds`` cheapest classes are used, so the objective is their total.
+    """
+
+    def __init__(
+        self,
+        problem: _Problem,
+        design: list[list[list[int]]],
+        slot_of: dict[int, int],
+        pinned: set[int],
+        rng: random.Random,
+    ) -> None:
+        self.design = design
+        self.rng = rng
+        self.slot = [slot_of[p] for p in range(problem.n)]
+        size = max(s for tables in design for table in tables for s in table) + 1
+        self.table_of = []
+        for tables in design:
+            table_of = [-1] * size
+            for d, table in enumerate(tables):
+                for s in table:
+                    table_of[s] = d
+            self.table_of.append(table_of)
+        self.weights = [list(w.items()) for w in problem.pair_weights()]
+        self.movable = [p for p in range(problem.n) if p not in pinned]
+        self.keep = min(problem.rounds, len(design))
+        self.cost = [0] * len(design)
+        for p, partners in enumerate(self.weights):
+            for q, w in partners:
+                if q > p:
+                    for c, table_of in enumerate(self.table_of):
+                        if table_of[self.slot[p]] == table_of[self.slot[q]]:
+                            self.cost[c] += w
+
+    def objective(self, cost: list[int]) -> int:
+        return sum(sorted(cost)[: self.keep])
+
+    def best_classes(self) -> list[list[list[int]]]:
+        order = sorted(range(len(self.design)), key=lambda c: (self.cost[c], c))
+        return [self.design[c] for c in order[: self.keep]]
+
+    def _change(self, p: int, q: int) -> list[int]:
+        slot, weights = self.slot, self.weights
+        change = [0] * len(self.design)
+        for a, here, there in ((p, slot[p], slot[q]), (q, slot[q], slot[p])):
+            for x, w in weights[a]:
+                if x in (p, q):
+                    continue
+                sx = slot[x]
+                for c, table_of in enumerate(self.table_of):
+                    t = table_of[sx]
+                    if table_of[here] == t:
+                        change[c] -= w
+                    if table_of[there] == t:
+                        change[c] += w
+        return change
+
+    def run(self, steps: int) -> None:
+        movable, rng, cost, slot = self.movable, self.rng, self.cost, self.slot
+        weighted = [p for p in movable if self.weights[p]]
+        if len(movable) < 2 or not weighted:
+            return
+        current = self.objective(cost)
+        kept = self._kept()
+        for _ in range(steps):
+            if current == 0:
+                return
+            p = weighted[int(rng.random() * len(weighted))]
+            # Only a player who meets a weighted partner in a class in use is worth moving.
+            if not any(
+                table_of[slot[p]] == table_of[slot[x]]
+                for x, _ in self.weights[p]
+                for table_of in kept
+            ):
+                continue
+            q = movable[int(rng.random() * len(movable))]
+            if p == q:
+                continue
+            change = self._change(p, q)
+            after = [c + d for c, d in zip(cost, change, strict=True)]
+            value = self.objective(after)
+            if value <= current:
+                slot[p], slot[q] = slot[q], slot[p]
+                cost[:] = after
+                current = value
+                kept = self._kept()
+
+    def _kept(self) -> list[list[int]]:
+        order = sorted(range(len(self.design)), key=lambda c: (self.cost[c], c))
+        return [self.table_of[c] for c in order[: self.keep]]
 
 
 def _seat_greedily(state: _State, r: int, rng: random.Random) -> None:
@@ -1041,37 +1262,57 @@ def _trade_at_boundaries(problem: _Problem, tables: list[list[int]], rank: dict[
 
 
 def _finish(problem: _Problem, state: _State, request: SeatingRequest, rng: random.Random) -> Plan:
-    seat_counts = [row[:] for row in problem.seat_counts]
+    orders = _seat_orders(problem, state.tables, rng)
     rounds = []
-    for r, tables in enumerate(state.tables):
-        seated = tuple(
-            tuple(problem.ids[p] for p in _seat_order(table, seat_counts, rng)) for table in tables
-        )
+    for r, tables in enumerate(orders):
+        seated = tuple(tuple(problem.ids[p] for p in table) for table in tables)
         byes = tuple(problem.ids[p] for p in range(problem.n) if state.where[r][p] == _BYE)
         rounds.append(RoundSeating(tables=seated, byes=byes))
     everyone = [*request.players, *(p for table in request.history for p in table)]
     return Plan(tuple(rounds), quality(rounds, request.history, everyone))
 
 
+def _seat_orders(
+    problem: _Problem, rounds: list[list[list[int]]], rng: random.Random
+) -> list[list[list[int]]]:
+    """Seat orders for every table: round by round, then once more with every other
+    round known, as a table seated early cannot see who will deal first later."""
+    seat_counts = [row[:] for row in problem.seat_counts]
+    orders = [[_seat_order(table, seat_counts, rng) for table in tables] for tables in rounds]
+    for _ in range(_SEAT_SWEEPS):
+        for tables in orders:
+            for t, table in enumerate(tables):
+                for s, p in enumerate(table):
+                    seat_counts[p][s] -= 1
+                tables[t] = _seat_order(table, seat_counts, rng)
+    return orders
+
+
 def _seat_order(
     table: Sequence[int], seat_counts: list[list[int]], rng: random.Random
 ) -> list[int]:
-    """Seat order for one table: each seat goes to whoever has sat there least.
+    """The seat order of one table, the best of all orders (at most 720).
 
-    Seat 1 counts double because its player deals first.
+    A seat costs ``4 ** c`` for a player who has sat there ``c`` times, seat 1 (who deals
+    first) ``64 ** c``: a third turn in seat 1 outweighs anything, then a third turn in any
+    seat. Ties go to the first best order after a seeded shuffle.
     """
-    tiebreak = {p: rng.random() for p in table}
-    order: list[int | None] = [None] * len(table)
-    left = list(table)
-    free = list(range(len(table)))
-    while left:
-        _, seat, _, p = min(
-            (seat_counts[p][s] * (2 if s == 0 else 1), s, tiebreak[p], p)
-            for p in left
-            for s in free
-        )
-        order[seat] = p
-        seat_counts[p][seat] += 1
-        left.remove(p)
-        free.remove(seat)
-    return [p for p in order if p is not None]
+    players = list(table)
+    rng.shuffle(players)
+    cost = [
+        [
+            (_FIRST_SEAT_BASE if s == 0 else _SEAT_BASE) ** seat_counts[p][s]
+            for s in range(len(players))
+        ]
+        for p in players
+    ]
+    seats = range(len(players))
+    best = min(
+        permutations(seats),
+        key=lambda order: sum(cost[i][s] for i, s in zip(seats, order, strict=True)),
+    )
+    ordered: list[int] = [0] * len(players)
+    for i, s in enumerate(best):
+        ordered[s] = players[i]
+        seat_counts[players[i]][s] += 1
+    return ordered

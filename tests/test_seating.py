@@ -1,4 +1,5 @@
 import os
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -190,6 +191,82 @@ def test_a_later_round_avoids_everyone_already_met():
     assert later.quality.repeat_meetings == 0
 
 
+def arbitrary_rounds(n, split, count, seed):
+    """``count`` rounds of players 1..n seated by a random permutation, as a hand might."""
+    rng = random.Random(seed)
+    tables = []
+    for _ in range(count):
+        line = list(players(n))
+        rng.shuffle(line)
+        starts = [sum(split[:t]) for t in range(len(split))]
+        tables += [
+            tuple(line[start : start + size]) for start, size in zip(starts, split, strict=True)
+        ]
+    return tuple(tables)
+
+
+@pytest.mark.parametrize(
+    ("n", "rounds", "split"),
+    [
+        (25, 6, (5,) * 5),  # any first round extends to the affine plane of order 5
+        (35, 7, (5,) * 7),
+        (23, 5, (5, 5, 5, 4, 4)),
+        (40, 8, (5,) * 8),
+    ],
+)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_re_planning_after_an_arbitrary_first_round_keeps_zero_repeats(n, rounds, split, seed):
+    history = arbitrary_rounds(n, split, 1, seed)
+    request = SeatingRequest(
+        players=players(n), rounds=rounds - 1, split=split, history=history, seed=seed
+    )
+    figures = plan(request).quality
+    assert (figures.max_meetings, figures.repeat_meetings) == (1, 0)
+
+
+def test_re_planning_after_a_hand_swap_in_round_two_keeps_zero_repeats():
+    first_two = plan(SeatingRequest(players=players(25), rounds=2, sizes=(5,))).rounds
+    one, two = first_two[0].tables, [list(t) for t in first_two[1].tables]
+    two[0][0], two[1][0] = two[1][0], two[0][0]
+    history = (*one, *map(tuple, two))
+    rest = plan(SeatingRequest(players=players(25), rounds=4, sizes=(5,), history=history))
+    # The swap itself brings no repeat (its movers had not met their new tables), nor
+    # do the four rounds planned after it.
+    assert quality([], history).repeat_meetings == 0
+    assert (rest.quality.max_meetings, rest.quality.repeat_meetings) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("n", "rounds", "sizes", "apart"),
+    [
+        (25, 5, (5,), ((1, 2),)),
+        (23, 5, (4, 5, 6), ((1, 2),)),
+        (35, 6, (5,), ((1, 2), (3, 4))),
+        (40, 7, (4, 5, 6), ((1, 2), (1, 3), (2, 3))),
+    ],
+)
+def test_keep_apart_pairs_cost_no_repeat_meetings(n, rounds, sizes, apart):
+    result = plan(SeatingRequest(players=players(n), rounds=rounds, sizes=sizes, keep_apart=apart))
+    assert (result.quality.max_meetings, result.quality.repeat_meetings) == (1, 0)
+    for r in result.rounds:
+        assert all(table_of(r, a) != table_of(r, b) for a, b in apart)
+
+
+def test_the_objective_is_most_meetings_then_repeats_then_spread():
+    # Two rounds of eight at two fours. Seating the third round with 8 repeat meetings
+    # needs a pair meeting a third time; with nobody meeting thrice there are 12.
+    history = ((6, 7, 8, 5), (4, 1, 3, 2), (3, 5, 2, 6), (7, 8, 1, 4))
+    options = []
+    for others in combinations(range(2, 9), 3):
+        tables = ((1, *others), tuple(p for p in range(2, 9) if p not in others))
+        figures = quality([RoundSeating(tables)], history)
+        options.append((figures.max_meetings, figures.repeat_meetings, figures.spread))
+    assert min(repeats for _, repeats, _ in options) == 8
+    figures = plan(SeatingRequest(players=players(8), split=(4, 4), history=history)).quality
+    assert (figures.max_meetings, figures.repeat_meetings, figures.spread) == min(options)
+    assert min(options)[:2] == (2, 12)
+
+
 # --- constraints, roster changes, seats --------------------------------------------------
 
 
@@ -270,6 +347,19 @@ def test_past_byes_decide_who_sits_out_next():
 def test_seats_rotate_so_nobody_always_deals_first():
     result = plan(SeatingRequest(players=players(25), rounds=6, sizes=(5,)))
     seats = {p: Counter() for p in players(25)}
+    for r in result.rounds:
+        for table in r.tables:
+            for seat, p in enumerate(table, 1):
+                seats[p][seat] += 1
+    assert max(s[1] for s in seats.values()) <= 2
+    assert max(max(s.values()) for s in seats.values()) <= 2
+
+
+@pytest.mark.parametrize(("n", "sizes"), [(35, (5,)), (23, (4, 5, 6))])
+def test_over_seven_rounds_nobody_sits_in_one_seat_more_than_twice(n, sizes):
+    # Seven rounds at tables of four or five: ceil(7 / 4) = 2 turns per seat suffice.
+    result = plan(SeatingRequest(players=players(n), rounds=7, sizes=sizes))
+    seats = {p: Counter() for p in players(n)}
     for r in result.rounds:
         for table in r.tables:
             for seat, p in enumerate(table, 1):
