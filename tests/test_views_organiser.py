@@ -678,3 +678,30 @@ def test_re_seating_a_started_table_without_scores_and_the_refusal_once_scored(
         response.content.decode()
     )
     assert _seating(seated_second_round) == before
+
+
+CREATE = {**SETTINGS, "name": "Crown Open", "slug": ""}
+
+
+def test_the_tiebreak_order_is_chosen_when_creating(outsider_client):
+    page = outsider_client.get(reverse("organiser:create")).content.decode()
+    assert '<option value="last_in" selected>deals last in</option>' in page
+    response = outsider_client.post(
+        reverse("organiser:create"),
+        {**CREATE, "tiebreak_1": "countback", "tiebreak_2": "", "tiebreak_3": "opponents"},
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(slug="crown-open").tiebreaks == ["countback", "opponents"]
+
+
+def test_a_tiebreak_chosen_twice_when_creating_is_refused(outsider_client):
+    response = outsider_client.post(
+        reverse("organiser:create"),
+        {**CREATE, "tiebreak_1": "countback", "tiebreak_2": "countback"},
+    )
+    assert response.status_code == 200
+    assert (
+        "Tiebreak 2: “countback (latest round first)” is already tiebreak 1; choose each "
+        "tiebreak once." in response.content.decode()
+    )
+    assert not Tournament.objects.filter(slug="crown-open").exists()

@@ -2,7 +2,7 @@ from django import forms
 from django.utils.text import slugify
 
 from scoring.rules import TABLE_SIZES
-from scoring.standings import TIEBREAK_KEYS, TIEBREAK_LABELS
+from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament.models import Player, Tournament, default_table_sizes
 from tournament.services.sheets import deals_beyond_rotations
 
@@ -58,6 +58,51 @@ class TournamentForm(forms.ModelForm):
         self.fields["rotations_per_round"].min_value = 1
         self.fields["rotations_per_round"].widget.attrs.update(min=1, max=10)
         self.fields["planned_rounds"].widget.attrs.update(min=1, max=50)
+        if not self.instance.pk:
+            self._add_tiebreak_fields()
+
+    TIEBREAK_FIELD = "tiebreak_{}"
+
+    def _add_tiebreak_fields(self) -> None:
+        """A new tournament's tiebreak order, one choice a place (Settings then has the
+        up and down buttons)."""
+        choices = [("", "— none —")] + [(key, TIEBREAK_LABELS[key]) for key in TIEBREAK_KEYS]
+        for place in range(1, len(TIEBREAK_KEYS) + 1):
+            self.fields[self.TIEBREAK_FIELD.format(place)] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                label=f"Tiebreak {place}" + (" (after points)" if place == 1 else ""),
+                initial=DEFAULT_TIEBREAKS[place - 1] if place <= len(DEFAULT_TIEBREAKS) else "",
+                help_text="Players equal on points are separated by these, in order."
+                if place == 1
+                else "",
+            )
+
+    def _clean_tiebreaks(self) -> None:
+        names = [self.TIEBREAK_FIELD.format(p) for p in range(1, len(TIEBREAK_KEYS) + 1)]
+        # A form posted without the order (not from this page) keeps the default one.
+        if not any(name in self.data for name in names):
+            return
+        order: list[str] = []
+        for place, name in enumerate(names, start=1):
+            key = self.cleaned_data.get(name)
+            if not key:
+                continue
+            if key in order:
+                self.add_error(
+                    name,
+                    f"Tiebreak {place}: “{TIEBREAK_LABELS[key]}” is already tiebreak "
+                    f"{order.index(key) + 1}; choose each tiebreak once.",
+                )
+                continue
+            order.append(key)
+        self.instance.tiebreaks = order
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean()
+        if not self.instance.pk:
+            self._clean_tiebreaks()
+        return data
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
