@@ -705,3 +705,21 @@ def test_a_tiebreak_chosen_twice_when_creating_is_refused(outsider_client):
         "tiebreak once." in response.content.decode()
     )
     assert not Tournament.objects.filter(slug="crown-open").exists()
+
+
+def test_players_of_one_name_are_told_apart_by_club_when_seating(
+    organiser_client, tournament, seated_second_round
+):
+    one = _seat_one(seated_second_round, 1)
+    other = _seat_one(seated_second_round, 2)
+    Player.objects.filter(pk__in=[one.pk, other.pk]).update(name="Ann Smith")
+    Player.objects.filter(pk=one.pk).update(club="Red Lion")
+    Player.objects.filter(pk=other.pk).update(club="Crown")
+    page = organiser_client.get(url("round", tournament, 2)).content.decode()
+    assert f'<option value="{one.pk}">Ann Smith (Red Lion)</option>' in page
+    assert f'<option value="{other.pk}">Ann Smith (Crown)</option>' in page
+    seating_part = page.split('id="seating"')[1].split("<form")[0]
+    assert "Ann Smith (Red Lion)" in seating_part
+    assert "Ann Smith (Crown)" in seating_part
+    page = organiser_client.get(url("players", tournament)).content.decode()
+    assert f'<option value="{one.pk}">Ann Smith (Red Lion)</option>' in page

@@ -282,3 +282,18 @@ def test_query_count_does_not_grow_with_tables_and_players(
     for round_ in rounds:
         with django_assert_num_queries(queries):
             _html(organiser_client, _url(name, round_))
+
+
+def test_find_your_table_tells_players_of_one_name_apart_by_club(organiser_client, seated_round):
+    one = Seat.objects.get(round=seated_round, table__number=1, position=2).player
+    other = Seat.objects.get(round=seated_round, table__number=3, position=1).player
+    Player.objects.filter(pk__in=[one.pk, other.pk]).update(name="Ann Smith")
+    Player.objects.filter(pk=one.pk).update(club="Red Lion")
+    Player.objects.filter(pk=other.pk).update(club="Crown")
+    finder = _html(organiser_client, _url("seating", seated_round)).split("find your table")[1]
+    entries = re.findall(
+        r'<span class="player-name">([^<]+)</span> <span class="where">([^<]+)</span>', finder
+    )
+    assert ("Ann Smith (Crown)", "Table 3, seat 1") in entries
+    assert ("Ann Smith (Red Lion)", "Table 1, seat 2") in entries
+    assert not any(name == "Ann Smith" for name, _ in entries)

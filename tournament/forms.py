@@ -7,6 +7,26 @@ from tournament.models import Player, Tournament, default_table_sizes
 from tournament.services.sheets import deals_beyond_rotations
 
 
+def player_label(name: str, club: str) -> str:
+    """A player as told apart from another of the same name: by the club."""
+    return f"{name} ({club})" if club else name
+
+
+def shared_names(names: list[str]) -> set[str]:
+    """The names (casefolded) that more than one of ``names`` has."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for name in names:
+        key = name.casefold()
+        (shared if key in seen else seen).add(key)
+    return shared
+
+
+class PlayerChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Player) -> str:  # type: ignore[override]
+        return player_label(obj.name, obj.club)
+
+
 class TournamentForm(forms.ModelForm):
     table_sizes = forms.TypedMultipleChoiceField(
         choices=[(size, f"tables of {size}") for size in TABLE_SIZES],
@@ -212,8 +232,8 @@ class ScorerForm(forms.Form):
 
 
 class KeepApartForm(forms.Form):
-    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Keep")
-    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="apart from")
+    first = PlayerChoiceField(queryset=Player.objects.none(), label="Keep")
+    second = PlayerChoiceField(queryset=Player.objects.none(), label="apart from")
 
     def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -251,8 +271,8 @@ class SeatRoundForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Swap")
-    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="with")
+    first = PlayerChoiceField(queryset=Player.objects.none(), label="Swap")
+    second = PlayerChoiceField(queryset=Player.objects.none(), label="with")
     reseat = forms.BooleanField(
         required=False, label="Re-seat a started round (only tables with no scores yet)"
     )

@@ -29,6 +29,8 @@ from tournament.forms import (
     SwapForm,
     TiebreakForm,
     TournamentForm,
+    player_label,
+    shared_names,
 )
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
@@ -343,7 +345,12 @@ def rounds(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _round_context(tournament: object, round_: Round, **extra: object) -> dict[str, object]:
-    names = dict(Player.objects.filter(tournament=tournament).values_list("pk", "name"))
+    everyone = Player.objects.filter(tournament=tournament).values_list("pk", "name", "club")
+    shared = shared_names([name for _, name, _ in everyone])
+    names = {
+        pk: player_label(name, club) if name.casefold() in shared else name
+        for pk, name, club in everyone
+    }
     tables: dict[int, dict[str, object]] = {}
     for table_number, table_id, position, player_id in (
         Seat.objects.filter(round=round_)

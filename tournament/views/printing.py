@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
 from scoring.systems import ScoringSystem
+from tournament.forms import player_label, shared_names
 from tournament.models import Bye, Round, Seat, Table, Tournament
 from tournament.permissions import get_tournament_for_organiser
 
@@ -41,6 +42,7 @@ COMPACT_ROWS_UP_TO = 20
 class SeatedPlayer:
     position: int
     name: str
+    club: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,20 +116,29 @@ def _printed_tables(round_: Round, table_number: int | None = None) -> list[Prin
         PrintedTable(
             number=table.number,
             seats=tuple(
-                SeatedPlayer(seat.position, seat.player.name) for seat in table.seats.all()
+                SeatedPlayer(seat.position, seat.player.name, seat.player.club)
+                for seat in table.seats.all()
             ),
         )
         for table in tables.order_by("number")
     ]
 
 
-def _finder(tables: list[PrintedTable], byes: list[str]) -> list[FinderEntry]:
+def _finder(tables: list[PrintedTable], byes: list[SeatedPlayer]) -> list[FinderEntry]:
+    """Everyone in the round by name; players of one name are told apart by their club."""
+    everyone = [(seat, table.number) for table in tables for seat in table.seats]
+    everyone += [(player, None) for player in byes]
+    shared = shared_names([player.name for player, _ in everyone])
     entries = [
-        FinderEntry(seat.name, table.number, seat.position)
-        for table in tables
-        for seat in table.seats
+        FinderEntry(
+            player_label(player.name, player.club)
+            if player.name.casefold() in shared
+            else player.name,
+            number,
+            player.position if number is not None else None,
+        )
+        for player, number in everyone
     ]
-    entries += [FinderEntry(name) for name in byes]
     return sorted(entries, key=lambda entry: (entry.name.casefold(), entry.name))
 
 
@@ -162,7 +173,7 @@ def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     round_ = _round_for(tournament, round)
     tables = _printed_tables(round_)
     byes = [
-        bye.player.name
+        SeatedPlayer(0, bye.player.name, bye.player.club)
         for bye in Bye.objects.filter(round=round_)
         .select_related("player")
         .order_by("player__name", "pk")
