@@ -254,3 +254,60 @@ def test_the_organiser_chooses_the_split(empty_tournament):
     round_ = seating.seat_next_round(tournament, split=(6, 6, 6, 5))
     sizes = sorted(t.seats.count() for t in round_.tables.all())
     assert sizes == [5, 6, 6, 6]
+
+
+def test_once_check_in_has_begun_only_checked_in_players_are_seated(empty_tournament):
+    tournament = empty_tournament(12, planned_rounds=2)
+    assert seating.not_checked_in(tournament) == 0
+    present = list(Player.objects.filter(tournament=tournament).order_by("pk")[:10])
+    Player.objects.filter(pk__in=[p.pk for p in present]).update(checked_in=True)
+    assert seating.not_checked_in(tournament) == 2
+    assert seating.splits_for(tournament)[0] == (5, 5)
+    round_ = seating.seat_next_round(tournament)
+    seated = set(Seat.objects.filter(round=round_).values_list("player_id", flat=True))
+    assert seated == {p.pk for p in present}
+    assert seating.round_quality(round_).not_checked_in == 2
+
+
+def test_before_check_in_every_active_player_is_seated(empty_tournament):
+    tournament = empty_tournament(12, planned_rounds=2)
+    Player.objects.filter(tournament=tournament, ref="p1").update(active=False, checked_in=True)
+    round_ = seating.seat_next_round(tournament)
+    assert Seat.objects.filter(round=round_).count() == 11
+    assert seating.round_quality(round_).not_checked_in == 0
+
+
+def seated_tables(round_):
+    return sorted(
+        sorted(table) for table in tables_by_round(round_.tournament)[round_.number].values()
+    )
+
+
+def test_a_given_seed_plans_the_next_round_afresh(empty_tournament):
+    tournament = empty_tournament(17, planned_rounds=3)
+    seat_all(tournament, 1)
+    stored = sorted(sorted(t) for t in tournament.seating_plan["rounds"][0]["tables"])
+    request = seating.seating_request(tournament, rounds=2, seed=77, before=2)
+    fresh = sorted(sorted(t) for t in plan(request).rounds[0].tables)
+    assert fresh != stored
+    round_ = seating.seat_next_round(tournament, seed=77)
+    assert round_.seed == 77
+    assert seated_tables(round_) == fresh
+
+
+def test_keeping_clubs_apart_from_now_on_plans_the_remaining_rounds_again(empty_tournament):
+    tournament = empty_tournament(25, planned_rounds=4, table_sizes=[5])
+    seat_all(tournament, 1)
+    stored = tournament.seating_plan["rounds"][0]["tables"]
+    clubs = dict(Player.objects.filter(tournament=tournament).values_list("pk", "club"))
+    assert any(len({clubs[p] for p in table}) < len(table) for table in stored)
+    tournament.keep_clubs_apart_rounds = 3
+    tournament.save()
+    round_ = seating.seat_next_round(tournament)
+    for table in tables_by_round(tournament)[round_.number].values():
+        assert len({clubs[p] for p in table}) == len(table)
+    # The new plan is then followed while clubs are kept apart: no seed, no change.
+    seating.start_round(round_)
+    tournament.refresh_from_db()
+    planned = sorted(sorted(t) for t in tournament.seating_plan["rounds"][0]["tables"])
+    assert seated_tables(seating.seat_next_round(tournament)) == planned

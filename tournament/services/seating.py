@@ -8,10 +8,13 @@ Terms:
 - *plan*: the engine seats all the rounds still to come at once (the tournament knows
   its planned number of rounds), which gives the same quality round by round as planning
   the whole tournament. The plan is stored on the tournament with a fingerprint of what
-  it was made from: the roster, the seating history, the constraints and the seed. The
-  next round is taken from the plan while the fingerprint still matches; when the roster
-  or the history changed (a late arrival, a drop, a hand swap), the remaining rounds are
-  planned again.
+  it was made from: the roster, the seating history and the constraints (club pairs and
+  how many rounds keep clubs apart included). The next round is taken from the plan while
+  the fingerprint still matches; when any of these changed (a late arrival, a drop, a hand
+  swap, an edited club), or the organiser gives a seed, the remaining rounds are planned
+  again.
+- *checked in*: once any active player is checked in, rounds seat only the active players
+  who are; before that, every active player.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from itertools import combinations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from scoring.errors import UserError
 from scoring.seating import (
@@ -60,6 +64,25 @@ class RoundQuality:
     quality: Quality
     # Pairs who meet at this round's tables and have met before: (name, name, times).
     repeats: tuple[tuple[str, str, int], ...]
+    # Active players a new round would leave out because check-in has begun without them.
+    not_checked_in: int = 0
+
+
+def _to_seat(tournament: Tournament) -> QuerySet[Player]:
+    """The players a new round seats: the active ones, and only those checked in once
+    check-in has begun."""
+    active = Player.objects.filter(tournament=tournament, active=True)
+    if active.filter(checked_in=True).exists():
+        return active.filter(checked_in=True)
+    return active
+
+
+def not_checked_in(tournament: Tournament) -> int:
+    """How many active players the next round leaves out for not being checked in."""
+    active = Player.objects.filter(tournament=tournament, active=True)
+    if not active.filter(checked_in=True).exists():
+        return 0
+    return active.filter(checked_in=False).count()
 
 
 def _history(tournament: Tournament, before: int | None = None) -> list[tuple[int, ...]]:
@@ -84,11 +107,7 @@ def seating_request(
 ) -> SeatingRequest:
     """What the engine needs to seat ``rounds`` rounds after the rounds before ``before``
     (all rounds when None), at tables of ``split`` when the organiser chose one."""
-    players = list(
-        Player.objects.filter(tournament=tournament, active=True).values_list(
-            "pk", "club", "fixed_table"
-        )
-    )
+    players = list(_to_seat(tournament).values_list("pk", "club", "fixed_table"))
     byes = Bye.objects.filter(round__tournament=tournament)
     if before is not None:
         byes = byes.filter(round__number__lt=before)
@@ -125,17 +144,20 @@ def seating_request(
 
 def _fingerprint(request: SeatingRequest) -> str:
     """What a plan depends on, besides how many rounds it covers and the seed it was made
-    with (a new round continues the plan whatever its seed; regenerating drops the plan)."""
-    facts = replace(request, rounds=0, seed=0, keep_apart_early=(), early_rounds=0)
+    with (a new round without a seed continues the plan; a given seed re-plans)."""
+    facts = replace(request, rounds=0, seed=0)
     return hashlib.sha256(repr(facts).encode()).hexdigest()
 
 
 def _after(request: SeatingRequest, seated: RoundSeating) -> SeatingRequest:
     """The request as it will look once ``seated`` is in the history."""
+    early_rounds = max(0, request.early_rounds - 1)
     return replace(
         request,
         history=(*request.history, *seated.tables),
         past_byes=tuple(sorted((*request.past_byes, *seated.byes))),
+        keep_apart_early=request.keep_apart_early if early_rounds else (),
+        early_rounds=early_rounds,
     )
 
 
@@ -148,12 +170,16 @@ def _from_json(data: dict[str, Any]) -> RoundSeating:
 
 
 def _balanced(
-    tournament: Tournament, number: int, seed: int, split: tuple[int, ...] | None
+    tournament: Tournament,
+    number: int,
+    seed: int,
+    split: tuple[int, ...] | None,
+    replan: bool = False,
 ) -> RoundSeating:
     remaining = max(1, tournament.planned_rounds - (number - 1))
     request = seating_request(tournament, rounds=remaining, seed=seed, before=number, split=split)
     stored = tournament.seating_plan or {}
-    if stored.get("fingerprint") == _fingerprint(request) and stored.get("rounds"):
+    if not replan and stored.get("fingerprint") == _fingerprint(request) and stored.get("rounds"):
         upcoming = [_from_json(r) for r in stored["rounds"]]
     else:
         upcoming = list(plan(request).rounds)
@@ -185,9 +211,10 @@ def _seat(
     method: str,
     seed: int,
     split: tuple[int, ...] | None = None,
+    replan: bool = False,
 ) -> RoundSeating:
     if method == "balanced":
-        return _balanced(tournament, number, seed, split)
+        return _balanced(tournament, number, seed, split, replan)
     if method == "standings":
         return _by_standings(tournament, number, seed, split)
     if method == "random":
@@ -217,7 +244,9 @@ def seat_next_round(
     split: tuple[int, ...] | None = None,
 ) -> Round:
     """Seat the next round as a draft. Refused while the latest round is still a draft, so
-    two organisers (or a double click) generating at once create one round."""
+    two organisers (or a double click) generating at once create one round. Without a
+    seed the round comes from the stored plan (its seed is the round number); a given
+    seed plans the remaining rounds again with it."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
@@ -227,8 +256,9 @@ def seat_next_round(
                 "regenerate its seating, before seating another round"
             )
         number = latest.number + 1 if latest else 1
+        replan = seed is not None
         seed = number if seed is None else seed
-        seating = _seat(tournament, number, method, seed, split)
+        seating = _seat(tournament, number, method, seed, split, replan)
         round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
         _write(round_, seating)
     return round_
@@ -263,9 +293,8 @@ def splits_for(tournament: Tournament) -> list[tuple[int, ...]]:
     (empty under the byes policy, where every table has five)."""
     if tournament.table_policy != TablePolicy.MIXED:
         return []
-    active = Player.objects.filter(tournament=tournament, active=True).count()
     try:
-        return table_splits(active, tuple(tournament.table_sizes))
+        return table_splits(_to_seat(tournament).count(), tuple(tournament.table_sizes))
     except UserError:
         return []
 
@@ -393,7 +422,7 @@ def round_quality(round_: Round) -> RoundQuality:
         for a, b in combinations(sorted(table), 2)
         if met.get((a, b))
     )
-    return RoundQuality(figures, tuple(repeats))
+    return RoundQuality(figures, tuple(repeats), not_checked_in(tournament))
 
 
 def _tables_of(round_: Round) -> dict[int, list[int]]:
