@@ -390,3 +390,113 @@ def test_the_standings_keep_their_sort_and_pages_with_any_query_string(client, m
     names = [row.record["name"] for row in by_name.context["table"].page.object_list]
     assert names[0] == "Player 0129"
     assert names == sorted(names, reverse=True)
+
+
+def header_labels(html):
+    head = html[html.index("<thead") : html.index("</thead>")]
+    return [
+        label.strip() for label in re.findall(r"<th(?:\s[^>]*)?>(?:\s*<a [^>]*>)?([^<]*)<", head)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "expected"),
+    [
+        (
+            ["table_wins", "countback", "last_in"],
+            ["Table wins", "R3", "R2", "R1", "Deals last in"],
+        ),
+        (["best_round", "last_in"], ["Best round", "Deals last in", "R1", "R2", "R3"]),
+    ],
+)
+def test_standings_show_the_tiebreaks_in_the_tournaments_order(
+    client, make_tournament, tiebreaks, expected
+):
+    tournament = make_tournament(players=12, rounds=3)
+    tournament.tiebreaks = tiebreaks
+    tournament.save()
+    response = get(client, "standings", tournament)
+    assert header_labels(response.content.decode()) == [
+        "Rank",
+        "Player",
+        "Club",
+        "Points",
+        "Deals",
+        *expected,
+    ]
+    # Each row's values sit under their headers.
+    standings = response.context["result"].standings
+    first = standings.rows[0]
+    rounds = dict(zip(standings.round_numbers, first.rounds, strict=True))
+    by_label = {"R1": rounds[1], "R2": rounds[2], "R3": rounds[3]}
+    by_label |= {
+        "Table wins": first.table_wins,
+        "Deals last in": first.last_in,
+        "Best round": first.best_round,
+    }
+    record = response.context["table"].rows[0].record
+    assert [value for _, value in record["cells"][2:]] == [by_label[label] for label in expected]
+
+
+@pytest.mark.parametrize("column", ["round_1", "round_2", "best_round"])
+def test_standings_sort_by_round_totals_and_best_round(client, make_tournament, column):
+    tournament = make_tournament(players=24, rounds=2)
+    tournament.tiebreaks = ["countback", "best_round"]
+    tournament.save()
+    response = get(client, "standings", tournament, sort=f"-{column}")
+    assert f"?sort={column}" in response.content.decode()
+    values = [row.record[column] for row in response.context["table"].rows]
+    assert values == sorted(values, reverse=True)
+    assert values != [
+        row.record[column] for row in get(client, "standings", tournament).context["table"].rows
+    ]
+
+
+def test_countback_marks_the_round_that_decided(client, make_tournament):
+    tournament = make_tournament(players=40, rounds=3, seed=3)
+    tournament.tiebreaks = ["countback"]
+    tournament.save()
+    response = get(client, "standings", tournament)
+    standings = response.context["result"].standings
+    rows = standings.rows
+    decided = [
+        (row, above)
+        for row, above in zip(rows[1:], rows, strict=False)
+        if row.decided_by == "countback"
+    ]
+    assert decided
+    records = {row.record["name"]: row.record for row in response.context["table"].rows}
+    for row, above in decided:
+        # Latest round first: the first round whose totals differ is the one marked.
+        latest_first = list(zip(reversed(row.rounds), reversed(above.rounds), strict=True))
+        index = next(
+            i for i, (mine, theirs) in enumerate(latest_first) if (mine or 0) != (theirs or 0)
+        )
+        marks = [css for css, _ in records[row.name]["cells"][2:]]
+        assert marks == ["decided" if i == index else "" for i in range(len(marks))]
+
+
+def test_projector_labels_the_winner_and_runners_up_in_words(client, make_tournament):
+    tournament = make_tournament(players=12, rounds=2)
+    html = get(client, "projector", tournament).content.decode()
+    podium = re.findall(r'<tr class="podium">(.*?)</tr>', html, re.S)
+    assert len(podium) >= 3
+    labels = [
+        re.search(r'<span class="honour[^"]*">([^<]+)</span>', row).group(1) for row in podium
+    ]
+    assert labels[0] == "Winner"
+    assert set(labels[1:]) == {"Runner-up"}
+
+
+def test_final_page_shows_each_players_deals(client, make_tournament):
+    tournament = make_tournament(players=12, rounds=2)
+    response = get(client, "final", tournament)
+    html = response.content.decode()
+    assert '<th scope="col" class="num">Deals</th>' in html
+    for line in response.context["rows"]:
+        row = line["row"]
+        assert re.search(
+            rf"<td>{re.escape(row.name)}</td>\s*<td>[^<]*</td>\s*<td class=\"num\">{row.points}</td>\s*"
+            rf'<td class="num">{row.deals}</td>',
+            html,
+        ), row.name

@@ -1,9 +1,10 @@
 import re
+from dataclasses import dataclass
 
 import django_tables2 as tables
 from django.urls import reverse
 
-from scoring.standings import TIEBREAK_LABELS
+from scoring.standings import TIEBREAK_LABELS, StandingRow, Standings
 from tournament.services.standings import TournamentStandings, rank_label
 
 # Columns shown for each tiebreak key; countback is shown by the round columns.
@@ -56,22 +57,74 @@ def _cell(value: object, decided: bool) -> tuple[str, object]:
     return ("decided" if decided else "", "–" if value is None else value)
 
 
+def _order_value(value: int | None) -> int:
+    # Sorting puts "no value" (no round played) below every total, zero included.
+    return -1 if value is None else value
+
+
+@dataclass(frozen=True)
+class _TiebreakColumn:
+    name: str
+    label: str
+    title: str
+    key: str  # the tiebreak key, "countback" for a round total, "" for a plain total
+    round_number: int = 0
+
+
+def _tiebreak_columns(standings: Standings) -> list[_TiebreakColumn]:
+    """The tiebreak columns in the tournament's order; countback is shown as the round
+    totals, latest round first (the order countback reads them). Without countback the
+    round totals come last, in round order."""
+    columns = []
+    for key in standings.tiebreaks:
+        if key == "countback":
+            columns += [
+                _TiebreakColumn(f"round_{n}", f"R{n}", f"Countback: round {n} total", key, n)
+                for n in reversed(standings.round_numbers)
+            ]
+        elif key in _KEY_COLUMNS:
+            label = TIEBREAK_LABELS[key]
+            columns.append(_TiebreakColumn(key, label.capitalize(), label, key))
+    if "countback" not in standings.tiebreaks:
+        columns += [
+            _TiebreakColumn(f"round_{n}", f"R{n}", f"Round {n} total", "", n)
+            for n in standings.round_numbers
+        ]
+    return columns
+
+
+def _countback_round(
+    row: StandingRow, above: StandingRow | None, round_numbers: tuple[int, ...]
+) -> int | None:
+    """The round whose total placed ``row`` below ``above`` by countback."""
+    if above is None or row.decided_by != "countback":
+        return None
+    latest_first = zip(
+        reversed(round_numbers), reversed(row.rounds), reversed(above.rounds), strict=True
+    )
+    return next(
+        (number for number, mine, theirs in latest_first if (mine or 0) != (theirs or 0)), None
+    )
+
+
 def standings_table(
     result: TournamentStandings, *, orderable: bool = False, name_filter: str = ""
 ) -> StandingsTable:
-    """The standings with the tiebreak values in the tournament's order, then the round
-    totals (which countback reads from the latest round backwards). ``name_filter`` keeps
-    the rows whose name contains it; ranks stay those of the whole field."""
+    """The standings with the tiebreak values in the tournament's order (``_tiebreak_columns``).
+    ``name_filter`` keeps the rows whose name contains it; ranks stay those of the whole
+    field."""
     standings = result.standings
-    keys = [key for key in standings.tiebreaks if key in _KEY_COLUMNS]
+    columns = _tiebreak_columns(standings)
     slug = result.tournament.slug
     wanted = name_filter.casefold()
     # Before any round counts publicly everyone shares rank 1: nobody has won anything.
     honours = HONOURS if standings.round_numbers else {}
     records = []
-    for row in standings.rows:
+    for row, above in zip(standings.rows, (None, *standings.rows), strict=False):
         if wanted and wanted not in row.name.casefold():
             continue
+        totals = dict(zip(standings.round_numbers, row.rounds, strict=True))
+        countback_round = _countback_round(row, above, standings.round_numbers)
         record = {
             "rank": rank_label(row),
             "rank_number": row.rank,
@@ -83,22 +136,27 @@ def standings_table(
             "deals": row.deals,
             "row_class": "podium" if row.rank in honours else "",
         }
-        record.update({key: row.value(key) for key in keys})
-        countback = row.decided_by == "countback"
-        record["cells"] = [
-            _cell(row.points, False),
-            _cell(row.deals, False),
-            *(_cell(row.value(key), row.decided_by == key) for key in keys),
-            *(_cell(total, countback) for total in row.rounds),
-        ]
+        cells = [_cell(row.points, False), _cell(row.deals, False)]
+        for column in columns:
+            if column.round_number:
+                value = totals[column.round_number]
+                decided = column.round_number == countback_round
+            else:
+                value = getattr(row, column.key)
+                decided = row.decided_by == column.key
+            record[column.name] = _order_value(value)
+            cells.append(_cell(value, decided))
+        record["cells"] = cells
         records.append(record)
     extra = [
-        (key, _number_column(TIEBREAK_LABELS[key].capitalize(), key != "best_round"))
-        for key in keys
-    ]
-    extra += [
-        (f"round_{number}", _number_column(f"R{number}", orderable=False))
-        for number in standings.round_numbers
+        (
+            column.name,
+            tables.Column(
+                verbose_name=column.label,
+                attrs={"th": {"class": "num", "title": column.title}},
+            ),
+        )
+        for column in columns
     ]
     return StandingsTable(
         records,
