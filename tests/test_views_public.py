@@ -67,7 +67,7 @@ def standings_points_and_deals(html, name):
 
 def projector_points(html, name):
     found = re.search(
-        rf"<td>{re.escape(name)}(?: <span class=\"club\">[^<]*</span>)?</td>\s*"
+        rf"<td>{re.escape(name)}(?: <span class=\"[^\"]*\">[^<]*</span>)*</td>\s*"
         r'<td class="num">(-?\d+)</td>',
         html,
     )
