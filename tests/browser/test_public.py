@@ -1,7 +1,8 @@
 """The public leaderboard in real Chromium: the standings on a phone, and the projector
 screen following a sheet confirmed while it is showing, without being reloaded.
 
-Screenshots go to artifacts/screenshots/public/.
+Screenshots go to artifacts/screenshots/public/ (the standings) and
+artifacts/screenshots/public-projector/ (the projector).
 """
 
 from __future__ import annotations
