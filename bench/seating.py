@@ -21,7 +21,7 @@ from scoring.seating import SeatingRequest, plan
 class Instance:
     players: int
     rounds: int
-    policy: str  # "mixed", "fives" (tables of five only) or "byes"
+    policy: str  # "mixed", "fives" or "fours" (tables of that size only), or "byes"
     budget: float | None = None
     played: int = 0  # rounds already played (planned first, then fed back as history)
     arrivals: int = 0  # players who join after the rounds already played
@@ -34,12 +34,19 @@ INSTANCES = [
     Instance(35, 7, "fives"),
     Instance(23, 5, "byes"),
     Instance(30, 6, "mixed"),
+    # Tight: zero-repeat seatings exist (social golfer results), no construction here.
+    Instance(30, 5, "fives"),
+    Instance(24, 6, "fours"),
+    Instance(28, 8, "fours"),
+    Instance(32, 9, "fours"),
     Instance(40, 8, "mixed"),
     Instance(60, 8, "mixed"),
     Instance(60, 8, "byes"),
     Instance(200, 10, "mixed", budget=2.0),
     Instance(1000, 10, "mixed", budget=10.0),
     Instance(1003, 10, "byes"),
+    Instance(25, 6, "fives", played=1),
+    Instance(35, 7, "fives", played=2),
     Instance(60, 8, "mixed", played=4, arrivals=3),
     Instance(1000, 10, "mixed", played=5, arrivals=7),
 ]
@@ -49,7 +56,7 @@ def request_for(instance: Instance, players: int, rounds: int, history=()) -> Se
     return SeatingRequest(
         players=tuple(range(1, players + 1)),
         rounds=rounds,
-        sizes=(5,) if instance.policy == "fives" else (4, 5, 6),
+        sizes={"fives": (5,), "fours": (4,)}.get(instance.policy, (4, 5, 6)),
         byes=instance.policy == "byes",
         history=history,
     )

@@ -27,8 +27,9 @@ Terms
   not every club can be spread, and the round must still be seated). A
   caller with a rule "clubs apart until round K" passes ``early_rounds = K - rounds played``.
 - *fixed table*: the player sits at that table number in every round they play.
-- *seat rotation*: within each table, each seat goes to a player who has sat there least
-  (seat 1 counting double, as it deals first), from the seat order of the history tables.
+- *seat rotation*: each table takes the best of its seat orders, a seat costing
+  ``4 ** c`` to a player who has had it ``c`` times (``64 ** c`` for seat 1, which deals
+  first), counting the seat order of the history tables.
 - *search effort*: scales the number of search steps (1.0 by default; 0 skips the search).
 
 The engine minimises, in this order: keep-apart clashes, most meetings, repeat meetings,
@@ -51,6 +52,9 @@ Method (docs/seating.md has the long version): with no byes and tables of sizes 
 ``{(i, t + i*s)}`` at table ``t``; two slopes never seat a pair together twice when
 ``d * (s - s') != 0`` for every group difference ``d``; the groups themselves make one
 more round when their sizes fit; dropping group-0 players turns tables into ``k - 1``).
+With a history or keep-apart pairs, the last round played becomes the design's first
+class and a search over slot swaps moves past opponents and keep-apart pairs into one
+group or into classes left unused; the cheapest classes are seated.
 Other rounds are built greedily, most-constrained players first. Simulated annealing over
 swaps of two players at different tables of one round then repairs clashes and repeats,
 scoring each swap from the meeting counts. Everything random flows from
