@@ -28,7 +28,8 @@ def users(db):
 
 @pytest.fixture
 def table(db):
-    table = TableFactory(number=1, round=RoundFactory(number=1))
+    # Started: sheets are typed in for started rounds, and only those count in standings.
+    table = TableFactory(number=1, round=RoundFactory(number=1, started=True))
     tournament = table.round.tournament
     seat_table(table, [PlayerFactory(tournament=tournament, name=n) for n in "ABCDE"])
     return table
