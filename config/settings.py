@@ -92,6 +92,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Two scorers saving at once: a write transaction takes SQLite's write lock when it
+    # begins, so the second waits its turn (up to the timeout) instead of failing with
+    # "database is locked" when its read turns into a write half-way.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 
 # Public pages are cached (tournament/public_cache.py). Local memory by default; several
 # app servers share a cache server: CACHE_URL=redis://host:6379/0.

@@ -302,3 +302,12 @@ def test_every_variable_the_settings_read_is_documented():
     table = (ROOT / "docs" / "deploy.md").read_text()
     documented = set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.MULTILINE))
     assert read == documented
+
+
+def test_sqlite_writers_wait_for_each_other_instead_of_failing(tmp_path):
+    # Without IMMEDIATE, a transaction that reads and then writes fails at once with
+    # "database is locked" when another scorer's save holds the write lock.
+    env = environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    options = settings_in(env, "DATABASES")["DATABASES"]["default"]["OPTIONS"]
+    assert options["transaction_mode"] == "IMMEDIATE"
+    assert options["timeout"] >= 5
