@@ -240,7 +240,8 @@ def table(seated_round):
 
 LOCATED_SHEET_PROBLEM = re.compile(
     r"^(deal \d+: .+|\d+ deals, but a table of \d at most \d+ in a round"
-    r"|no deals filled in|deals \d+–\d+ are empty: .+)$",
+    r"|no deals filled in|deals \d+–\d+ are empty: .+"
+    r"|the table is marked as stopped early, but all \d+ deals .+)$",
     re.S,
 )
 
@@ -254,7 +255,10 @@ def test_checking_any_sheet_locates_every_problem_by_deal(table, rows, final, st
     cleaned = [sheets.clean_row(row, size) for row in rows]
     check = sheets.check_rows(cleaned, table, final=final, stopped_early=stopped_early)
     for problem in check.problems:
-        assert re.match(r"^(deal \d+: |\d+ deals, |no deals|deals \d+–\d+ are empty)", problem)
+        assert re.match(
+            r"^(deal \d+: |\d+ deals, |no deals|deals \d+–\d+ are empty|the table is marked as stopped early)",
+            problem,
+        )
     for number, row in enumerate(check.rows, start=1):
         assert all(p.startswith(f"deal {number}: ") for p in row.problems)
         assert all(
