@@ -33,6 +33,15 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 # (a proxy that rewrites the Host header, say): https://scores.example.org
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
+# The address of this site as the scorers' phones reach it, for the QR codes on printed
+# score sheets: https://scores.example.org, or http://192.168.1.20:8000 for a laptop on
+# the pub's wifi. Unset, the address the sheets were printed from is used.
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="").rstrip("/")
+if PUBLIC_BASE_URL and not PUBLIC_BASE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        f"PUBLIC_BASE_URL={PUBLIC_BASE_URL!r} is not an address starting http:// or https://."
+    )
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -311,3 +311,13 @@ def test_sqlite_writers_wait_for_each_other_instead_of_failing(tmp_path):
     options = settings_in(env, "DATABASES")["DATABASES"]["default"]["OPTIONS"]
     assert options["transaction_mode"] == "IMMEDIATE"
     assert options["timeout"] >= 5
+
+
+def test_a_public_base_url_must_be_an_address(tmp_path):
+    result = manage("check", env=environment(PUBLIC_BASE_URL="scores.example.org"))
+    assert result.returncode != 0
+    assert "PUBLIC_BASE_URL='scores.example.org' is not an address" in result.stderr
+    values = settings_in(
+        environment(PUBLIC_BASE_URL="https://scores.example.org/"), "PUBLIC_BASE_URL"
+    )
+    assert values["PUBLIC_BASE_URL"] == "https://scores.example.org"

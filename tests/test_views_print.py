@@ -197,6 +197,14 @@ def test_the_qr_code_is_a_full_qr_code_of_the_url(monkeypatch, organiser_client,
     assert not printing.segno.make_qr(encoded[0]).is_micro
 
 
+def test_the_qr_code_can_carry_the_address_phones_reach(organiser_client, seated_round, settings):
+    settings.PUBLIC_BASE_URL = "http://192.168.1.20:8000"
+    sheet = _article(_html(organiser_client, _url("sheets", seated_round)), 1)
+    path = reverse("scorer:sheet", args=[seated_round.tournament.slug, seated_round.number, 1])
+    assert f'data-qr-url="http://192.168.1.20:8000{path}"' in sheet
+    assert printing.qr_svg(f"http://192.168.1.20:8000{path}") in sheet
+
+
 def test_sheets_follow_the_tournament_scoring_system(organiser_client, seated_round):
     assert "Scoring (winner-advantage)" in _html(organiser_client, _url("sheets", seated_round))
     tournament = seated_round.tournament

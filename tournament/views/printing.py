@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import segno
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
@@ -150,9 +151,11 @@ def _score_sheet(
         DealRow(number, seat_at[dealer_of(number, table.size)])
         for number in range(1, deals_per_round(table.size, tournament.rotations_per_round) + 1)
     )
-    entry_url = request.build_absolute_uri(
-        reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
-    )
+    path = reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
+    # The address the scorers' phones reach, which need not be the one the sheets are
+    # printed from (a laptop printing from 127.0.0.1).
+    base = settings.PUBLIC_BASE_URL
+    entry_url = base + path if base else request.build_absolute_uri(path)
     return ScoreSheet(table=table, deals=deals, entry_url=entry_url, qr_svg=qr_svg(entry_url))
 
 
