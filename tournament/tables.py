@@ -3,6 +3,8 @@ from dataclasses import dataclass
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring.standings import TIEBREAK_LABELS, StandingRow, Standings
 from tournament.services.standings import TournamentStandings, rank_label
@@ -57,6 +59,26 @@ def _cell(value: object, decided: bool) -> tuple[str, object]:
     return ("decided" if decided else "", "–" if value is None else value)
 
 
+class _Cells(tuple[tuple[str, object], ...]):
+    """A row's number cells, ``(css class, value)`` pairs, drawn as ``<td>``s in one go
+    when the template shows them: a page of a hundred rows has some fifteen hundred
+    cells, and looking each up in the template costs a sixth of the page's time."""
+
+    def __html__(self) -> SafeString:
+        # The values are escaped here; the classes are our own words.
+        return mark_safe(
+            "".join(
+                f'<td class="{css}">{conditional_escape(value)}</td>'
+                if css
+                else f"<td>{conditional_escape(value)}</td>"
+                for css, value in self
+            )
+        )
+
+    # Templates turn what they show into text first, then escape it.
+    __str__ = __html__
+
+
 def _order_value(value: int | None) -> int:
     # Sorting puts "no value" (no round played) below every total, zero included.
     return -1 if value is None else value
@@ -107,6 +129,9 @@ def _countback_round(
     )
 
 
+_ANY_ID = 987654321
+
+
 def standings_table(
     result: TournamentStandings, *, orderable: bool = False, name_filter: str = ""
 ) -> StandingsTable:
@@ -119,6 +144,9 @@ def standings_table(
     wanted = name_filter.casefold()
     # Before any round counts publicly everyone shares rank 1: nobody has won anything.
     honours = HONOURS if standings.round_numbers else {}
+    # One reverse() for the whole field, not one per player (a thousand cost 40 ms): the
+    # player's id is the last part of the address.
+    head, _, tail = reverse("player", args=[slug, _ANY_ID]).rpartition(str(_ANY_ID))
     records = []
     for row, above in zip(standings.rows, (None, *standings.rows), strict=False):
         if wanted and wanted not in row.name.casefold():
@@ -129,7 +157,7 @@ def standings_table(
             "rank": rank_label(row),
             "rank_number": row.rank,
             "name": row.name,
-            "url": reverse("player", args=[slug, row.key]),
+            "url": f"{head}{row.key}{tail}",
             "honour": honours.get(row.rank, ""),
             "club": result.info(row).club,
             "points": row.points,
@@ -146,7 +174,7 @@ def standings_table(
                 decided = row.decided_by == column.key
             record[column.name] = _order_value(value)
             cells.append(_cell(value, decided))
-        record["cells"] = cells
+        record["cells"] = _Cells(cells)
         records.append(record)
     extra = [
         (
