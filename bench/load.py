@@ -238,7 +238,7 @@ def report(label: str, sample: Sample, seconds: float) -> tuple[float, float]:
 
 
 def run_phase(
-    port: int, path: str, clients: int, seconds: float, scorers: int
+    port: int, path: str, clients: int, seconds: float, scorers: int, staff_port: int = 0
 ) -> tuple[Sample, Sample, float]:
     """Run the clients (and scorers) for ``seconds``; also return the measured duration,
     which includes the requests still under way at the deadline."""
@@ -249,7 +249,7 @@ def run_phase(
         threading.Thread(target=hammer, args=(port, path, until, public)) for _ in range(clients)
     ]
     threads += [
-        threading.Thread(target=Scorer(port, 1 + i % 40).run, args=(until, scoring))
+        threading.Thread(target=Scorer(staff_port or port, 1 + i % 40).run, args=(until, scoring))
         for i in range(scorers)
     ]
     for thread in threads:
@@ -274,6 +274,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--scorers", type=int, default=0)
     parser.add_argument("--port", type=int, default=8391)
+    parser.add_argument(
+        "--staff-workers",
+        type=int,
+        default=0,
+        help="serve the scorers from a pool of this many workers of their own (as the "
+        "reverse proxy in docs/deploy.md routes /score/ and /organise/), not the public one",
+    )
     args = parser.parse_args()
 
     env = dict(os.environ)
@@ -294,23 +301,32 @@ def main() -> None:
     print(f"Database: {env['DATABASE_URL'].split('@')[-1]}; building 200 players x 8 rounds ...")
     build(env)
 
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "config.wsgi",
-            "--workers",
-            str(args.workers),
-            "--bind",
-            f"127.0.0.1:{args.port}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
+    def gunicorn(workers: int, port: int) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "gunicorn"),
+                "config.wsgi",
+                "--workers",
+                str(workers),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )
+
+    staff_port = args.port + 1 if args.staff_workers else 0
+    servers = [gunicorn(args.workers, args.port)]
+    if staff_port:
+        servers.append(gunicorn(args.staff_workers, staff_port))
     try:
         wait_for(args.port, time.monotonic() + 30)
+        if staff_port:
+            wait_for(staff_port, time.monotonic() + 30)
+            print(f"scorers served by a pool of {args.staff_workers} workers of their own")
         print(
             f"gunicorn, {args.workers} workers; {args.clients} concurrent clients for "
             f"{args.seconds:.0f} s each"
@@ -323,7 +339,7 @@ def main() -> None:
         trivial, _, elapsed = run_phase(args.port, "/healthz", args.clients, args.seconds, 0)
         trivial_rps, _ = report("trivial page (/healthz)", trivial, elapsed)
         public, scoring, elapsed = run_phase(
-            args.port, f"/t/{SLUG}/", args.clients, args.seconds, args.scorers
+            args.port, f"/t/{SLUG}/", args.clients, args.seconds, args.scorers, staff_port
         )
         public_rps, _ = report("public standings", public, elapsed)
         samples = {"trivial page": trivial, "public standings": public}
@@ -336,8 +352,10 @@ def main() -> None:
         if failed:
             raise SystemExit("Failed requests: " + "; ".join(failed))
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+        for server in servers:
+            server.wait(timeout=30)
         temp.cleanup()
 
 
