@@ -19,6 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.errors import UserError
+from tests.pages import sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import seating, sheets
 from tournament.services.sheets import SheetChangedError, save_sheet
@@ -272,13 +273,7 @@ def logged_in_twice(user):
 
 
 def sheet_form(rows, version=0):
-    data = {"expected_version": str(version), "action": "final"}
-    for number, row in enumerate(rows, start=1):
-        for seat, won in enumerate(row["won"], start=1):
-            data[f"d{number}_s{seat}"] = str(won)
-        data[f"d{number}_left_over"] = str(row["left_over"])
-        data[f"d{number}_last_in"] = str(row["last_in"])
-    return data
+    return {"expected_version": str(version), "action": "final", **sheet_cells(rows)}
 
 
 def test_a_double_clicked_sheet_page_records_once(one_step, sheet_rows, scorer, monkeypatch):

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from scoring.errors import UserError
 from scoring.rules import DealError, make_deal, validate_deal
+from tests.pages import sheet_cells
 from tournament.models import (
     Deal,
     DealResult,
@@ -291,19 +292,9 @@ def sheet_url(name="sheet"):
     return reverse(f"scorer:{name}", args=["club-night", 1, 1])
 
 
-def sheet_form(rows=SHEET_ROWS):
-    data = {}
-    for number, row in enumerate(rows, start=1):
-        for seat, won in enumerate(row["won"], start=1):
-            data[f"d{number}_s{seat}"] = str(won)
-        data[f"d{number}_left_over"] = str(row["left_over"])
-        data[f"d{number}_last_in"] = str(row["last_in"])
-    return data
-
-
 sheet_posts = st.fixed_dictionaries(
     {
-        "base": st.sampled_from([{}, sheet_form()]),
+        "base": st.sampled_from([{}, sheet_cells(SHEET_ROWS)]),
         "cells": st.dictionaries(
             st.one_of(
                 st.sampled_from(CELLS),
@@ -348,7 +339,7 @@ def post_data(post, version):
 )
 @example(
     post={
-        "base": sheet_form(),
+        "base": sheet_cells(SHEET_ROWS),
         "cells": {"d2_s2": PAYLOADS[1]},
         "expected_version": CURRENT,
         "action": "final",
@@ -400,7 +391,7 @@ def entered(table, scorer):
 @DB_PROPERTY
 @given(
     cells=st.dictionaries(st.sampled_from(CELLS), cell_text, max_size=10),
-    base=st.sampled_from([{}, sheet_form()]),
+    base=st.sampled_from([{}, sheet_cells(SHEET_ROWS)]),
     mode=st.one_of(st.sampled_from(["retype", "review"]), hostile_text),
     expected=st.one_of(st.just(CURRENT), hostile_text),
 )
@@ -902,7 +893,12 @@ def test_a_value_pasted_into_a_cell_is_quoted_short_in_the_message():
 
 
 def test_a_pasted_script_is_shown_escaped_with_its_problem(scorer_client, table):
-    data = {"expected_version": "0", "action": "final", **sheet_form(), "d1_s2": PAYLOADS[0]}
+    data = {
+        "expected_version": "0",
+        "action": "final",
+        **sheet_cells(SHEET_ROWS),
+        "d1_s2": PAYLOADS[0],
+    }
     response = scorer_client.post(sheet_url(), data)
     assert response.status_code == 422
     page = response.content.decode()

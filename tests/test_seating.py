@@ -2,7 +2,7 @@ import os
 import random
 import subprocess
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from itertools import combinations
 from pathlib import Path
 
@@ -344,13 +344,19 @@ def test_past_byes_decide_who_sits_out_next():
     assert set(result.rounds[0].byes) == {21, 22, 23}
 
 
-def test_seats_rotate_so_nobody_always_deals_first():
-    result = plan(SeatingRequest(players=players(25), rounds=6, sizes=(5,)))
-    seats = {p: Counter() for p in players(25)}
+def seat_counts(result):
+    """For each player, how many times they sat in each seat."""
+    seats = defaultdict(Counter)
     for r in result.rounds:
         for table in r.tables:
             for seat, p in enumerate(table, 1):
                 seats[p][seat] += 1
+    return seats
+
+
+def test_seats_rotate_so_nobody_always_deals_first():
+    result = plan(SeatingRequest(players=players(25), rounds=6, sizes=(5,)))
+    seats = seat_counts(result)
     assert max(s[1] for s in seats.values()) <= 2
     assert max(max(s.values()) for s in seats.values()) <= 2
 
@@ -359,11 +365,7 @@ def test_seats_rotate_so_nobody_always_deals_first():
 def test_over_seven_rounds_nobody_sits_in_one_seat_more_than_twice(n, sizes):
     # Seven rounds at tables of four or five: ceil(7 / 4) = 2 turns per seat suffice.
     result = plan(SeatingRequest(players=players(n), rounds=7, sizes=sizes))
-    seats = {p: Counter() for p in players(n)}
-    for r in result.rounds:
-        for table in r.tables:
-            for seat, p in enumerate(table, 1):
-                seats[p][seat] += 1
+    seats = seat_counts(result)
     assert max(s[1] for s in seats.values()) <= 2
     assert max(max(s.values()) for s in seats.values()) <= 2
 

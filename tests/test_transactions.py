@@ -112,15 +112,17 @@ def first_table(round_):
     return Table.objects.select_related("round__tournament").get(round=round_, number=1)
 
 
-@pytest.mark.parametrize(
-    "inject",
-    [
-        pytest.param(
-            lambda mp: fail_halfway_through_bulk_create(mp, DealResult), id="half the results"
-        ),
-        pytest.param(lambda mp: fail_on_create(mp, SheetVersion), id="the version record"),
-    ],
-)
+# Failures injected into a sheet's confirmation: half-way through writing its results,
+# and at its last write.
+CONFIRMATION_FAILURES = [
+    pytest.param(
+        lambda mp: fail_halfway_through_bulk_create(mp, DealResult), id="half the results"
+    ),
+    pytest.param(lambda mp: fail_on_create(mp, SheetVersion), id="the version record"),
+]
+
+
+@pytest.mark.parametrize("inject", CONFIRMATION_FAILURES)
 def test_a_confirmed_save_that_fails_half_way_stores_nothing(
     one_step_round, scorer, monkeypatch, inject
 ):
@@ -166,15 +168,7 @@ def test_a_draft_or_entered_save_that_fails_keeps_the_sheet_as_it_was(
     assert (sheet.status, sheet.version, len(sheet.pending)) == (SheetStatus.DRAFT, 1, 1)
 
 
-@pytest.mark.parametrize(
-    "inject",
-    [
-        pytest.param(
-            lambda mp: fail_halfway_through_bulk_create(mp, DealResult), id="half the results"
-        ),
-        pytest.param(lambda mp: fail_on_create(mp, SheetVersion), id="the version record"),
-    ],
-)
+@pytest.mark.parametrize("inject", CONFIRMATION_FAILURES)
 def test_a_confirmation_that_fails_half_way_leaves_the_sheet_awaiting_confirmation(
     seated_round, scorer, second_scorer, monkeypatch, inject
 ):

@@ -3,12 +3,12 @@
 import csv
 import datetime
 import io
-from html.parser import HTMLParser
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tests.pages import inputs
 from tournament.models import KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
 from tournament.services import seating
 
@@ -20,24 +20,6 @@ def tournament(seated_round):
 
 def url(name, tournament, *args):
     return reverse(f"organiser:{name}", args=[tournament.slug, *args])
-
-
-class _Inputs(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.inputs = {}
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "input" and "name" in attrs:
-            self.inputs[attrs["name"]] = attrs
-
-
-def inputs(response):
-    """The page's form inputs by name, with their attributes."""
-    parser = _Inputs()
-    parser.feed(response.content.decode())
-    return parser.inputs
 
 
 GET_PAGES = [

@@ -1,12 +1,12 @@
 """The scorer's pages: entering sheets, the live check, confirming, history, the desk."""
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
 
 from tests.factories import PlayerFactory, TableFactory, seat_table
+from tests.pages import inputs, sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import sheets
 
@@ -29,32 +29,7 @@ def url(name, table=1, round_number=1):
 
 
 def form(rows=ROWS, version=0, action="final", **cells):
-    data = {"expected_version": str(version), "action": action}
-    for number, row in enumerate(rows, start=1):
-        for seat, won in enumerate(row["won"], start=1):
-            data[f"d{number}_s{seat}"] = str(won)
-        data[f"d{number}_left_over"] = str(row["left_over"])
-        data[f"d{number}_last_in"] = str(row["last_in"])
-    data.update(cells)
-    return data
-
-
-class _Inputs(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.inputs = {}
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "input" and "name" in attrs:
-            self.inputs[attrs["name"]] = attrs
-
-
-def inputs(response):
-    """The page's form inputs by name, with their attributes."""
-    parser = _Inputs()
-    parser.feed(response.content.decode())
-    return parser.inputs
+    return {"expected_version": str(version), "action": action, **sheet_cells(rows), **cells}
 
 
 def footer_row(page, css_class):
