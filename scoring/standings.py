@@ -266,3 +266,18 @@ def _comparable(key: str, row: StandingRow) -> tuple[int, ...]:
 
 def _negated(value: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(-v for v in value)
+
+
+def countback_round(
+    row: StandingRow, above: StandingRow | None, round_numbers: Sequence[int]
+) -> int | None:
+    """The round whose total placed ``row`` below ``above`` by countback: the latest
+    round in which their totals differ (a round not played counts 0)."""
+    if above is None or row.decided_by != "countback":
+        return None
+    latest_first = zip(
+        reversed(round_numbers), reversed(row.rounds), reversed(above.rounds), strict=True
+    )
+    return next(
+        (number for number, mine, theirs in latest_first if (mine or 0) != (theirs or 0)), None
+    )

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.standings import TIEBREAK_LABELS, StandingRow, Standings
+from scoring.standings import TIEBREAK_LABELS, Standings, countback_round
 from tournament.services.standings import TournamentStandings, rank_label
 
 # Columns shown for each tiebreak key; countback is shown by the round columns.
@@ -115,20 +115,6 @@ def _tiebreak_columns(standings: Standings) -> list[_TiebreakColumn]:
     return columns
 
 
-def _countback_round(
-    row: StandingRow, above: StandingRow | None, round_numbers: tuple[int, ...]
-) -> int | None:
-    """The round whose total placed ``row`` below ``above`` by countback."""
-    if above is None or row.decided_by != "countback":
-        return None
-    latest_first = zip(
-        reversed(round_numbers), reversed(row.rounds), reversed(above.rounds), strict=True
-    )
-    return next(
-        (number for number, mine, theirs in latest_first if (mine or 0) != (theirs or 0)), None
-    )
-
-
 _ANY_ID = 987654321
 
 
@@ -152,7 +138,7 @@ def standings_table(
         if wanted and wanted not in row.name.casefold():
             continue
         totals = dict(zip(standings.round_numbers, row.rounds, strict=True))
-        countback_round = _countback_round(row, above, standings.round_numbers)
+        decided_round = countback_round(row, above, standings.round_numbers)
         record = {
             "rank": rank_label(row),
             "rank_number": row.rank,
@@ -168,7 +154,7 @@ def standings_table(
         for column in columns:
             if column.round_number:
                 value = totals[column.round_number]
-                decided = column.round_number == countback_round
+                decided = column.round_number == decided_round
             else:
                 value = getattr(row, column.key)
                 decided = row.decided_by == column.key

@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from scoring.standings import TIEBREAK_LABELS, StandingRow, Standings
+from scoring.standings import TIEBREAK_LABELS, StandingRow, Standings, countback_round
 from tournament.models import Tournament
 from tournament.permissions import can_see
 from tournament.public_cache import cached_public_page
@@ -211,24 +211,13 @@ def _final_cells(
     """The row's values for ``columns``; the value that placed it below ``above`` is
     marked ``decided`` (for countback, the first round total that differs)."""
     totals = dict(zip(standings.round_numbers, row.rounds, strict=True))
-    countback_round = None
-    if above is not None and row.decided_by == "countback":
-        countback_round = next(
-            number
-            for number, mine, theirs in zip(
-                reversed(standings.round_numbers),
-                reversed(row.rounds),
-                reversed(above.rounds),
-                strict=True,
-            )
-            if (mine or 0) != (theirs or 0)
-        )
+    decided_round = countback_round(row, above, standings.round_numbers)
     cells = []
     for column in columns:
         if column.key.startswith("round_"):
             number = int(column.key.removeprefix("round_"))
             value = totals[number]
-            decided = number == countback_round
+            decided = number == decided_round
         else:
             value = getattr(row, column.key)
             decided = row.decided_by == column.key
