@@ -47,10 +47,8 @@ def mark_changed(tournament_id: int) -> None:
 def wants_fragment(request: HttpRequest) -> bool:
     """An htmx request for the region it swaps. Restoring a pushed URL from history (the
     browser's copy is gone) asks for the whole page, though htmx sends it."""
-    headers = request.headers
-    return (
-        headers.get("HX-Request") == "true" and headers.get("HX-History-Restore-Request") != "true"
-    )
+    htmx = request.htmx  # set by django-htmx's middleware
+    return bool(htmx) and not htmx.history_restore_request
 
 
 # Page numbers past this are all "the last page" to the views.
