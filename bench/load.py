@@ -9,13 +9,21 @@ the client and the machine, the standings page what the app adds.
 
 With ``--scorers N``, N more clients keep saving score sheets (draft saves of a table's
 sheet through the sheet entry page) while the public page is hammered, and their
-latencies are reported too.
+latencies are reported too. With ``--staff-workers N`` the scorers are served by a
+gunicorn pool of N workers of their own, as docs/deploy.md sets up production (nginx
+sends organisers' and scorers' pages to a staff pool); without it, by the public pool.
+
+The public clients are threads spread over ``--client-processes`` processes and the
+scorers are threads of a process of their own, so a scorer's measured time is the
+server's answer, not a wait for a busy client process's interpreter lock. The servers
+keep their database connections (``DATABASE_CONN_MAX_AGE=60``), as in production.
 
 Run from the repository root::
 
     .venv/bin/python bench/load.py                       # SQLite file in a temp folder
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/lld_bench .venv/bin/python bench/load.py
-    .venv/bin/python bench/load.py --clients 50 --seconds 20 --workers 4 --scorers 4
+    .venv/bin/python bench/load.py --clients 50 --seconds 15 --workers 4 --scorers 4 \
+        --staff-workers 2
 
 The server runs with the production settings (``DJANGO_DEBUG=0``): static files are
 collected into a temp folder first, and every request carries ``X-Forwarded-Proto: https``
@@ -29,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import multiprocessing
 import os
 import re
 import signal
@@ -41,6 +50,7 @@ import time
 import urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 SLUG = "load-open"
 MAX_REQUESTS_PER_CLIENT = 100_000
+STARTUP_SECONDS = 2.0
 # What the reverse proxy in front of gunicorn tells Django (SECURE_PROXY_SSL_HEADER).
 PROXY_HEADERS = {"X-Forwarded-Proto": "https"}
 
@@ -237,25 +248,77 @@ def report(label: str, sample: Sample, seconds: float) -> tuple[float, float]:
     return rps, p95
 
 
-def run_phase(
-    port: int, path: str, clients: int, seconds: float, scorers: int, staff_port: int = 0
-) -> tuple[Sample, Sample, float]:
-    """Run the clients (and scorers) for ``seconds``; also return the measured duration,
-    which includes the requests still under way at the deadline."""
-    started = time.monotonic()
-    until = started + seconds
-    public, scoring = Sample(), Sample()
+def _public_clients(
+    port: int, path: str, clients: int, begin: float, until: float, out: Queue
+) -> None:
+    sample = Sample()
+    time.sleep(max(0.0, begin - time.monotonic()))
     threads = [
-        threading.Thread(target=hammer, args=(port, path, until, public)) for _ in range(clients)
+        threading.Thread(target=hammer, args=(port, path, until, sample)) for _ in range(clients)
     ]
-    threads += [
-        threading.Thread(target=Scorer(staff_port or port, 1 + i % 40).run, args=(until, scoring))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    out.put(("public", sample))
+
+
+def _scorers(port: int, scorers: int, begin: float, until: float, out: Queue) -> None:
+    sample = Sample()
+    time.sleep(max(0.0, begin - time.monotonic()))
+    threads = [
+        threading.Thread(target=Scorer(port, 1 + i % 40).run, args=(until, sample))
         for i in range(scorers)
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    out.put(("scoring", sample))
+
+
+def run_phase(
+    port: int,
+    path: str,
+    clients: int,
+    seconds: float,
+    scorers: int,
+    staff_port: int = 0,
+    processes: int = 2,
+) -> tuple[Sample, Sample, float]:
+    """Run the clients (and scorers) for ``seconds``; also return the measured duration,
+    which includes the requests still under way at the deadline.
+
+    The public clients are threads spread over ``processes`` processes and the scorers
+    are threads of a process of their own, so that a scorer's measured time is not spent
+    waiting for a busy client process's interpreter lock."""
+    context = multiprocessing.get_context("spawn")
+    out: Queue = context.Queue()
+    # Every child starts its clients at the same moment, once all have started up.
+    started = time.monotonic() + STARTUP_SECONDS
+    until = started + seconds
+    shares = [clients // processes + (i < clients % processes) for i in range(processes)]
+    children = [
+        context.Process(target=_public_clients, args=(port, path, share, started, until, out))
+        for share in shares
+        if share
+    ]
+    if scorers:
+        children.append(
+            context.Process(
+                target=_scorers, args=(staff_port or port, scorers, started, until, out)
+            )
+        )
+    for child in children:
+        child.start()
+    public, scoring = Sample(), Sample()
+    for _ in children:
+        kind, sample = out.get(timeout=seconds + 120)
+        total = public if kind == "public" else scoring
+        total.latencies += sample.latencies
+        total.failed += sample.failed
+    for child in children:
+        child.join()
     return public, scoring, time.monotonic() - started
 
 
@@ -279,7 +342,15 @@ def main() -> None:
         type=int,
         default=0,
         help="serve the scorers from a pool of this many workers of their own (as the "
-        "reverse proxy in docs/deploy.md routes /score/ and /organise/), not the public one",
+        "reverse proxy in docs/deploy.md sends /score/, /manage/ and the other staff pages "
+        "to a staff pool), not from the public one",
+    )
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=2,
+        help="spread the public clients over this many processes (the scorers always have "
+        "a process of their own)",
     )
     args = parser.parse_args()
 
@@ -290,6 +361,8 @@ def main() -> None:
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
     env.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789")
+    # As docs/deploy.md's production environment: a worker keeps its database connection.
+    env.setdefault("DATABASE_CONN_MAX_AGE", "60")
     temp = tempfile.TemporaryDirectory()
     # Scorers write at once: SQLite's default (deferred) transactions fail such a save at
     # once with "database is locked" when it upgrades its read lock; immediate ones wait.
@@ -336,10 +409,18 @@ def main() -> None:
             f"{'page':<28} {'req/s':>9} {'requests':>9} {'errors':>7} "
             f"{'mean ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'p99 ms':>9}"
         )
-        trivial, _, elapsed = run_phase(args.port, "/healthz", args.clients, args.seconds, 0)
+        trivial, _, elapsed = run_phase(
+            args.port, "/healthz", args.clients, args.seconds, 0, 0, args.client_processes
+        )
         trivial_rps, _ = report("trivial page (/healthz)", trivial, elapsed)
         public, scoring, elapsed = run_phase(
-            args.port, f"/t/{SLUG}/", args.clients, args.seconds, args.scorers, staff_port
+            args.port,
+            f"/t/{SLUG}/",
+            args.clients,
+            args.seconds,
+            args.scorers,
+            staff_port,
+            args.client_processes,
         )
         public_rps, _ = report("public standings", public, elapsed)
         samples = {"trivial page": trivial, "public standings": public}
