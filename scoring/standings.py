@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from scoring.errors import UserError
 from scoring.rules import Deal, dealer_of
@@ -147,7 +147,8 @@ class _Tally:
     last_in: int = 0
     table_wins: int = 0
     by_round: dict[int, int] = field(default_factory=dict)
-    opponents_by_table: list[tuple[Hashable, ...]] = field(default_factory=list)
+    # Where the player sat: an index into the tables' seats, once per seat taken.
+    tables: list[int] = field(default_factory=list)
 
 
 def compute_standings(
@@ -172,11 +173,14 @@ def compute_standings(
     entrants = list(entrants)
     tallies = {entrant.key: _Tally() for entrant in entrants}
     rounds = set(round_numbers)
+    tables: list[tuple[Hashable, ...]] = []
 
     for play in plays:
         table = play if isinstance(play, TableResult) else table_result(play, system)
         rounds.add(table.round_number)
         top = max(table.points) if table.deals else None
+        where = len(tables)
+        tables.append(table.seats)
         for index, key in enumerate(table.seats):
             tally = tallies[key]
             total = table.points[index]
@@ -184,7 +188,7 @@ def compute_standings(
             tally.deals += table.deals
             tally.last_in += table.last_in[index]
             tally.by_round[table.round_number] = tally.by_round.get(table.round_number, 0) + total
-            tally.opponents_by_table.append(table.seats[:index] + table.seats[index + 1 :])
+            tally.tables.append(where)
             if total == top:
                 tally.table_wins += 1
 
@@ -194,78 +198,96 @@ def compute_standings(
         tally.points += bye_points
         tally.by_round[round_number] = tally.by_round.get(round_number, 0) + bye_points
 
+    # A player's opponents' points at a table: everyone's final points there but their own.
+    table_points = [sum(tallies[key].points for key in seats) for seats in tables]
     ordered_rounds = tuple(sorted(rounds))
-    unranked = []
+    chain = (POINTS, *tiebreaks)
+    ranked = []
     for entrant in entrants:
         tally = tallies[entrant.key]
         per_round = tuple(tally.by_round.get(number) for number in ordered_rounds)
         played = [total for total in per_round if total is not None]
-        opponents = sum(
-            tallies[other].points for table in tally.opponents_by_table for other in table
+        figures = _Figures(
+            points=tally.points,
+            last_in=tally.last_in,
+            table_wins=tally.table_wins,
+            best_round=max(played) if played else None,
+            opponents=sum(table_points[where] for where in tally.tables)
+            - tally.points * len(tally.tables),
+            rounds=per_round,
         )
-        unranked.append(
+        values = tuple(_comparable(key, figures) for key in chain)
+        # Best first; then by name, the same way every time.
+        order = (
+            tuple(tuple(-v for v in value) for value in values),
+            entrant.name.casefold(),
+            entrant.name,
+            str(entrant.key),
+        )
+        ranked.append((order, values, entrant, tally, figures))
+    ranked.sort(key=lambda entry: entry[0])
+
+    rows = []
+    above: tuple[tuple[int, ...], ...] | None = None
+    rank = 0
+    for position, (_, values, entrant, tally, figures) in enumerate(ranked, start=1):
+        by = (
+            None
+            if above is None
+            else next((k for k, a, b in zip(chain, above, values, strict=True) if a != b), None)
+        )
+        if above is None or by is not None:
+            rank = position
+        above = values
+        rows.append((rank, by, entrant, tally, figures))
+    sizes = Counter(rank for rank, *_ in rows)
+    return Standings(
+        system,
+        tiebreaks,
+        ordered_rounds,
+        tuple(
             StandingRow(
-                rank=0,
-                shared=False,
+                rank=rank,
+                shared=sizes[rank] > 1,
                 key=entrant.key,
                 name=entrant.name,
-                points=tally.points,
+                points=figures.points,
                 deals=tally.deals,
-                last_in=tally.last_in,
-                table_wins=tally.table_wins,
-                best_round=max(played) if played else None,
-                opponents=opponents,
-                rounds=per_round,
-                decided_by=None,
+                last_in=figures.last_in,
+                table_wins=figures.table_wins,
+                best_round=figures.best_round,
+                opponents=figures.opponents,
+                rounds=figures.rounds,
+                decided_by=by,
             )
-        )
-
-    chain = (POINTS, *tiebreaks)
-    keys = {id(row): tuple(_comparable(key, row) for key in chain) for row in unranked}
-    unranked.sort(
-        key=lambda row: (
-            tuple(_negated(v) for v in keys[id(row)]),
-            row.name.casefold(),
-            row.name,
-            str(row.key),
-        )
+            for rank, by, entrant, tally, figures in rows
+        ),
     )
 
-    # Ranks and the deciding keys first, then each row is made once (rows are frozen).
-    ranks: list[int] = []
-    decided: list[str | None] = []
-    for position, row in enumerate(unranked):
-        if position == 0:
-            ranks.append(1)
-            decided.append(None)
-            continue
-        above, here = keys[id(unranked[position - 1])], keys[id(row)]
-        by = next((k for k, a, b in zip(chain, above, here, strict=True) if a != b), None)
-        ranks.append(ranks[-1] if by is None else position + 1)
-        decided.append(by)
-    sizes = Counter(ranks)
-    rows = tuple(
-        replace(row, rank=rank, shared=sizes[rank] > 1, decided_by=by)
-        for row, rank, by in zip(unranked, ranks, decided, strict=True)
-    )
-    return Standings(system, tiebreaks, ordered_rounds, rows)
+
+@dataclass(frozen=True, slots=True)
+class _Figures:
+    """What the tiebreak keys compare of one player."""
+
+    points: int
+    last_in: int
+    table_wins: int
+    best_round: int | None
+    opponents: int
+    rounds: tuple[int | None, ...]
 
 
-def _comparable(key: str, row: StandingRow) -> tuple[int, ...]:
+def _comparable(key: str, figures: _Figures) -> tuple[int, ...]:
     """A key's value as a tuple where larger is better: countback is the round totals
     from the latest round back, a round not played counting 0; no best round ranks below
     any number."""
     if key == "countback":
-        return tuple(total or 0 for total in reversed(row.rounds))
+        return tuple(total or 0 for total in reversed(figures.rounds))
     if key == "best_round":
-        return (0,) if row.best_round is None else (1, row.best_round)
-    value = getattr(row, key)
+        return (0,) if figures.best_round is None else (1, figures.best_round)
+    value = getattr(figures, key)
     assert isinstance(value, int)
     return (value,)
-
-
-def _negated(value: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(-v for v in value)
 
 
 def countback_round(
