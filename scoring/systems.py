@@ -12,10 +12,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.rules import Deal, table_params
+from scoring.rules import Deal, dealer_of, table_params
 
 
 class ScoringSystem(StrEnum):
@@ -68,6 +69,27 @@ class SeatSums:
     last_in_left_over: int
     dealt: int
     dealt_left_over: int
+
+
+def table_sums(deals: Sequence[Deal], table_size: int) -> tuple[SeatSums, ...]:
+    """Each seat's sums over a table's deals (deal 1 first), seat 1 first."""
+    won = [0] * table_size
+    last_in = [0] * table_size
+    last_in_left_over = [0] * table_size
+    dealt = [0] * table_size
+    dealt_left_over = [0] * table_size
+    for number, deal in enumerate(deals, start=1):
+        for index, cards in enumerate(deal.won):
+            won[index] += cards
+        last_in[deal.last_in - 1] += 1
+        last_in_left_over[deal.last_in - 1] += deal.left_over
+        dealer = dealer_of(number, table_size) - 1
+        dealt[dealer] += 1
+        dealt_left_over[dealer] += deal.left_over
+    return tuple(
+        SeatSums(len(deals), *figures)
+        for figures in zip(won, last_in, last_in_left_over, dealt, dealt_left_over, strict=True)
+    )
 
 
 def points_from_sums(sums: SeatSums, table_size: int, system: ScoringSystem) -> int:

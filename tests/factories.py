@@ -1,6 +1,7 @@
 import factory
 
 from tournament.models import Deal, DealResult, Player, Round, Seat, Table, Tournament
+from tournament.services.sheets import confirmed_rows, write_seat_sums
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):
@@ -50,4 +51,13 @@ def record_deal(table, number, won, last_in, left_over):
     DealResult.objects.bulk_create(
         DealResult(deal=deal, seat=seat, won=count) for seat, count in enumerate(won, start=1)
     )
+    # As the sheet services do: the seats' sums follow the deals.
+    write_seat_sums(table, confirmed_rows(table))
     return deal
+
+
+def clear_deals(tournament):
+    """Delete every deal of ``tournament``, and the seats' sums with them."""
+    for table in Table.objects.filter(round__tournament=tournament):
+        Deal.objects.filter(table=table).delete()
+        write_seat_sums(table, [])

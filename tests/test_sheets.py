@@ -4,7 +4,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from scoring.errors import UserError
+from scoring.systems import SeatSums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
+from tests.test_seat_sums import from_deals, stored
 from tournament.models import Deal, Sheet, SheetStatus, SheetVersion
 from tournament.services import sheets
 from tournament.services.sheets import (
@@ -313,3 +315,38 @@ def test_drafts_and_entries_of_a_confirmed_sheet_are_recorded_as_corrections(tab
     save_sheet(table, users[2], corrected, expected_version=4, final=True)
     actions = list(SheetVersion.objects.order_by("number").values_list("action", flat=True))
     assert actions == ["draft", "entered", "confirmed", "correction_draft", "correction"]
+
+
+# Each seat's stored sums ---------------------------------------------------------------
+
+
+def confirm_typed(table, users, rows, version=0, **options):
+    save_sheet(table, users[0], rows, expected_version=version, final=True, **options)
+    return confirm_sheet(table, users[1], expected_version=version + 1)
+
+
+def test_a_confirmed_sheet_stores_each_seats_sums(table, users):
+    assert stored(table) == [SeatSums(0, 0, 0, 0, 0, 0)] * 5
+    confirm_typed(table, users, full_sheet())  # worked, other, worked, other, worked
+    sums = stored(table)
+    # Seat 1: last in on both "other" deals (2 left over each), dealt deal 1 (24 left over).
+    assert sums[0] == SeatSums(
+        5, won=38, last_in=2, last_in_left_over=4, dealt=1, dealt_left_over=24
+    )
+    # Seat 5: last in on the three worked deals (24 left over each), dealt deal 5.
+    assert sums[4] == SeatSums(
+        5, won=44, last_in=3, last_in_left_over=72, dealt=1, dealt_left_over=24
+    )
+    assert sums == from_deals(table)
+
+
+def test_a_correction_replaces_the_sums(table, users):
+    confirm_typed(table, users, full_sheet())
+    shorter = [typed(OTHER), typed(OTHER)]
+    result = confirm_typed(table, users, shorter, version=2, stopped_early=True)
+    assert result.sheet.version == 4
+    sums = stored(table)
+    assert sums == from_deals(table)
+    assert [seat.deals for seat in sums] == [2] * 5
+    assert sums[0] == SeatSums(2, 20, 2, 4, 1, 2)
+    assert sums[1] == SeatSums(2, 20, 0, 0, 1, 2)

@@ -11,6 +11,7 @@ from scoring.systems import (
     classic_stakes,
     points_from_sums,
     score_deal,
+    table_sums,
     winner_advantage,
 )
 
@@ -92,6 +93,7 @@ def test_points_from_sums_equal_the_deals_scored_one_by_one(table, system):
             dealt=len(dealt),
             dealt_left_over=sum(deal.left_over for deal in dealt),
         )
+        assert table_sums(deals, size)[seat - 1] == sums
         one_by_one = sum(
             score_deal(deal, dealer_of(number, size), system)[seat - 1] for number, deal in numbered
         )

@@ -10,7 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.models import Deal, Round, Tournament
+from tests.factories import clear_deals
+from tournament.models import Round, Tournament
 from tournament.public_cache import mark_changed
 from tournament.services import seating, tournament_file
 from tournament.services.sheets import confirm_sheet, save_sheet, sheet_of
@@ -225,7 +226,7 @@ def test_anonymous_pages_come_from_the_cache_until_results_change(client, make_t
     first = get(client, name, tournament)
     assert queries(lambda: get(client, name, tournament)) == 1
     assert get(client, name, tournament).content == first.content
-    Deal.objects.filter(table__round__tournament=tournament).delete()
+    clear_deals(tournament)
     mark_changed(tournament.pk)
     assert queries(lambda: get(client, name, tournament)) > 1
     assert get(client, name, tournament).content != first.content

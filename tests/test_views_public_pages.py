@@ -439,7 +439,7 @@ def test_public_pages_are_read_only(client, make_tournament, method):
 
 @pytest.mark.parametrize(
     ("name", "budget"),
-    [("player", 7), ("public_round", 6), ("final", 7)],
+    [("player", 7), ("public_round", 6), ("final", 6)],
 )
 def test_query_counts_do_not_grow_with_the_tournament(
     client, make_tournament, django_assert_num_queries, name, budget

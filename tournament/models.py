@@ -1,8 +1,12 @@
 """What a tournament records: the facts from the score sheets, never derived scores.
 
 Scores are computed from these facts (``scoring``), so a tournament can be re-scored
-under the other system at any time.
+under the other system at any time. Each seat also keeps its sums over its table's
+deals (cards won, deals last in and dealt, with their left-over cards), written in the
+same transaction as the deals: they hold no scores either, so re-scoring still works.
 """
+
+from dataclasses import astuple
 
 from django.conf import settings
 from django.db import models
@@ -15,7 +19,7 @@ from django.utils.functional import cached_property
 
 from scoring.rules import MAX_TABLE_SIZE
 from scoring.standings import DEFAULT_TIEBREAKS
-from scoring.systems import ScoringSystem
+from scoring.systems import ScoringSystem, SeatSums
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
 
@@ -199,6 +203,24 @@ class Seat(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     position = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # This seat's sums over its table's confirmed deals (scoring.systems.SeatSums),
+    # written with the deals themselves, so that standings read one row per seat rather
+    # than adding up every deal.
+    sum_deals = models.PositiveIntegerField(default=0)
+    sum_won = models.PositiveIntegerField(default=0)
+    sum_last_in = models.PositiveIntegerField(default=0)
+    sum_last_in_left_over = models.PositiveIntegerField(default=0)
+    sum_dealt = models.PositiveIntegerField(default=0)
+    sum_dealt_left_over = models.PositiveIntegerField(default=0)
+
+    SUM_FIELDS = (
+        "sum_deals",
+        "sum_won",
+        "sum_last_in",
+        "sum_last_in_left_over",
+        "sum_dealt",
+        "sum_dealt_left_over",
+    )
 
     class Meta:
         ordering = ["position"]
@@ -213,6 +235,15 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"Seat {self.position}"
+
+    @property
+    def sums(self) -> SeatSums:
+        return SeatSums(*(getattr(self, name) for name in self.SUM_FIELDS))
+
+    @staticmethod
+    def sum_values(sums: SeatSums) -> dict[str, int]:
+        """The sum fields' values for ``sums``."""
+        return dict(zip(Seat.SUM_FIELDS, astuple(sums), strict=True))
 
 
 class Deal(models.Model):

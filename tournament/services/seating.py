@@ -383,10 +383,23 @@ def swap_players(round_: Round, first: Player, second: Player, *, reseat: bool =
         if first.pk in places and second.pk in places:
             a, b = places[first.pk], places[second.pk]
             # Delete and re-create: updating in place would seat a player twice in the
-            # round for a moment, which the database refuses.
+            # round for a moment, which the database refuses. A seat's sums belong to
+            # its place at the table, so they stay with the place.
             swapped = [
-                Seat(table_id=a.table_id, round=round_, position=a.position, player=second),
-                Seat(table_id=b.table_id, round=round_, position=b.position, player=first),
+                Seat(
+                    table_id=a.table_id,
+                    round=round_,
+                    position=a.position,
+                    player=second,
+                    **Seat.sum_values(a.sums),
+                ),
+                Seat(
+                    table_id=b.table_id,
+                    round=round_,
+                    position=b.position,
+                    player=first,
+                    **Seat.sum_values(b.sums),
+                ),
             ]
             Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
             Seat.objects.bulk_create(swapped)
@@ -396,7 +409,11 @@ def swap_players(round_: Round, first: Player, second: Player, *, reseat: bool =
             Bye.objects.filter(round=round_, player=resting).delete()
             seat.delete()
             Seat.objects.create(
-                table_id=seat.table_id, round=round_, position=seat.position, player=resting
+                table_id=seat.table_id,
+                round=round_,
+                position=seat.position,
+                player=resting,
+                **Seat.sum_values(seat.sums),
             )
             Bye.objects.create(round=round_, player=seated)
 

@@ -24,15 +24,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Case, Count, Value, When
 
 from scoring.errors import UserError
 from scoring.rules import Deal as DealFacts
 from scoring.rules import Problem, dealer_of, deals_per_round, missing_value, validate_deal
-from scoring.systems import score_deal
+from scoring.systems import score_deal, table_sums
 from tournament.models import (
     Deal,
     DealResult,
+    Seat,
     Sheet,
     SheetStatus,
     SheetVersion,
@@ -393,6 +394,28 @@ def _write_deals(table: Table, rows: list[Row]) -> None:
         DealResult(deal=deal, seat=seat, won=won)
         for deal, row in zip(deals, rows, strict=True)
         for seat, won in enumerate(row["won"], start=1)
+    )
+    write_seat_sums(table, rows)
+
+
+def write_seat_sums(table: Table, rows: list[Row]) -> None:
+    """Store each seat's sums over ``rows``, the table's deals as just written, in one
+    UPDATE of the table's seats. Whatever writes a table's deals calls this in the same
+    transaction: the standings read these sums, not the deals."""
+    size = len(rows[0]["won"]) if rows else 0
+    facts = [DealFacts(tuple(row["won"]), row["last_in"], row["left_over"]) for row in rows]
+    values = [Seat.sum_values(sums) for sums in table_sums(facts, size)]
+    Seat.objects.filter(table=table).update(
+        **{
+            name: Case(
+                *(
+                    When(position=position, then=Value(seat[name]))
+                    for position, seat in enumerate(values, start=1)
+                ),
+                default=Value(0),
+            )
+            for name in Seat.SUM_FIELDS
+        }
     )
 
 

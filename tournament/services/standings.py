@@ -1,10 +1,11 @@
 """Standings of a stored tournament: a fixed handful of queries, then ``scoring``.
 
-The database adds up each seat's sums over each table's confirmed deals (one grouped
-query; ``scoring.systems.points_from_sums`` turns the sums into points), so Python sees
-one row per player and round, not one per deal. The queries do not depend on the number
-of players, rounds or deals: one each for the players, the rounds, the byes, the seats
-and the seat sums (and one for sheets awaiting confirmation when those are included).
+Each seat keeps its sums over its table's confirmed deals (written with the deals, see
+``Seat``), so Python reads one row per player and round, not one per deal;
+``scoring.systems.points_from_sums`` turns the sums into points under the tournament's
+scoring system. The queries do not depend on the number of players, rounds or deals:
+one each for the players, the rounds, the byes and the seats (and one for sheets
+awaiting confirmation when those are included).
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ import csv
 import io
 from dataclasses import dataclass
 from typing import Any
-
-from django.db import connection
 
 from scoring.rules import Deal as DealFacts
 from scoring.rules import deals_per_round
@@ -31,8 +30,6 @@ from scoring.systems import ScoringSystem, SeatSums, points_from_sums
 from tournament.models import (
     Bye,
     ByeScore,
-    Deal,
-    DealResult,
     Player,
     Round,
     Seat,
@@ -97,73 +94,31 @@ def bye_points(tournament: Tournament) -> int:
     return 0
 
 
-# Each seat's sums over each table's confirmed deals, added up by the database: the deal's
-# dealer is seat (number - 1) mod table size + 1, the table size its number of seats.
-_SEAT_SUMS_SQL = """
-SELECT d.table_id, r.seat, COUNT(*), SUM(r.won),
-    SUM(CASE WHEN r.seat = d.last_in THEN 1 ELSE 0 END),
-    SUM(CASE WHEN r.seat = d.last_in THEN d.left_over ELSE 0 END),
-    SUM(CASE WHEN r.seat = (d.number - 1) %% s.size + 1 THEN 1 ELSE 0 END),
-    SUM(CASE WHEN r.seat = (d.number - 1) %% s.size + 1 THEN d.left_over ELSE 0 END)
-FROM {result} r
-JOIN {deal} d ON d.id = r.deal_id
-JOIN (
-    SELECT st.table_id, COUNT(*) AS size
-    FROM {seat} st JOIN {round} ro ON ro.id = st.round_id
-    WHERE ro.tournament_id = %s AND ro.{counted} = %s
-    GROUP BY st.table_id
-) s ON s.table_id = d.table_id
-GROUP BY d.table_id, r.seat
-"""
-
-
-def _seat_sums(tournament: Tournament, counted: str) -> dict[int, dict[int, SeatSums]]:
-    """table id -> seat -> that seat's sums over the table's confirmed deals, in the rounds
-    whose flag ``counted`` ("started" or "released") is set."""
-    sql = _SEAT_SUMS_SQL.format(
-        result=DealResult._meta.db_table,
-        deal=Deal._meta.db_table,
-        seat=Seat._meta.db_table,
-        round=Round._meta.db_table,
-        counted=counted,
-    )
-    params: list[object] = [tournament.pk, True]
-    sums: dict[int, dict[int, SeatSums]] = {}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for table_id, seat, *values in cursor.fetchall():
-            sums.setdefault(table_id, {})[seat] = SeatSums(*values)
-    return sums
-
-
 def _table_plays(
     tournament: Tournament, rounds: dict[str, object], include_unconfirmed: bool
 ) -> tuple[list[TablePlay | TableResult], list[IncompleteTable]]:
-    seats: dict[int, tuple[int, int, list[int]]] = {}
-    for table_id, round_number, table_number, player_id in (
+    seats: dict[int, tuple[int, int, list[int], list[SeatSums]]] = {}
+    for table_id, round_number, table_number, player_id, *sums in (
         Seat.objects.filter(round__tournament=tournament, **_on("round__", rounds))
         .order_by("table_id", "position")
-        .values_list("table_id", "round__number", "table__number", "player_id")
+        .values_list("table_id", "round__number", "table__number", "player_id", *Seat.SUM_FIELDS)
     ):
-        seats.setdefault(table_id, (round_number, table_number, []))[2].append(player_id)
+        table = seats.setdefault(table_id, (round_number, table_number, [], []))
+        table[2].append(player_id)
+        table[3].append(SeatSums(*sums))
 
-    (counted,) = rounds
-    sums = _seat_sums(tournament, counted)
     pending = _pending_deals(tournament) if include_unconfirmed else {}
     system = tournament.scoring_system
     plays: list[TablePlay | TableResult] = []
     incomplete = []
-    for table_id, (round_number, table_number, players) in seats.items():
+    for table_id, (round_number, table_number, players, table_sums) in seats.items():
         size = len(players)
         if table_id in pending:
             play = TablePlay(round_number, tuple(players), tuple(pending[table_id]))
             plays.append(play)
             played = len(play.deals)
         else:
-            by_seat = sums.get(table_id, {})
-            played = max((seat.deals for seat in by_seat.values()), default=0)
-            nothing = SeatSums(0, 0, 0, 0, 0, 0)
-            table_sums = [by_seat.get(position, nothing) for position in range(1, size + 1)]
+            played = table_sums[0].deals
             plays.append(
                 TableResult(
                     round_number,

@@ -29,9 +29,10 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from scoring.errors import UserError
+from scoring.rules import Deal as DealFacts
 from scoring.rules import deals_per_round, validate_deal
 from scoring.standings import DEFAULT_TIEBREAKS
-from scoring.systems import ScoringSystem
+from scoring.systems import ScoringSystem, SeatSums, table_sums
 from tournament.models import (
     Bye,
     Deal,
@@ -458,6 +459,12 @@ _SETTINGS = (
 )
 
 
+def _table_sums(table: dict[str, Any]) -> tuple[SeatSums, ...]:
+    """Each seat's sums over a validated file table's deals, seat 1 first."""
+    facts = [DealFacts(tuple(d["won"]), d["last_in"], d["left_over"]) for d in table["deals"]]
+    return table_sums(facts, len(table["seats"]))
+
+
 def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
     date = data.get("date")
     tournament = Tournament.objects.create(
@@ -498,9 +505,17 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         Table(round=round_, number=t["number"]) for round_, t in round_tables
     )
     Seat.objects.bulk_create(
-        Seat(table=table, round=round_, position=position, player=player_by_ref[ref])
+        Seat(
+            table=table,
+            round=round_,
+            position=position,
+            player=player_by_ref[ref],
+            **Seat.sum_values(sums),
+        )
         for table, (round_, t) in zip(tables, round_tables, strict=True)
-        for position, ref in enumerate(t["seats"], start=1)
+        for position, (ref, sums) in enumerate(
+            zip(t["seats"], _table_sums(t), strict=True), start=1
+        )
     )
     Bye.objects.bulk_create(
         Bye(round=round_, player=player_by_ref[ref])

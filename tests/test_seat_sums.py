@@ -1,0 +1,75 @@
+"""Each seat keeps its sums over its table's confirmed deals, and they always match the
+deals: written by an import, filled in by the migration that added them (confirmations
+and corrections: tests/test_sheets.py). The standings read them, so a stale sum would be
+a wrong standing."""
+
+import importlib
+
+import pytest
+from django.apps import apps
+
+from scoring.rules import Deal as DealFacts
+from scoring.systems import SeatSums, table_sums
+from tournament.models import Seat, Tournament
+from tournament.services import tournament_file
+from tournament.services.sheets import confirmed_rows
+
+
+def stored(table) -> list[SeatSums]:
+    return [seat.sums for seat in Seat.objects.filter(table=table).order_by("position")]
+
+
+def from_deals(table) -> list[SeatSums]:
+    rows = confirmed_rows(table)
+    facts = [DealFacts(tuple(r["won"]), r["last_in"], r["left_over"]) for r in rows]
+    return list(table_sums(facts, Seat.objects.filter(table=table).count()))
+
+
+def test_an_imported_tournament_stores_the_sums_of_its_deals(make_tournament):
+    source = make_tournament(players=12, rounds=2, rotations=1, slug="source")
+    data = tournament_file.export_tournament(source)
+    data["slug"] = "copy"
+    copy = tournament_file.import_tournament(data).tournament
+    tables = [seat.table for seat in Seat.objects.filter(round__tournament=copy, position=1)]
+    assert len(tables) >= 4
+    for table in tables:
+        assert stored(table) == from_deals(table)
+        assert stored(table)[0].deals == len(table.seats.all())  # one rotation
+
+
+def test_the_migration_fills_in_the_sums_of_existing_deals(make_tournament):
+    tournament = make_tournament(players=11, rounds=2, rotations=2, slug="old")
+    tables = {seat.table for seat in Seat.objects.filter(round__tournament=tournament)}
+    expected = {table.pk: from_deals(table) for table in tables}
+    assert any(sums[0].deals for sums in expected.values())
+    Seat.objects.update(**Seat.sum_values(SeatSums(0, 0, 0, 0, 0, 0)))
+
+    migration = importlib.import_module("tournament.migrations.0006_seat_sums")
+    migration.fill_seat_sums(apps, None)
+    assert {table.pk: stored(table) for table in tables} == expected
+
+
+@pytest.mark.parametrize("system", ["winner-advantage", "classic-stakes"])
+def test_standings_from_the_stored_sums_equal_scoring_each_deal(make_tournament, system):
+    from scoring.standings import Entrant, TablePlay
+    from scoring.standings import compute_standings as compute
+    from scoring.systems import ScoringSystem
+    from tournament.services.standings import tournament_standings
+
+    tournament = make_tournament(players=13, rounds=3, rotations=2, slug="both")
+    Tournament.objects.filter(pk=tournament.pk).update(scoring=system)
+    tournament.refresh_from_db()
+    plays = []
+    for table in {seat.table for seat in Seat.objects.filter(round__tournament=tournament)}:
+        players = tuple(table.seats.order_by("position").values_list("player_id", flat=True))
+        rows = confirmed_rows(table)
+        deals = tuple(
+            (n, DealFacts(tuple(r["won"]), r["last_in"], r["left_over"]))
+            for n, r in enumerate(rows, start=1)
+        )
+        plays.append(TablePlay(table.round.number, players, deals))
+    entrants = [Entrant(p.pk, p.name) for p in tournament.players.all()]
+    one_by_one = compute(
+        entrants, plays, ScoringSystem(system), tournament.tiebreaks, (1, 2, 3)
+    ).rows
+    assert tournament_standings(tournament).standings.rows == one_by_one
