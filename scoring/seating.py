@@ -51,15 +51,20 @@ Method (docs/seating.md has the long version): with no byes and tables of sizes 
 ``x`` in GF(m) or the integers mod ``m`` for ``m`` tables; round ``s`` seats
 ``{(i, t + i*s)}`` at table ``t``; two slopes never seat a pair together twice when
 ``d * (s - s') != 0`` for every group difference ``d``; the groups themselves make one
-more round when their sizes fit; dropping group-0 players turns tables into ``k - 1``).
-With a history or keep-apart pairs, the last round played becomes the design's first
-class and a search over slot swaps moves past opponents and keep-apart pairs into one
-group or into classes left unused; the cheapest classes are seated.
-Other rounds are built greedily, most-constrained players first. Simulated annealing over
-swaps of two players at different tables of one round then repairs clashes and repeats,
-scoring each swap from the meeting counts. Everything random flows from
-``random.Random(seed)`` and step budgets, never the clock, so a seed always gives the
-same seating.
+more round when their sizes fit, or when cut into tables of ``k``; dropping group-0
+players turns tables into ``k - 1``). With a history or keep-apart pairs, the last two
+rounds played become the design's classes 0 and 1 when they fit (prime ``m``), else the
+last round becomes class 0 and a search over slot swaps moves past opponents and
+keep-apart pairs into one group or into classes left unused; the cheapest classes are
+seated. Other rounds are built greedily, most-constrained players first. Simulated
+annealing over swaps of two players at different tables of one round then repairs
+clashes and repeats, scoring each swap from the meeting counts. While the result is still
+above the counting bound (or the history's own repeats), ``scoring.seating_search``
+takes over within a budget: for a fresh field at tables of one size, rounds that each
+turn one base round; then a tabu search over the same swaps (conflict-directed, after
+Dotú and Van Hentenryck), first over seatings that keep the design's groups one per
+table, then over all swaps. Everything random flows from ``random.Random(seed)`` and
+step budgets, never the clock, so a seed always gives the same seating.
 """
 
 from __future__ import annotations
@@ -73,6 +78,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from scoring.errors import UserError
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from scoring.seating_search import TabuSearch, rotating_rounds
 
 PlayerId: TypeAlias = int | str
 _T = TypeVar("_T")
@@ -100,6 +106,17 @@ _CLASH_ENERGY = 20
 _APART_WEIGHT = 1000
 _SLOT_STEPS_PER_PLAYER = 300
 _MAX_SLOT_STEPS = 20_000
+# Tabu search budget in units of work (moves weighed, see scoring.seating_search); about
+# a second and a half at 30 x 6 on the development machine. A share goes to fresh seatings
+# that keep the design's groups, each tried for a short while.
+_TABU_WORK = 6_000_000
+_TABU_WORK_PER_SEAT = 40_000
+_TRANSVERSAL_SHARE = 0.5
+_TRANSVERSAL_WORK_PER_SEAT = 7_000
+# Rotating rounds: restarts of the base-round search every 200 steps, up to about a third
+# of a second at 30 players.
+_ROTATION_WORK = 2_700_000
+_ROTATION_NODES = 200
 
 
 class SeatingError(UserError):
@@ -281,11 +298,18 @@ def _plan(request: SeatingRequest) -> Plan:
         # candidate: the slot assignment then picks the classes that avoid them.
         wanted = request.rounds + (problem.n if problem.has_pair_weights() else 0)
         design = _cyclic_design(problem.split, wanted)
-    designed = _seat_design(state, design, rng, request.search_effort) if design else 0
+    designed, groups, pattern = 0, None, None
+    designed_seating: list[list[list[int]]] | None = None
+    if design:
+        designed, groups = _seat_design(state, design, rng, request.search_effort)
+        pattern = _transversal_round(state, groups)
+        if pattern is not None and designed == problem.rounds:
+            designed_seating = state.snapshot()
     for r in range(designed, problem.rounds):
         _seat_greedily(state, r, rng)
     _enforce_fixed(state, rng)
     _improve(state, rng, request.search_effort)
+    _search_conflicts(state, rng, request.search_effort, groups, pattern, designed_seating)
     _raise_on_clash(state)
     return _finish(problem, state, request, rng)
 
@@ -615,7 +639,8 @@ def _cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]
     Coordinates ``x`` live in GF(m) when m is a prime power of at least k (every slope
     works), else in the integers mod m (slopes whose differences times 1..k-1 are nonzero).
     Tables ``t < f`` lack their group-0 slot ``t`` (always at table t), which makes the
-    ``f`` tables of size ``k - 1``.
+    ``f`` tables of size ``k - 1``. The groups make one more round when they fit the split,
+    or when all tables seat k and k divides m (each group cut into tables).
     """
     k, m = max(split), len(split)
     f = split.count(k - 1)
@@ -642,6 +667,9 @@ def _cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]
     groups = [g for g in groups if g]
     if len(design) < rounds and sorted(map(len, groups)) == sorted(split):
         design.append(groups)
+    elif len(design) < rounds and not f and m % k == 0:
+        # Groups never meet in the rounds above, so cutting each into tables adds a round.
+        design.append([g[j : j + k] for g in groups for j in range(0, m, k)])
     return design
 
 
@@ -686,8 +714,9 @@ def _galois_field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
 
 def _seat_design(
     state: _State, design: list[list[list[int]]], rng: random.Random, effort: float
-) -> int:
-    """Seat the first rounds from the design's classes; returns how many rounds it seated.
+) -> tuple[int, list[int]]:
+    """Seat the first rounds from the design's classes; returns how many rounds it seated
+    and each player's design group.
 
     Without history or pairs to keep apart players take slots at random. Otherwise the
     last round played becomes the tables of the first class (so the other classes seat
@@ -715,7 +744,8 @@ def _seat_design(
     rng.shuffle(free_slots)
     rest = [p for p in range(problem.n) if p not in slot_of]
     if problem.has_pair_weights():
-        slot_of.update(_slots_from_latest_round(problem, design, free_slots, rest, rng))
+        embedded = None if pinned else _embed_last_two_rounds(problem, design)
+        slot_of.update(embedded or _slots_from_latest_round(problem, design, free_slots, rest, rng))
         search = _SlotSearch(problem, design, slot_of, pinned, rng)
         search.run(int(effort * min(_MAX_SLOT_STEPS, _SLOT_STEPS_PER_PLAYER * problem.n)))
         slot_of = dict(enumerate(search.slot))
@@ -738,7 +768,83 @@ def _seat_design(
                 )
             for slot in slots:
                 state.place(r, player_at[slot], numbers[d])
-    return len(design)
+    return len(design), [slot_of[p] // m for p in range(problem.n)]
+
+
+def _embed_last_two_rounds(
+    problem: _Problem, design: list[list[list[int]]]
+) -> dict[int, int] | None:
+    """Slots that make the last two rounds played the design's classes 0 and 1, or None.
+
+    Only for a prime number m of tables, all of size k: the coordinates are then the
+    integers mod m, class 0 seats slot ``(i, x)`` at table x and class 1 at table
+    ``x + i``. So the last round's tables need coordinates (``sigma``) such that each
+    table u of the round before meets the tables at a run of k coordinates
+    ``a_u, ..., a_u + k - 1``; a player at last-round table t and earlier table u then
+    takes slot ``(a_u + k - 1 - sigma(t), sigma(t))``. Two rounds the design itself
+    seated always fit (up to relabelling), as do many others.
+    """
+    m = len(design[0])
+    k = len(design[0][0])
+    if (
+        len(problem.last_rounds) < 2
+        or any(m % d == 0 for d in range(2, m))
+        or len(design) < 3
+        or any(len(table) != k for table in design[0])
+    ):
+        return None
+    latest, before = problem.last_rounds[0], problem.last_rounds[1]
+    for tables in (latest, before):
+        if len(tables) != m or any(len(table) != k for table in tables):
+            return None
+        if sorted(p for table in tables for p in table) != list(range(problem.n)):
+            return None
+    latest_of = {p: t for t, table in enumerate(latest) for p in table}
+    neighbours = [frozenset(latest_of[p] for p in table) for table in before]
+    if any(len(found) != k for found in neighbours):
+        return None  # the two rounds seat a pair together twice
+    order = _runs_in_order(neighbours, m, k)
+    if order is None:
+        return None
+    # Table order[a] meets the run starting at a; the run starting at a + 1 drops sigma^-1(a).
+    sigma = [-1] * m
+    for a, u in enumerate(order):
+        dropped = neighbours[u] - neighbours[order[(a + 1) % m]]
+        if len(dropped) != 1:
+            return None
+        sigma[next(iter(dropped))] = a
+    if sorted(sigma) != list(range(m)):
+        return None
+    slot_of = {}
+    for a, u in enumerate(order):
+        if {sigma[t] for t in neighbours[u]} != {(a + j) % m for j in range(k)}:
+            return None
+        for p in before[u]:
+            x = sigma[latest_of[p]]
+            slot_of[p] = (a + k - 1 - x) % m * m + x
+    return slot_of
+
+
+def _runs_in_order(neighbours: list[frozenset[int]], m: int, k: int) -> list[int] | None:
+    """The tables of the earlier round in the order of their runs: neighbouring runs share
+    k - 1 tables, and (for k < m - 1) no other two do, so the order is a walk round a cycle.
+    """
+    if k >= m - 1:
+        return None  # runs this long overlap too much to be told apart
+    partners = [
+        [v for v in range(m) if v != u and len(neighbours[u] & neighbours[v]) == k - 1]
+        for u in range(m)
+    ]
+    if any(len(found) != 2 for found in partners):
+        return None
+    order = [0, partners[0][0]]
+    while len(order) < m:
+        previous, current = order[-2], order[-1]
+        following = next(v for v in partners[current] if v != previous)
+        if following in order:
+            return None
+        order.append(following)
+    return order if order[0] in partners[order[-1]] else None
 
 
 def _slots_from_latest_round(
@@ -759,7 +865,11 @@ def _slots_from_latest_round(
     unplaced = set(players)
     group_of: dict[int, int] = {}
     m = len(design[0])
-    groups_class = all(len({s // m for s in table}) == 1 for table in design[-1])
+    # The groups class has one table per group (cut groups have several).
+    group_sets = [{s // m for s in table} for table in design[-1]]
+    groups_class = all(len(g) == 1 for g in group_sets) and len(set().union(*group_sets)) == len(
+        group_sets
+    )
     if (
         groups_class
         and len(problem.last_rounds) > 1
@@ -1192,6 +1302,164 @@ def _improve(state: _State, rng: random.Random, effort: float) -> None:
     if search.clashes:
         search = _Search(state, rng)
         search.repair_clashes()
+
+
+def _repeat_target(state: _State, search: _Search) -> tuple[int, int, int, int]:
+    """The best (clashes, most meetings, repeats, spread) the seating could reach, as far
+    as counting shows: the counting bounds, or the history's own repeats if higher."""
+    history = state.problem.meetings
+    history_repeats = sum(c - 1 for row in history for c in row if c > 1) // 2
+    history_most = max(max(row) for row in history)
+    repeats, most = search.bound
+    return (0, max(most, history_most), max(repeats, history_repeats), 0)
+
+
+def _search_conflicts(
+    state: _State,
+    rng: random.Random,
+    effort: float,
+    groups: list[int] | None,
+    pattern: list[list[int]] | None,
+    designed_seating: list[list[list[int]]] | None,
+) -> None:
+    """Tabu search (scoring.seating_search) while the seating is above its target.
+
+    With design groups it first tries seatings in which every table holds one player of
+    each group (as the design's rounds do), restarting from fresh ones; then it searches
+    from the best seating so far with every swap allowed.
+    """
+    problem = state.problem
+    seats = sum(problem.split) * problem.rounds
+    budget = int(effort * min(_TABU_WORK, _TABU_WORK_PER_SEAT * seats))
+    # Setting up the search counts every pair in every round; big fields do not need it.
+    if len(problem.split) < 2 or problem.n * problem.n * problem.rounds * 8 > budget:
+        return
+    search = _Search(state, rng)
+    target = search.objective()
+    goal = _repeat_target(state, search)
+    if target[:3] <= goal[:3]:
+        return
+    rotation = _rotating_seating(problem, rng, effort)
+    if rotation is not None:
+        state.restore(rotation)
+        return
+    best, best_tables = target, state.snapshot()
+    spent = 0
+    attempt = _TRANSVERSAL_WORK_PER_SEAT * seats
+    if pattern is not None and groups is not None and problem.rounds < len(pattern):
+        while spent < budget * _TRANSVERSAL_SHARE and best[:3] > goal[:3]:
+            if not spent and designed_seating is not None:
+                seating = designed_seating
+            elif any(map(any, problem.meetings)):
+                break  # fresh seatings would ignore who has met: only the design's is tried
+            else:
+                seating = [
+                    _shuffle_within_groups(problem, pattern, groups, rng)
+                    for _ in range(problem.rounds)
+                ]
+            tabu = TabuSearch(
+                seating,
+                _meetings_of(problem, seating),
+                problem.fixed,
+                problem.partners,
+                search.energy,
+                rng,
+                groups,
+            )
+            found = tabu.run(attempt, goal)
+            # A seating with nothing to repair ends at once; count it as a whole attempt.
+            spent += max(tabu.work, attempt)
+            tabu.restore(found)
+            if tabu.objective() < best:
+                best, best_tables = tabu.objective(), found
+    if best[:3] > goal[:3]:
+        tabu = TabuSearch(
+            best_tables,
+            _meetings_of(problem, best_tables),
+            problem.fixed,
+            problem.partners,
+            search.energy,
+            rng,
+        )
+        found = tabu.run(budget - spent, goal)
+        tabu.restore(found)
+        if tabu.objective() < best:
+            best_tables = found
+    state.restore(best_tables)
+
+
+def _rotating_seating(
+    problem: _Problem, rng: random.Random, effort: float
+) -> list[list[list[int]]] | None:
+    """Rounds that turn one base round (``seating_search.rotating_rounds``), for a fresh
+    field at tables of one size with nothing to keep apart or fix; None if none found."""
+    split, n = problem.split, problem.n
+    m, k = len(split), split[0]
+    if (
+        problem.bye_count
+        or problem.has_pair_weights()
+        or any(map(any, problem.meetings))
+        or any(t >= 0 for t in problem.fixed)
+        or any(size != k for size in split)
+        or problem.rounds > m
+    ):
+        return None
+    # A step of the base-round search weighs every point at every table.
+    nodes = int(effort * _ROTATION_WORK) // (n * m * k)
+    found = rotating_rounds(m, k, problem.rounds, rng, nodes // _ROTATION_NODES, _ROTATION_NODES)
+    if found is None:
+        return None
+    players = list(range(n))
+    rng.shuffle(players)
+    return [[[players[p] for p in table] for table in tables] for tables in found]
+
+
+def _meetings_of(problem: _Problem, seating: list[list[list[int]]]) -> list[list[int]]:
+    meetings = [row[:] for row in problem.meetings]
+    for tables in seating:
+        for table in tables:
+            for a, b in combinations(table, 2):
+                meetings[a][b] += 1
+                meetings[b][a] += 1
+    return meetings
+
+
+def _transversal_round(state: _State, groups: list[int]) -> list[list[int]] | None:
+    """A planned round in which every table holds at most one player of each group and
+    every group but group 0 has a player at every table, with every fixed player at their
+    table; None if there is none."""
+    problem = state.problem
+    count = max(groups) + 1
+    for tables in state.tables:
+        if any(not table for table in tables):
+            continue
+        seen = [[groups[p] for p in table] for table in tables]
+        if all(len(set(g)) == len(g) and set(range(1, count)) <= set(g) for g in seen) and all(
+            problem.fixed[p] < 0 or problem.fixed[p] == t
+            for t, table in enumerate(tables)
+            for p in table
+        ):
+            return [table[:] for table in tables]
+    return None
+
+
+def _shuffle_within_groups(
+    problem: _Problem, pattern: list[list[int]], groups: list[int], rng: random.Random
+) -> list[list[int]]:
+    """``pattern`` with the movable players of each group dealt to its tables at random."""
+    tables = [table[:] for table in pattern]
+    seats: dict[int, list[tuple[int, int]]] = {}
+    for t, table in enumerate(tables):
+        for i, p in enumerate(table):
+            if problem.fixed[p] < 0:
+                seats.setdefault(groups[p], []).append((t, i))
+    for group in sorted(seats):
+        places = seats[group]
+        members = [tables[t][i] for t, i in places]
+        rng.shuffle(members)
+        for (t, i), p in zip(places, members, strict=True):
+            tables[t][i] = p
+    return tables
 
 
 # --- by standings ------------------------------------------------------------------------

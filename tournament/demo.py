@@ -17,7 +17,7 @@ from scoring.seating import SeatingRequest, plan
 from tournament.services.tournament_file import FORMAT
 
 DEMO_SLUG = "red-lion-winter-open"
-DEMO_SEED = 61
+DEMO_SEED = 505
 DEMO_PLAYERS: tuple[tuple[str, str], ...] = (
     ("Ann Smith", "Red Lion"),
     ("Bartholomew Fiske", "Red Lion"),
