@@ -117,6 +117,7 @@ _TRANSVERSAL_WORK_PER_SEAT = 7_000
 # of a second at 30 players.
 _ROTATION_WORK = 2_700_000
 _ROTATION_NODES = 200
+_ROTATION_PLACINGS = 100
 
 
 class SeatingError(UserError):
@@ -1392,12 +1393,13 @@ def _rotating_seating(
     problem: _Problem, rng: random.Random, effort: float
 ) -> list[list[list[int]]] | None:
     """Rounds that turn one base round (``seating_search.rotating_rounds``), for a fresh
-    field at tables of one size with nothing to keep apart or fix; None if none found."""
+    field at tables of one size with no fixed tables; None if none found or if no way of
+    giving players the base round's places kept the keep-apart pairs apart."""
     split, n = problem.split, problem.n
     m, k = len(split), split[0]
     if (
         problem.bye_count
-        or problem.has_pair_weights()
+        or problem.last_rounds
         or any(map(any, problem.meetings))
         or any(t >= 0 for t in problem.fixed)
         or any(size != k for size in split)
@@ -1409,9 +1411,52 @@ def _rotating_seating(
     found = rotating_rounds(m, k, problem.rounds, rng, nodes // _ROTATION_NODES, _ROTATION_NODES)
     if found is None:
         return None
-    players = list(range(n))
-    rng.shuffle(players)
-    return [[[players[p] for p in table] for table in tables] for tables in found]
+    table_of = [[0] * n for _ in found]
+    for r, tables in enumerate(found):
+        for t, table in enumerate(tables):
+            for p in table:
+                table_of[r][p] = t
+    apart = [
+        (r, a, b)
+        for r, partners in enumerate(problem.partners)
+        if partners is not None
+        for a in range(n)
+        for b in partners[a]
+        if a < b
+    ]
+    place_of = list(range(n))
+    rng.shuffle(place_of)
+
+    def clashes() -> list[int]:
+        return [
+            p
+            for r, a, b in apart
+            if table_of[r][place_of[a]] == table_of[r][place_of[b]]
+            for p in (a, b)
+        ]
+
+    for _ in range(_ROTATION_PLACINGS):
+        clashing = clashes()
+        if not clashing:
+            player_at = [0] * n
+            for p, place in enumerate(place_of):
+                player_at[place] = p
+            return [[[player_at[p] for p in table] for table in tables] for tables in found]
+        # Min-conflicts: a clashing player trades places with whoever leaves fewest clashes.
+        mover = clashing[rng.randrange(len(clashing))]
+        best: list[int] = []
+        fewest = len(clashing)
+        for other in range(n):
+            place_of[mover], place_of[other] = place_of[other], place_of[mover]
+            count = len(clashes())
+            place_of[mover], place_of[other] = place_of[other], place_of[mover]
+            if count < fewest:
+                best, fewest = [other], count
+            elif count == fewest:
+                best.append(other)
+        other = best[rng.randrange(len(best))]
+        place_of[mover], place_of[other] = place_of[other], place_of[mover]
+    return None
 
 
 def _meetings_of(problem: _Problem, seating: list[list[list[int]]]) -> list[list[int]]:
