@@ -22,6 +22,7 @@ from scoring.seating import (
     seat_randomly,
     table_splits,
 )
+from scoring.seating_search import TabuSearch, rotating_rounds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -265,6 +266,196 @@ def test_the_objective_is_most_meetings_then_repeats_then_spread():
     figures = plan(SeatingRequest(players=players(8), split=(4, 4), history=history)).quality
     assert (figures.max_meetings, figures.repeat_meetings, figures.spread) == min(options)
     assert min(options)[:2] == (2, 12)
+
+
+# --- tight fields: the search past the design ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "rounds", "sizes"),
+    [
+        (30, 5, (5,)),  # one player of each design group per table (the old engine: 4)
+        (30, 6, (5,)),  # six rounds that each turn one base round (was 11)
+        (30, 6, (4, 5, 6)),  # the same tables of five by default
+        (32, 9, (4,)),  # the design's groups cut into tables of four make round nine (was 4)
+    ],
+)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_tight_fields_reach_zero_repeat_meetings(n, rounds, sizes, seed):
+    result = plan(SeatingRequest(players=players(n), rounds=rounds, sizes=sizes, seed=seed))
+    assert (result.quality.max_meetings, result.quality.repeat_meetings) == (1, 0)
+    assert max(meetings(result.rounds).values()) == 1
+
+
+def test_rotating_rounds_keep_a_family_apart_without_a_repeat():
+    apart = ((1, 2), (3, 4))
+    result = plan(SeatingRequest(players=players(30), rounds=6, sizes=(5,), keep_apart=apart))
+    assert result.quality.repeat_meetings == 0
+    for r in result.rounds:
+        assert all(table_of(r, a) != table_of(r, b) for a, b in apart)
+
+
+def test_twenty_four_at_fours_for_six_rounds_end_one_repeat_from_zero():
+    # Zero-repeat seatings exist (the social golfer problem 6-4-6 is solved); the search
+    # finds one with a repeat within its budget, where the old engine left four.
+    figures = plan(SeatingRequest(players=players(24), rounds=6, sizes=(4,))).quality
+    assert (figures.max_meetings, figures.repeat_meetings, figures.lower_bound) == (2, 1, 0)
+
+
+def test_byes_force_repeats_the_counting_bound_does_not_see():
+    # 20 of 23 play each round at four tables of five. For any two rounds, a table of the
+    # later one can seat at most four players of the earlier one's four tables without a
+    # repeat, so each of its four tables needs one of the three who sat the earlier round
+    # out: some table repeats a pair. With nobody meeting three times that is at least
+    # C(5, 2) = 10 repeats over five rounds; the counting bound says 0. The old engine: 15.
+    figures = plan(SeatingRequest(players=players(23), rounds=5, byes=True)).quality
+    assert figures.lower_bound == 0
+    assert figures.max_meetings == 2
+    assert 10 <= figures.repeat_meetings <= 12
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_re_planning_35_players_with_a_new_seed_after_two_rounds_keeps_zero_repeats(seed):
+    # Seating round three with another seed plans the five rounds left again; the two
+    # rounds played become two classes of the design (the old engine: 19 repeats).
+    first = plan(SeatingRequest(players=players(35), rounds=7, sizes=(5,), seed=seed))
+    history = tuple(t for r in first.rounds[:2] for t in r.tables)
+    request = SeatingRequest(
+        players=players(35), rounds=5, sizes=(5,), history=history, seed=seed + 100
+    )
+    figures = plan(request).quality
+    assert (figures.max_meetings, figures.repeat_meetings) == (1, 0)
+
+
+def fresh_rounds(n, split, count, seed):
+    """``count`` rounds of players 1..n, each dealt in a shuffled order to random tables
+    where they meet nobody again (starting the round afresh when a player has none)."""
+    rng = random.Random(seed)
+    met = defaultdict(set)
+    history = []
+    while len(history) < count:
+        tables = [[] for _ in split]
+        for p in rng.sample(players(n), n):
+            free = [
+                t
+                for t, table in enumerate(tables)
+                if len(table) < split[t] and not met[p].intersection(table)
+            ]
+            if not free:
+                break
+            tables[rng.choice(free)].append(p)
+        else:
+            for table in tables:
+                for p in table:
+                    met[p].update(table)
+            history.append(tuple(map(tuple, tables)))
+    return tuple(table for tables in history for table in tables)
+
+
+@pytest.mark.parametrize(("seed", "repeats"), [(3, 0), (4, 0), (5, 0), (0, 9)])
+def test_re_planning_after_two_shuffled_rounds(seed, repeats):
+    # Two shuffled rounds without a repeat fit the design when the tables of one meet
+    # those of the other in runs of five around a cycle of seven; then five more rounds
+    # follow without a repeat. Seed 0's rounds do not fit; the search ends at 9, as the
+    # old engine did.
+    history = fresh_rounds(35, (5,) * 7, 2, seed)
+    request = SeatingRequest(
+        players=players(35), rounds=5, split=(5,) * 7, history=history, seed=seed
+    )
+    assert plan(request).quality.repeat_meetings == repeats
+
+
+ENERGY = [0, 0, *(4 ** (c - 2) * (c - 1) for c in range(2, 20))]
+
+
+def search_fixture(seed, groups=None):
+    """A TabuSearch over four rounds of 23 players (20 seated, 3 out) at four tables of
+    five, with a history pair, a keep-apart pair in round 2 and a fixed player."""
+    rng = random.Random(seed)
+    n = 23
+    seating = []
+    for _ in range(4):
+        line = rng.sample(range(n), n)[:20]
+        seating.append([line[i : i + 5] for i in range(0, 20, 5)])
+    if groups is not None:
+        seating = [[[g * 4 + t for g in range(5)] for t in range(4)] for _ in range(4)]
+    meetings = [[0] * n for _ in range(n)]
+    meetings[0][1] = meetings[1][0] = 2  # history
+    for tables in seating:
+        for table in tables:
+            for a, b in combinations(table, 2):
+                meetings[a][b] += 1
+                meetings[b][a] += 1
+    fixed = [-2] * n
+    fixed[seating[0][1][0]] = 1
+    apart = [frozenset() for _ in range(n)]
+    a, b = seating[2][0][0], seating[2][1][0]
+    apart[a], apart[b] = frozenset({b}), frozenset({a})
+    partners = [None, None, apart, None]
+    return TabuSearch(seating, meetings, fixed, partners, ENERGY, rng, groups)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_keeps_its_counts_in_step_with_every_swap(seed):
+    search = search_fixture(seed)
+    rng = random.Random(seed)
+    for step in range(300):
+        r = rng.randrange(4)
+        here, there = rng.sample(search.tables[r], 2)
+        search.swap(r, rng.choice(here), rng.choice(there))
+        if step % 50 == 0:
+            fresh = TabuSearch(
+                search.snapshot(),
+                [row[:] for row in search.meetings],
+                search.fixed,
+                search.partners,
+                ENERGY,
+                rng,
+            )
+            for name in ("where", "join", "leave", "conflicts", "histogram", "total_energy"):
+                assert getattr(fresh, name) == getattr(search, name), name
+            assert fresh.objective() == search.objective()
+            assert [set(c) for c in fresh.in_conflict] == [set(c) for c in search.in_conflict]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_moves_only_free_players_and_keeps_apart_pairs_apart(seed):
+    search = search_fixture(seed)
+    start = search.snapshot()
+    before = search.objective()
+    best = search.run(200_000, (0, 1, 0, 0))
+    search.restore(best)
+    assert search.objective() <= before
+    fixed = [p for p, t in enumerate(search.fixed) if t >= 0]
+    for r, (old, new) in enumerate(zip(start, best, strict=True)):
+        assert [len(t) for t in old] == [len(t) for t in new]
+        assert sorted(p for t in old for p in t) == sorted(p for t in new for p in t)
+        for p in fixed:
+            assert [p in t for t in old] == [p in t for t in new]
+        if search.partners[r] is not None and before[0] == 0:
+            assert search.objective()[0] == 0
+
+
+def test_with_groups_every_table_keeps_one_player_of_each_group():
+    groups = [p // 4 for p in range(20)] + [5, 5, 5]
+    search = search_fixture(0, groups)
+    best = search.run(100_000, (0, 1, 0, 0))
+    for tables in best:
+        for table in tables:
+            assert sorted(groups[p] for p in table) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(("m", "k", "rounds"), [(6, 5, 6), (6, 5, 5), (5, 3, 5)])
+def test_rotating_rounds_meet_nobody_twice(m, k, rounds):
+    found = rotating_rounds(m, k, rounds, random.Random(0), restarts=30, nodes=200)
+    assert found is not None
+    seating = [RoundSeating(tables=tuple(map(tuple, tables))) for tables in found]
+    assert all(sorted(p for t in tables for p in t) == list(range(m * k)) for tables in found)
+    assert max(meetings(seating).values()) == 1
+
+
+def test_rotating_rounds_are_no_more_than_the_tables():
+    assert rotating_rounds(6, 5, 7, random.Random(0), restarts=1, nodes=10) is None
 
 
 # --- constraints, roster changes, seats --------------------------------------------------
