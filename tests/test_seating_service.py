@@ -65,6 +65,18 @@ def test_round_by_round_matches_planning_every_round_at_once(empty_tournament):
     )
 
 
+def test_a_new_seed_after_two_rounds_of_35_keeps_seven_rounds_free_of_repeats(empty_tournament):
+    # The new seed plans rounds 3 to 7 again; the two rounds played fit the design.
+    tournament = empty_tournament(35, planned_rounds=7, table_sizes=[5])
+    seat_all(tournament, 2)
+    seating.start_round(seating.seat_next_round(tournament, seed=77))
+    tournament.refresh_from_db()
+    rounds = seat_all(tournament, 4)
+    figures = seating.round_quality(rounds.last()).quality
+    assert (figures.repeat_meetings, figures.max_meetings) == (0, 1)
+    assert rounds.count() == 7
+
+
 def test_a_late_arrival_and_a_drop_re_plan_the_remaining_rounds(empty_tournament):
     tournament = empty_tournament(20, planned_rounds=4)
     seat_all(tournament, 2)
