@@ -113,9 +113,9 @@ _TABU_WORK = 6_000_000
 _TABU_WORK_PER_SEAT = 40_000
 _TRANSVERSAL_SHARE = 0.5
 _TRANSVERSAL_WORK_PER_SEAT = 7_000
-# Rotating rounds: restarts of the base-round search every 200 steps, up to about a third
-# of a second at 30 players.
-_ROTATION_WORK = 2_700_000
+# Rotating rounds take a share of the budget (a step of their search costs about as much
+# as weighing a move), restarting the base-round search every 200 steps.
+_ROTATION_SHARE = 0.75
 _ROTATION_NODES = 200
 _ROTATION_PLACINGS = 100
 
@@ -1340,17 +1340,21 @@ def _search_conflicts(
     goal = _repeat_target(state, search)
     if target[:3] <= goal[:3]:
         return
-    rotation = _rotating_seating(problem, rng, effort)
-    if rotation is not None:
-        state.restore(rotation)
-        return
-    best, best_tables = target, state.snapshot()
     spent = 0
+    if _can_rotate(problem):
+        spent = int(_ROTATION_SHARE * budget)
+        rotation = _rotating_seating(problem, rng, spent)
+        if rotation is not None:
+            state.restore(rotation)
+            return
+    best, best_tables = target, state.snapshot()
     attempt = _TRANSVERSAL_WORK_PER_SEAT * seats
     if pattern is not None and groups is not None and problem.rounds < len(pattern):
-        while spent < budget * _TRANSVERSAL_SHARE and best[:3] > goal[:3]:
-            if not spent and designed_seating is not None:
-                seating = designed_seating
+        limit = spent + _TRANSVERSAL_SHARE * (budget - spent)
+        tried_design = False
+        while spent < limit and best[:3] > goal[:3]:
+            if not tried_design and designed_seating is not None:
+                seating, tried_design = designed_seating, True
             elif any(map(any, problem.meetings)):
                 break  # fresh seatings would ignore who has met: only the design's is tried
             else:
@@ -1389,25 +1393,32 @@ def _search_conflicts(
     state.restore(best_tables)
 
 
-def _rotating_seating(
-    problem: _Problem, rng: random.Random, effort: float
-) -> list[list[list[int]]] | None:
-    """Rounds that turn one base round (``seating_search.rotating_rounds``), for a fresh
-    field at tables of one size with no fixed tables; None if none found or if no way of
-    giving players the base round's places kept the keep-apart pairs apart."""
-    split, n = problem.split, problem.n
-    m, k = len(split), split[0]
-    if (
+def _can_rotate(problem: _Problem) -> bool:
+    """Whether rotating rounds apply: a fresh field at tables of one size k, no more than
+    the tables (else every table of a second round meets a first-round table twice), no
+    byes and no fixed tables."""
+    k = problem.split[0]
+    return not (
         problem.bye_count
         or problem.last_rounds
         or any(map(any, problem.meetings))
         or any(t >= 0 for t in problem.fixed)
-        or any(size != k for size in split)
-        or problem.rounds > m
-    ):
-        return None
-    # A step of the base-round search weighs every point at every table.
-    nodes = int(effort * _ROTATION_WORK) // (n * m * k)
+        or any(size != k for size in problem.split)
+        or k > len(problem.split)
+    )
+
+
+def _rotating_seating(
+    problem: _Problem, rng: random.Random, budget: int
+) -> list[list[list[int]]] | None:
+    """Rounds that turn one base round (``seating_search.rotating_rounds``) within
+    ``budget``; None if none was found or if no way of giving players the base round's
+    places kept the keep-apart pairs apart."""
+    split, n = problem.split, problem.n
+    m, k = len(split), split[0]
+    # A step of the base-round search weighs every point at every table, at about half
+    # the cost of weighing a move.
+    nodes = 2 * budget // (n * m * k)
     found = rotating_rounds(m, k, problem.rounds, rng, nodes // _ROTATION_NODES, _ROTATION_NODES)
     if found is None:
         return None

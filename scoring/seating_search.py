@@ -39,6 +39,7 @@ _TENURE = (4, 40)
 _STABLE_STEPS = 400
 _KICKS_BEFORE_RETURN = 6
 _KICK_SWAPS = 4
+_CYCLES = 2
 
 
 class TabuSearch:
@@ -359,22 +360,36 @@ class TabuSearch:
 
 
 def rotating_rounds(
-    m: int, k: int, rounds: int, rng: random.Random, restarts: int, nodes: int
+    tables: int, k: int, rounds: int, rng: random.Random, restarts: int, nodes: int
 ) -> Rounds | None:
-    """``rounds`` repeat-free rounds of m tables of k, each the one before turned by one.
+    """``rounds`` repeat-free rounds of ``tables`` tables of k, each the one before turned.
 
-    Points are ``a * m + x`` (row a < k, x in the integers mod m); round j seats the base
-    round's tables with every x moved to ``x + j``. The base round is found by a search
-    that places the point with the fewest possible tables first, with ``restarts`` fresh
-    tries of at most ``nodes`` steps each; None if none was found.
+    Points are ``a * c + x`` (row a, x in the integers mod a cycle length c) and, past
+    those, f *fixed* points, fixed point i always at table i; round j seats the base
+    round's tables with every x moved to ``x + j``. Cycle lengths from
+    ``max(tables, rounds)`` up are tried, ``_CYCLES`` of them that leave at most one fixed
+    point per table (30 players at tables of five: c = 6, no fixed point; 24 at fours:
+    c = 7, three fixed points). The base round is found by a search that places the
+    point with the fewest possible tables first, with ``restarts`` fresh tries of at most
+    ``nodes`` steps each, taking the cycle lengths in turn; None if none was found.
     """
-    if rounds > m or rounds < 2:
-        return None
-    for _ in range(restarts):
-        base = _RotationBase(m, k, rounds, rng).search(nodes)
+    n = tables * k
+    cycles = []
+    for c in range(max(tables, rounds, 2), n + 1):
+        if n - n // c * c <= tables:
+            cycles.append(c)
+        if len(cycles) == _CYCLES:
+            break
+    for attempt in range(restarts):
+        c = cycles[attempt % len(cycles)]
+        cyclic = n // c * c
+        base = _RotationBase(c, n - cyclic, tables, k, rounds, rng).search(nodes)
         if base is not None:
             return [
-                [[p - p % m + (p % m + j) % m for p in table] for table in base]
+                [
+                    [p - p % c + (p % c + j) % c if p < cyclic else p for p in table]
+                    for table in base
+                ]
                 for j in range(rounds)
             ]
     return None
@@ -385,32 +400,44 @@ class _RotationBase:
 
     A pair of points in the base round meets again in round j of its turns exactly when
     another base pair has the same *key* (the rows of the two points and how far apart
-    they are) and starts fewer than ``rounds`` steps away: each key keeps the starts used.
+    they are, or the fixed point and the row of the other) and starts fewer than
+    ``rounds`` steps away: each key keeps the starts used.
     """
 
-    def __init__(self, m: int, k: int, rounds: int, rng: random.Random) -> None:
-        self.m, self.k, self.rounds, self.rng = m, k, rounds, rng
-        self.tables: list[list[int]] = [[] for _ in range(m)]
+    def __init__(
+        self, c: int, fixed: int, tables: int, k: int, rounds: int, rng: random.Random
+    ) -> None:
+        self.c, self.k, self.rounds, self.rng = c, k, rounds, rng
+        n = tables * k
+        self.cyclic = n - fixed
+        self.tables: list[list[int]] = [[] for _ in range(tables)]
+        for i in range(fixed):
+            self.tables[i].append(self.cyclic + i)
         self.starts: dict[tuple[int, int, int], list[int]] = {}
-        self.tiebreak = [rng.random() for _ in range(m * k)]
-        self.left = set(range(m * k))
+        self.tiebreak = [rng.random() for _ in range(n)]
+        self.left = set(range(self.cyclic))
         self.nodes = 0
 
     def _keys(self, p: int, q: int) -> list[tuple[tuple[int, int, int], int]]:
-        m = self.m
-        (a, x), (b, y) = divmod(p, m), divmod(q, m)
+        c = self.c
+        if q >= self.cyclic:
+            p, q = q, p
+        if p >= self.cyclic:
+            row, x = divmod(q, c)
+            return [((-1 - (p - self.cyclic), row, 0), x)]
+        (a, x), (b, y) = divmod(p, c), divmod(q, c)
         if (a, x) > (b, y):
             a, x, b, y = b, y, a, x
-        d = (y - x) % m
-        if a == b and d > m - d:
-            x, y, d = y, x, m - d
-        if a == b and 2 * d == m:
+        d = (y - x) % c
+        if a == b and d > c - d:
+            x, y, d = y, x, c - d
+        if a == b and 2 * d == c:
             return [((a, b, d), x), ((a, b, d), y)]
         return [((a, b, d), x)]
 
     def _close(self, x: int, y: int) -> bool:
-        apart = (x - y) % self.m
-        return min(apart, self.m - apart) < self.rounds
+        apart = (x - y) % self.c
+        return min(apart, self.c - apart) < self.rounds
 
     def _additions(self, t: int, p: int) -> list[tuple[tuple[int, int, int], int]] | None:
         added: list[tuple[tuple[int, int, int], int]] = []
