@@ -1370,12 +1370,13 @@ def _search_conflicts(
                 search.energy,
                 rng,
                 groups,
+                problem.hard,
             )
             found = tabu.run(attempt, goal)
             # A seating with nothing to repair ends at once; count it as a whole attempt.
             spent += max(tabu.work, attempt)
             tabu.restore(found)
-            if tabu.objective() < best:
+            if tabu.objective() < best and not _seats_hard_pair(problem, found):
                 best, best_tables = tabu.objective(), found
     if best[:3] > goal[:3]:
         tabu = TabuSearch(
@@ -1385,6 +1386,7 @@ def _search_conflicts(
             problem.partners,
             search.energy,
             rng,
+            hard=problem.hard,
         )
         found = tabu.run(budget - spent, goal)
         tabu.restore(found)
@@ -1468,6 +1470,11 @@ def _rotating_seating(
         other = best[rng.randrange(len(best))]
         place_of[mover], place_of[other] = place_of[other], place_of[mover]
     return None
+
+
+def _seats_hard_pair(problem: _Problem, seating: list[list[list[int]]]) -> bool:
+    hard = problem.hard
+    return any(hard[a] & set(table) for tables in seating for table in tables for a in table)
 
 
 def _meetings_of(problem: _Problem, seating: list[list[list[int]]]) -> list[list[int]]:

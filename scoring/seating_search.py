@@ -48,7 +48,8 @@ class TabuSearch:
     ``objective()`` is the exact order of ``scoring.seating`` (keep-apart clashes, most
     meetings, repeat meetings, spread); ``run`` returns the best seating under it.
     ``fixed[p] >= 0`` marks a player who never moves; ``partners[r]``, when not None,
-    lists each player's keep-apart partners in round ``r``.
+    lists each player's keep-apart partners in round ``r``, and ``hard`` those who must
+    never share a table (a move never seats them together).
     """
 
     def __init__(
@@ -60,8 +61,10 @@ class TabuSearch:
         energy: Sequence[int],
         rng: random.Random,
         groups: Sequence[int] | None = None,
+        hard: Sequence[frozenset[int]] = (),
     ) -> None:
         self.tables = [[table[:] for table in tables] for tables in seating]
+        self.hard = hard
         self.meetings = meetings
         self.fixed = fixed
         self.partners = partners
@@ -154,6 +157,17 @@ class TabuSearch:
             if z != p:
                 change += (where[z] == home) - (where[z] == there)
         return change
+
+    def _blocked(self, r: int, p: int, q: int) -> bool:
+        """Whether swapping p and q adds a keep-apart clash or seats an always-apart pair
+        together (trading a club clash for a family one would not do)."""
+        if self._clash_change(r, p, q) > 0:
+            return True
+        hard, where = self.hard, self.where[r]
+        return bool(hard) and (
+            any(where[z] == where[q] for z in hard[p] if z != q)
+            or any(where[z] == where[p] for z in hard[q] if z != p)
+        )
 
     def swap(self, r: int, p: int, q: int) -> None:
         """Swap ``p`` and ``q`` (at different tables of round ``r``) and update every count."""
@@ -278,7 +292,7 @@ class TabuSearch:
                         key = (r, p, q) if p < q else (r, q, p)
                         if tabu.get(key, -1) > step and self.total_energy + change >= best_energy:
                             continue
-                        if partners is not None and self._clash_change(r, p, q) > 0:
+                        if partners is not None and self._blocked(r, p, q):
                             continue
                         if best is None or change < best_change:
                             best_change, best, ties = change, (r, p, q), 1
@@ -310,7 +324,7 @@ class TabuSearch:
             if not others:
                 continue
             q = others[int(rng.random() * len(others))]
-            if self.partners[r] is not None and self._clash_change(r, p, q) > 0:
+            if self.partners[r] is not None and self._blocked(r, p, q):
                 continue
             self.swap(r, p, q)
 
