@@ -430,6 +430,20 @@ def test_the_search_moves_only_free_players_and_keeps_apart_pairs_apart(seed):
             assert search.objective()[0] == 0
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_the_search_never_trades_a_club_clash_for_a_family_one(seed):
+    # 0 and 1 (same club, and met before) share a table; 0 and 2 are family. Moving 1 and
+    # 2 would end the club clash and the repeat but seat the family together.
+    seating = [[[0, 1], [2, 3]]]
+    meetings = [[0, 2, 0, 0], [2, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]
+    partners = [[frozenset({1, 2}), frozenset({0}), frozenset({0}), frozenset()]]
+    hard = [frozenset({2}), frozenset(), frozenset({0}), frozenset()]
+    fixed = [-2, -2, -2, -2]
+    search = TabuSearch(seating, meetings, fixed, partners, ENERGY, random.Random(seed), None, hard)
+    for tables in search.run(10_000, (0, 1, 0, 0)):
+        assert not any({0, 2} <= set(table) for table in tables)
+
+
 def test_with_groups_every_table_keeps_one_player_of_each_group():
     groups = [p // 4 for p in range(20)] + [5, 5, 5]
     search = search_fixture(0, groups)
