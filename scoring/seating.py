@@ -113,9 +113,11 @@ _TABU_WORK = 6_000_000
 _TABU_WORK_PER_SEAT = 40_000
 _TRANSVERSAL_SHARE = 0.5
 _TRANSVERSAL_WORK_PER_SEAT = 7_000
-# Rotating rounds take a share of the budget (a step of their search costs about as much
-# as weighing a move), restarting the base-round search every 200 steps.
+# Rotating rounds take a share of the budget; a pair weighed by their search costs about
+# three times as much as a move weighed by the tabu search. The search restarts every 200
+# steps.
 _ROTATION_SHARE = 0.75
+_ROTATION_COST = 3
 _ROTATION_NODES = 200
 _ROTATION_PLACINGS = 100
 
@@ -1343,7 +1345,7 @@ def _search_conflicts(
     spent = 0
     if _can_rotate(problem):
         spent = int(_ROTATION_SHARE * budget)
-        rotation = _rotating_seating(problem, rng, spent)
+        rotation = _rotating_seating(problem, rng, spent // _ROTATION_COST)
         if rotation is not None:
             state.restore(rotation)
             return
@@ -1418,10 +1420,7 @@ def _rotating_seating(
     places kept the keep-apart pairs apart."""
     split, n = problem.split, problem.n
     m, k = len(split), split[0]
-    # A step of the base-round search weighs every point at every table, at about half
-    # the cost of weighing a move.
-    nodes = 2 * budget // (n * m * k)
-    found = rotating_rounds(m, k, problem.rounds, rng, nodes // _ROTATION_NODES, _ROTATION_NODES)
+    found = rotating_rounds(m, k, problem.rounds, rng, budget, _ROTATION_NODES)
     if found is None:
         return None
     table_of = [[0] * n for _ in found]

@@ -374,7 +374,7 @@ class TabuSearch:
 
 
 def rotating_rounds(
-    tables: int, k: int, rounds: int, rng: random.Random, restarts: int, nodes: int
+    tables: int, k: int, rounds: int, rng: random.Random, budget: int, nodes: int
 ) -> Rounds | None:
     """``rounds`` repeat-free rounds of ``tables`` tables of k, each the one before turned.
 
@@ -384,8 +384,9 @@ def rotating_rounds(
     ``max(tables, rounds)`` up are tried, ``_CYCLES`` of them that leave at most one fixed
     point per table (30 players at tables of five: c = 6, no fixed point; 24 at fours:
     c = 7, three fixed points). The base round is found by a search that places the
-    point with the fewest possible tables first, with ``restarts`` fresh tries of at most
-    ``nodes`` steps each, taking the cycle lengths in turn; None if none was found.
+    point with the fewest possible tables first, with fresh tries of at most ``nodes``
+    steps each, taking the cycle lengths in turn, until its work (pairs weighed) reaches
+    ``budget``; None if none was found.
     """
     n = tables * k
     cycles = []
@@ -394,10 +395,14 @@ def rotating_rounds(
             cycles.append(c)
         if len(cycles) == _CYCLES:
             break
-    for attempt in range(restarts):
+    spent = attempt = 0
+    while spent < budget:
         c = cycles[attempt % len(cycles)]
+        attempt += 1
         cyclic = n // c * c
-        base = _RotationBase(c, n - cyclic, tables, k, rounds, rng).search(nodes)
+        search = _RotationBase(c, n - cyclic, tables, k, rounds, rng)
+        base = search.search(nodes)
+        spent += search.work
         if base is not None:
             return [
                 [
@@ -430,7 +435,7 @@ class _RotationBase:
         self.starts: dict[tuple[int, int, int], list[int]] = {}
         self.tiebreak = [rng.random() for _ in range(n)]
         self.left = set(range(self.cyclic))
-        self.nodes = 0
+        self.nodes = self.work = 0
 
     def _keys(self, p: int, q: int) -> list[tuple[tuple[int, int, int], int]]:
         c = self.c
@@ -455,6 +460,7 @@ class _RotationBase:
 
     def _additions(self, t: int, p: int) -> list[tuple[tuple[int, int, int], int]] | None:
         added: list[tuple[tuple[int, int, int], int]] = []
+        self.work += len(self.tables[t]) + 1
         for q in self.tables[t]:
             for key, x in self._keys(p, q):
                 if any(self._close(x, y) for y in self.starts.get(key, ())):

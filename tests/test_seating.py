@@ -455,7 +455,7 @@ def test_with_groups_every_table_keeps_one_player_of_each_group():
 
 @pytest.mark.parametrize(("tables", "k", "rounds"), [(6, 5, 6), (6, 5, 5), (5, 3, 5), (6, 4, 6)])
 def test_rotating_rounds_meet_nobody_twice(tables, k, rounds):
-    found = rotating_rounds(tables, k, rounds, random.Random(0), restarts=60, nodes=200)
+    found = rotating_rounds(tables, k, rounds, random.Random(0), budget=3_000_000, nodes=200)
     assert found is not None
     seating = [RoundSeating(tables=tuple(map(tuple, seated))) for seated in found]
     assert all(sorted(p for t in seated for p in t) == list(range(tables * k)) for seated in found)
@@ -463,7 +463,7 @@ def test_rotating_rounds_meet_nobody_twice(tables, k, rounds):
 
 
 def test_rotating_rounds_of_24_at_fours_turn_21_and_keep_3_in_place():
-    found = rotating_rounds(6, 4, 6, random.Random(0), restarts=60, nodes=200)
+    found = rotating_rounds(6, 4, 6, random.Random(0), budget=3_000_000, nodes=200)
     assert found is not None
     staying = {
         p
