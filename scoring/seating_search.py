@@ -1,4 +1,5 @@
-"""Conflict-directed tabu search over a seating, for seatings still above the counting bound.
+"""Searches for seatings still above the counting bound: a conflict-directed tabu search
+over swaps (``TabuSearch``) and rounds that each turn one base round (``rotating_rounds``).
 
 Terms (as in ``scoring.seating``; players are ints 0..n-1, a seating is a list of rounds,
 each a list of tables, each a list of players):
@@ -25,6 +26,9 @@ it goes back to the best seating found. Each move is weighed in O(1) from two ke
 tables: ``leave[r][p]``, the energy change of ``p`` leaving their table in round ``r``, and
 ``join[r][p][t]``, the change of ``p`` joining table ``t``; a move updates them for the
 O(table size) pairs whose meetings change, in every round.
+
+Rotating rounds (for a fresh field at tables of one size) need a search over a single
+base round only; ``rotating_rounds`` documents them.
 """
 
 from __future__ import annotations
