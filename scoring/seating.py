@@ -69,6 +69,7 @@ step budgets, never the clock, so a seed always gives the same seating.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -120,6 +121,12 @@ _ROTATION_SHARE = 0.75
 _ROTATION_COST = 3
 _ROTATION_NODES = 200
 _ROTATION_PLACINGS = 100
+# Search steps for the unital design's rounds, and for fitting a history onto them.
+_UNITAL_NODES = 20_000
+# Larger unitals (126 players at sixes and up) cost seconds to build.
+_UNITAL_MAX_Q = 4
+_FIT_TRIES = 6
+_FIT_STEPS = 300
 
 
 class SeatingError(UserError):
@@ -296,6 +303,18 @@ def _plan(request: SeatingRequest) -> Plan:
     rng = random.Random(request.seed)
     state = _State(problem, _choose_byes(problem, rng))
     design: list[list[list[int]]] = []
+    history = [[problem.index[p] for p in table if p in problem.index] for table in request.history]
+    # Where the cyclic design has too few rounds for the whole tournament, the unital
+    # design may have enough.
+    total = problem.rounds + len(_rounds_of(history))
+    short = len(_cyclic_design(problem.split, total)) < total
+    unital = _unital_seating(problem, history, rng) if short else None
+    if unital is not None:
+        for r, tables in enumerate(unital):
+            for t, table in enumerate(tables):
+                for p in table:
+                    state.place(r, p, t)
+        return _finish(problem, state, request, rng)
     if not problem.bye_count:
         # With a history or pairs to keep apart, every class the design offers is a
         # candidate: the slot assignment then picks the classes that avoid them.
@@ -713,6 +732,261 @@ def _galois_field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
         [powers[(log[x] + log[y]) % (q - 1)] if x and y else 0 for y in range(q)] for x in range(q)
     ]
     return add, mul
+
+
+@functools.cache
+def _unital_design(k: int, m: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Every round of a repeat-free design for m tables of k = q + 1 when m * k = q**3 + 1
+    (28 players at fours for q = 3: nine rounds, where the cyclic design gives seven):
+    the points of the Hermitian curve x^(q+1) + y^(q+1) + z^(q+1) = 0 in the plane over
+    GF(q²), its chords (q + 1 points each, any two points on exactly one) as tables, and
+    a search for a split of the chords into rounds. () when the shape is not that, or the
+    search finds no split within its limit."""
+    q = k - 1
+    field = _galois_field(q * q) if 3 <= q <= _UNITAL_MAX_Q and m * k == q**3 + 1 else None
+    if field is None:
+        return ()
+    add, mul = field
+    size = q * q
+
+    def power(x: int, e: int) -> int:
+        result = 1
+        for _ in range(e):
+            result = mul[result][x]
+        return result
+
+    def normalised() -> Iterable[tuple[int, int, int]]:
+        """Each point of the projective plane once: its first non-zero coordinate is 1."""
+        for x in range(size):
+            for y in range(size):
+                for z in range(size):
+                    if (x, y, z) != (0, 0, 0) and next(c for c in (x, y, z) if c) == 1:
+                        yield x, y, z
+
+    norm = [power(x, q + 1) for x in range(size)]
+    points = [v for v in normalised() if add[add[norm[v[0]]][norm[v[1]]]][norm[v[2]]] == 0]
+    chords = []
+    for a, b, c in normalised():
+        on = tuple(
+            i
+            for i, (x, y, z) in enumerate(points)
+            if add[add[mul[a][x]][mul[b][y]]][mul[c][z]] == 0
+        )
+        if len(on) == k:
+            chords.append(on)
+    classes = _parallel_classes(chords, len(points), _UNITAL_NODES)
+    return _resolution(chords, classes, _UNITAL_NODES) or ()
+
+
+def _parallel_classes(blocks: list[tuple[int, ...]], n: int, limit: int) -> list[tuple[int, ...]]:
+    """Sets of disjoint blocks covering the n points (as block numbers), by a search of at
+    most ``limit`` steps."""
+    through = [[b for b, block in enumerate(blocks) if p in block] for p in range(n)]
+    found: list[tuple[int, ...]] = []
+    steps = 0
+
+    def extend(covered: set[int], chosen: list[int]) -> None:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return
+        if len(covered) == n:
+            found.append(tuple(chosen))
+            return
+        p = min(set(range(n)) - covered)
+        for b in through[p]:
+            if covered.isdisjoint(blocks[b]):
+                extend(covered | set(blocks[b]), [*chosen, b])
+
+    extend(set(), [])
+    return found
+
+
+def _resolution(
+    blocks: list[tuple[int, ...]], classes: list[tuple[int, ...]], limit: int
+) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """Classes that use every block exactly once, as rounds of tables, or None."""
+    holding = [[c for c, chosen in enumerate(classes) if b in chosen] for b in range(len(blocks))]
+    steps = 0
+
+    def cover(used: set[int], chosen: list[int]) -> list[int] | None:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return None
+        if len(used) == len(blocks):
+            return chosen
+        options = {
+            b: [c for c in holding[b] if used.isdisjoint(classes[c])]
+            for b in range(len(blocks))
+            if b not in used
+        }
+        b = min(options, key=lambda b: len(options[b]))
+        for c in options[b]:
+            done = cover(used | set(classes[c]), [*chosen, c])
+            if done is not None:
+                return done
+        return None
+
+    chosen = cover(set(), [])
+    if chosen is None:
+        return None
+    return tuple(tuple(blocks[b] for b in classes[c]) for c in chosen)
+
+
+def _unital_seating(
+    problem: _Problem, history: Sequence[Sequence[int]], rng: random.Random
+) -> list[list[list[int]]] | None:
+    """The rounds to play from the unital design (``_unital_design``), its points given
+    to players so that each round already played is a round of the design; the rounds
+    to play are the design's other rounds. None when the field is not that shape, has
+    players kept apart or at fixed tables, or its history does not fit the design
+    (within a search limit)."""
+    split = problem.split
+    k, m = max(split), len(split)
+    if (
+        problem.bye_count
+        or min(split) != k
+        or any(t != _UNSEATED for t in problem.fixed)
+        or any(problem.hard)
+        or any(partners is not None and any(partners) for partners in problem.partners)
+    ):
+        return None
+    design = _unital_design(k, m)
+    if len(design) < problem.rounds + len(_rounds_of(history)):
+        return None
+    found = _fit_history(problem.n, design, _rounds_of(history), rng)
+    if found is None:
+        return None
+    point_of, used = found
+    free = sorted(set(range(problem.n)) - set(point_of.values()))
+    rng.shuffle(free)
+    unplaced = [p for p in range(problem.n) if p not in point_of]
+    point_of.update(zip(unplaced, free, strict=True))
+    player_at = {x: p for p, x in point_of.items()}
+    to_play = [r for r in range(len(design)) if r not in used][: problem.rounds]
+    return [[[player_at[x] for x in table] for table in design[r]] for r in to_play]
+
+
+def _rounds_of(history: Sequence[Sequence[int]]) -> list[list[list[int]]]:
+    """History's tables as rounds: a round is a longest run in which nobody sits twice."""
+    rounds: list[list[list[int]]] = []
+    seen: set[int] = set()
+    for table in history:
+        if not rounds or seen.intersection(table):
+            rounds.append([])
+            seen = set()
+        seen.update(table)
+        rounds[-1].append(list(table))
+    return rounds
+
+
+def _fit_history(
+    n: int,
+    design: Sequence[Sequence[Sequence[int]]],
+    played: list[list[list[int]]],
+    rng: random.Random,
+) -> tuple[dict[int, int], set[int]] | None:
+    """Points of the design for the players of ``played`` such that every round played is
+    a different round of the design (each table inside one of its tables), and the design
+    rounds used; None when none turns up within ``_FIT_TRIES`` searches of ``_FIT_STEPS``
+    steps.
+
+    The search places next the player with the fewest points left to take: once a round
+    played has its design round, a table with one player placed leaves the rest k - 1
+    points."""
+    block_in = [[-1] * n for _ in design]  # design round, point -> its table there
+    for r, tables in enumerate(design):
+        for b, table in enumerate(tables):
+            for x in table:
+                block_in[r][x] = b
+    seats = [(h, table) for h, tables in enumerate(played) for table in tables if len(table) > 1]
+    seats_of: dict[int, list[int]] = {}
+    for t, (_, table) in enumerate(seats):
+        for p in table:
+            seats_of.setdefault(p, []).append(t)
+    point_of: dict[int, int] = {}
+    player_at: dict[int, int] = {}
+    round_map: dict[int, int] = {}  # round played -> design round
+    steps = 0
+
+    # The design round in which two points share a table (there is exactly one).
+    pair_round = [[-1] * n for _ in range(n)]
+    for r, tables in enumerate(design):
+        for table in tables:
+            for a in table:
+                for b in table:
+                    pair_round[a][b] = r
+
+    def design_round_of(a: int, b: int) -> int:
+        return pair_round[a][b]
+
+    def options(p: int) -> list[int]:
+        found = [x for x in range(n) if x not in player_at]
+        for t in seats_of[p]:
+            h, table = seats[t]
+            placed = [point_of[q] for q in table if q in point_of]
+            r = round_map.get(h)
+            if r is None:
+                # At most one placed (two would have given the round its design round):
+                # the table they make must be in a design round no other round has.
+                if placed:
+                    taken = set(round_map.values())
+                    found = [x for x in found if design_round_of(placed[0], x) not in taken]
+            elif placed:
+                block = block_in[r][placed[0]]
+                found = [x for x in found if block_in[r][x] == block]
+            else:
+                # The design table there must not hold anyone from another table.
+                found = [
+                    x
+                    for x in found
+                    if all(
+                        player_at.get(y) is None or player_at[y] in table
+                        for y in design[r][block_in[r][x]]
+                    )
+                ]
+        return found
+
+    def placed_with(p: int) -> int:
+        return sum(q in point_of for t in seats_of[p] for q in seats[t][1])
+
+    def search() -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > _FIT_STEPS:
+            return False
+        waiting = [p for p in seats_of if p not in point_of]
+        if not waiting:
+            return True
+        choices = {p: options(p) for p in waiting}
+        # Fewest points left first; among equals, one whose tables have players placed.
+        p = min(waiting, key=lambda p: (len(choices[p]), -placed_with(p), p))
+        order = choices[p]
+        rng.shuffle(order)
+        for x in order:
+            point_of[p], player_at[x] = x, p
+            mapped = []
+            for t in seats_of[p]:
+                h, table = seats[t]
+                placed = [point_of[q] for q in table if q in point_of]
+                if h not in round_map and len(placed) > 1:
+                    round_map[h] = design_round_of(placed[0], placed[1])
+                    mapped.append(h)
+            if search():
+                return True
+            for h in mapped:
+                del round_map[h]
+            del point_of[p], player_at[x]
+        return False
+
+    # A wrong early choice can cost a long search to undo: a few short searches, each
+    # in its own random order, find a fit sooner than one long one.
+    for _ in range(_FIT_TRIES):
+        steps = 0
+        if search():
+            return dict(point_of), set(round_map.values())
+    return None
 
 
 def _seat_design(

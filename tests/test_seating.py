@@ -16,6 +16,7 @@ from scoring.seating import (
     RoundSeating,
     SeatingError,
     SeatingRequest,
+    _unital_design,
     plan,
     quality,
     seat_by_standings,
@@ -286,6 +287,48 @@ def test_tight_fields_reach_zero_repeat_meetings(n, rounds, sizes, seed):
     result = plan(SeatingRequest(players=players(n), rounds=rounds, sizes=sizes, seed=seed))
     assert (result.quality.max_meetings, result.quality.repeat_meetings) == (1, 0)
     assert max(meetings(result.rounds).values()) == 1
+
+
+def test_the_unital_design_seats_28_at_fours_for_nine_rounds_meeting_everyone_once():
+    design = _unital_design(4, 7)
+    assert len(design) == 9
+    for tables in design:
+        assert sorted(len(table) for table in tables) == [4] * 7
+        assert sorted(x for table in tables for x in table) == list(range(28))
+    pairs = Counter(pair for tables in design for t in tables for pair in combinations(t, 2))
+    assert len(pairs) == 28 * 27 // 2
+    assert set(pairs.values()) == {1}
+
+
+@pytest.mark.parametrize("rounds", [8, 9])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_28_at_fours_play_past_the_cyclic_design_without_a_repeat(rounds, seed):
+    # The cyclic design gives 28 players at fours seven rounds; the old engine reached
+    # 9 repeats for eight rounds (seed 0).
+    result = plan(SeatingRequest(players=players(28), rounds=rounds, sizes=(4,), seed=seed))
+    assert (result.quality.max_meetings, result.quality.repeat_meetings) == (1, 0)
+    assert max(meetings(result.rounds).values()) == 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_28_at_fours_seated_one_round_at_a_time_meet_nobody_twice(seed):
+    # Each round is seated from a plan of the rounds still to come, given the rounds
+    # played: those must become rounds of the design for the rest to avoid them.
+    history: tuple[tuple[int, ...], ...] = ()
+    for left in range(8, 0, -1):
+        request = SeatingRequest(
+            players=players(28), rounds=left, sizes=(4,), history=history, seed=seed
+        )
+        history += plan(request).rounds[0].tables
+    assert max(meetings([], history).values()) == 1
+
+
+def test_28_at_fours_after_two_rounds_that_fit_no_design_still_get_a_plan():
+    history = fresh_rounds(28, (4,) * 7, 2, seed=7)
+    result = plan(SeatingRequest(players=players(28), rounds=6, sizes=(4,), history=history))
+    for r in result.rounds:
+        assert sorted(p for table in r.tables for p in table) == list(players(28))
+        assert {len(table) for table in r.tables} == {4}
 
 
 def test_rotating_rounds_keep_a_family_apart_without_a_repeat():
