@@ -308,7 +308,7 @@ def _plan(request: SeatingRequest) -> Plan:
     # design may have enough.
     total = problem.rounds + len(_rounds_of(history))
     short = len(_cyclic_design(problem.split, total)) < total
-    unital = _unital_seating(problem, history, rng) if short else None
+    unital = _unital_seating(problem, history, rng, request.seed) if short else None
     if unital is not None:
         for r, tables in enumerate(unital):
             for t, table in enumerate(tables):
@@ -835,7 +835,7 @@ def _resolution(
 
 
 def _unital_seating(
-    problem: _Problem, history: Sequence[Sequence[int]], rng: random.Random
+    problem: _Problem, history: Sequence[Sequence[int]], rng: random.Random, seed: int
 ) -> list[list[list[int]]] | None:
     """The rounds to play from the unital design (``_unital_design``), its points given
     to players so that each round already played is a round of the design; the rounds
@@ -853,12 +853,22 @@ def _unital_seating(
     ):
         return None
     design = _unital_design(k, m)
-    if len(design) < problem.rounds + len(_rounds_of(history)):
+    played = _rounds_of(history)
+    if len(design) < problem.rounds + len(played):
         return None
-    found = _fit_history(problem.n, design, _rounds_of(history), rng)
-    if found is None:
-        return None
-    point_of, used = found
+    # The points a plan with this seed and no history gives: when the rounds played are
+    # that plan's, the rest of it follows (round by round equals all at once).
+    # (Its own generator: the plan's draws depend on how many rounds are left.)
+    fresh = list(range(problem.n))
+    random.Random(seed).shuffle(fresh)
+    used_fresh = _rounds_used(fresh, design, played)
+    if used_fresh is not None:
+        point_of, used = dict(enumerate(fresh)), used_fresh
+    else:
+        found = _fit_history(problem.n, design, played, rng)
+        if found is None:
+            return None
+        point_of, used = found
     free = sorted(set(range(problem.n)) - set(point_of.values()))
     rng.shuffle(free)
     unplaced = [p for p in range(problem.n) if p not in point_of]
@@ -866,6 +876,24 @@ def _unital_seating(
     player_at = {x: p for p, x in point_of.items()}
     to_play = [r for r in range(len(design)) if r not in used][: problem.rounds]
     return [[[player_at[x] for x in table] for table in design[r]] for r in to_play]
+
+
+def _rounds_used(
+    point_of: Sequence[int],
+    design: Sequence[Sequence[Sequence[int]]],
+    played: list[list[list[int]]],
+) -> set[int] | None:
+    """The design rounds that the rounds played are with these points, or None when some
+    round played is not a round of the design."""
+    round_of = {frozenset(table): r for r, tables in enumerate(design) for table in tables}
+    used: set[int] = set()
+    for tables in played:
+        found = {round_of.get(frozenset(point_of[p] for p in table)) for table in tables}
+        (r,) = found if len(found) == 1 else (None,)
+        if r is None or r in used:
+            return None
+        used.add(r)
+    return used
 
 
 def _rounds_of(history: Sequence[Sequence[int]]) -> list[list[list[int]]]:

@@ -310,10 +310,12 @@ def test_28_at_fours_play_past_the_cyclic_design_without_a_repeat(rounds, seed):
     assert max(meetings(result.rounds).values()) == 1
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_28_at_fours_seated_one_round_at_a_time_meet_nobody_twice(seed):
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_28_at_fours_seated_one_round_at_a_time_follow_the_plan_of_all_rounds(seed):
     # Each round is seated from a plan of the rounds still to come, given the rounds
-    # played: those must become rounds of the design for the rest to avoid them.
+    # played: with the same seed and roster those are the plan's own first rounds, so the
+    # rest of that plan follows.
+    whole = plan(SeatingRequest(players=players(28), rounds=8, sizes=(4,), seed=seed))
     history: tuple[tuple[int, ...], ...] = ()
     for left in range(8, 0, -1):
         request = SeatingRequest(
@@ -321,6 +323,21 @@ def test_28_at_fours_seated_one_round_at_a_time_meet_nobody_twice(seed):
         )
         history += plan(request).rounds[0].tables
     assert max(meetings([], history).values()) == 1
+    tables = {frozenset(t) for t in history}
+    assert tables == {frozenset(t) for r in whole.rounds for t in r.tables}
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_28_at_fours_given_a_new_seed_after_two_rounds_meet_nobody_twice(seed):
+    # Another seed's plan does not start with the rounds played: a search fits them onto
+    # two rounds of the design, and the other rounds follow.
+    first = plan(SeatingRequest(players=players(28), rounds=8, sizes=(4,), seed=seed))
+    history = tuple(t for r in first.rounds[:2] for t in r.tables)
+    request = SeatingRequest(
+        players=players(28), rounds=6, sizes=(4,), history=history, seed=seed + 100
+    )
+    figures = plan(request).quality
+    assert (figures.max_meetings, figures.repeat_meetings) == (1, 0)
 
 
 def test_28_at_fours_after_two_rounds_that_fit_no_design_still_get_a_plan():
