@@ -79,7 +79,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from scoring.errors import UserError
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
-from scoring.seating_search import TabuSearch, rotating_rounds
+from scoring.seating_search import TabuSearch, pair_counts, rotating_rounds
 
 PlayerId: TypeAlias = int | str
 _T = TypeVar("_T")
@@ -303,12 +303,11 @@ def _plan(request: SeatingRequest) -> Plan:
     rng = random.Random(request.seed)
     state = _State(problem, _choose_byes(problem, rng))
     design: list[list[list[int]]] = []
-    history = [[problem.index[p] for p in table if p in problem.index] for table in request.history]
     # Where the cyclic design has too few rounds for the whole tournament, the unital
     # design may have enough.
-    total = problem.rounds + len(_rounds_of(history))
+    total = problem.rounds + len(problem.played)
     short = len(_cyclic_design(problem.split, total)) < total
-    unital = _unital_seating(problem, history, rng, request.seed) if short else None
+    unital = _unital_seating(problem, rng, request.seed) if short else None
     if unital is not None:
         for r, tables in enumerate(unital):
             for t, table in enumerate(tables):
@@ -432,7 +431,9 @@ class _Problem:
             for a, b in combinations([i for i in seated if i is not None], 2):
                 self.meetings[a][b] += 1
                 self.meetings[b][a] += 1
-        self.last_rounds = _last_rounds(request.history, index, 2)
+        # Every round played, in order; the last two, latest first.
+        self.played = _last_rounds(request.history, index, len(request.history))[::-1]
+        self.last_rounds = self.played[:-3:-1]
         self.past_byes = [0] * n
         for p in request.past_byes:
             if p in index:
@@ -835,7 +836,7 @@ def _resolution(
 
 
 def _unital_seating(
-    problem: _Problem, history: Sequence[Sequence[int]], rng: random.Random, seed: int
+    problem: _Problem, rng: random.Random, seed: int
 ) -> list[list[list[int]]] | None:
     """The rounds to play from the unital design (``_unital_design``), its points given
     to players so that each round already played is a round of the design; the rounds
@@ -853,7 +854,7 @@ def _unital_seating(
     ):
         return None
     design = _unital_design(k, m)
-    played = _rounds_of(history)
+    played = problem.played
     if len(design) < problem.rounds + len(played):
         return None
     # The points a plan with this seed and no history gives: when the rounds played are
@@ -894,19 +895,6 @@ def _rounds_used(
             return None
         used.add(r)
     return used
-
-
-def _rounds_of(history: Sequence[Sequence[int]]) -> list[list[list[int]]]:
-    """History's tables as rounds: a round is a longest run in which nobody sits twice."""
-    rounds: list[list[list[int]]] = []
-    seen: set[int] = set()
-    for table in history:
-        if not rounds or seen.intersection(table):
-            rounds.append([])
-            seen = set()
-        seen.update(table)
-        rounds[-1].append(list(table))
-    return rounds
 
 
 def _fit_history(
@@ -1425,7 +1413,6 @@ class _Search:
         self.state = state
         self.rng = rng
         self.problem = problem = state.problem
-        n = problem.n
         self.repeats = _Bag()  # (round, a, b): a < b share a table in round and meet again
         self.clashes = _Bag()  # (round, a, b): a < b must be kept apart in round, yet are not
         fixed, meetings = problem.fixed, state.meetings
@@ -1443,14 +1430,7 @@ class _Search:
         self.histogram = [0] * size
         self.repeat_total = self.spread_total = 0
         if self.repeats or self.clashes:
-            for a in range(n):
-                row = meetings[a]
-                for b in range(a + 1, n):
-                    c = row[b]
-                    if c:
-                        self.histogram[c] += 1
-                        self.repeat_total += c - 1
-                        self.spread_total += c * (c - 1) // 2
+            self.histogram, self.repeat_total, self.spread_total = pair_counts(meetings, size)
         self.most = max((c for c, pairs in enumerate(self.histogram) if pairs), default=0)
         self.bound = _counting_bound(state)
 

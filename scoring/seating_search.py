@@ -46,6 +46,21 @@ _KICK_SWAPS = 4
 _CYCLES = 2
 
 
+def pair_counts(meetings: Sequence[Sequence[int]], size: int) -> tuple[list[int], int, int]:
+    """How many pairs meet c times, for c below ``size`` (pairs that never met are not
+    counted), and the repeat meetings and spread those give."""
+    histogram = [0] * size
+    repeats = spread = 0
+    for a, row in enumerate(meetings):
+        for b in range(a + 1, len(row)):
+            c = row[b]
+            if c:
+                histogram[c] += 1
+                repeats += c - 1
+                spread += c * (c - 1) // 2
+    return histogram, repeats, spread
+
+
 class TabuSearch:
     """Tabu search over swaps, minimising the energy of all pairs' meetings.
 
@@ -99,17 +114,8 @@ class TabuSearch:
         for r, round_tables in enumerate(tables):
             for table in round_tables:
                 self._recount(r, table)
-        self.histogram = [0] * len(energy)
-        self.total_energy = self.repeat_total = self.spread_total = 0
-        for a in range(n):
-            row = meetings[a]
-            for b in range(a + 1, n):
-                c = row[b]
-                if c:
-                    self.histogram[c] += 1
-                    self.total_energy += energy[c]
-                    self.repeat_total += c - 1
-                    self.spread_total += c * (c - 1) // 2
+        self.histogram, self.repeat_total, self.spread_total = pair_counts(meetings, len(energy))
+        self.total_energy = sum(pairs * energy[c] for c, pairs in enumerate(self.histogram))
         self.most = max((c for c, pairs in enumerate(self.histogram) if pairs), default=0)
         self.clash_total = sum(
             self._clashes_at(r, table) for r, ts in enumerate(tables) for table in ts
