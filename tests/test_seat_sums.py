@@ -9,10 +9,13 @@ import pytest
 from django.apps import apps
 
 from scoring.rules import Deal as DealFacts
-from scoring.systems import SeatSums, table_sums
+from scoring.standings import Entrant, TablePlay
+from scoring.standings import compute_standings as compute
+from scoring.systems import ScoringSystem, SeatSums, table_sums
 from tournament.models import Seat, Tournament
 from tournament.services import tournament_file
 from tournament.services.sheets import confirmed_rows
+from tournament.services.standings import tournament_standings
 
 
 def stored(table) -> list[SeatSums]:
@@ -51,11 +54,6 @@ def test_the_migration_fills_in_the_sums_of_existing_deals(make_tournament):
 
 @pytest.mark.parametrize("system", ["winner-advantage", "classic-stakes"])
 def test_standings_from_the_stored_sums_equal_scoring_each_deal(make_tournament, system):
-    from scoring.standings import Entrant, TablePlay
-    from scoring.standings import compute_standings as compute
-    from scoring.systems import ScoringSystem
-    from tournament.services.standings import tournament_standings
-
     tournament = make_tournament(players=13, rounds=3, rotations=2, slug="both")
     Tournament.objects.filter(pk=tournament.pk).update(scoring=system)
     tournament.refresh_from_db()

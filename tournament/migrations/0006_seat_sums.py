@@ -6,6 +6,7 @@ both ways.
 """
 
 import importlib
+from dataclasses import astuple
 
 from django.db import migrations, models
 
@@ -45,8 +46,7 @@ def fill_seat_sums(apps, schema_editor):
     changed = []
     for table_id, table_seats in seats.items():
         for seat, sums in zip(table_seats, table_sums(deals[table_id], len(table_seats))):
-            for name, value in zip(SUM_FIELDS, (sums.deals, sums.won, sums.last_in,
-                    sums.last_in_left_over, sums.dealt, sums.dealt_left_over)):
+            for name, value in zip(SUM_FIELDS, astuple(sums)):
                 setattr(seat, name, value)
             changed.append(seat)
     Seat.objects.bulk_update(changed, SUM_FIELDS, batch_size=500)

@@ -29,7 +29,7 @@ from django.db.models import Case, Count, Value, When
 from scoring.errors import UserError
 from scoring.rules import Deal as DealFacts
 from scoring.rules import Problem, dealer_of, deals_per_round, missing_value, validate_deal
-from scoring.systems import score_deal, table_sums
+from scoring.systems import SeatSums, score_deal, table_sums
 from tournament.models import (
     Deal,
     DealResult,
@@ -42,6 +42,16 @@ from tournament.models import (
 )
 
 Row = dict[str, Any]
+
+
+def deal_facts(row: Row) -> DealFacts:
+    """A valid row's deal: {"won": [...], "last_in": seat, "left_over": cards}."""
+    return DealFacts(tuple(row["won"]), row["last_in"], row["left_over"])
+
+
+def seat_sums(rows: Sequence[Row], size: int) -> tuple[SeatSums, ...]:
+    """Each seat's sums over a table's valid rows (deal 1 first), seat 1 first."""
+    return table_sums([deal_facts(row) for row in rows], size)
 
 
 class SheetInvalidError(UserError):
@@ -227,7 +237,7 @@ def check_rows(
                 derived = (_cell(number, field_name, seat), value)
         points = None
         if not found:
-            facts = DealFacts(tuple(row["won"]), row["last_in"], row["left_over"])
+            facts = deal_facts(row)
             points = score_deal(facts, dealer, tournament.scoring_system)
             for seat in range(size):
                 totals[seat] += points[seat]
@@ -403,8 +413,7 @@ def write_seat_sums(table: Table, rows: list[Row]) -> None:
     UPDATE of the table's seats. Whatever writes a table's deals calls this in the same
     transaction: the standings read these sums, not the deals."""
     size = len(rows[0]["won"]) if rows else 0
-    facts = [DealFacts(tuple(row["won"]), row["last_in"], row["left_over"]) for row in rows]
-    values = [Seat.sum_values(sums) for sums in table_sums(facts, size)]
+    values = [Seat.sum_values(sums) for sums in seat_sums(rows, size)]
     Seat.objects.filter(table=table).update(
         **{
             name: Case(

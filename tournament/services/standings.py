@@ -37,6 +37,7 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
+from tournament.services.sheets import deal_facts
 
 POINTS_PER_DEAL = 26
 
@@ -76,10 +77,7 @@ def _pending_deals(tournament: Tournament) -> dict[int, list[tuple[int, DealFact
     for table_id, rows in Sheet.objects.filter(
         table__round__tournament=tournament, status=SheetStatus.ENTERED
     ).values_list("table_id", "pending"):
-        pending[table_id] = [
-            (number, DealFacts(tuple(row["won"]), row["last_in"], row["left_over"]))
-            for number, row in enumerate(rows, start=1)
-        ]
+        pending[table_id] = [(number, deal_facts(row)) for number, row in enumerate(rows, start=1)]
     return pending
 
 

@@ -29,10 +29,9 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from scoring.errors import UserError
-from scoring.rules import Deal as DealFacts
 from scoring.rules import deals_per_round, validate_deal
 from scoring.standings import DEFAULT_TIEBREAKS
-from scoring.systems import ScoringSystem, SeatSums, table_sums
+from scoring.systems import ScoringSystem
 from tournament.models import (
     Bye,
     Deal,
@@ -46,6 +45,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.services.sheets import seat_sums
 
 FORMAT = "lld-tournament/1"
 # A real tournament file is a few hundred KB (200 players, 10 rounds of deals); anything
@@ -459,12 +459,6 @@ _SETTINGS = (
 )
 
 
-def _table_sums(table: dict[str, Any]) -> tuple[SeatSums, ...]:
-    """Each seat's sums over a validated file table's deals, seat 1 first."""
-    facts = [DealFacts(tuple(d["won"]), d["last_in"], d["left_over"]) for d in table["deals"]]
-    return table_sums(facts, len(table["seats"]))
-
-
 def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
     date = data.get("date")
     tournament = Tournament.objects.create(
@@ -514,7 +508,7 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         )
         for table, (round_, t) in zip(tables, round_tables, strict=True)
         for position, (ref, sums) in enumerate(
-            zip(t["seats"], _table_sums(t), strict=True), start=1
+            zip(t["seats"], seat_sums(t["deals"], len(t["seats"])), strict=True), start=1
         )
     )
     Bye.objects.bulk_create(
