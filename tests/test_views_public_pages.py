@@ -42,7 +42,7 @@ def _empty_cache():
 
 @pytest.fixture
 def worked(db):
-    """RULES.md's worked example: five players, seat 1 (Ann) deals, Eve last in."""
+    """The worked example of docs/rules.md: five players, seat 1 (Ann) deals, Eve last in."""
     tournament = TournamentFactory(name="Worked Open", slug="worked", published=True)
     round_ = RoundFactory(tournament=tournament, number=1, started=True, released=True)
     table = TableFactory(round=round_, number=1)
