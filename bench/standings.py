@@ -7,6 +7,9 @@ Builds a published tournament of 1,000 players, 10 rounds and 2 rotations a roun
   (the rows the standings are made of), through a plain database cursor;
 - computing the standings (``tournament_standings``: its queries plus the scoring);
 - rendering the public standings page (the whole request, with the page cache off);
+- rendering a player's public page: cold (every cache empty) and for one player after
+  another, as a crawler walks them (each page a cache miss, the tournament's rank
+  history already computed by the first);
 - saving a table's sheet: the number of queries, for a short and a full sheet.
 
 and the ratios to the floor. Run from the repository root, on SQLite (a file in a temp
@@ -159,12 +162,32 @@ def main() -> None:
         assert response.status_code == 200, response.status_code
         return response
 
+    player_ids = list(Player.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    walk = iter(player_ids[1:] * 2)
+
+    def player_page(pk: int) -> object:
+        response = client.get(reverse("player", args=[SLUG, pk]), secure=True)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    def player_cold() -> object:
+        cache.clear()
+        return player_page(player_ids[0])
+
+    def player_next() -> object:
+        return player_page(next(walk))
+
     compute_queries = count_queries(connection, compute)
     page_queries = count_queries(connection, page)
+    player_cold_queries = count_queries(connection, player_cold)
+    player_next_queries = count_queries(connection, player_next)
 
     floor_ms = median_ms(floor, args.repeat)
     compute_ms = median_ms(compute, args.repeat)
     page_ms = median_ms(page, args.repeat)
+    player_cold_ms = median_ms(player_cold, args.repeat)
+    cache.clear()
+    player_next_ms = median_ms(player_next, args.repeat)
 
     print(f"median of {args.repeat} runs after a warm-up")
     print(f"{'':<44} {'ms':>8} {'x floor':>8} {'queries':>8}")
@@ -176,6 +199,14 @@ def main() -> None:
     print(
         f"{'standings page rendered (no cache)':<44} {page_ms:8.1f} {page_ms / floor_ms:8.2f} "
         f"{page_queries:8d}"
+    )
+    print(
+        f"{'player page, cold (no cache at all)':<44} {player_cold_ms:8.1f} "
+        f"{player_cold_ms / floor_ms:8.2f} {player_cold_queries:8d}"
+    )
+    print(
+        f"{'player page, one after another (no page cache)':<44} {player_next_ms:8.1f} "
+        f"{player_next_ms / floor_ms:8.2f} {player_next_queries:8d}"
     )
 
     # Saving a sheet: the queries of a draft and of a confirmed sheet, one deal long and

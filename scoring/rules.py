@@ -1,6 +1,6 @@
 """The facts of one deal and the rules they must obey.
 
-Terms (see RULES.md):
+Terms (docs/rules.md tells the rules in full):
 
 - *table size* ``n``: players at a table, 3 to 6. Seats are numbered 1..n clockwise.
 - *deal number* ``d``: 1, 2, ... at one table in one round. Seat 1 deals deal 1 and the
@@ -24,7 +24,7 @@ CARDS_IN_PACK = 52
 
 @dataclass(frozen=True)
 class TableParams:
-    """How one table size is dealt and staked (the RULES.md table)."""
+    """How one table size is dealt and staked (the table sizes of docs/rules.md)."""
 
     players: int
     cards_each: int

@@ -19,7 +19,7 @@ def run_standings(slug, fmt):
 
 @pytest.fixture
 def worked_example(db):
-    """The RULES.md worked example as round 1, table 1, plus a sixth player who sat out."""
+    """The worked example of docs/rules.md as round 1, table 1, plus a sixth player who sat out."""
     table = TableFactory(number=1, round=RoundFactory(number=1, started=True))
     tournament = table.round.tournament
     players = [PlayerFactory(tournament=tournament, name=name) for name in "ABCDE"]

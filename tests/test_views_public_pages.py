@@ -25,7 +25,7 @@ from tests.factories import (
 )
 from tournament import public_cache
 from tournament.models import Bye, Deal, Player, Round, Seat, Table
-from tournament.services.public import RoundRank, released_results
+from tournament.services.public import RoundRank, public_ranks
 from tournament.services.sheets import save_sheet, sheet_of
 from tournament.services.standings import tournament_standings
 from tournament.views.public_pages import rank_chart
@@ -42,7 +42,7 @@ def _empty_cache():
 
 @pytest.fixture
 def worked(db):
-    """RULES.md's worked example: five players, seat 1 (Ann) deals, Eve last in."""
+    """The worked example of docs/rules.md: five players, seat 1 (Ann) deals, Eve last in."""
     tournament = TournamentFactory(name="Worked Open", slug="worked", published=True)
     round_ = RoundFactory(tournament=tournament, number=1, started=True, released=True)
     table = TableFactory(round=round_, number=1)
@@ -150,8 +150,7 @@ def test_rank_after_a_round_is_the_standings_over_the_released_rounds_up_to_it(
     make_tournament,
 ):
     tournament = make_tournament(players=13, rounds=3, stopped_early={2: (1, 3)})
-    results = released_results(tournament)
-    histories = {pk: results.rank_history(pk) for pk in results.players}
+    histories = public_ranks(tournament).history
     for number in (1, 2, 3):
         Round.objects.filter(tournament=tournament).update(released=False)
         Round.objects.filter(tournament=tournament, number__lte=number).update(released=True)
@@ -164,10 +163,8 @@ def test_rank_after_a_round_is_the_standings_over_the_released_rounds_up_to_it(
 def test_the_released_standings_are_those_of_the_standings_page(make_tournament):
     tournament = make_tournament(players=13, rounds=3, stopped_early={2: (1, 3)})
     Round.objects.filter(tournament=tournament, number=3).update(released=False)
-    assert (
-        released_results(tournament).standings
-        == tournament_standings(tournament, released_only=True).standings
-    )
+    expected = tournament_standings(tournament, released_only=True).standings
+    assert public_ranks(tournament).rows == {row.key: row for row in expected.rows}
 
 
 def test_a_bye_and_an_absence_are_shown_as_such(client, make_tournament):
@@ -439,7 +436,7 @@ def test_public_pages_are_read_only(client, make_tournament, method):
 
 @pytest.mark.parametrize(
     ("name", "budget"),
-    [("player", 7), ("public_round", 6), ("final", 6)],
+    [("player", 8), ("public_round", 6), ("final", 6)],
 )
 def test_query_counts_do_not_grow_with_the_tournament(
     client, make_tournament, django_assert_num_queries, name, budget
@@ -478,3 +475,42 @@ def test_anonymous_pages_are_cached_until_the_tournament_changes(client, make_to
         with CaptureQueriesContext(connection) as recomputed:
             assert "Renamed Player" in page(client, url), url
         assert len(recomputed) > 1
+
+
+def test_a_player_page_after_another_reads_only_that_players_tables(
+    client, make_tournament, django_assert_num_queries
+):
+    """The field's rank history is made once and shared: the next player's page (a page
+    cache miss, as a crawler walking every player gets) costs the page's own queries."""
+    small = make_tournament(players=6, rounds=1, slug="small")
+    large = make_tournament(players=40, rounds=5, rotations=2, slug="large")
+    for tournament in (small, large):
+        first, second = (
+            Player.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
+        )[:2]
+        assert client.get(reverse("player", args=[tournament.slug, first])).status_code == 200
+        # The page cache's lookup, the tournament, the player's tables and their deals.
+        with django_assert_num_queries(4):
+            response = client.get(reverse("player", args=[tournament.slug, second]))
+        assert response.status_code == 200
+
+
+def test_the_shared_rank_history_is_made_again_once_something_public_changes(
+    client, make_tournament
+):
+    tournament = make_tournament(players=12, rounds=2)
+    Round.objects.filter(tournament=tournament, number=2).update(released=False)
+    public_cache.mark_changed(tournament.pk)
+    player = player_of(tournament, 1, 1, 1)
+    html = page(client, reverse("player", args=[tournament.slug, player.pk]))
+    assert "Round 2" not in html
+    # Released through the service path that the organiser's page uses.
+    round_2 = Round.objects.get(tournament=tournament, number=2)
+    round_2.released = True
+    round_2.save(update_fields=["released"])
+    html = page(client, reverse("player", args=[tournament.slug, player.pk]))
+    tournament.refresh_from_db()
+    expected = tournament_standings(tournament, released_only=True).standings
+    row = next(row for row in expected.rows if row.key == player.pk)
+    assert "Round 2" in html
+    assert f"<dd>{row.points} " in html

@@ -9,7 +9,10 @@ Terms:
 - *table result*: one table of a released round: its seating (seat 1 deals first), its
   confirmed deals, and what each seat made of them.
 - *rank history*: a player's rank after each released round k, i.e. in the standings
-  computed over the released rounds up to and including k.
+  computed over the released rounds up to and including k. It is made for the whole
+  field at once from the seats' sums (``public_ranks``) and cached until something public
+  changes, so that a player's page then reads only that player's own tables: a crawler
+  walking every player's page does not redo the field's work on each.
 
 Every loader runs a fixed number of queries whatever the number of players, rounds or
 deals; everything else is computed in Python with ``scoring``.
@@ -22,12 +25,19 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
 
+from django.core.cache import cache
+from django.db.models import Q
+
 from scoring.rules import Deal as DealFacts
 from scoring.rules import dealer_of, deals_per_round
 from scoring.standings import Entrant, StandingRow, Standings, TablePlay, compute_standings
 from scoring.systems import score_deal
 from tournament.models import Bye, DealResult, Player, Round, Seat, Tournament
-from tournament.services.standings import PlayerInfo, bye_points, rank_label
+from tournament.services.standings import PlayerInfo, bye_points, rank_label, released_plays
+
+# The rank history outlives no public change (its key holds ``public_changed``); the
+# timeout only frees the memory of tournaments nobody looks at any more.
+RANKS_TIMEOUT = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -123,28 +133,38 @@ def released_round_numbers(tournament: Tournament) -> list[int]:
     )
 
 
-def released_tables(tournament: Tournament, round_number: int | None = None) -> list[TableResult]:
-    """The tables of the released rounds (or of one of them) with their confirmed deals,
-    in round and table order: two queries."""
+def released_tables(
+    tournament: Tournament, round_number: int | None = None, *, player_id: int | None = None
+) -> list[TableResult]:
+    """The tables of the released rounds (or of one of them, or only those where
+    ``player_id`` sat) with their confirmed deals, in round and table order: two queries."""
     where: dict[str, object] = {"released": True}
     if round_number is not None:
         where["number"] = round_number
+    if player_id is None:
+        seats_of = Q(round__tournament=tournament, **_on("round__", where))
+        results_of = Q(
+            deal__table__round__tournament=tournament, **_on("deal__table__round__", where)
+        )
+    else:
+        tables = Seat.objects.filter(
+            round__tournament=tournament, player_id=player_id, **_on("round__", where)
+        ).values("table_id")
+        seats_of, results_of = Q(table_id__in=tables), Q(deal__table_id__in=tables)
     seats: dict[int, tuple[int, int, list[SeatedPlayer]]] = {}
-    for table_id, round_no, table_no, position, player_id, name in (
-        Seat.objects.filter(round__tournament=tournament, **_on("round__", where))
+    for table_id, round_no, table_no, position, player_id_, name in (
+        Seat.objects.filter(seats_of)
         .order_by("round__number", "table__number", "position")
         .values_list(
             "table_id", "round__number", "table__number", "position", "player_id", "player__name"
         )
     ):
         seats.setdefault(table_id, (round_no, table_no, []))[2].append(
-            SeatedPlayer(position, player_id, name)
+            SeatedPlayer(position, player_id_, name)
         )
 
     rows = (
-        DealResult.objects.filter(
-            deal__table__round__tournament=tournament, **_on("deal__table__round__", where)
-        )
+        DealResult.objects.filter(results_of)
         .order_by("deal__table_id", "deal__number", "seat")
         .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
     )
@@ -230,87 +250,107 @@ class PlayerRound:
 
 
 @dataclass(frozen=True)
-class ReleasedResults:
-    """Everything public about a tournament: players, released rounds, their tables and
-    byes. Loaded by ``released_results`` in a fixed number of queries."""
+class PublicRanks:
+    """Every player's public standing: their row over all released rounds, their rank
+    after each released round, and the released rounds they sat out.
 
-    tournament: Tournament
-    players: dict[int, PlayerInfo]
+    Made for the whole field at once (``public_ranks``) and kept in the cache until the
+    public pages change, so that a player's page costs only that player's own tables.
+    """
+
     round_numbers: tuple[int, ...]
-    tables: tuple[TableResult, ...]
-    byes: tuple[ByeInfo, ...]
+    players: dict[int, PlayerInfo]
+    rows: dict[int, StandingRow]
+    history: dict[int, tuple[RoundRank, ...]]
+    byes: dict[int, frozenset[int]]
 
-    def standings_after(self, round_number: int | None = None) -> Standings:
-        """Standings over the released rounds up to ``round_number`` (all when None)."""
-
-        def counts(number: int) -> bool:
-            return round_number is None or number <= round_number
-
-        tournament = self.tournament
-        return compute_standings(
-            [Entrant(pk, info.name) for pk, info in self.players.items()],
-            [table.play for table in self.tables if counts(table.round_number)],
-            tournament.scoring_system,
-            tournament.tiebreaks,
-            [number for number in self.round_numbers if counts(number)],
-            [(bye.round_number, bye.player_id) for bye in self.byes if counts(bye.round_number)],
-            bye_points(tournament),
-        )
-
-    @cached_property
-    def standings(self) -> Standings:
-        return self.standings_after(None)
-
-    def row_of(self, player_id: int) -> StandingRow:
-        return next(row for row in self.standings.rows if row.key == player_id)
-
-    def rank_history(self, player_id: int) -> list[RoundRank]:
-        """The player's rank after each released round: one ``compute_standings`` a round."""
-        history = []
-        for number in self.round_numbers:
-            row = next(r for r in self.standings_after(number).rows if r.key == player_id)
-            history.append(RoundRank(number, row.rank, row.shared, row.points))
-        return history
-
-    def player_rounds(self, player_id: int) -> list[PlayerRound]:
-        seated = {
-            table.round_number: (table, seat)
-            for table in self.tables
-            for seat in table.seats
-            if seat.player_id == player_id
-        }
-        byes = {bye.round_number for bye in self.byes if bye.player_id == player_id}
-        points_for_bye = bye_points(self.tournament)
-        rounds = []
-        for rank in self.rank_history(player_id):
-            table, seat = seated.get(rank.round_number, (None, None))
-            rounds.append(
-                PlayerRound(
-                    round_number=rank.round_number,
-                    table=table,
-                    seat=seat,
-                    bye_points=points_for_bye if rank.round_number in byes else None,
-                    rank_after=rank,
-                )
-            )
-        return rounds
+    @property
+    def field_size(self) -> int:
+        return len(self.players)
 
 
-def released_results(tournament: Tournament) -> ReleasedResults:
-    """Five queries: players, released rounds, seats, confirmed results, byes."""
+def _ranks_after_each_round(tournament: Tournament) -> PublicRanks:
+    """Four queries (players, released rounds, their seats' sums, their byes), then one
+    standings computation per released round, over the rounds up to it."""
     players = {
         pk: PlayerInfo(ref, name, club)
         for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
             "pk", "ref", "name", "club"
         )
     }
-    return ReleasedResults(
-        tournament=tournament,
+    round_numbers = tuple(released_round_numbers(tournament))
+    plays = released_plays(tournament)
+    byes = [(bye.round_number, bye.player_id) for bye in released_byes(tournament)]
+    entrants = [Entrant(pk, info.name) for pk, info in players.items()]
+
+    def standings_after(last: int | None) -> Standings:
+        def counts(number: int) -> bool:
+            return last is None or number <= last
+
+        return compute_standings(
+            entrants,
+            [play for play in plays if counts(play.round_number)],
+            tournament.scoring_system,
+            tournament.tiebreaks,
+            [number for number in round_numbers if counts(number)],
+            [(number, key) for number, key in byes if counts(number)],
+            bye_points(tournament),
+        )
+
+    history: dict[int, list[RoundRank]] = {pk: [] for pk in players}
+    final = standings_after(None)
+    for number in round_numbers:
+        after = final if number == round_numbers[-1] else standings_after(number)
+        for row in after.rows:
+            history[row.key].append(  # type: ignore[index]
+                RoundRank(number, row.rank, row.shared, row.points)
+            )
+    sat_out: dict[int, set[int]] = {}
+    for number, key in byes:
+        sat_out.setdefault(key, set()).add(number)
+    return PublicRanks(
+        round_numbers=round_numbers,
         players=players,
-        round_numbers=tuple(released_round_numbers(tournament)),
-        tables=tuple(released_tables(tournament)),
-        byes=tuple(released_byes(tournament)),
+        rows={row.key: row for row in final.rows},  # type: ignore[misc]
+        history={pk: tuple(ranks) for pk, ranks in history.items()},
+        byes={pk: frozenset(numbers) for pk, numbers in sat_out.items()},
     )
+
+
+def public_ranks(tournament: Tournament) -> PublicRanks:
+    """``PublicRanks`` of ``tournament``, from the cache while nothing public has changed
+    (the key holds ``public_changed``, as the public pages' keys do)."""
+    key = f"lld:ranks:{tournament.pk}:{tournament.public_changed.timestamp()}"
+    ranks = cache.get(key)
+    if ranks is None:
+        ranks = _ranks_after_each_round(tournament)
+        cache.set(key, ranks, RANKS_TIMEOUT)
+    return ranks
+
+
+def player_rounds(tournament: Tournament, player_id: int, ranks: PublicRanks) -> list[PlayerRound]:
+    """The player's part in each released round: two queries, for their own tables."""
+    seated = {
+        table.round_number: (table, seat)
+        for table in released_tables(tournament, player_id=player_id)
+        for seat in table.seats
+        if seat.player_id == player_id
+    }
+    sat_out = ranks.byes.get(player_id, frozenset())
+    points_for_bye = bye_points(tournament)
+    rounds = []
+    for rank in ranks.history.get(player_id, ()):
+        table, seat = seated.get(rank.round_number, (None, None))
+        rounds.append(
+            PlayerRound(
+                round_number=rank.round_number,
+                table=table,
+                seat=seat,
+                bye_points=points_for_bye if rank.round_number in sat_out else None,
+                rank_after=rank,
+            )
+        )
+    return rounds
 
 
 def podium(rows: Iterable[StandingRow]) -> list[tuple[str, StandingRow]]:

@@ -133,6 +133,13 @@ def _table_plays(
     return plays, incomplete
 
 
+def released_plays(tournament: Tournament) -> list[TablePlay | TableResult]:
+    """The tables of the released rounds with their seats' sums, as the public standings
+    count them: one query."""
+    plays, _ = _table_plays(tournament, {"released": True}, include_unconfirmed=False)
+    return plays
+
+
 def _on(path: str, rounds: dict[str, object]) -> dict[str, object]:
     """The round conditions ``rounds`` for a model that reaches its round through ``path``."""
     return {f"{path}{key}": value for key, value in rounds.items()}

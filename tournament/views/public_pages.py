@@ -21,9 +21,10 @@ from tournament.permissions import can_see
 from tournament.public_cache import cached_public_page
 from tournament.services.public import (
     RoundRank,
+    player_rounds,
     podium,
+    public_ranks,
     released_byes,
-    released_results,
     released_round_numbers,
     released_tables,
 )
@@ -139,22 +140,22 @@ def rank_chart(history: list[RoundRank], field_size: int) -> RankChart | None:
 @cached_public_page
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _public_tournament(request, slug)
-    results = released_results(tournament)
-    info = results.players.get(pk)
+    ranks = public_ranks(tournament)
+    info = ranks.players.get(pk)
     if info is None:
         raise Http404("No such player")
-    rounds = results.player_rounds(pk)
-    row = results.row_of(pk)
+    rounds = player_rounds(tournament, pk, ranks)
+    row = ranks.rows[pk]
     context = {
         "tournament": tournament,
-        "public_rounds": results.round_numbers,
+        "public_rounds": ranks.round_numbers,
         "player": info,
         "player_pk": pk,
         "row": row,
         "rank": rank_label(row),
-        "field_size": len(results.players),
+        "field_size": ranks.field_size,
         "rounds": rounds,
-        "chart": rank_chart([r.rank_after for r in rounds], len(results.players)),
+        "chart": rank_chart([r.rank_after for r in rounds], ranks.field_size),
         "system": tournament.scoring_system,
     }
     return render(request, "public/player.html", context)
