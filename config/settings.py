@@ -133,6 +133,22 @@ STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticf
 # Sessions stay in the database (Django's default), so any app server can serve any
 # request.
 LOGIN_URL = "login"
+
+# Email, for password reset links only: smtp+tls://user:password@smtp.example.org:587
+# (django-environ's EMAIL_URL). Unset, the password reset pages say to ask the
+# organiser or an administrator instead of promising an email that never comes.
+EMAIL_URL = env.str("EMAIL_URL", default="")
+PASSWORD_RESET_BY_EMAIL = bool(EMAIL_URL)
+if PASSWORD_RESET_BY_EMAIL:
+    try:
+        # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_USE_TLS, ...
+        globals().update(env.email_url_config(EMAIL_URL))
+    except (ImproperlyConfigured, ValueError) as error:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL is not an email address to send through ({error}): use "
+            "smtp+tls://user:password@smtp.example.org:587"
+        ) from None
+DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="webmaster@localhost")
 LOGIN_REDIRECT_URL = "organiser:home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -172,6 +188,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Login rate limiting (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one
 # user name from one address, that pair is locked out for LOGIN_COOLOFF_MINUTES, right
 # password or not. Attempts are kept in the database, so every app server sees them.
+# On a pub's wifi every phone has the same address, so a player can lock the organiser
+# out: the lock is kept to one user name (everyone else logs in as usual), tries during
+# it do not extend it, the organiser unlocks scorers on the Scorers page and a superuser
+# anyone in the admin (README, "Logging in").
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -180,7 +200,9 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Our own page, which says how long is left of the wait.
+AXES_LOCKOUT_CALLABLE = "tournament.views.accounts.locked_out"
 # Behind a reverse proxy every request comes from the proxy's address: read the client's
 # from the header the proxy sets (docs/deploy.md), e.g. HTTP_X_FORWARDED_FOR,REMOTE_ADDR.
 AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(

@@ -29,11 +29,13 @@ from tournament.forms import (
     SwapForm,
     TiebreakForm,
     TournamentForm,
+    UnlockScorerForm,
     player_label,
     shared_names,
 )
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
+from tournament.services import accounts as account_service
 from tournament.services import players as player_service
 from tournament.services import seating
 from tournament.services.standings import tournament_standings
@@ -161,12 +163,38 @@ def scorers(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament.scorers.add(user)
                 messages.success(request, f"{username} may now enter and confirm sheets.")
                 return redirect("organiser:scorers", slug)
+    scorer_list = list(tournament.scorers.order_by("username"))
+    locked = account_service.lockouts(scorer.get_username() for scorer in scorer_list)
     context = {
         "tournament": tournament,
         "form": form,
-        "scorers": tournament.scorers.order_by("username"),
+        "scorers": scorer_list,
+        "locked_out": [
+            (scorer, locked[scorer.get_username()])
+            for scorer in scorer_list
+            if scorer.get_username() in locked
+        ],
     }
     return render(request, "organiser/scorers.html", context)
+
+
+@login_required
+@require_POST
+def scorer_unlock(request: HttpRequest, slug: str) -> HttpResponse:
+    """Let a scorer who typed the wrong password too often log in again at once."""
+    tournament = get_tournament_for_organiser(request, slug)
+    form = UnlockScorerForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["scorer"]))
+        return redirect("organiser:scorers", slug)
+    scorer = form.cleaned_data["scorer"]
+    try:
+        account_service.unlock_scorer(tournament, scorer)
+    except UserError as refused:  # removed as a scorer meanwhile
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"{scorer.get_username()} may log in again now.")
+    return redirect("organiser:scorers", slug)
 
 
 # Players ------------------------------------------------------------------------------
