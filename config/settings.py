@@ -210,7 +210,12 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
 )
 AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 
-if not DEBUG:
+# A laptop serving the pub's wifi (``run.py serve``) has no TLS: production otherwise
+# (debug off, a secret key of its own), but no HTTPS redirect, HSTS or secure-only
+# cookies, which would lock every phone out over plain HTTP.
+PLAIN_HTTP = env.bool("DJANGO_PLAIN_HTTP", default=False)
+
+if not DEBUG and not PLAIN_HTTP:
     # TLS ends at the reverse proxy, which tells us the original scheme in a header that
     # it sets itself, never passing on the client's. "none": trust no header.
     _proxy_header = env.str("DJANGO_PROXY_SSL_HEADER", default="X-Forwarded-Proto")
