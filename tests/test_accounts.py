@@ -21,9 +21,9 @@ def lock_out(username: str) -> None:
         client.post(reverse("login"), {"username": username, "password": "wrong"})
 
 
-def can_log_in(username: str) -> bool:
+def can_log_in(username: str, password: str = "pw") -> bool:
     client = Client(REMOTE_ADDR=PUB)
-    client.post(reverse("login"), {"username": username, "password": "pw"})
+    client.post(reverse("login"), {"username": username, "password": password})
     return "_auth_user_id" in client.session
 
 
@@ -194,3 +194,21 @@ def test_a_bad_email_url_stops_the_server_without_showing_the_password():
     assert result.returncode != 0
     assert "EMAIL_URL is not an email address to send through" in result.stderr
     assert "secret" not in result.stderr
+
+
+def test_with_email_the_whole_reset_works_on_our_own_pages(client, organiser, email_configured):
+    organiser.email = "olive@example.org"
+    organiser.save()
+    response = client.post(reverse("password_reset"), {"email": "olive@example.org"}, follow=True)
+    assert "Check your email" in response.content.decode()
+    link = next(line for line in mail.outbox[0].body.splitlines() if "/accounts/reset/" in line)
+    form = client.get(link.strip(), follow=True)
+    assert "New password" in form.content.decode()
+    new = "a long new passphrase 7"
+    done = client.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": new, "new_password2": new},
+        follow=True,
+    )
+    assert "Your new password is set." in done.content.decode()
+    assert can_log_in("olive", new)
