@@ -106,7 +106,8 @@ def test_debug_is_off_whatever_the_shell_says_and_the_operators_settings_are_kep
 
 
 def test_the_environment_gives_production_over_plain_http(tmp_path):
-    env, _ = run.serve_environment("0.0.0.0", 8000, environment(), ["192.168.1.20"], tmp_path / "k")
+    shell = environment(PUBLIC_BASE_URL="")
+    env, _ = run.serve_environment("0.0.0.0", 8000, shell, ["192.168.1.20"], tmp_path / "k")
     values = settings_in(
         env,
         "DEBUG",
@@ -186,6 +187,7 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
         DJANGO_STATIC_ROOT=str(tmp_path / "static"),
         DJANGO_SECRET_KEY="a test key that is long enough to be a real one, 0123456789",
         DJANGO_DEBUG="1",  # as a developer's shell might have it
+        PUBLIC_BASE_URL="",
     )
     server = subprocess.Popen(
         [sys.executable, "run.py", "serve", f"127.0.0.1:{port}"],
