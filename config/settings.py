@@ -133,6 +133,8 @@ STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticf
 # Sessions stay in the database (Django's default), so any app server can serve any
 # request.
 LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "organiser:home"
+LOGOUT_REDIRECT_URL = "home"
 
 # Email, for password reset links only: smtp+tls://user:password@smtp.example.org:587
 # (django-environ's EMAIL_URL). Unset, the password reset pages say to ask the
@@ -149,8 +151,6 @@ if PASSWORD_RESET_BY_EMAIL:
             "smtp+tls://user:password@smtp.example.org:587"
         ) from None
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="webmaster@localhost")
-LOGIN_REDIRECT_URL = "organiser:home"
-LOGOUT_REDIRECT_URL = "home"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -188,10 +188,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Login rate limiting (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one
 # user name from one address, that pair is locked out for LOGIN_COOLOFF_MINUTES, right
 # password or not. Attempts are kept in the database, so every app server sees them.
-# On a pub's wifi every phone has the same address, so a player can lock the organiser
-# out: the lock is kept to one user name (everyone else logs in as usual), tries during
-# it do not extend it, the organiser unlocks scorers on the Scorers page and a superuser
-# anyone in the admin (README, "Logging in").
+# A site on the internet sees a whole pub's wifi as one address, so a player there can
+# lock the organiser out: the lock is kept to one user name (everyone else logs in as
+# usual), tries during it do not extend it, the organiser unlocks scorers on the Scorers
+# page and a superuser anyone in the admin (README, "Logging in").
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

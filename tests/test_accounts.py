@@ -212,3 +212,15 @@ def test_with_email_the_whole_reset_works_on_our_own_pages(client, organiser, em
     )
     assert "Your new password is set." in done.content.decode()
     assert can_log_in("olive", new)
+
+
+def test_a_scorer_counts_as_locked_out_at_any_address_and_only_at_the_limit(tournament):
+    from tournament.services.accounts import locked_out_scorers
+
+    for address, tries in [("192.0.2.1", 4), ("192.0.2.2", 4)]:
+        client = Client(REMOTE_ADDR=address)
+        for _ in range(tries):
+            client.post(reverse("login"), {"username": "sarah", "password": "wrong"})
+    assert locked_out_scorers(tournament) == []  # four at each address is not five
+    lock_out("simon")
+    assert [scorer.username for scorer, _ in locked_out_scorers(tournament)] == ["simon"]

@@ -56,6 +56,17 @@ def lockouts(usernames: Iterable[str], now: datetime | None = None) -> dict[str,
     return locked
 
 
+def locked_out_scorers(tournament: Tournament) -> list[tuple[AbstractBaseUser, datetime]]:
+    """``tournament``'s locked-out scorers by user name, each with when its lock ends."""
+    scorers = list(tournament.scorers.order_by("username"))
+    locked = lockouts(scorer.get_username() for scorer in scorers)
+    return [
+        (scorer, locked[scorer.get_username()])
+        for scorer in scorers
+        if scorer.get_username() in locked
+    ]
+
+
 def lockout_ends(
     username: str, address: str | None, now: datetime | None = None
 ) -> datetime | None:

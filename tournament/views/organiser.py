@@ -163,17 +163,11 @@ def scorers(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament.scorers.add(user)
                 messages.success(request, f"{username} may now enter and confirm sheets.")
                 return redirect("organiser:scorers", slug)
-    scorer_list = list(tournament.scorers.order_by("username"))
-    locked = account_service.lockouts(scorer.get_username() for scorer in scorer_list)
     context = {
         "tournament": tournament,
         "form": form,
-        "scorers": scorer_list,
-        "locked_out": [
-            (scorer, locked[scorer.get_username()])
-            for scorer in scorer_list
-            if scorer.get_username() in locked
-        ],
+        "scorers": tournament.scorers.order_by("username"),
+        "locked_out": account_service.locked_out_scorers(tournament),
     }
     return render(request, "organiser/scorers.html", context)
 
