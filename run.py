@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
-"""The project's two everyday commands, needing nothing but Python 3.11+.
+"""The project's everyday commands, needing nothing but Python 3.11+.
 
-    python3 run.py demo    set up, load the demo tournament, serve http://127.0.0.1:8000
-    python3 run.py test    run the whole test suite (lint, types, Django checks, pytest)
+    python3 run.py demo [HOST:PORT]   set up, load the demo tournament and serve it
+                                      (development server, http://127.0.0.1:8000)
+    python3 run.py serve [HOST:PORT]  serve the real thing to the room, e.g. a laptop on
+                                      the pub's wifi (gunicorn, debug off; 0.0.0.0:8000)
+    python3 run.py test               run the whole test suite (lint, types, checks, pytest)
 
-Both create the virtual environment in .venv from requirements.lock the first time,
+Each creates the virtual environment in .venv from requirements.lock the first time,
 and again whenever the lock file changes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import ipaddress
 import os
+import re
+import secrets
+import socket
 import subprocess
 import sys
 import venv
@@ -23,6 +31,12 @@ LOCK = ROOT / "requirements.lock"
 STAMP = VENV / ".requirements.lock.sha256"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+# The secret key of `serve`, made once per installation and kept out of git.
+SECRET_KEY_FILE = ROOT / ".secret_key"
+
+DEMO_ADDRESS = "127.0.0.1:8000"
+SERVE_ADDRESS = "0.0.0.0:8000"
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"]
 
 
 def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
@@ -49,10 +63,141 @@ def manage(*args: str) -> None:
     run(PYTHON, "manage.py", *args)
 
 
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``[IPv6]:PORT`` or a bare ``PORT`` (on 127.0.0.1)."""
+    match = re.fullmatch(r"(?:\[(?P<v6>[0-9a-fA-F:.]+)\]|(?P<host>[^:\[\]]+)):(?P<port>\d+)", text)
+    if match is None and text.isdigit():
+        match = re.fullmatch(r"(?P<host>)(?P<v6>)(?P<port>\d+)", text)
+    if match is None:
+        sys.exit(f"{text!r} is not an address to serve on: use HOST:PORT, e.g. 0.0.0.0:8000")
+    port = int(match["port"])
+    if not 0 < port < 65536:
+        sys.exit(f"{text!r}: the port must be between 1 and 65535.")
+    return match["v6"] or match["host"] or "127.0.0.1", port
+
+
+def url_host(host: str) -> str:
+    """``host`` as it goes in a URL or a Host header: IPv6 addresses in brackets."""
+    return f"[{host}]" if ":" in host else host
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name) is this computer only."""
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(host).is_loopback
+    with contextlib.suppress(OSError):
+        return ipaddress.ip_address(socket.gethostbyname(host)).is_loopback
+    return False
+
+
+def lan_addresses() -> list[str]:
+    """This machine's addresses on the local network, the one with the default route
+    first: what phones on the same wifi can reach."""
+    found: list[str] = []
+    # Connecting a UDP socket sends nothing; it only picks the outgoing address.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe, contextlib.suppress(OSError):
+        probe.connect(("10.255.255.255", 1))
+        found.append(probe.getsockname()[0])
+    with contextlib.suppress(OSError):
+        found += socket.gethostbyname_ex(socket.gethostname())[2]
+    lan = []
+    for address in found:
+        if not ipaddress.ip_address(address).is_loopback and address not in lan:
+            lan.append(address)
+    return lan
+
+
+def secret_key(path: Path = SECRET_KEY_FILE) -> str:
+    """The installation's secret key, made the first time (readable by its owner only)."""
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(50)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(key + "\n")
+    return key
+
+
+def serve_environment(
+    host: str, port: int, base: dict[str, str], lan: list[str], key: Path = SECRET_KEY_FILE
+) -> tuple[dict[str, str], str | None]:
+    """The environment `serve` runs Django in, and the address phones should open.
+
+    Debug is off whatever the shell says; anything else the operator set (a database,
+    a secret key, hosts, the QR codes' address) is kept.
+    """
+    everywhere = host in ("0.0.0.0", "::")
+    reachable = lan if everywhere else [host]
+    phones = f"http://{url_host(reachable[0])}:{port}" if reachable else None
+    hosts = [url_host(name) for name in reachable] + LOOPBACK_NAMES
+    hostname = socket.gethostname()
+    if everywhere and hostname:
+        hosts += [hostname, f"{hostname}.local"]
+    env = dict(base)
+    env["DJANGO_DEBUG"] = "0"
+    env["DJANGO_PLAIN_HTTP"] = "1"
+    # Set to the empty string counts as unset, as in the settings.
+    if not env.get("DJANGO_ALLOWED_HOSTS"):
+        env["DJANGO_ALLOWED_HOSTS"] = ",".join(dict.fromkeys(hosts))
+    if phones and not env.get("PUBLIC_BASE_URL"):
+        env["PUBLIC_BASE_URL"] = phones
+    if not env.get("DJANGO_SECRET_KEY"):
+        env["DJANGO_SECRET_KEY"] = secret_key(key)
+    return env, env.get("PUBLIC_BASE_URL") or phones
+
+
+def gunicorn_command(host: str, port: int) -> list[str]:
+    # A laptop: a worker or two per core is plenty for a room of phones and a few
+    # scorers, and leaves the laptop usable.
+    workers = min(4, max(2, os.cpu_count() or 1))
+    return [
+        str(BIN / "gunicorn"),
+        "config.wsgi:application",
+        "--bind",
+        f"{url_host(host)}:{port}",
+        "--workers",
+        str(workers),
+        "--timeout",
+        "30",
+        "--access-logfile",
+        "-",
+    ]
+
+
+def address_argument(extra: list[str], default: str) -> tuple[tuple[str, int], list[str]]:
+    """The optional HOST:PORT first among ``extra``, and the rest."""
+    if extra and not extra[0].startswith("-"):
+        return parse_address(extra[0]), extra[1:]
+    return parse_address(default), extra
+
+
 def demo(extra: list[str]) -> None:
+    (host, port), rest = address_argument(extra, DEMO_ADDRESS)
     manage("migrate", "--noinput")
     manage("load_demo")
-    manage("runserver", "127.0.0.1:8000", *extra)
+    manage("runserver", f"{url_host(host)}:{port}", *rest)
+
+
+def serve(extra: list[str]) -> None:
+    (host, port), rest = address_argument(extra, SERVE_ADDRESS)
+    if rest:
+        sys.exit(f"run.py serve takes one HOST:PORT, not {' '.join(rest)!r}.")
+    if os.name == "nt":
+        sys.exit("run.py serve needs Linux or macOS (gunicorn); on Windows use WSL.")
+    env, phones = serve_environment(host, port, dict(os.environ), lan_addresses())
+    run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
+    run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
+    if phones is None:
+        print("\nNo network address found: connect to the wifi, then start again.")
+    elif is_loopback(host):
+        print(f"\nOnly this computer can open {phones}/. To serve the room's phones:")
+        print(f"python3 run.py serve 0.0.0.0:{port}")
+    else:
+        print(f"\nPhones on the same network open {phones}/ (the QR codes point there).")
+    print("Stop with Ctrl-C.\n", flush=True)
+    command = gunicorn_command(host, port)
+    print("+", " ".join(command), flush=True)
+    os.execve(command[0], command, env)
 
 
 def test(extra: list[str]) -> None:
@@ -64,7 +209,7 @@ def test(extra: list[str]) -> None:
     run(PYTHON, "-m", "pytest", *extra)
 
 
-COMMANDS = {"demo": demo, "test": test}
+COMMANDS = {"demo": demo, "serve": serve, "test": test}
 
 
 def main() -> None:

@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.middleware.PrivateWhenLoggedInMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -135,6 +136,22 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "organiser:home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Email, for password reset links only: smtp+tls://user:password@smtp.example.org:587
+# (django-environ's EMAIL_URL). Unset, the password reset pages say to ask the
+# organiser or an administrator instead of promising an email that never comes.
+EMAIL_URL = env.str("EMAIL_URL", default="")
+PASSWORD_RESET_BY_EMAIL = bool(EMAIL_URL)
+if PASSWORD_RESET_BY_EMAIL:
+    try:
+        # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_USE_TLS, ...
+        globals().update(env.email_url_config(EMAIL_URL))
+    except (ImproperlyConfigured, ValueError) as error:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL is not an email address to send through ({error}): use "
+            "smtp+tls://user:password@smtp.example.org:587"
+        ) from None
+DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="webmaster@localhost")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
@@ -171,6 +188,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Login rate limiting (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one
 # user name from one address, that pair is locked out for LOGIN_COOLOFF_MINUTES, right
 # password or not. Attempts are kept in the database, so every app server sees them.
+# A site on the internet sees a whole pub's wifi as one address, so a player there can
+# lock the organiser out: the lock is kept to one user name (everyone else logs in as
+# usual), tries during it do not extend it, the organiser unlocks scorers on the Scorers
+# page and a superuser anyone in the admin (README, "Logging in").
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -179,7 +200,9 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Our own page, which says how long is left of the wait.
+AXES_LOCKOUT_CALLABLE = "tournament.views.accounts.locked_out"
 # Behind a reverse proxy every request comes from the proxy's address: read the client's
 # from the header the proxy sets (docs/deploy.md), e.g. HTTP_X_FORWARDED_FOR,REMOTE_ADDR.
 AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
@@ -187,7 +210,12 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
 )
 AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 
-if not DEBUG:
+# A laptop serving the pub's wifi (``run.py serve``) has no TLS: production otherwise
+# (debug off, a secret key of its own), but no HTTPS redirect, HSTS or secure-only
+# cookies, which would lock every phone out over plain HTTP.
+PLAIN_HTTP = env.bool("DJANGO_PLAIN_HTTP", default=False)
+
+if not DEBUG and not PLAIN_HTTP:
     # TLS ends at the reverse proxy, which tells us the original scheme in a header that
     # it sets itself, never passing on the client's. "none": trust no header.
     _proxy_header = env.str("DJANGO_PROXY_SSL_HEADER", default="X-Forwarded-Proto")

@@ -71,6 +71,7 @@ ROUTES: dict[str, Route] = {
     "organiser:edit": _route(Access.ORGANISER, "GET POST"),
     "organiser:tiebreaks": _route(Access.ORGANISER, "POST"),
     "organiser:scorers": _route(Access.ORGANISER, "GET POST"),
+    "organiser:scorer_unlock": _route(Access.ORGANISER, "POST"),
     "organiser:players": _route(Access.ORGANISER, "GET POST"),
     "organiser:players_import": _route(Access.ORGANISER, "POST"),
     "organiser:keep_apart": _route(Access.ORGANISER, "POST"),

@@ -281,3 +281,19 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].queryset = players
         self.fields["second"].queryset = players
+
+
+class UnlockScorerForm(forms.Form):
+    """Which of the tournament's scorers to let log in again."""
+
+    scorer = forms.ModelChoiceField(
+        queryset=None,
+        error_messages={
+            "required": "Choose the scorer to unlock.",
+            "invalid_choice": "That account is not a scorer of this tournament.",
+        },
+    )
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["scorer"].queryset = tournament.scorers.all()

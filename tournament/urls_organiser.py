@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/edit/", organiser.edit, name="edit"),
     path("<slug:slug>/tiebreaks/", organiser.tiebreaks, name="tiebreaks"),
     path("<slug:slug>/scorers/", organiser.scorers, name="scorers"),
+    path("<slug:slug>/scorers/unlock/", organiser.scorer_unlock, name="scorer_unlock"),
     path("<slug:slug>/players/", organiser.players, name="players"),
     path("<slug:slug>/players/import/", organiser.players_import, name="players_import"),
     path("<slug:slug>/players/keep-apart/", organiser.keep_apart, name="keep_apart"),

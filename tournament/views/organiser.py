@@ -29,11 +29,13 @@ from tournament.forms import (
     SwapForm,
     TiebreakForm,
     TournamentForm,
+    UnlockScorerForm,
     player_label,
     shared_names,
 )
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
+from tournament.services import accounts as account_service
 from tournament.services import players as player_service
 from tournament.services import seating
 from tournament.services.standings import tournament_standings
@@ -165,8 +167,28 @@ def scorers(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "form": form,
         "scorers": tournament.scorers.order_by("username"),
+        "locked_out": account_service.locked_out_scorers(tournament),
     }
     return render(request, "organiser/scorers.html", context)
+
+
+@login_required
+@require_POST
+def scorer_unlock(request: HttpRequest, slug: str) -> HttpResponse:
+    """Let a scorer who typed the wrong password too often log in again at once."""
+    tournament = get_tournament_for_organiser(request, slug)
+    form = UnlockScorerForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["scorer"]))
+        return redirect("organiser:scorers", slug)
+    scorer = form.cleaned_data["scorer"]
+    try:
+        account_service.unlock_scorer(tournament, scorer)
+    except UserError as refused:  # removed as a scorer meanwhile
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"{scorer.get_username()} may log in again now.")
+    return redirect("organiser:scorers", slug)
 
 
 # Players ------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ makes PDFs.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import segno
 from django.conf import settings
@@ -159,6 +161,18 @@ def _score_sheet(
     return ScoreSheet(table=table, deals=deals, entry_url=entry_url, qr_svg=qr_svg(entry_url))
 
 
+def points_at_this_computer_only(url: str) -> bool:
+    """Whether ``url`` names this computer alone (127.0.0.1, localhost, [::1]), which a
+    scorer's phone scanning the code cannot reach."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _table_filter(request: HttpRequest) -> int | None:
     value = request.GET.get("table")
     if value is None or value == "":
@@ -203,6 +217,7 @@ def sheets(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     tables = _printed_tables(round_, only_table)
     if only_table is not None and not tables:
         raise Http404("No such table")
+    score_sheets = [_score_sheet(request, tournament, round_, table) for table in tables]
     return render(
         request,
         "print/sheets.html",
@@ -210,7 +225,10 @@ def sheets(request: HttpRequest, slug: str, round: int) -> HttpResponse:
             "tournament": tournament,
             "round": round_,
             "only_table": only_table,
-            "sheets": [_score_sheet(request, tournament, round_, table) for table in tables],
+            "sheets": score_sheets,
+            # Every sheet's code starts with the same address.
+            "qr_unreachable": bool(score_sheets)
+            and points_at_this_computer_only(score_sheets[0].entry_url),
             "winner_advantage": tournament.scoring_system is ScoringSystem.WINNER_ADVANTAGE,
         },
     )

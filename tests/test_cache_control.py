@@ -1,0 +1,65 @@
+"""Every response to a logged-in user is marked ``Cache-Control: private, no-store``,
+so no shared cache (a proxy, the pub's wifi box) keeps a page with someone's name and
+CSRF token; anonymous visitors' public pages keep their own headers."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import reverse
+from django.views.decorators.cache import cache_control
+
+from tests.routes import ROUTES, TOURNAMENT_ACCESS, Access, url_for
+from tournament.middleware import PrivateWhenLoggedInMiddleware
+
+
+@pytest.fixture
+def private(seated_round):
+    return seated_round.tournament
+
+
+def directives(response) -> set[str]:
+    return {part.strip() for part in response.get("Cache-Control", "").split(",") if part}
+
+
+@pytest.mark.parametrize("name", sorted(ROUTES))
+def test_every_page_a_logged_in_user_gets_is_private(name, organiser, private):
+    client = Client()
+    client.force_login(organiser)
+    # The organiser's private tournament is visible to them on its public pages too.
+    url = url_for(name, private if ROUTES[name].access in TOURNAMENT_ACCESS else None)
+    for response in (client.get(url), client.post(url, {})):
+        assert {"private", "no-store"} <= directives(response), (name, response.status_code)
+        assert "public" not in directives(response)
+
+
+def test_public_pages_of_a_logged_in_user_are_private(organiser_client, make_tournament):
+    tournament = make_tournament(slug="open-night")
+    for name in [name for name, route in ROUTES.items() if route.access is Access.PUBLIC]:
+        response = organiser_client.get(url_for(name, tournament))
+        assert response.status_code == 200
+        assert {"private", "no-store"} <= directives(response), name
+
+
+def test_logging_in_is_answered_privately(client, organiser):
+    response = client.post(reverse("login"), {"username": "olive", "password": "pw"})
+    assert response.status_code == 302
+    assert {"private", "no-store"} <= directives(response)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in ROUTES.items() if r.access is Access.PUBLIC))
+def test_anonymous_visitors_public_pages_keep_their_headers(client, make_tournament, name):
+    tournament = make_tournament(slug="open-night")
+    for _ in range(2):  # the first from the view, the second from the cache
+        response = client.get(url_for(name, tournament))
+        assert response.status_code == 200
+        assert not directives(response) & {"private", "no-store"}, name
+
+
+def test_a_views_own_header_is_kept_but_made_private(rf, organiser):
+    view = cache_control(public=True, max_age=60)(lambda request: HttpResponse("ok"))
+    request = rf.get("/")
+    request.user = organiser
+    response = PrivateWhenLoggedInMiddleware(view)(request)
+    assert directives(response) == {"private", "no-store", "max-age=60"}

@@ -1,0 +1,240 @@
+"""run.py: `demo` and `serve` take the address to serve on, and `serve` serves the room
+properly (gunicorn, debug off, a secret key of its own, static files, plain HTTP)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+import run
+from tests.test_settings import ROOT, environment, settings_in
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("0.0.0.0:8000", ("0.0.0.0", 8000)),
+        ("127.0.0.1:8101", ("127.0.0.1", 8101)),
+        ("192.168.1.20:80", ("192.168.1.20", 80)),
+        ("localhost:8000", ("localhost", 8000)),
+        ("[::1]:8101", ("::1", 8101)),
+        ("8101", ("127.0.0.1", 8101)),
+    ],
+)
+def test_addresses(text, address):
+    assert run.parse_address(text) == address
+
+
+@pytest.mark.parametrize("text", ["", "pub", "1.2.3.4:", ":80", "1.2.3.4:99999", "1.2.3.4:0"])
+def test_a_bad_address_is_refused_by_name(text):
+    with pytest.raises(SystemExit) as refused:
+        run.parse_address(text)
+    assert repr(text) in str(refused.value)
+
+
+@pytest.fixture
+def managed(monkeypatch):
+    calls: list[tuple[str, ...]] = []
+    monkeypatch.setattr(run, "manage", lambda *args: calls.append(args))
+    return calls
+
+
+def test_the_demo_serves_where_it_always_did(managed):
+    run.demo([])
+    assert managed[-1] == ("runserver", "127.0.0.1:8000")
+
+
+def test_the_demo_takes_an_address(managed):
+    run.demo(["127.0.0.1:8101"])
+    assert managed == [("migrate", "--noinput"), ("load_demo",), ("runserver", "127.0.0.1:8101")]
+
+
+def test_the_demo_passes_other_options_on(managed):
+    run.demo(["0.0.0.0:8101", "--noreload"])
+    assert managed[-1] == ("runserver", "0.0.0.0:8101", "--noreload")
+
+
+def test_serving_on_every_address_uses_the_lan_address_for_the_qr_codes(tmp_path):
+    env, phones = run.serve_environment(
+        "0.0.0.0", 8000, {"PATH": "/bin"}, ["192.168.1.20", "10.0.0.5"], tmp_path / "key"
+    )
+    assert phones == "http://192.168.1.20:8000"
+    assert env["PUBLIC_BASE_URL"] == "http://192.168.1.20:8000"
+    hosts = env["DJANGO_ALLOWED_HOSTS"].split(",")
+    assert hosts[:2] == ["192.168.1.20", "10.0.0.5"]
+    assert {"127.0.0.1", "localhost", "[::1]"} <= set(hosts)
+    assert env["DJANGO_DEBUG"] == "0"
+    assert env["DJANGO_PLAIN_HTTP"] == "1"
+    assert env["PATH"] == "/bin"
+
+
+def test_serving_on_one_address_points_the_qr_codes_there(tmp_path):
+    env, phones = run.serve_environment("192.168.1.20", 8101, {}, [], tmp_path / "key")
+    assert phones == env["PUBLIC_BASE_URL"] == "http://192.168.1.20:8101"
+    assert env["DJANGO_ALLOWED_HOSTS"].split(",")[0] == "192.168.1.20"
+    env, phones = run.serve_environment("::1", 8101, {}, [], tmp_path / "key")
+    assert phones == "http://[::1]:8101"
+
+
+def test_without_a_network_there_is_no_address_for_phones(tmp_path):
+    env, phones = run.serve_environment("0.0.0.0", 8000, {}, [], tmp_path / "key")
+    assert phones is None
+    assert "PUBLIC_BASE_URL" not in env
+
+
+def test_debug_is_off_whatever_the_shell_says_and_the_operators_settings_are_kept(tmp_path):
+    shell = {
+        "DJANGO_DEBUG": "1",
+        "DJANGO_SECRET_KEY": "the operator's own",
+        "DJANGO_ALLOWED_HOSTS": "scores.lan",
+        "PUBLIC_BASE_URL": "http://scores.lan:8000",
+    }
+    env, phones = run.serve_environment("0.0.0.0", 8000, shell, ["192.168.1.20"], tmp_path / "k")
+    assert env["DJANGO_DEBUG"] == "0"
+    assert env["DJANGO_SECRET_KEY"] == "the operator's own"
+    assert env["DJANGO_ALLOWED_HOSTS"] == "scores.lan"
+    assert phones == env["PUBLIC_BASE_URL"] == "http://scores.lan:8000"
+    assert not (tmp_path / "k").exists()
+
+
+def test_the_environment_gives_production_over_plain_http(tmp_path):
+    shell = environment(PUBLIC_BASE_URL="")
+    env, _ = run.serve_environment("0.0.0.0", 8000, shell, ["192.168.1.20"], tmp_path / "k")
+    values = settings_in(
+        env,
+        "DEBUG",
+        "SECURE_SSL_REDIRECT",
+        "SESSION_COOKIE_SECURE",
+        "CSRF_COOKIE_SECURE",
+        "SECURE_HSTS_SECONDS",
+        "MIDDLEWARE",
+        "PUBLIC_BASE_URL",
+    )
+    assert values["DEBUG"] is False
+    assert values["SECURE_SSL_REDIRECT"] is False
+    assert values["SESSION_COOKIE_SECURE"] is False
+    assert values["CSRF_COOKIE_SECURE"] is False
+    assert values["SECURE_HSTS_SECONDS"] == 0
+    assert "whitenoise.middleware.WhiteNoiseMiddleware" in values["MIDDLEWARE"]
+    assert values["PUBLIC_BASE_URL"] == "http://192.168.1.20:8000"
+
+
+def test_the_secret_key_is_made_once_and_kept_private(tmp_path):
+    path = tmp_path / ".secret_key"
+    first, _ = run.serve_environment("0.0.0.0", 8000, {}, [], path)
+    again, _ = run.serve_environment("0.0.0.0", 8000, {"DJANGO_SECRET_KEY": ""}, [], path)
+    assert first["DJANGO_SECRET_KEY"] == again["DJANGO_SECRET_KEY"]
+    assert len(first["DJANGO_SECRET_KEY"]) >= 50
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    other, _ = run.serve_environment("0.0.0.0", 8000, {}, [], tmp_path / "elsewhere")
+    assert other["DJANGO_SECRET_KEY"] != first["DJANGO_SECRET_KEY"]
+
+
+def test_the_secret_key_file_stays_out_of_git():
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", "-q", str(run.SECRET_KEY_FILE)], cwd=ROOT
+    )
+    assert ignored.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("::1", True), ("localhost", True), ("192.168.1.20", False)],
+)
+def test_loopback_addresses_are_told_apart(host, loopback):
+    assert run.is_loopback(host) is loopback
+
+
+def test_gunicorn_serves_the_address_with_a_few_workers():
+    command = run.gunicorn_command("0.0.0.0", 8000)
+    assert command[0].endswith("gunicorn")
+    assert "config.wsgi:application" in command
+    assert command[command.index("--bind") + 1] == "0.0.0.0:8000"
+    assert 2 <= int(command[command.index("--workers") + 1]) <= 4
+    assert run.gunicorn_command("::", 8000)[3] == "[::]:8000"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get(port: int, path: str) -> tuple[int, dict[str, str], str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        headers = {name.lower(): value for name, value in response.getheaders()}
+        return response.status, headers, response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="gunicorn runs on Linux and macOS")
+def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
+    port = free_port()
+    env = environment(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        DJANGO_SECRET_KEY="a test key that is long enough to be a real one, 0123456789",
+        DJANGO_DEBUG="1",  # as a developer's shell might have it
+        PUBLIC_BASE_URL="",
+    )
+    server = subprocess.Popen(
+        [sys.executable, "run.py", "serve", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                status, _, _ = get(port, "/healthz")
+                if status == 200:
+                    break
+            except OSError:
+                pass
+            assert server.poll() is None, server.stdout.read()
+            assert time.monotonic() < deadline, "run.py serve did not answer in two minutes"
+            time.sleep(0.3)
+
+        status, headers, html = get(port, "/")
+        assert status == 200
+        assert "Laugh and Lie Down" in html
+
+        status, headers, css = get(port, "/static/css/app.css")
+        assert "body" in css
+        assert status == 200
+        assert headers["content-type"].startswith("text/css")
+
+        status, headers, html = get(port, "/accounts/login/")
+        assert status == 200  # not redirected to https
+        assert "secure" not in headers["set-cookie"].lower()  # phones post back over http
+        assert "strict-transport-security" not in headers
+
+        status, _, html = get(port, "/no-such-page/")
+        assert status == 404
+        for debug_only in ("Traceback", "DEBUG = True", "URLconf", "Using the URLconf"):
+            assert debug_only not in html
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            output, _ = server.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            output, _ = server.communicate()
+    assert f"Only this computer can open http://127.0.0.1:{port}/" in output
+    assert f"python3 run.py serve 0.0.0.0:{port}" in output

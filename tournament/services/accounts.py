@@ -1,0 +1,95 @@
+"""Login lockouts: who is locked out, until when, and unlocking a scorer.
+
+django-axes keeps one *attempt* row per user name, address and browser, counting that
+row's wrong passwords since its first one; ``attempt_time`` is the time of the latest.
+A user name is *locked out* at an address while the rows for that pair newer than the
+cool-off together hold at least the failure limit. Tries during a lockout are not
+counted (``AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False``), so a lockout ends a
+cool-off after the wrong password that started it, whatever is tried meanwhile.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
+
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.errors import UserError
+from tournament.models import Tournament
+
+
+def _lock_ends(attempts: list[AccessAttempt]) -> datetime | None:
+    """When the lock of one user name at one address ends, or None if it is not locked.
+
+    Counting from the newest row, the lock holds until the row that brings the count up
+    to the limit falls out of the cool-off window.
+    """
+    failures = 0
+    for attempt in sorted(attempts, key=lambda attempt: attempt.attempt_time, reverse=True):
+        failures += attempt.failures_since_start
+        if failures >= settings.AXES_FAILURE_LIMIT:
+            return attempt.attempt_time + settings.AXES_COOLOFF_TIME
+    return None
+
+
+def lockouts(usernames: Iterable[str], now: datetime | None = None) -> dict[str, datetime]:
+    """The user names among ``usernames`` that are locked out at some address, each with
+    the time its last lockout ends."""
+    now = now or timezone.now()
+    by_pair: dict[tuple[str, str | None], list[AccessAttempt]] = defaultdict(list)
+    recent = AccessAttempt.objects.filter(
+        username__in=list(usernames), attempt_time__gt=now - settings.AXES_COOLOFF_TIME
+    )
+    for attempt in recent:
+        by_pair[attempt.username, attempt.ip_address].append(attempt)
+    locked: dict[str, datetime] = {}
+    for (username, _address), attempts in by_pair.items():
+        ends = _lock_ends(attempts)
+        if ends is not None and ends > now:
+            locked[username] = max(ends, locked.get(username, ends))
+    return locked
+
+
+def locked_out_scorers(tournament: Tournament) -> list[tuple[AbstractBaseUser, datetime]]:
+    """``tournament``'s locked-out scorers by user name, each with when its lock ends."""
+    scorers = list(tournament.scorers.order_by("username"))
+    locked = lockouts(scorer.get_username() for scorer in scorers)
+    return [
+        (scorer, locked[scorer.get_username()])
+        for scorer in scorers
+        if scorer.get_username() in locked
+    ]
+
+
+def lockout_ends(
+    username: str, address: str | None, now: datetime | None = None
+) -> datetime | None:
+    """When the lockout of ``username`` at ``address`` ends, or None if there is none."""
+    now = now or timezone.now()
+    attempts = list(
+        AccessAttempt.objects.filter(
+            username=username,
+            ip_address=address,
+            attempt_time__gt=now - settings.AXES_COOLOFF_TIME,
+        )
+    )
+    ends = _lock_ends(attempts)
+    return ends if ends is not None and ends > now else None
+
+
+def unlock_scorer(tournament: Tournament, scorer: AbstractBaseUser) -> int:
+    """Forget the wrong passwords of one of ``tournament``'s scorers, at every address.
+
+    Returns how many attempt rows were removed (0 when the scorer was not locked out).
+    """
+    with transaction.atomic():
+        if not tournament.scorers.filter(pk=scorer.pk).exists():
+            raise UserError(f"{scorer.get_username()} is not a scorer of {tournament.name}.")
+        removed, _ = AccessAttempt.objects.filter(username=scorer.get_username()).delete()
+    return removed
