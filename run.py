@@ -184,7 +184,9 @@ def serve(extra: list[str]) -> None:
         sys.exit(f"run.py serve takes one HOST:PORT, not {' '.join(rest)!r}.")
     if os.name == "nt":
         sys.exit("run.py serve needs Linux or macOS (gunicorn); on Windows use WSL.")
-    env, phones = serve_environment(host, port, dict(os.environ), lan_addresses())
+    # Only serving every address needs to know which of them the phones can reach.
+    lan = lan_addresses() if host in ("0.0.0.0", "::") else []
+    env, phones = serve_environment(host, port, dict(os.environ), lan)
     run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
     if phones is None:
