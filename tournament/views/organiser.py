@@ -439,6 +439,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 form.cleaned_data["first"],
                 form.cleaned_data["second"],
                 reseat=form.cleaned_data["reseat"],
+                by=request.user,
             )
             messages.success(
                 request,

@@ -1,0 +1,271 @@
+"""The organiser changing what a score sheet depends on while a scorer saves it: the
+seating of its table, the rotations per round, whether its round is public.
+
+Whichever of the two gets there first wins; the other is refused with a message that says
+why, and nothing half-done is left behind: seat sums agree with the deals, a table never
+holds more deals than the tournament's rotations allow, the public pages never keep a
+stale copy, and ``manage.py backup`` still writes files that import.
+
+The threaded tests need PostgreSQL's row locks (see ``tests/test_concurrency.py``); the
+others run on both databases.
+"""
+
+import io
+import threading
+import time
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from scoring.errors import UserError
+from tests.test_concurrency import complete_rows, load_table, run_together, saver, slow_down
+from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
+from tournament.services import seating, sheets
+from tournament.services.sheets import SheetChangedError
+
+
+@pytest.fixture
+def postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
+
+
+def after(seconds, call):
+    """``call``, started ``seconds`` late: the other thread is first into its transaction."""
+
+    def late():
+        time.sleep(seconds)
+        return call()
+
+    return late
+
+
+def linger_after(monkeypatch, module, name, seconds=0.15):
+    """Make ``module.name`` pause after doing its work: whatever it looked at may change
+    meanwhile, unless a lock holds it still."""
+    real = getattr(module, name)
+
+    def lingering(*args, **kwargs):
+        result = real(*args, **kwargs)
+        time.sleep(seconds)
+        return result
+
+    monkeypatch.setattr(module, name, lingering)
+
+
+def backup_exits_cleanly(folder):
+    """``manage.py backup`` succeeds: every file it writes would import again."""
+    call_command("backup", "--dir", str(folder), stdout=io.StringIO())
+    return True
+
+
+def sums_agree_with_deals(table):
+    """Every seat's stored sums are those of the table's confirmed deals."""
+    rows = sheets.confirmed_rows(table)
+    expected = sheets.seat_sums(rows, table.size) if rows else None
+    for seat in Seat.objects.filter(table=table).order_by("position"):
+        want = expected[seat.position - 1] if expected else None
+        if want is None:
+            if seat.sums.deals != 0:
+                return False
+        elif seat.sums != want:
+            return False
+    return True
+
+
+@pytest.fixture
+def one_step(seated_round):
+    tournament = seated_round.tournament
+    tournament.two_person_check = False
+    tournament.save(update_fields=["two_person_check"])
+    return seated_round
+
+
+def players_at(round_, number):
+    return list(
+        Player.objects.filter(seats__table__round=round_, seats__table__number=number).order_by(
+            "seats__position"
+        )
+    )
+
+
+# Re-seating a table while its sheet is saved -----------------------------------------
+
+
+@pytest.mark.parametrize("swap_delay", [0, 0.1, -0.1], ids=["at once", "swap first", "save first"])
+@pytest.mark.django_db(transaction=True)
+def test_re_seating_a_table_while_its_sheet_is_saved_refuses_one_of_them(
+    postgresql, one_step, scorer, monkeypatch, tmp_path, swap_delay
+):
+    round_ = one_step
+    table = Table.objects.get(round=round_, number=1)
+    before = players_at(round_, 1)
+    moving, other = before[1], players_at(round_, 2)[0]
+    rows = complete_rows(4)
+    slow_down(monkeypatch, sheets, "current_rows")
+    linger_after(monkeypatch, seating, "_has_scores")
+
+    def swap():
+        return seating.swap_players(round_, moving, other, reseat=True)
+
+    save = saver(table.pk, scorer, rows, expected_version=0, final=True)
+    if swap_delay > 0:
+        save = after(swap_delay, save)
+    elif swap_delay < 0:
+        swap = after(-swap_delay, swap)
+    swapped, saved = run_together(swap, save)
+
+    assert (swapped.error is None) != (saved.error is None), (swapped, saved)
+    sheet = Sheet.objects.get(table=table)
+    if swapped.error is None:
+        # The scorer's page showed the old seating: it must not be accepted.
+        assert isinstance(saved.error, SheetChangedError), saved.error
+        assert "re-seated" in str(saved.error)
+        assert (sheet.status, sheet.version) == (SheetStatus.NOT_STARTED, 1)
+        assert not Deal.objects.filter(table=table).exists()
+        assert players_at(round_, 1)[1] == other
+    else:
+        assert isinstance(swapped.error, UserError), swapped.error
+        assert "table 1 already has scores" in str(swapped.error)
+        assert sheet.status == SheetStatus.CONFIRMED
+        assert players_at(round_, 1) == before
+        assert sheets.confirmed_rows(table) == rows
+    for number in (1, 2):
+        assert sums_agree_with_deals(Table.objects.get(round=round_, number=number))
+    assert backup_exits_cleanly(tmp_path)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_round_page_swap_and_the_sheet_page_at_once_never_both_succeed(
+    postgresql, one_step, organiser, scorer, monkeypatch, tmp_path
+):
+    round_ = one_step
+    slug = round_.tournament.slug
+    moving, other = players_at(round_, 1)[1], players_at(round_, 2)[0]
+    organiser_client, scorer_client = Client(), Client()
+    organiser_client.force_login(organiser)
+    scorer_client.force_login(scorer)
+    swap_url = reverse("organiser:round_action", args=[slug, 1])
+    sheet_url = reverse("scorer:sheet", args=[slug, 1, 1])
+    rows = complete_rows(4)
+    from tests.test_concurrency import sheet_form
+
+    slow_down(monkeypatch, sheets, "current_rows")
+    linger_after(monkeypatch, seating, "_has_scores")
+
+    swap, save = run_together(
+        lambda: organiser_client.post(
+            swap_url, {"action": "swap", "first": moving.pk, "second": other.pk, "reseat": "on"}
+        ),
+        lambda: scorer_client.post(sheet_url, sheet_form(rows)),
+    )
+
+    assert (swap.error, save.error) == (None, None)
+    assert swap.value.status_code == 302
+    told = organiser_client.get(reverse("organiser:round", args=[slug, 1])).content.decode()
+    table = Table.objects.get(round=round_, number=1)
+    if players_at(round_, 1)[1] == other:
+        assert "Swapped" in told
+        assert save.value.status_code == 409
+        page = save.value.content.decode()
+        assert "re-seated" in page
+        assert not Deal.objects.filter(table=table).exists()
+    else:
+        assert "table 1 already has scores" in told
+        assert save.value.status_code == 302
+        assert sheets.confirmed_rows(table) == rows
+    for number in (1, 2):
+        assert sums_agree_with_deals(Table.objects.get(round=round_, number=number))
+    assert backup_exits_cleanly(tmp_path)
+
+
+@pytest.mark.django_db
+def test_a_sheet_page_showing_the_old_seating_gets_both_versions_after_a_re_seat(
+    one_step, organiser, scorer, scorer_client
+):
+    round_ = one_step
+    slug = round_.tournament.slug
+    moving, other = players_at(round_, 1)[1], players_at(round_, 2)[0]
+    sheet_url = reverse("scorer:sheet", args=[slug, 1, 1])
+    page = scorer_client.get(sheet_url).content.decode()
+    assert moving.name in page
+
+    seating.swap_players(round_, moving, other, reseat=True, by=organiser)
+    from tests.test_concurrency import sheet_form
+
+    response = scorer_client.post(sheet_url, sheet_form(complete_rows(4), version=0))
+
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "The organiser (olive) re-seated this table" in page
+    assert "This table was re-seated while you were typing" in page
+    # The page now shows the new seating, and saving again from it works.
+    assert other.name in page
+    assert moving.name not in page
+    table = Table.objects.get(round=round_, number=1)
+    assert not Deal.objects.filter(table=table).exists()
+    response = scorer_client.post(sheet_url, sheet_form(complete_rows(4), version=1))
+    assert response.status_code == 302
+    assert Sheet.objects.get(table=table).status == SheetStatus.CONFIRMED
+    history = scorer_client.get(reverse("scorer:history", args=[slug, 1, 1])).content.decode()
+    assert "Re-seated" in history
+    assert f"seat 2: {moving.name} → {other.name}" in history
+    assert list(SheetVersion.objects.filter(sheet__table=table).values_list("action", "by")) == [
+        ("reseated", organiser.pk),
+        ("confirmed", scorer.pk),
+    ]
+
+
+@pytest.mark.django_db
+def test_swapping_in_a_draft_round_leaves_the_sheets_alone(make_tournament):
+    tournament = make_tournament(players=12, rounds=0, slug="draft-swap")
+    round_ = seating.seat_next_round(tournament, method="random")
+    first, second = players_at(round_, 1)[0], players_at(round_, 2)[0]
+    seating.swap_players(round_, first, second)
+    assert (
+        list(Sheet.objects.filter(table__round=round_).values_list("version", flat=True))
+        == [0] * round_.tables.count()
+    )
+
+
+# Releasing a round while one of its sheets is confirmed -------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_page(
+    postgresql, one_step, scorer, monkeypatch
+):
+    round_ = one_step
+    tournament = round_.tournament
+    tournament.published = True
+    tournament.save(update_fields=["published"])
+    table = Table.objects.get(round=round_, number=1)
+    standings_url = reverse("standings", args=[tournament.slug])
+    cache.clear()
+    # The sheet row is saved (and its signal has looked at the round): the commit comes
+    # later, while the release and a visitor's request go by.
+    linger_after(monkeypatch, sheets, "_record", 0.4)
+    visitor = Client()
+    seen = threading.Event()
+
+    def visit():
+        response = visitor.get(standings_url)
+        seen.set()
+        return response
+
+    outcomes = run_together(
+        saver(table.pk, scorer, complete_rows(4), expected_version=0, final=True),
+        after(0.1, lambda: seating.release_round(load_table(table.pk).round)),
+        after(0.2, visit),
+    )
+
+    assert [o.error for o in outcomes] == [None, None, None]
+    assert seen.is_set()
+    served = visitor.get(standings_url).content.decode()
+    cache.clear()
+    fresh = Client().get(standings_url).content.decode()
+    assert served == fresh
