@@ -25,7 +25,7 @@ from scoring.errors import UserError
 from tests.test_concurrency import complete_rows, load_table, run_together, saver, slow_down
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import seating, sheets
-from tournament.services.sheets import SheetChangedError
+from tournament.services.sheets import SheetChangedError, deals_beyond_rotations
 
 
 @pytest.fixture
@@ -230,6 +230,109 @@ def test_swapping_in_a_draft_round_leaves_the_sheets_alone(make_tournament):
         list(Sheet.objects.filter(table__round=round_).values_list("version", flat=True))
         == [0] * round_.tables.count()
     )
+
+
+# Lowering the rotations while a sheet is saved ----------------------------------------
+
+
+def settings_form(tournament, **changes):
+    return {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "date": tournament.date.isoformat() if tournament.date else "",
+        "venue": tournament.venue,
+        "scoring": tournament.scoring,
+        "rotations_per_round": tournament.rotations_per_round,
+        "planned_rounds": tournament.planned_rounds,
+        "table_policy": tournament.table_policy,
+        "table_sizes": [str(size) for size in tournament.table_sizes],
+        "bye_score": tournament.bye_score,
+        "keep_clubs_apart_rounds": tournament.keep_clubs_apart_rounds,
+        "hold_back_rounds": tournament.hold_back_rounds,
+        **({"two_person_check": "on"} if tournament.two_person_check else {}),
+        **changes,
+    }
+
+
+@pytest.fixture
+def tables_of_five(make_tournament, organiser, scorer):
+    """Ten players at two tables of five, two rotations a round (ten deals), round 1
+    started, sheets confirmed at once."""
+    tournament = make_tournament(players=10, rounds=0, rotations=2, published=False, slug="fives")
+    tournament.owner = organiser
+    tournament.two_person_check = False
+    tournament.save()
+    tournament.scorers.add(scorer)
+    round_ = seating.seat_next_round(tournament, method="random")
+    seating.start_round(round_)
+    assert [table.size for table in round_.tables.order_by("number")] == [5, 5]
+    return round_
+
+
+@pytest.mark.parametrize("settings_delay", [0, 0.1], ids=["at once", "save first"])
+@pytest.mark.django_db(transaction=True)
+def test_lowering_the_rotations_while_a_full_sheet_is_saved_refuses_one_of_them(
+    postgresql, tables_of_five, organiser, scorer, monkeypatch, tmp_path, settings_delay
+):
+    round_ = tables_of_five
+    tournament = round_.tournament
+    organiser_client, scorer_client = Client(), Client()
+    organiser_client.force_login(organiser)
+    scorer_client.force_login(scorer)
+    rows = complete_rows(5) + complete_rows(5, variant=1)
+    from tests.test_concurrency import sheet_form
+
+    slow_down(monkeypatch, sheets, "current_rows")
+
+    def lower():
+        return organiser_client.post(
+            reverse("organiser:edit", args=[tournament.slug]),
+            settings_form(tournament, rotations_per_round=1),
+        )
+
+    def save():
+        return scorer_client.post(
+            reverse("scorer:sheet", args=[tournament.slug, 1, 1]), sheet_form(rows)
+        )
+
+    lowered, saved = run_together(after(settings_delay, lower), save)
+
+    assert (lowered.error, saved.error) == (None, None)
+    tournament.refresh_from_db()
+    table = Table.objects.get(round=round_, number=1)
+    recorded = Deal.objects.filter(table=table).count()
+    if tournament.rotations_per_round == 1:
+        assert lowered.value.status_code == 302
+        assert saved.value.status_code == 422
+        assert "10 deals, but a table of 5 plays at most 5" in saved.value.content.decode()
+        assert recorded == 0
+    else:
+        assert saved.value.status_code == 302
+        assert recorded == 10
+        assert lowered.value.status_code == 200
+        assert (
+            "round 1, table 1 already has 10 deals recorded; a table of 5 at 1 rotation plays 5"
+            in lowered.value.content.decode()
+        )
+    assert deals_beyond_rotations(tournament, tournament.rotations_per_round) == []
+    assert backup_exits_cleanly(tmp_path)
+
+
+@pytest.mark.django_db
+def test_a_settings_save_keeps_what_was_changed_meanwhile_elsewhere(
+    tables_of_five, organiser, organiser_client
+):
+    """The settings page saves its own fields only: publishing the tournament in another
+    tab while the settings page was open is not undone by saving the settings."""
+    tournament = tables_of_five.tournament
+    form = settings_form(tournament, venue="The Red Lion")
+    type(tournament).objects.filter(pk=tournament.pk).update(published=True)
+
+    response = organiser_client.post(reverse("organiser:edit", args=[tournament.slug]), form)
+
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.venue, tournament.published) == ("The Red Lion", True)
 
 
 # Releasing a round while one of its sheets is confirmed -------------------------------

@@ -379,6 +379,16 @@ def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
     return found
 
 
+def rotations_refusal(rotations: int, too_many: Sequence[str]) -> str:
+    """Why the rotations cannot go below ``rotations``: ``too_many`` from
+    ``deals_beyond_rotations``."""
+    return (
+        f"Not fewer than {rotations} rotations: "
+        + "; ".join(too_many)
+        + ". Remove those deals first."
+    )
+
+
 # Writing ------------------------------------------------------------------------------
 
 

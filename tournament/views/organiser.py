@@ -35,7 +35,7 @@ from tournament.forms import (
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import players as player_service
-from tournament.services import seating
+from tournament.services import seating, tournaments
 from tournament.services.standings import tournament_standings
 from tournament.tables import PlayersTable, standings_table
 
@@ -87,9 +87,13 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save()
-        messages.success(request, "Settings saved.")
-        return redirect("organiser:dashboard", tournament.slug)
+        try:
+            tournament = tournaments.save_settings(form.instance, form.Meta.fields)
+        except tournaments.SettingsRefusedError as refused:
+            form.add_error(refused.field, refused.message)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("organiser:dashboard", tournament.slug)
     return render(
         request,
         "organiser/tournament_form.html",
