@@ -372,3 +372,91 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
     cache.clear()
     fresh = Client().get(standings_url).content.decode()
     assert served == fresh
+
+
+# Starting a round while it is seated again --------------------------------------------
+
+
+def draft_round(make_tournament, organiser):
+    tournament = make_tournament(players=12, rounds=0, published=False, slug="draft-night")
+    tournament.owner = organiser
+    tournament.save(update_fields=["owner"])
+    return seating.seat_next_round(tournament, method="random", seed=1)
+
+
+def seating_of(round_):
+    return list(
+        Seat.objects.filter(round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "player_id")
+    )
+
+
+def start_form(page):
+    """What the round page's start button posts."""
+    from tests.pages import inputs
+
+    return {"action": "start", "seating": inputs(page).get("seating", {}).get("value", "")}
+
+
+@pytest.mark.django_db
+def test_a_round_seated_again_since_the_page_was_loaded_is_not_started(
+    make_tournament, organiser, organiser_client
+):
+    round_ = draft_round(make_tournament, organiser)
+    slug = round_.tournament.slug
+    page = organiser_client.get(reverse("organiser:round", args=[slug, 1]))
+    shown = seating_of(round_)
+    seating.regenerate_round(round_, method="random", seed=99)
+    assert seating_of(round_) != shown
+
+    response = organiser_client.post(
+        reverse("organiser:round_action", args=[slug, 1]), start_form(page), follow=True
+    )
+
+    round_.refresh_from_db()
+    assert not round_.started
+    assert "Round 1 was seated again, or had players swapped, since your page was loaded" in (
+        response.content.decode()
+    )
+    # The page now shows the new seating; starting from it works.
+    response = organiser_client.post(
+        reverse("organiser:round_action", args=[slug, 1]), start_form(response)
+    )
+    round_.refresh_from_db()
+    assert round_.started
+
+
+@pytest.mark.parametrize("start_delay", [0, 0.1], ids=["at once", "regenerate first"])
+@pytest.mark.django_db(transaction=True)
+def test_starting_a_round_while_it_is_seated_again_starts_the_seating_shown_or_none(
+    postgresql, make_tournament, organiser, monkeypatch, start_delay
+):
+    round_ = draft_round(make_tournament, organiser)
+    slug = round_.tournament.slug
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(reverse("organiser:round", args=[slug, 1]))
+    shown = seating_of(round_)
+    slow_down(monkeypatch, seating, "_seat")
+
+    regenerated, started = run_together(
+        lambda: seating.regenerate_round(round_, method="random", seed=99),
+        after(
+            start_delay,
+            lambda: client.post(
+                reverse("organiser:round_action", args=[slug, 1]), start_form(page)
+            ),
+        ),
+    )
+
+    assert started.error is None
+    round_.refresh_from_db()
+    if round_.started:
+        assert isinstance(regenerated.error, UserError), regenerated
+        assert "round 1 has started: its seating is frozen" in str(regenerated.error)
+        assert seating_of(round_) == shown
+    else:
+        assert regenerated.error is None
+        told = client.get(reverse("organiser:round", args=[slug, 1])).content.decode()
+        assert "Round 1 was seated again" in told

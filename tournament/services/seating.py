@@ -302,11 +302,29 @@ def splits_for(tournament: Tournament) -> list[tuple[int, ...]]:
         return []
 
 
-def start_round(round_: Round) -> None:
+def seating_token(round_: Round) -> str:
+    """A fingerprint of the round's seating: who sits where, and who sits out."""
+    seats = Seat.objects.filter(round=round_).order_by("table__number", "position")
+    facts = (
+        list(seats.values_list("table__number", "position", "player_id")),
+        sorted(Bye.objects.filter(round=round_).values_list("player_id", flat=True)),
+    )
+    return hashlib.sha256(repr(facts).encode()).hexdigest()[:16]
+
+
+def start_round(round_: Round, *, seating: str | None = None) -> None:
+    """Start the round, freezing its seating. With ``seating`` (``seating_token`` of the
+    seating the organiser was shown), refused when the round was seated again or had
+    players swapped meanwhile: the organiser starts the seating they checked, or none."""
     with transaction.atomic():
         round_ = lock_round(round_.pk)
         if not round_.tables.exists():
             raise UserError(f"round {round_.number} has no tables to start")
+        if seating is not None and not round_.started and seating != seating_token(round_):
+            raise UserError(
+                f"round {round_.number} was seated again, or had players swapped, since your "
+                "page was loaded: check the seating shown now, then start it"
+            )
         round_.started = True
         round_.save(update_fields=["started"])
 

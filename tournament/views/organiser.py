@@ -391,6 +391,7 @@ def _round_context(tournament: object, round_: Round, **extra: object) -> dict[s
             splits=seating.splits_for(tournament),  # type: ignore[arg-type]
         ),
         "swap_form": SwapForm(players=in_round),
+        "seating_token": seating.seating_token(round_),
         **extra,
     }
 
@@ -450,7 +451,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 f"Swapped {first.name} and {second.name}.",
             )
         elif action == "start":
-            seating.start_round(round_)
+            seating.start_round(round_, seating=request.POST.get("seating"))
             messages.success(request, f"Round {number} has started: print the score sheets.")
         elif action in ("release", "withhold"):
             seating.release_round(round_, release=action == "release")
