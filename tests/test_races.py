@@ -460,3 +460,58 @@ def test_starting_a_round_while_it_is_seated_again_starts_the_seating_shown_or_n
         assert regenerated.error is None
         told = client.get(reverse("organiser:round", args=[slug, 1])).content.decode()
         assert "Round 1 was seated again" in told
+
+
+# Dropping a player while the next round is seated -------------------------------------
+
+
+@pytest.mark.django_db
+def test_dropping_a_player_seated_in_a_round_not_started_says_to_regenerate_it(
+    make_tournament, organiser, organiser_client
+):
+    round_ = draft_round(make_tournament, organiser)
+    slug = round_.tournament.slug
+    seated = players_at(round_, 1)[0]
+    status_url = reverse("organiser:player_status", args=[slug, seated.pk])
+
+    page = organiser_client.post(status_url, {"action": "drop"}, follow=True).content.decode()
+
+    assert f"{seated.name} has dropped out" in page
+    assert f"{seated.name} is seated in round 1, which has not started: regenerate it" in page
+    page = organiser_client.post(status_url, {"action": "return"}, follow=True).content.decode()
+    assert f"{seated.name} is back" in page
+    assert "regenerate" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_dropping_a_player_while_the_next_round_is_seated_is_told_where_they_sit(
+    postgresql, make_tournament, organiser, monkeypatch
+):
+    tournament = make_tournament(players=12, rounds=1, published=False, slug="late-drop")
+    tournament.owner = organiser
+    tournament.save(update_fields=["owner"])
+    leaving = Player.objects.filter(tournament=tournament).order_by("name").first()
+    client = Client()
+    client.force_login(organiser)
+    # The next round has read who plays and is still being written when the drop comes.
+    linger_after(monkeypatch, seating, "_seat", 0.4)
+
+    seated, dropped = run_together(
+        lambda: seating.seat_next_round(tournament, method="random", seed=3),
+        after(
+            0.1,
+            lambda: client.post(
+                reverse("organiser:player_status", args=[tournament.slug, leaving.pk]),
+                {"action": "drop"},
+                follow=True,
+            ),
+        ),
+    )
+
+    assert (seated.error, dropped.error) == (None, None)
+    round_two = seated.value
+    page = dropped.value.content.decode()
+    if Seat.objects.filter(round=round_two, player=leaving).exists():
+        assert f"{leaving.name} is seated in round 2, which has not started" in page
+    else:
+        assert "is seated in round 2" not in page

@@ -253,10 +253,10 @@ def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, "Unknown action.")
     else:
         changes, message = action
-        for field, value in changes.items():
-            setattr(player, field, value)
-        player.save(update_fields=list(changes))
+        warning = player_service.set_status(player, **changes)
         messages.success(request, message.format(player.name))
+        if warning:
+            messages.warning(request, capfirst(warning) + ".")
     return redirect("organiser:players", slug)
 
 
