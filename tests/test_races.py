@@ -1,5 +1,7 @@
-"""The organiser changing what a score sheet depends on while a scorer saves it: the
-seating of its table, the rotations per round, whether its round is public.
+"""The organiser changing what a score sheet depends on while a scorer saves it (the
+seating of its table, the rotations per round, whether its round is public), and the
+organiser's changes that meet each other (starting a round as it is seated again,
+dropping a player as the next round is seated).
 
 Whichever of the two gets there first wins; the other is refused with a message that says
 why, and nothing half-done is left behind: seat sums agree with the deals, a table never
@@ -22,7 +24,15 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.errors import UserError
-from tests.test_concurrency import complete_rows, load_table, run_together, saver, slow_down
+from tests.pages import inputs
+from tests.test_concurrency import (
+    complete_rows,
+    load_table,
+    run_together,
+    saver,
+    sheet_form,
+    slow_down,
+)
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import seating, sheets
 from tournament.services.sheets import SheetChangedError, deals_beyond_rotations
@@ -152,8 +162,6 @@ def test_the_round_page_swap_and_the_sheet_page_at_once_never_both_succeed(
     swap_url = reverse("organiser:round_action", args=[slug, 1])
     sheet_url = reverse("scorer:sheet", args=[slug, 1, 1])
     rows = complete_rows(4)
-    from tests.test_concurrency import sheet_form
-
     slow_down(monkeypatch, sheets, "current_rows")
     linger_after(monkeypatch, seating, "_has_scores")
 
@@ -195,8 +203,6 @@ def test_a_sheet_page_showing_the_old_seating_gets_both_versions_after_a_re_seat
     assert moving.name in page
 
     seating.swap_players(round_, moving, other, reseat=True, by=organiser)
-    from tests.test_concurrency import sheet_form
-
     response = scorer_client.post(sheet_url, sheet_form(complete_rows(4), version=0))
 
     assert response.status_code == 409
@@ -280,8 +286,6 @@ def test_lowering_the_rotations_while_a_full_sheet_is_saved_refuses_one_of_them(
     organiser_client.force_login(organiser)
     scorer_client.force_login(scorer)
     rows = complete_rows(5) + complete_rows(5, variant=1)
-    from tests.test_concurrency import sheet_form
-
     slow_down(monkeypatch, sheets, "current_rows")
 
     def lower():
@@ -394,8 +398,6 @@ def seating_of(round_):
 
 def start_form(page):
     """What the round page's start button posts."""
-    from tests.pages import inputs
-
     return {"action": "start", "seating": inputs(page).get("seating", {}).get("value", "")}
 
 
