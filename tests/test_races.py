@@ -33,6 +33,7 @@ from tests.test_concurrency import (
     sheet_form,
     slow_down,
 )
+from tournament.forms import TournamentForm
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import seating, sheets
 from tournament.services.sheets import SheetChangedError, deals_beyond_rotations
@@ -324,13 +325,20 @@ def test_lowering_the_rotations_while_a_full_sheet_is_saved_refuses_one_of_them(
 
 @pytest.mark.django_db
 def test_a_settings_save_keeps_what_was_changed_meanwhile_elsewhere(
-    tables_of_five, organiser, organiser_client
+    tables_of_five, organiser, organiser_client, monkeypatch
 ):
     """The settings page saves its own fields only: publishing the tournament in another
-    tab while the settings page was open is not undone by saving the settings."""
+    tab while the settings are being saved is not undone by them."""
     tournament = tables_of_five.tournament
     form = settings_form(tournament, venue="The Red Lion")
-    type(tournament).objects.filter(pk=tournament.pk).update(published=True)
+    real_clean = TournamentForm.clean
+
+    def publish_meanwhile(self):
+        # The other tab's click lands after this request loaded the tournament.
+        type(tournament).objects.filter(pk=tournament.pk).update(published=True)
+        return real_clean(self)
+
+    monkeypatch.setattr(TournamentForm, "clean", publish_meanwhile)
 
     response = organiser_client.post(reverse("organiser:edit", args=[tournament.slug]), form)
 
@@ -342,9 +350,10 @@ def test_a_settings_save_keeps_what_was_changed_meanwhile_elsewhere(
 # Releasing a round while one of its sheets is confirmed -------------------------------
 
 
+@pytest.mark.parametrize("action", ["release", "reveal"])
 @pytest.mark.django_db(transaction=True)
 def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_page(
-    postgresql, one_step, scorer, monkeypatch
+    postgresql, one_step, scorer, monkeypatch, action
 ):
     round_ = one_step
     tournament = round_.tournament
@@ -359,6 +368,9 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
     visitor = Client()
     seen = threading.Event()
 
+    def release():
+        seating.release_round(load_table(table.pk).round)
+
     def visit():
         response = visitor.get(standings_url)
         seen.set()
@@ -366,7 +378,10 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
 
     outcomes = run_together(
         saver(table.pk, scorer, complete_rows(4), expected_version=0, final=True),
-        after(0.1, lambda: seating.release_round(load_table(table.pk).round)),
+        after(
+            0.1,
+            release if action == "release" else lambda: seating.reveal_final_results(tournament),
+        ),
         after(0.2, visit),
     )
 
