@@ -560,7 +560,7 @@ _ACTIONS = {
     "correction_draft": "Correction: draft saved",
     "correction": "Correction entered, awaiting confirmation",
     "correction_confirmed": "Correction confirmed",
-    sheets.RESEATED: "Re-seated by the organiser",
+    sheets.RESEATED: "Re-seated",
 }
 
 
