@@ -4,7 +4,7 @@ from django.utils.text import slugify
 from scoring.rules import TABLE_SIZES
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament.models import Player, Tournament, default_table_sizes
-from tournament.services.sheets import deals_beyond_rotations
+from tournament.services.sheets import deals_beyond_rotations, rotations_refusal
 
 
 def player_label(name: str, club: str) -> str:
@@ -141,9 +141,7 @@ class TournamentForm(forms.ModelForm):
             too_many = deals_beyond_rotations(self.instance, value)
             if too_many:
                 raise forms.ValidationError(
-                    f"Not fewer than {self.instance.rotations_per_round} rotations: "
-                    + "; ".join(too_many)
-                    + ". Remove those deals first."
+                    rotations_refusal(self.instance.rotations_per_round, too_many)
                 )
         return value
 

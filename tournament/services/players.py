@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from scoring.errors import UserError
-from tournament.models import Player, Tournament
+from tournament.models import Bye, Player, Round, Seat, Tournament
 from tournament.public_cache import mark_changed
 
 NAME_MAX = 200
@@ -160,3 +160,41 @@ def add_player(tournament: Tournament, name: str, club: str = "") -> Player:
 
 def has_played(tournament: Tournament) -> bool:
     return tournament.rounds.aggregate(last=Max("number"))["last"] is not None
+
+
+def set_status(player: Player, **changes: bool) -> str | None:
+    """Check a player in or out, drop them out or bring them back (``checked_in``,
+    ``active``); a warning when a round seated but not started does not agree.
+
+    The tournament is locked, as seating the next round locks it: a round seated at the
+    same moment seated the player as they were before or after the change, and the
+    warning tells which."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=player.tournament_id)
+        for name, value in changes.items():
+            setattr(player, name, value)
+        player.save(update_fields=list(changes))
+        if "active" not in changes:
+            return None
+        draft = (
+            Round.objects.filter(tournament_id=player.tournament_id, started=False)
+            .order_by("number")
+            .last()
+        )
+        if draft is None:
+            return None
+        in_draft = (
+            Seat.objects.filter(round=draft, player=player).exists()
+            or Bye.objects.filter(round=draft, player=player).exists()
+        )
+        if in_draft and not player.active:
+            return (
+                f"{player.name} is seated in round {draft.number}, which has not started: "
+                "regenerate it to seat the round without them"
+            )
+        if not in_draft and player.active:
+            return (
+                f"round {draft.number} is already seated without {player.name}: regenerate "
+                "it to seat them"
+            )
+    return None

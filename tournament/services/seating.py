@@ -52,6 +52,8 @@ from tournament.models import (
     TablePolicy,
     Tournament,
 )
+from tournament.services.locks import lock_round, lock_rounds
+from tournament.services.sheets import record_reseat, sheet_of
 
 METHODS = ("balanced", "standings", "random")
 
@@ -273,8 +275,9 @@ def regenerate_round(
 ) -> Round:
     """Seat a draft round again, with another seed or method."""
     with transaction.atomic():
+        # The round before the tournament: the order of ``services.locks``.
+        round_ = lock_round(round_.pk)
         tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
         if round_.started:
             raise UserError(f"round {round_.number} has started: its seating is frozen")
         Table.objects.filter(round=round_).delete()
@@ -299,11 +302,29 @@ def splits_for(tournament: Tournament) -> list[tuple[int, ...]]:
         return []
 
 
-def start_round(round_: Round) -> None:
+def seating_token(round_: Round) -> str:
+    """A fingerprint of the round's seating: who sits where, and who sits out."""
+    seats = Seat.objects.filter(round=round_).order_by("table__number", "position")
+    facts = (
+        list(seats.values_list("table__number", "position", "player_id")),
+        sorted(Bye.objects.filter(round=round_).values_list("player_id", flat=True)),
+    )
+    return hashlib.sha256(repr(facts).encode()).hexdigest()[:16]
+
+
+def start_round(round_: Round, *, seating: str | None = None) -> None:
+    """Start the round, freezing its seating. With ``seating`` (``seating_token`` of the
+    seating the organiser was shown), refused when the round was seated again or had
+    players swapped meanwhile: the organiser starts the seating they checked, or none."""
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        round_ = lock_round(round_.pk)
         if not round_.tables.exists():
             raise UserError(f"round {round_.number} has no tables to start")
+        if seating is not None and not round_.started and seating != seating_token(round_):
+            raise UserError(
+                f"round {round_.number} was seated again, or had players swapped, since your "
+                "page was loaded: check the seating shown now, then start it"
+            )
         round_.started = True
         round_.save(update_fields=["started"])
 
@@ -315,16 +336,22 @@ def held_back(round_: Round) -> bool:
 
 
 def release_round(round_: Round, *, release: bool = True) -> None:
-    """Show (or hide again) a round's confirmed results on the public pages."""
-    if release and not round_.started:
-        raise UserError(f"round {round_.number} has not started: there is nothing to release")
-    if release and held_back(round_):
-        raise UserError(
-            f"round {round_.number} is one of the last {round_.tournament.hold_back_rounds} "
-            "rounds held back for the final reveal: use “Reveal the final results”"
-        )
-    round_.released = release
-    round_.save(update_fields=["released"])
+    """Show (or hide again) a round's confirmed results on the public pages.
+
+    The round is locked: a sheet being confirmed meanwhile either commits first (and the
+    release then clears the public pages' cache) or finds the round released (and clears
+    it itself); neither can leave a public page cached without the other."""
+    with transaction.atomic():
+        round_ = lock_round(round_.pk)
+        if release and not round_.started:
+            raise UserError(f"round {round_.number} has not started: there is nothing to release")
+        if release and held_back(round_):
+            raise UserError(
+                f"round {round_.number} is one of the last {round_.tournament.hold_back_rounds} "
+                "rounds held back for the final reveal: use “Reveal the final results”"
+            )
+        round_.released = release
+        round_.save(update_fields=["released"])
 
 
 def reveal_final_results(tournament: Tournament) -> int:
@@ -333,6 +360,9 @@ def reveal_final_results(tournament: Tournament) -> int:
 
     # One transaction: released rounds behind a stale public cache would stay unseen.
     with transaction.atomic():
+        # Locked in number order first, as ``services.locks`` has it: an UPDATE would lock
+        # them in whatever order it meets them.
+        lock_rounds(tournament.pk)
         count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
             released=True
         )
@@ -347,16 +377,20 @@ def _has_scores(table_id: int) -> bool:
     )
 
 
-def swap_players(round_: Round, first: Player, second: Player, *, reseat: bool = False) -> None:
+def swap_players(
+    round_: Round, first: Player, second: Player, *, reseat: bool = False, by: Any = None
+) -> None:
     """Swap two players' places in a round (a seat for a seat, or a seat for a bye).
 
-    In a started round this needs ``reseat`` (the organiser explicitly re-seats) and
-    both tables must have no scores yet.
+    In a started round this needs ``reseat`` (the organiser, ``by``, explicitly re-seats)
+    and both tables must have no scores yet. Their sheets then get a new version, so that
+    a scorer's page showing the old seating cannot be saved.
     """
     if first.pk == second.pk:
         raise UserError("choose two different players to swap")
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        # Waits for sheets of the round being saved, and makes new saves wait.
+        round_ = lock_round(round_.pk)
         places = {
             seat.player_id: seat
             for seat in Seat.objects.filter(round=round_, player__in=[first, second])
@@ -375,11 +409,32 @@ def swap_players(round_: Round, first: Player, second: Player, *, reseat: bool =
                     f"round {round_.number} has started: its seating is frozen unless you "
                     "explicitly re-seat a table with no scores yet"
                 )
+            held = {
+                seat.table_id: Sheet.objects.select_for_update().get(pk=sheet_of(seat.table).pk)
+                for seat in sorted(places.values(), key=lambda seat: seat.table_id)
+            }
             for seat in places.values():
                 if _has_scores(seat.table_id):
                     raise UserError(
                         f"table {seat.table.number} already has scores: it cannot be re-seated"
                     )
+            names = {first.pk: first.name, second.pk: second.name}
+            for table_id, sheet in held.items():
+                record_reseat(
+                    sheet,
+                    [
+                        {
+                            "deal": None,
+                            "field": "seat",
+                            "seat": seat.position,
+                            "before": names[seat.player_id],
+                            "after": names[second.pk if seat.player_id == first.pk else first.pk],
+                        }
+                        for seat in places.values()
+                        if seat.table_id == table_id
+                    ],
+                    by,
+                )
         if first.pk in places and second.pk in places:
             a, b = places[first.pk], places[second.pk]
             # Delete and re-create: updating in place would seat a player twice in the

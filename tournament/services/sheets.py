@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, Count, Value, When
+from django.db.models import Case, Count, Prefetch, Value, When
 
 from scoring.errors import UserError
 from scoring.rules import Deal as DealFacts
@@ -40,8 +40,13 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.services.locks import hold_round
 
 Row = dict[str, Any]
+
+# The action of the version a re-seat gives a sheet: it changes no deal, but a page that
+# shows the old seating must not be saved.
+RESEATED = "reseated"
 
 
 def deal_facts(row: Row) -> DealFacts:
@@ -66,6 +71,20 @@ class SheetChangedError(UserError):
     def __init__(self, sheet: Sheet, current_rows: list[Row]) -> None:
         self.sheet = sheet
         self.current_rows = current_rows
+        latest = (
+            SheetVersion.objects.filter(sheet=sheet, number=sheet.version)
+            .select_related("by")
+            .first()
+        )
+        self.reseated = latest is not None and latest.action == RESEATED
+        if self.reseated:
+            organiser = f"the organiser ({latest.by.get_username()})" if latest.by else None
+            super().__init__(
+                f"{organiser or 'the organiser'} re-seated this table while you were typing "
+                f"(the sheet is now version {sheet.version}): check the players' names "
+                "against the paper sheet, then save again"
+            )
+            return
         who = sheet.entered_by.get_username() if sheet.entered_by else "someone else"
         super().__init__(
             f"this sheet was changed by {who} while you were typing (it is now version "
@@ -360,7 +379,28 @@ def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
     return found
 
 
+def rotations_refusal(rotations: int, too_many: Sequence[str]) -> str:
+    """Why the rotations cannot go below ``rotations``: ``too_many`` from
+    ``deals_beyond_rotations``."""
+    return (
+        f"Not fewer than {rotations} rotations: "
+        + "; ".join(too_many)
+        + ". Remove those deals first."
+    )
+
+
 # Writing ------------------------------------------------------------------------------
+
+
+def _as_held(table: Table) -> Table:
+    """``table`` as it is now, its round held (``locks.hold_round``) until the transaction
+    ends: its seats, its round and the tournament's settings stay as read here."""
+    round_ = hold_round(table.round_id)
+    held = Table.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    ).get(pk=table.pk)
+    held.round = round_
+    return held
 
 
 def diff(before: list[Row], after: list[Row]) -> list[dict[str, Any]]:
@@ -428,6 +468,23 @@ def write_seat_sums(table: Table, rows: list[Row]) -> None:
     )
 
 
+def record_reseat(sheet: Sheet, changes: list[dict[str, Any]], user: Any) -> None:
+    """A new version of ``sheet`` (locked by the caller) whose table was re-seated:
+    ``changes`` names each seat's player before and after."""
+    # Through the queryset: a re-seat is no save of the sheet, so "last saved" stays.
+    sheet.version += 1
+    Sheet.objects.filter(pk=sheet.pk).update(version=sheet.version)
+    SheetVersion.objects.create(
+        sheet=sheet,
+        number=sheet.version,
+        action=RESEATED,
+        status=sheet.status,
+        deals=current_rows(sheet),
+        changes=changes,
+        by=user,
+    )
+
+
 def _record(sheet: Sheet, action: str, rows: list[Row], before: list[Row], user: Any) -> None:
     sheet.version += 1
     sheet.save()
@@ -462,16 +519,19 @@ def save_sheet(
     """Save the sheet of ``table`` as a draft (``final=False``) or as complete.
 
     A complete sheet must pass every rule; it then awaits confirmation by another person,
-    or is confirmed at once when the tournament does not use the two-person check.
+    or is confirmed at once when the tournament does not use the two-person check. The
+    rules are those in force when the save commits: the round is held meanwhile, so the
+    organiser cannot re-seat the table or lower the rotations under it.
     """
-    size = table.size
-    rows = trim([clean_row(row, size) for row in rows])
-    if final:
-        check = check_rows(rows, table, final=True, stopped_early=stopped_early)
-        if not check.ok:
-            raise SheetInvalidError(check.problems)
-    two_person = table.round.tournament.two_person_check
     with transaction.atomic():
+        table = _as_held(table)
+        size = table.size
+        rows = trim([clean_row(row, size) for row in rows])
+        if final:
+            check = check_rows(rows, table, final=True, stopped_early=stopped_early)
+            if not check.ok:
+                raise SheetInvalidError(check.problems)
+        two_person = table.round.tournament.two_person_check
         sheet = sheet_of(table)
         # Nothing joined (no select_related): a save that waited for the lock gets the
         # sheet row as the other save left it, but joined rows as they were before
@@ -531,6 +591,11 @@ def confirm_sheet(
         if sheet.entered_by_id == user.pk:
             raise UserError("you entered this sheet: a different person must confirm it")
         rows = list(sheet.pending)
+        # Entered under the rules then in force; they still hold unless the organiser
+        # found a way round the checks, which must not reach the official facts.
+        check = check_rows(rows, table, final=True, stopped_early=sheet.stopped_early)
+        if not check.ok:
+            raise SheetInvalidError(check.problems)
         if retyped is not None:
             retyped = trim([clean_row(row, table.size) for row in retyped])
             mismatches = compare(rows, retyped)

@@ -37,7 +37,7 @@ from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetS
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
 from tournament.services import players as player_service
-from tournament.services import seating
+from tournament.services import seating, tournaments
 from tournament.services.standings import tournament_standings
 from tournament.tables import PlayersTable, standings_table
 
@@ -89,9 +89,13 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save()
-        messages.success(request, "Settings saved.")
-        return redirect("organiser:dashboard", tournament.slug)
+        try:
+            tournament = tournaments.save_settings(form.instance, form.Meta.fields)
+        except tournaments.SettingsRefusedError as refused:
+            form.add_error(refused.field, refused.message)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("organiser:dashboard", tournament.slug)
     return render(
         request,
         "organiser/tournament_form.html",
@@ -271,10 +275,10 @@ def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, "Unknown action.")
     else:
         changes, message = action
-        for field, value in changes.items():
-            setattr(player, field, value)
-        player.save(update_fields=list(changes))
+        warning = player_service.set_status(player, **changes)
         messages.success(request, message.format(player.name))
+        if warning:
+            messages.warning(request, capfirst(warning) + ".")
     return redirect("organiser:players", slug)
 
 
@@ -409,6 +413,7 @@ def _round_context(tournament: object, round_: Round, **extra: object) -> dict[s
             splits=seating.splits_for(tournament),  # type: ignore[arg-type]
         ),
         "swap_form": SwapForm(players=in_round),
+        "seating_token": seating.seating_token(round_),
         **extra,
     }
 
@@ -461,13 +466,14 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 form.cleaned_data["first"],
                 form.cleaned_data["second"],
                 reseat=form.cleaned_data["reseat"],
+                by=request.user,
             )
             messages.success(
                 request,
                 f"Swapped {first.name} and {second.name}.",
             )
         elif action == "start":
-            seating.start_round(round_)
+            seating.start_round(round_, seating=request.POST.get("seating"))
             messages.success(request, f"Round {number} has started: print the score sheets.")
         elif action in ("release", "withhold"):
             seating.release_round(round_, release=action == "release")

@@ -391,6 +391,8 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             stopped_early=stopped_early,
         )
     except SheetInvalidError:
+        # The rules the save applied, which may have changed since this request began.
+        table_ = _table_for(round_, table)
         context = _sheet_context(
             request,
             table_,
@@ -402,7 +404,9 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         )
         return render(request, "scorer/sheet.html", context, status=422)
     except SheetChangedError as changed:
-        # Saving again from here is a deliberate choice made with both copies in view.
+        # Saving again from here is a deliberate choice made with both copies in view, and
+        # with the seating as it is now (the organiser may have re-seated the table).
+        table_ = _table_for(round_, table)
         context = _sheet_context(
             request,
             table_,
@@ -556,6 +560,7 @@ _ACTIONS = {
     "correction_draft": "Correction: draft saved",
     "correction": "Correction entered, awaiting confirmation",
     "correction_confirmed": "Correction confirmed",
+    sheets.RESEATED: "Re-seated",
 }
 
 
@@ -579,6 +584,8 @@ def change_in_words(change: dict[str, Any], names: dict[int, str]) -> str:
     """One changed cell of ``SheetVersion.changes`` as a scorer would say it."""
     deal = change["deal"]
     before, after = change["before"], change["after"]
+    if change["field"] == "seat":
+        return f"seat {change['seat']}: {before} → {after}"
     if change["field"] == "deal":
         if before is None:
             return f"deal {deal} added: {_row_in_words(after)}"
@@ -666,8 +673,9 @@ def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
                 "deals": len(sheet.pending) if pending and sheet else table.deal_count,
                 "most": deals_per_round(len(seats), tournament.rotations_per_round),
                 "stopped_early": bool(sheet and sheet.stopped_early),
-                # Seating creates every sheet unsaved (version 0): its time says nothing.
-                "updated": sheet.updated if sheet and sheet.version else None,
+                # Seating creates every sheet unsaved, and re-seating saves no scores:
+                # the time of a sheet not started says nothing.
+                "updated": sheet.updated if sheet and status != SheetStatus.NOT_STARTED else None,
                 "sheet_url": _table_url("scorer:sheet", table),
                 "confirm_url": _table_url("scorer:confirm", table),
                 "history_url": _table_url("scorer:history", table),
