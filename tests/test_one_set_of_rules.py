@@ -230,3 +230,30 @@ def test_whatever_the_web_accepts_exports_to_a_file_that_imports_and_backs_up(
     assert tournament_file.export_tournament(Tournament.objects.get()) == data
     with tempfile.TemporaryDirectory() as folder:
         call_command("backup", "--dir", folder, "--verbosity", "0")
+
+
+def test_seating_names_the_player_whose_fixed_table_does_not_exist(organiser_client, club_night):
+    players_url = reverse("organiser:players", args=[club_night.slug])
+    for number in range(1, 7):
+        post = {"name": f"Player {number}", "club": ""}
+        organiser_client.post(players_url, post | ({"fixed_table": 40} if number == 3 else {}))
+    ann, bob = Player.objects.filter(name__in=["Player 1", "Player 2"]).order_by("name")
+    ann.fixed_table = bob.fixed_table = 1
+    ann.save()
+    bob.save()
+    rounds_url = reverse("organiser:rounds", args=[club_night.slug])
+    response = organiser_client.post(rounds_url, {"method": "random", "seed": 1}, follow=True)
+    page = response.content.decode()
+    assert "Player 3 is fixed to table 40, but there are only 1 tables." in page
+    assert not Round.objects.exists()
+
+    Player.objects.filter(name="Player 3").update(fixed_table=None)
+    organiser_client.post(
+        reverse("organiser:keep_apart", args=[club_night.slug]),
+        {"first": ann.pk, "second": bob.pk},
+    )
+    response = organiser_client.post(rounds_url, {"method": "random", "seed": 1}, follow=True)
+    assert (
+        "Player 1 and Player 2 must be kept apart but are both fixed to table 1."
+        in response.content.decode()
+    )
