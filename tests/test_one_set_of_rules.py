@@ -78,7 +78,11 @@ def test_every_number_the_forms_limit_has_the_same_range_in_the_file():
         ({"hold_back_rounds": 500}, "hold_back_rounds", "Between 0 and 50 rounds."),
         ({"planned_rounds": 51}, "planned_rounds", "Between 1 and 50 rounds."),
         ({"slug": "new"}, "slug", "“new” is the name of one of the app's own pages"),
-        ({"slug": "", "name": "New"}, "slug", "“new” is the name of one of the app's own pages"),
+        (
+            {"slug": "", "name": "New"},
+            "slug",
+            "The address made from the name, “new”, is the name of one of the app's own pages",
+        ),
     ],
 )
 def test_the_new_tournament_form_refuses_what_a_file_could_not_hold(
@@ -109,7 +113,7 @@ def test_a_fixed_table_outside_the_files_range_is_refused(organiser_client, club
     url = reverse("organiser:players", args=[club_night.slug])
     response = organiser_client.post(url, {"name": "Ann", "club": "", "fixed_table": table})
     assert response.status_code == 200
-    assert "Between 1 and 1000 (a table number)." in response.content.decode()
+    assert "A table number from 1 to 1000, or empty." in response.content.decode()
     assert not Player.objects.exists()
 
 

@@ -76,7 +76,8 @@ class TournamentForm(forms.ModelForm):
             "hold_back_rounds": "Hold back the results of the last … rounds until the final reveal",
         }
         help_texts = {
-            "slug": "Used in links: /t/<slug>/. Made from the name when left empty.",
+            "slug": "Used in links: /t/<slug>/. Lower-case letters, digits and single "
+            "hyphens; made from the name when left empty.",
             "rotations_per_round": "Each table plays rotations × table size deals a round.",
         }
 
@@ -146,6 +147,11 @@ class TournamentForm(forms.ModelForm):
         )
         if not slug:
             raise forms.ValidationError("Give an address: letters, digits and hyphens.")
+        if slug in limits.reserved_slugs() and not self.cleaned_data.get("slug"):
+            raise forms.ValidationError(
+                f"The address made from the name, “{slug}”, is the name of one of the app's "
+                "own pages; give another address."
+            )
         for validate in limits.slug_validators():
             validate(slug)
         taken = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)

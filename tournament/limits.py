@@ -28,10 +28,12 @@ class Range:
     high: int
     # What is counted, for the message: "Between 1 and 10 rotations a round."
     unit: str
+    # The whole message, where "Between … and …" does not read well.
+    words: str = ""
 
     @property
     def message(self) -> str:
-        return f"Between {self.low} and {self.high} {self.unit}."
+        return self.words or f"Between {self.low} and {self.high} {self.unit}."
 
     def validators(self) -> list[MinValueValidator | MaxValueValidator]:
         return [
@@ -60,7 +62,12 @@ HOLD_BACK_ROUNDS = Range(0, PLANNED_ROUNDS.high, "rounds")
 # A club night has a handful of tables; a thousand is already a festival.
 TABLE_NUMBERS = Range(1, 1000, "")
 ROUND_NUMBERS = Range(1, 1000, "")
-FIXED_TABLE = Range(TABLE_NUMBERS.low, TABLE_NUMBERS.high, "(a table number)")
+FIXED_TABLE = Range(
+    TABLE_NUMBERS.low,
+    TABLE_NUMBERS.high,
+    "",
+    f"A table number from {TABLE_NUMBERS.low} to {TABLE_NUMBERS.high}, or empty.",
+)
 
 
 def slug_validators() -> list[RegexValidator]:
