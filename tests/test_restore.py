@@ -258,9 +258,9 @@ ROW = {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24}
             "round 2, table 1: row 1 of its sheet has 2 counts of cards won for a table of 5",
         ),
         (
-            sheet("draft", [ROW] * 6),
-            "round 2, table 1: 6 rows typed on its sheet, but a table of 5 plays at most 5 in "
-            "a round (1 rotation)",
+            sheet("entered", [ROW] * 6),
+            "round 2, table 1: 6 deals awaiting confirmation, but a table of 5 plays at most 5 "
+            "in a round (1 rotation)",
         ),
         (
             sheet("confirmed", [ROW]),
@@ -304,11 +304,20 @@ def test_the_public_file_holds_no_sheets_nor_accounts(evening):
 
 
 def test_backup_exits_zero_with_sheets_being_typed_and_awaiting_confirmation(
-    evening, tmp_path, monkeypatch
+    evening, tmp_path, monkeypatch, scorer
 ):
+    # A draft may hold more rows than the round has deals, and text typed by mistake.
+    typing = Sheet.objects.get(status=SheetStatus.DRAFT).table
+    rows = full_sheet(typing) * 2
+    rows[0] = {**rows[0], "last_in": "x"}
+    save_sheet(typing, scorer, rows, expected_version=1, final=False)
     out = io.StringIO()
     call_command("backup", "--dir", str(tmp_path), stdout=out)
     assert "Backed up 1 tournament" in out.getvalue()
+    exported = tournament_file.export_tournament(evening)
+    import_tournament(exported, replace=True)
+    assert Sheet.objects.get(status=SheetStatus.DRAFT).pending[0]["last_in"] == "x"
+    assert tournament_file.export_tournament(Tournament.objects.get()) == exported
     # And it would refuse a backup that would not restore.
     real = tournament_file.export_tournament
     monkeypatch.setattr(

@@ -488,8 +488,14 @@ def _sheet_problems(
         yield f"{where}: the sheet is “not_started”, but it holds deals"
     if status == SheetStatus.CONFIRMED and pending:
         yield f"{where}: the sheet is “confirmed”, but it holds rows awaiting confirmation"
-    if rotations is not None and len(pending) > deals_per_round(size, rotations):
-        yield f"{where}: {_too_many(len(pending), 'rows typed on its sheet', size, rotations)}"
+    # A draft may hold more rows than a round has deals (the scorer removes them before
+    # saving it complete); a sheet awaiting confirmation may not.
+    if (
+        status == SheetStatus.ENTERED
+        and rotations is not None
+        and len(pending) > deals_per_round(size, rotations)
+    ):
+        yield f"{where}: {_too_many(len(pending), 'deals awaiting confirmation', size, rotations)}"
     for number, row in enumerate(pending, start=1):
         won = row.get("won")
         if not isinstance(won, list):
