@@ -90,7 +90,7 @@ class TournamentFileError(UserError):
         super().__init__(
             f"{_problems(self.total)} in the tournament file:\n"
             + "\n".join(f"  - {p}" for p in self.problems)
-            + (f"\n  … and {_problems(more).replace('problem', 'more problem')}" if more else "")
+            + (f"\n  … and {more} more problem{'s' if more != 1 else ''}" if more else "")
         )
 
 
@@ -358,16 +358,19 @@ _VERSION_2_KEYS = (
 )
 
 
-def _version_2_problems(data: dict[str, Any]) -> Iterator[str]:
+def _version_2_places(data: dict[str, Any]) -> Iterator[str]:
     top, in_round, in_table = _VERSION_2_KEYS
-    found = [key for key in top if key in data]
+    yield from (key for key in top if key in data)
     for index, round_ in _dicts(data.get("rounds")):
-        found += [f"rounds[{index}].{key}" for key in in_round if key in round_]
+        yield from (f"rounds[{index}].{key}" for key in in_round if key in round_)
         for table_index, table in _dicts(round_.get("tables")):
-            found += [
+            yield from (
                 f"rounds[{index}].tables[{table_index}].{key}" for key in in_table if key in table
-            ]
-    for where in found:
+            )
+
+
+def _version_2_problems(data: dict[str, Any]) -> Iterator[str]:
+    for where in _version_2_places(data):
         yield f"{where}: only a file of format “{FORMAT_2}” holds this; the file says “{FORMAT_1}”"
 
 
