@@ -775,6 +775,9 @@ def test_html_names_from_a_file_are_shown_escaped_on_every_page(
     names = [*PAYLOADS, "Zoë 李 😀", "\u202eevil", "A & B", "O'Brien", "x" * 200]
     data = valid_file(names)
     data["name"] = PAYLOADS[1]
+    # A version-1 file restores its rounds unreleased: release round 1 to see it.
+    data["format"] = "lld-tournament/2"
+    data["rounds"][0]["released"] = True
     tournament = tournament_file.import_tournament(data).tournament
     tournament.owner = organiser
     tournament.published = True

@@ -199,8 +199,8 @@ def duplicate_player_id(data):
             ['scoring: "poker" is not one of: "winner-advantage", "classic-stakes"'],
         ),
         (
-            top("format", "lld-tournament/2"),
-            ['format: "lld-tournament/2" is not one of: "lld-tournament/1"'],
+            top("format", "lld-tournament/3"),
+            ['format: "lld-tournament/3" is not one of: "lld-tournament/1", "lld-tournament/2"'],
         ),
         (
             top("tiebreaks", ["points"]),
@@ -445,3 +445,44 @@ def test_a_missing_file_is_a_clear_error(db, tmp_path):
 def test_export_of_an_unknown_slug_is_a_clear_error(db):
     with pytest.raises(CommandError, match="no tournament with the slug “nope”"):
         call_command("export_tournament", "nope")
+
+
+def test_a_file_with_thousands_of_problems_shows_the_first_hundred_and_counts_the_rest(
+    db, tmp_path, monkeypatch
+):
+    data = valid_file()
+    # Three problems each: no name, an unknown key, an id that is not text.
+    data["players"] = [{"id": index, "colour": "red"} for index in range(2000)]
+    data["rounds"] = []
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    worded = []
+    real = tournament_file._schema_message
+    monkeypatch.setattr(
+        tournament_file, "_schema_message", lambda error: worded.append(error) or real(error)
+    )
+    with pytest.raises(CommandError) as caught:
+        call_command("import_tournament", str(path))
+    lines = str(caught.value).splitlines()
+    assert "6000 problems in the tournament file:" in lines[0]
+    listed = [line for line in lines if line.startswith("  - ")]
+    assert len(listed) == tournament_file.PROBLEMS_SHOWN == 100
+    assert listed[:4] == [
+        "  - players[0]: “name” is missing",
+        "  - players[0]: unknown key “colour”",
+        "  - players[0].id: expected text, found a whole number 0",
+        "  - players[1]: “name” is missing",
+    ]
+    assert lines[-1] == "  … and 5900 more problems"
+    # Only the problems shown are worded: the others are counted, not kept.
+    assert len(worded) == 100
+    assert Tournament.objects.count() == 0
+
+
+def test_a_bounded_check_counts_rule_problems_beyond_the_ones_it_shows(db):
+    data = valid_file()
+    data["rounds"] = [copy.deepcopy(data["rounds"][0]) for _ in range(150)]
+    problems = tournament_file.check_bounded(data, limit=10)
+    assert problems.total == 149
+    assert problems.shown == tuple(f"rounds[{i}]: round 1 appears twice" for i in range(1, 11))
+    assert len(tournament_file.check(data)) == 149

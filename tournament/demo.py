@@ -112,7 +112,7 @@ def synthetic_tournament(
                     "deals": [random_deal(rng, strengths) for _ in range(deals)],
                 }
             )
-        file_rounds.append({"number": number, "tables": tables})
+        file_rounds.append({"number": number, "started": True, "released": True, "tables": tables})
     return {
         "format": FORMAT,
         "name": name,

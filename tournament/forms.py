@@ -1,8 +1,8 @@
 from django import forms
-from django.utils.text import slugify
 
 from scoring.rules import TABLE_SIZES
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
+from tournament import limits
 from tournament.models import Player, Tournament, default_table_sizes
 from tournament.services.sheets import deals_beyond_rotations, rotations_refusal
 
@@ -20,6 +20,16 @@ def shared_names(names: list[str]) -> set[str]:
         key = name.casefold()
         (shared if key in seen else seen).add(key)
     return shared
+
+
+def limit_to(field: forms.Field, allowed: limits.Range) -> None:
+    """Give a number field the range of ``allowed``: checked on the server, and shown to
+    the browser as the input's min and max."""
+    assert isinstance(field, forms.IntegerField)
+    field.min_value, field.max_value = allowed.low, allowed.high
+    field.validators += allowed.validators()
+    field.error_messages |= {"min_value": allowed.message, "max_value": allowed.message}
+    field.widget.attrs.update(min=allowed.low, max=allowed.high)
 
 
 class PlayerChoiceField(forms.ModelChoiceField):
@@ -66,7 +76,8 @@ class TournamentForm(forms.ModelForm):
             "hold_back_rounds": "Hold back the results of the last … rounds until the final reveal",
         }
         help_texts = {
-            "slug": "Used in links: /t/<slug>/. Made from the name when left empty.",
+            "slug": "Used in links: /t/<slug>/. Lower-case letters, digits and single "
+            "hyphens; made from the name when left empty.",
             "rotations_per_round": "Each table plays rotations × table size deals a round.",
         }
 
@@ -75,11 +86,17 @@ class TournamentForm(forms.ModelForm):
         self.fields["slug"].required = False
         self.fields["hold_back_rounds"].required = False
         self.fields["keep_clubs_apart_rounds"].required = False
-        self.fields["rotations_per_round"].min_value = 1
-        self.fields["rotations_per_round"].widget.attrs.update(min=1, max=10)
-        self.fields["planned_rounds"].widget.attrs.update(min=1, max=50)
+        for name, allowed in self.RANGES.items():
+            limit_to(self.fields[name], allowed)
         if not self.instance.pk:
             self._add_tiebreak_fields()
+
+    RANGES = {
+        "rotations_per_round": limits.ROTATIONS,
+        "planned_rounds": limits.PLANNED_ROUNDS,
+        "keep_clubs_apart_rounds": limits.KEEP_CLUBS_APART_ROUNDS,
+        "hold_back_rounds": limits.HOLD_BACK_ROUNDS,
+    }
 
     TIEBREAK_FIELD = "tiebreak_{}"
 
@@ -125,9 +142,18 @@ class TournamentForm(forms.ModelForm):
         return data
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        slug = self.cleaned_data.get("slug") or limits.slug_from_name(
+            self.cleaned_data.get("name", "")
+        )
         if not slug:
             raise forms.ValidationError("Give an address: letters, digits and hyphens.")
+        if slug in limits.reserved_slugs() and not self.cleaned_data.get("slug"):
+            raise forms.ValidationError(
+                f"The address made from the name, “{slug}”, is the name of one of the app's "
+                "own pages; give another address."
+            )
+        for validate in limits.slug_validators():
+            validate(slug)
         taken = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if taken.exists():
             raise forms.ValidationError(f"The address “{slug}” is taken; choose another.")
@@ -135,20 +161,12 @@ class TournamentForm(forms.ModelForm):
 
     def clean_rotations_per_round(self) -> int:
         value = self.cleaned_data["rotations_per_round"]
-        if not 1 <= value <= 10:
-            raise forms.ValidationError("Between 1 and 10 rotations a round.")
         if self.instance.pk and value < self.instance.rotations_per_round:
             too_many = deals_beyond_rotations(self.instance, value)
             if too_many:
                 raise forms.ValidationError(
                     rotations_refusal(self.instance.rotations_per_round, too_many)
                 )
-        return value
-
-    def clean_planned_rounds(self) -> int:
-        value = self.cleaned_data["planned_rounds"]
-        if not 1 <= value <= 50:
-            raise forms.ValidationError("Between 1 and 50 rounds.")
         return value
 
     def clean_hold_back_rounds(self) -> int:
@@ -176,6 +194,10 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name", "club", "fixed_table"]
         labels = {"fixed_table": "Always at table (accessibility)"}
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        limit_to(self.fields["fixed_table"], limits.FIXED_TABLE)
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())

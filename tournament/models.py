@@ -20,6 +20,7 @@ from django.utils.functional import cached_property
 from scoring.rules import MAX_TABLE_SIZE
 from scoring.standings import DEFAULT_TIEBREAKS
 from scoring.systems import ScoringSystem, SeatSums
+from tournament import limits
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
 
@@ -47,17 +48,23 @@ def _is_even(field: str) -> Exact:
 
 
 class Tournament(models.Model):
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=100, unique=True)
+    name = models.CharField(max_length=limits.NAME_MAX)
+    slug = models.SlugField(
+        max_length=limits.SLUG_MAX, unique=True, validators=limits.slug_validators()
+    )
     date = models.DateField(null=True, blank=True)
     scoring = models.CharField(
         max_length=20, choices=SCORING_CHOICES, default=ScoringSystem.WINNER_ADVANTAGE.value
     )
-    rotations_per_round = models.PositiveSmallIntegerField(default=1)
+    rotations_per_round = models.PositiveSmallIntegerField(
+        default=1, validators=limits.ROTATIONS.validators()
+    )
     # The tiebreak keys applied after points, in order (see scoring.standings).
     tiebreaks = models.JSONField(default=default_tiebreaks)
-    venue = models.CharField(max_length=200, blank=True)
-    planned_rounds = models.PositiveSmallIntegerField(default=4)
+    venue = models.CharField(max_length=limits.VENUE_MAX, blank=True)
+    planned_rounds = models.PositiveSmallIntegerField(
+        default=4, validators=limits.PLANNED_ROUNDS.validators()
+    )
     table_policy = models.CharField(
         max_length=10, choices=TablePolicy.choices, default=TablePolicy.MIXED
     )
@@ -65,7 +72,9 @@ class Tournament(models.Model):
     table_sizes = models.JSONField(default=default_table_sizes)
     bye_score = models.CharField(max_length=10, choices=ByeScore.choices, default=ByeScore.ZERO)
     # Players of one club are kept apart in rounds 1..keep_clubs_apart_rounds.
-    keep_clubs_apart_rounds = models.PositiveSmallIntegerField(default=0)
+    keep_clubs_apart_rounds = models.PositiveSmallIntegerField(
+        default=0, validators=limits.KEEP_CLUBS_APART_ROUNDS.validators()
+    )
     two_person_check = models.BooleanField(
         default=True,
         help_text="A sheet entered by one scorer counts publicly only once another confirms it.",
@@ -86,7 +95,9 @@ class Tournament(models.Model):
     published = models.BooleanField(default=False)
     # The last rounds whose results stay hidden until the organiser reveals the final
     # results (keeps the suspense of the last rounds).
-    hold_back_rounds = models.PositiveSmallIntegerField(default=0)
+    hold_back_rounds = models.PositiveSmallIntegerField(
+        default=0, validators=limits.HOLD_BACK_ROUNDS.validators()
+    )
     # When anything shown on the public pages last changed; part of their cache keys.
     public_changed = models.DateTimeField(default=timezone.now)
     created = models.DateTimeField(auto_now_add=True)
@@ -117,14 +128,16 @@ class Tournament(models.Model):
 class Player(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     # The player's id in tournament files ("p1"); stable across export and import.
-    ref = models.CharField(max_length=50)
-    name = models.CharField(max_length=200)
-    club = models.CharField(max_length=200, blank=True)
+    ref = models.CharField(max_length=limits.PLAYER_ID_MAX)
+    name = models.CharField(max_length=limits.NAME_MAX)
+    club = models.CharField(max_length=limits.CLUB_MAX, blank=True)
     # False once the player has dropped out: later rounds do not seat them.
     active = models.BooleanField(default=True)
     checked_in = models.BooleanField(default=False)
     # Accessibility: the player always sits at this table number.
-    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=limits.FIXED_TABLE.validators()
+    )
 
     class Meta:
         ordering = ["pk"]

@@ -151,11 +151,15 @@ def duplicate_warning(tournament: Tournament, name: str, exclude: int | None = N
     return None
 
 
-def add_player(tournament: Tournament, name: str, club: str = "") -> Player:
+def add_player(
+    tournament: Tournament, name: str, club: str = "", fixed_table: int | None = None
+) -> Player:
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         (ref,) = _next_refs(tournament, 1)
-        return Player.objects.create(tournament=tournament, ref=ref, name=name, club=club)
+        return Player.objects.create(
+            tournament=tournament, ref=ref, name=name, club=club, fixed_table=fixed_table
+        )
 
 
 def has_played(tournament: Tournament) -> bool:

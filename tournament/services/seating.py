@@ -20,6 +20,7 @@ Terms:
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -33,6 +34,7 @@ from scoring.errors import UserError
 from scoring.seating import (
     Quality,
     RoundSeating,
+    SeatingError,
     SeatingRequest,
     plan,
     quality,
@@ -207,6 +209,25 @@ def _by_standings(
     return seat_by_standings(ranked, request)
 
 
+# The engine names players by the ids it was given (the players' row ids), which mean
+# nothing to an organiser: these are the places its messages name them.
+_NAMED_IDS = re.compile(
+    r"^(?P<a>\d+)(?= is fixed to )"
+    r"|^(?P<b>\d+) and (?P<c>\d+)(?= must be kept apart)"
+    r"|(?<=^Could not keep )(?P<d>\d+) and (?P<e>\d+)(?= apart)"
+)
+
+
+def _with_names(message: str, tournament: Tournament) -> str:
+    names = dict(Player.objects.filter(tournament=tournament).values_list("pk", "name"))
+
+    def named(found: re.Match[str]) -> str:
+        ids = [int(value) for value in found.groupdict().values() if value is not None]
+        return " and ".join(names.get(pk, str(pk)) for pk in ids)
+
+    return _NAMED_IDS.sub(named, message)
+
+
 def _seat(
     tournament: Tournament,
     number: int,
@@ -214,6 +235,20 @@ def _seat(
     seed: int,
     split: tuple[int, ...] | None = None,
     replan: bool = False,
+) -> RoundSeating:
+    try:
+        return _seat_by(tournament, number, method, seed, split, replan)
+    except SeatingError as error:
+        raise SeatingError(_with_names(str(error), tournament)) from None
+
+
+def _seat_by(
+    tournament: Tournament,
+    number: int,
+    method: str,
+    seed: int,
+    split: tuple[int, ...] | None,
+    replan: bool,
 ) -> RoundSeating:
     if method == "balanced":
         return _balanced(tournament, number, seed, split, replan)

@@ -1,7 +1,13 @@
 """Tournament files: a whole tournament as JSON, to archive, move and restore.
 
-The format is ``lld-tournament/1``, described by ``docs/tournament-file.schema.json`` and
-``docs/tournament-file.md``. Checking a file happens in two layers:
+The format is ``lld-tournament/2`` (``lld-tournament/1`` files still import), described
+by ``docs/tournament-file.schema.json`` (built by ``tournament.file_schema`` from the
+same limits as the models and forms) and ``docs/tournament-file.md``. Version 2 adds what
+decides what the public sees (publishing, started and released rounds, the hold-back),
+who runs the tournament (owner and scorers, by user name) and each table's sheet as it
+stands with its history. A version-1 file has none of these: its rounds are restored
+started but not released, and the tournament unpublished, so that a restore never shows
+more than before. Checking a file happens in two layers:
 
 - *structure*, by the JSON Schema: keys, types, required fields. These problems are
   located by JSON path with 0-based indexes, e.g. ``players[5].name``.
@@ -9,29 +15,34 @@ The format is ``lld-tournament/1``, described by ``docs/tournament-file.schema.j
   deals per round, and every deal's own rules. These problems are located the way the
   score sheets are: ``round 2, table 3, deal 4``.
 
-A file with any problem changes nothing; every problem is reported at once.
+A file with any problem changes nothing; every problem is counted at once, and the
+first ``PROBLEMS_SHOWN`` are worded (a file of 200,000 bad players must not make
+600,000 messages).
 """
 
 from __future__ import annotations
 
 import datetime
+import heapq
 import json
 import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
-from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils.text import slugify
+from django.db.models import Q
 
 from scoring.errors import UserError
 from scoring.rules import deals_per_round, validate_deal
 from scoring.standings import DEFAULT_TIEBREAKS
 from scoring.systems import ScoringSystem
+from tournament import file_schema, limits
+from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
 from tournament.models import (
     Bye,
     Deal,
@@ -42,16 +53,18 @@ from tournament.models import (
     Seat,
     Sheet,
     SheetStatus,
+    SheetVersion,
     Table,
     Tournament,
 )
 from tournament.services.sheets import seat_sums
 
-FORMAT = "lld-tournament/1"
+FORMAT = FORMAT_2
+# A person reads the first problems and fixes the cause; the rest are counted.
+PROBLEMS_SHOWN = 100
 # A real tournament file is a few hundred KB (200 players, 10 rounds of deals); anything
 # this large is not one, and is refused before it is parsed.
 MAX_BYTES = 20 * 1024 * 1024
-SCHEMA_PATH = Path(settings.BASE_DIR) / "docs" / "tournament-file.schema.json"
 # Deal values are checked by scoring.rules.validate_deal, which words problems for scorers.
 _DEAL_FIELDS = {"won", "last_in", "left_over"}
 _TYPE_WORDS = {
@@ -62,16 +75,55 @@ _TYPE_WORDS = {
 }
 
 
-class TournamentFileError(UserError):
-    """A tournament file that cannot be imported; ``problems`` lists every problem."""
+def _problems(count: int) -> str:
+    return f"{count} problem{'s' if count != 1 else ''}"
 
-    def __init__(self, problems: Iterable[str]) -> None:
+
+class TournamentFileError(UserError):
+    """A tournament file that cannot be imported: ``problems`` lists the first problems
+    (every one, unless there are more than ``PROBLEMS_SHOWN``), ``total`` counts all."""
+
+    def __init__(self, problems: Iterable[str], total: int | None = None) -> None:
         self.problems = list(problems)
-        count = len(self.problems)
+        self.total = len(self.problems) if total is None else total
+        more = self.total - len(self.problems)
         super().__init__(
-            f"{count} problem{'s' if count != 1 else ''} in the tournament file:\n"
+            f"{_problems(self.total)} in the tournament file:\n"
             + "\n".join(f"  - {p}" for p in self.problems)
+            + (f"\n  … and {more} more problem{'s' if more != 1 else ''}" if more else "")
         )
+
+
+@dataclass(frozen=True)
+class Problems:
+    """The first problems of a file, worded, and how many there are in all."""
+
+    shown: tuple[str, ...]
+    total: int
+
+    def __bool__(self) -> bool:
+        return self.total > 0
+
+    def error(self) -> TournamentFileError:
+        return TournamentFileError(self.shown, self.total)
+
+
+class _Tally:
+    """Keeps the first ``limit`` problems and counts the others."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.shown: list[str] = []
+        self.total = 0
+
+    def add(self, problems: Iterable[str]) -> None:
+        for problem in problems:
+            self.total += 1
+            if len(self.shown) < self.limit:
+                self.shown.append(problem)
+
+    def result(self) -> Problems:
+        return Problems(tuple(self.shown), self.total)
 
 
 class TournamentExistsError(UserError):
@@ -82,7 +134,7 @@ class TournamentExistsError(UserError):
 
 @cache
 def schema() -> dict[str, Any]:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return build_schema()
 
 
 def parse(text: str | bytes) -> Any:
@@ -133,25 +185,23 @@ def _unstorable(text: str) -> str | None:
     return f"a character that cannot be stored (U+{ord(found[0]):04X})"
 
 
-def unstorable_text(data: object) -> list[str]:
+def unstorable_text(data: object) -> Iterator[str]:
     """Every string (or key) of a parsed file holding a character no database stores."""
-    problems: list[str] = []
     # A loop, not recursion: a file may nest as deep as the JSON parser allows.
     todo: list[tuple[tuple[object, ...], object]] = [((), data)]
     while todo:
         path, value = todo.pop()
         if isinstance(value, str):
             if what := _unstorable(value):
-                problems.append(f"{_json_path(path)}: contains {what}")
+                yield f"{_json_path(path)}: contains {what}"
         elif isinstance(value, dict):
             for key, item in reversed(value.items()):
                 if what := _unstorable(str(key)):
-                    problems.append(f"{_json_path(path)}: a key contains {what}")
+                    yield f"{_json_path(path)}: a key contains {what}"
                 else:
                     todo.append(((*path, key), item))
         elif isinstance(value, list):
             todo.extend(((*path, index), item) for index, item in reversed(list(enumerate(value))))
-    return problems
 
 
 # Structure ------------------------------------------------------------------------------
@@ -194,12 +244,19 @@ def _describe(value: object) -> str:
     return _short(json.dumps(value))
 
 
+def _expected(kinds: str | list[str]) -> str:
+    words = {**_TYPE_WORDS, "null": "null", "boolean": "true or false"}
+    return " or ".join(
+        words.get(kind, kind) for kind in ([kinds] if isinstance(kinds, str) else kinds)
+    )
+
+
 def _schema_message(error: jsonschema.ValidationError) -> str:
     where = _json_path(error.absolute_path)
     value = error.instance
     match error.validator:
         case "type":
-            return f"{where}: expected {_TYPE_WORDS.get(error.validator_value, error.validator_value)}, found {_describe(value)}"  # noqa: E501
+            return f"{where}: expected {_expected(error.validator_value)}, found {_describe(value)}"
         case "required":
             missing = [key for key in error.validator_value if key not in value]
             return f"{where}: “{missing[0]}” is missing"
@@ -209,6 +266,8 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
             return f"{where}: unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(
                 f"“{_short(key)}”" for key in extra
             )
+        case "not" if error.absolute_path and error.absolute_path[-1] == "slug":
+            return f"{where}: “{_short(value)}” is the name of one of the app's own pages"
         case "const" | "enum":
             allowed = error.validator_value
             allowed = [allowed] if error.validator == "const" else allowed
@@ -216,6 +275,10 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
             return f"{where}: {_short(json.dumps(value))} is not one of: {choices}"
         case "minLength" | "pattern" if error.absolute_path and error.absolute_path[-1] == "name":
             return f"{where}: a name must not be empty"
+        case "pattern" if error.absolute_path and error.absolute_path[-1] == "at":
+            return (
+                f"{where}: “{_short(value)}” is not a time written like 2026-11-22T03:15:07+00:00"
+            )
         case "pattern" if error.absolute_path and error.absolute_path[-1] == "date":
             return f"{where}: “{_short(value)}” is not a date written YYYY-MM-DD"
         case "pattern" if error.absolute_path and error.absolute_path[-1] == "slug":
@@ -240,12 +303,26 @@ def _inside_a_deal(path: tuple[object, ...]) -> bool:
     return len(path) >= 7 and path[4] == "deals" and path[6] in _DEAL_FIELDS
 
 
-def structure_problems(data: object) -> list[str]:
+def _path_order(error: jsonschema.ValidationError) -> list[tuple[int, int | str]]:
+    """Problems in the file's order: players[2] before players[10]."""
+    return [(0, p) if isinstance(p, int) else (1, str(p)) for p in error.absolute_path]
+
+
+def structure_problems(data: object, limit: int = sys.maxsize) -> Problems:
+    """The first ``limit`` problems of structure in path order, worded, and their count:
+    only the ones shown are kept and worded, however many there are."""
     validator = _Validator(schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    return [
-        _schema_message(error) for error in errors if not _inside_a_deal(tuple(error.absolute_path))
-    ]
+    total = 0
+
+    def counted() -> Iterator[jsonschema.ValidationError]:
+        nonlocal total
+        for error in validator.iter_errors(data):
+            if not _inside_a_deal(tuple(error.absolute_path)):
+                total += 1
+                yield error
+
+    first = heapq.nsmallest(limit, counted(), key=_path_order)
+    return Problems(tuple(_schema_message(error) for error in first), total)
 
 
 # Rules ----------------------------------------------------------------------------------
@@ -270,22 +347,54 @@ def slug_for(data: Mapping[str, Any]) -> str:
     if isinstance(slug, str) and slug:
         return slug
     name = data.get("name")
-    return slugify(name)[:100].strip("-") if isinstance(name, str) else ""
+    return limits.slug_from_name(name) if isinstance(name, str) else ""
 
 
-def rule_problems(data: object) -> list[str]:
+# What only a version-2 file holds, at the top, in a round and in a table.
+_VERSION_2_KEYS = (
+    ("published", "hold_back_rounds", "two_person_check", "owner", "scorers"),
+    ("started", "released"),
+    ("sheet",),
+)
+
+
+def _version_2_places(data: dict[str, Any]) -> Iterator[str]:
+    top, in_round, in_table = _VERSION_2_KEYS
+    yield from (key for key in top if key in data)
+    for index, round_ in _dicts(data.get("rounds")):
+        yield from (f"rounds[{index}].{key}" for key in in_round if key in round_)
+        for table_index, table in _dicts(round_.get("tables")):
+            yield from (
+                f"rounds[{index}].tables[{table_index}].{key}" for key in in_table if key in table
+            )
+
+
+def _version_2_problems(data: dict[str, Any]) -> Iterator[str]:
+    for where in _version_2_places(data):
+        yield f"{where}: only a file of format “{FORMAT_2}” holds this; the file says “{FORMAT_1}”"
+
+
+def rule_problems(data: object) -> Iterator[str]:
     if not isinstance(data, dict):
-        return []
-    problems: list[str] = []
+        return
+    if data.get("format") == FORMAT_1:
+        yield from _version_2_problems(data)
     name = data.get("name")
-    if isinstance(name, str) and name.strip() and "slug" not in data and not slug_for(data):
-        problems.append("name: no slug can be made from this name; give a “slug”")
+    if isinstance(name, str) and name.strip() and "slug" not in data:
+        derived = slug_for(data)
+        if not derived:
+            yield "name: no slug can be made from this name; give a “slug”"
+        elif derived in limits.reserved_slugs():
+            yield (
+                f"name: the slug made from this name, “{derived}”, is the name of one of the "
+                "app's own pages; give a “slug”"
+            )
     date = data.get("date")
     if isinstance(date, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
         try:
             datetime.date.fromisoformat(date)
         except ValueError:
-            problems.append(f"date: “{date}” is not a real day")
+            yield f"date: “{date}” is not a real day"
     rotations = data.get("rotations_per_round", 1)
     if not isinstance(rotations, int) or isinstance(rotations, bool) or rotations < 1:
         rotations = None
@@ -298,15 +407,17 @@ def rule_problems(data: object) -> list[str]:
         if not isinstance(player_id, str):
             continue
         if player_id in players:
-            problems.append(f"players[{index}]: id “{_short(player_id)}” is used twice")
+            yield f"players[{index}]: id “{_short(player_id)}” is used twice"
         players[player_id] = _short(str(player.get("name", player_id)))
 
     round_numbers: set[int] = set()
     for round_index, round_ in _dicts(data.get("rounds")):
         round_number = _number(round_, round_index + 1)
         if round_number in round_numbers:
-            problems.append(f"rounds[{round_index}]: round {round_number} appears twice")
+            yield f"rounds[{round_index}]: round {round_number} appears twice"
         round_numbers.add(round_number)
+        if round_.get("released") is True and round_.get("started") is False:
+            yield f"rounds[{round_index}]: round {round_number} is released but not started"
         seated_at: dict[str, int] = {}
         table_numbers: set[int] = set()
         byes = round_.get("byes")
@@ -314,7 +425,7 @@ def rule_problems(data: object) -> list[str]:
             table_number = _number(table, table_index + 1)
             where = f"round {round_number}, table {table_number}"
             if table_number in table_numbers:
-                problems.append(f"{where}: table {table_number} appears twice in this round")
+                yield f"{where}: table {table_number} appears twice in this round"
             table_numbers.add(table_number)
             seats = table.get("seats")
             seats = seats if isinstance(seats, list) else []
@@ -322,11 +433,9 @@ def rule_problems(data: object) -> list[str]:
                 if not isinstance(player_id, str) or not players_readable:
                     continue
                 if player_id not in players:
-                    problems.append(
-                        f"{where}, seat {position}: unknown player id “{_short(player_id)}”"
-                    )
+                    yield f"{where}, seat {position}: unknown player id “{_short(player_id)}”"
                 elif player_id in seated_at:
-                    problems.append(
+                    yield (
                         f"{where}, seat {position}: {players[player_id]} (“{_short(player_id)}”) "
                         f"is already seated at table {seated_at[player_id]} in this round"
                     )
@@ -337,28 +446,85 @@ def rule_problems(data: object) -> list[str]:
             if not 3 <= size <= 6 or not isinstance(deals, list):
                 continue
             if rotations is not None and len(deals) > deals_per_round(size, rotations):
-                plural = "s" if rotations > 1 else ""
-                problems.append(
-                    f"{where}: {len(deals)} deals, but a table of {size} plays at most "
-                    f"{deals_per_round(size, rotations)} in a round ({rotations} rotation{plural})"
-                )
+                yield f"{where}: {_too_many(len(deals), 'deals', size, rotations)}"
             for deal_index, deal in _dicts(deals):
                 won = deal.get("won")
                 if "won" in deal and not isinstance(won, list):
                     # The schema's own message about it is dropped with the deal's others.
-                    problems.append(
+                    yield (
                         f"{where}, deal {deal_index + 1}: cards won: expected a list of counts, "
                         f"one per seat, found {_describe(won)}"
                     )
                 if not isinstance(won, list):
                     continue
                 for problem in validate_deal(won, deal.get("last_in"), deal.get("left_over"), size):
-                    problems.append(f"{where}, deal {deal_index + 1}: {problem}")
+                    yield f"{where}, deal {deal_index + 1}: {problem}"
+            sheet = table.get("sheet")
+            if isinstance(sheet, dict):
+                yield from _sheet_problems(where, sheet, size, rotations, bool(deals))
         if isinstance(byes, list) and players_readable:
-            problems.extend(_bye_problems(round_number, byes, players, seated_at))
+            yield from _bye_problems(round_number, byes, players, seated_at)
     if players_readable:
-        problems.extend(_keep_apart_problems(data.get("keep_apart"), players))
-    return problems
+        yield from _keep_apart_problems(data.get("keep_apart"), players)
+
+
+def _too_many(count: int, what: str, size: int, rotations: int) -> str:
+    plural = "s" if rotations > 1 else ""
+    return (
+        f"{count} {what}, but a table of {size} plays at most "
+        f"{deals_per_round(size, rotations)} in a round ({rotations} rotation{plural})"
+    )
+
+
+_TIME = file_schema.TIME_PATTERN
+
+
+def _sheet_problems(
+    where: str, sheet: dict[str, Any], size: int, rotations: int | None, has_deals: bool
+) -> Iterator[str]:
+    """A table's sheet as it stands: what is typed fits the table, what awaits
+    confirmation passes the rules (confirming it writes it as the table's deals)."""
+    status = sheet.get("status")
+    pending = sheet.get("pending")
+    pending = [row for _, row in _dicts(pending)] if isinstance(pending, list) else []
+    if status == SheetStatus.NOT_STARTED and (pending or has_deals):
+        yield f"{where}: the sheet is “not_started”, but it holds deals"
+    if status == SheetStatus.CONFIRMED and pending:
+        yield f"{where}: the sheet is “confirmed”, but it holds rows awaiting confirmation"
+    # A draft may hold more rows than a round has deals (the scorer removes them before
+    # saving it complete); a sheet awaiting confirmation may not.
+    if (
+        status == SheetStatus.ENTERED
+        and rotations is not None
+        and len(pending) > deals_per_round(size, rotations)
+    ):
+        yield f"{where}: {_too_many(len(pending), 'deals awaiting confirmation', size, rotations)}"
+    for number, row in enumerate(pending, start=1):
+        won = row.get("won")
+        if not isinstance(won, list):
+            continue
+        if len(won) != size:
+            yield (
+                f"{where}: row {number} of its sheet has {len(won)} counts of cards won for a "
+                f"table of {size}"
+            )
+        elif status == SheetStatus.ENTERED:
+            for problem in validate_deal(won, row.get("last_in"), row.get("left_over"), size):
+                yield f"{where}: deal {number} awaiting confirmation: {problem}"
+    numbers: set[int] = set()
+    for _, version in _dicts(sheet.get("history")):
+        number = version.get("number")
+        if not isinstance(number, int):
+            continue
+        if number in numbers:
+            yield f"{where}: version {number} of its sheet appears twice in its history"
+        numbers.add(number)
+        at = version.get("at")
+        if isinstance(at, str) and re.fullmatch(_TIME, at):
+            try:
+                datetime.datetime.fromisoformat(at)
+            except ValueError:
+                yield f"{where}: version {number} of its sheet: “{_short(at)}” is not a time"
 
 
 def _bye_problems(
@@ -399,13 +565,24 @@ def _keep_apart_problems(pairs: object, players: dict[str, str]) -> Iterator[str
         seen.add(frozenset(pair))
 
 
+def check_bounded(data: object, limit: int = PROBLEMS_SHOWN) -> Problems:
+    """The first ``limit`` problems of a parsed tournament file, structure first, and how
+    many there are in all."""
+    tally = _Tally(limit)
+    tally.add(unstorable_text(data))
+    if tally.total:
+        # Alone: the other checks would quote these characters back in their messages.
+        return tally.result()
+    structure = structure_problems(data, limit)
+    tally.add(structure.shown)
+    tally.total += structure.total - len(structure.shown)
+    tally.add(rule_problems(data))
+    return tally.result()
+
+
 def check(data: object) -> list[str]:
     """Every problem of a parsed tournament file, structure first."""
-    unstorable = unstorable_text(data)
-    if unstorable:
-        # Alone: the other checks would quote these characters back in their messages.
-        return unstorable
-    return structure_problems(data) + rule_problems(data)
+    return list(check_bounded(data, sys.maxsize).shown)
 
 
 # Import and export ----------------------------------------------------------------------
@@ -418,17 +595,29 @@ class ImportSummary:
     rounds: int
     deals: int
     replaced: bool
+    # User names the file gives (owner, scorers, sheets' authors) with no account here.
+    missing_users: tuple[str, ...] = ()
+    # What the person restoring should know (what a version-1 file could not say).
+    notes: tuple[str, ...] = ()
+
+
+VERSION_1_NOTE = (
+    f"a “{FORMAT_1}” file does not say which rounds were released, whether the tournament "
+    "was published, nor who organises and scores it: every round is restored started but "
+    "not released, the tournament is not published and has no organiser (a superuser "
+    "can release the rounds, publish it and give it an organiser)"
+)
 
 
 def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
     """Store a whole tournament file, all or nothing.
 
-    Raises ``TournamentFileError`` listing every problem, or ``TournamentExistsError``
+    Raises ``TournamentFileError`` listing the first problems, or ``TournamentExistsError``
     when the slug is taken and ``replace`` is false; the database is then unchanged.
     """
-    problems = check(data)
+    problems = check_bounded(data)
     if problems:
-        raise TournamentFileError(problems)
+        raise problems.error()
     assert isinstance(data, dict)
     slug = slug_for(data)
     with transaction.atomic():
@@ -438,7 +627,8 @@ def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
         if existing is not None:
             _delete(existing)
         summary = _create(data, slug)
-    return ImportSummary(replaced=existing is not None, **summary)
+    notes = (VERSION_1_NOTE,) if data["format"] == FORMAT_1 else ()
+    return ImportSummary(replaced=existing is not None, notes=notes, **summary)
 
 
 def _delete(tournament: Tournament) -> None:
@@ -457,10 +647,26 @@ _SETTINGS = (
     "bye_score",
     "keep_clubs_apart_rounds",
 )
+# Version 2: what decides what the public sees, under the same name in a file and on
+# the model.
+_PUBLIC_SETTINGS = ("published", "hold_back_rounds", "two_person_check")
+
+
+def _user_names(data: dict[str, Any]) -> set[str]:
+    names = {data.get("owner"), *data.get("scorers", [])}
+    for round_ in data["rounds"]:
+        for table in round_["tables"]:
+            sheet = table.get("sheet", {})
+            names |= {sheet.get("entered_by"), sheet.get("confirmed_by")}
+            names |= {version.get("by") for version in sheet.get("history", [])}
+    names.discard(None)
+    return names  # type: ignore[return-value]
 
 
 def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
     date = data.get("date")
+    names = _user_names(data)
+    users = {user.username: user for user in get_user_model().objects.filter(username__in=names)}
     tournament = Tournament.objects.create(
         name=data["name"],
         slug=slug,
@@ -468,8 +674,10 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         scoring=data.get("scoring", ScoringSystem.WINNER_ADVANTAGE.value),
         rotations_per_round=data.get("rotations_per_round", 1),
         tiebreaks=list(data.get("tiebreaks", DEFAULT_TIEBREAKS)),
-        **{key: data[key] for key in _SETTINGS if key in data},
+        owner=users.get(data.get("owner")),  # type: ignore[arg-type]
+        **{key: data[key] for key in (*_SETTINGS, *_PUBLIC_SETTINGS) if key in data},
     )
+    tournament.scorers.set([users[name] for name in data.get("scorers", []) if name in users])
     players = Player.objects.bulk_create(
         Player(
             tournament=tournament,
@@ -486,8 +694,15 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         KeepApart(tournament=tournament, first=player_by_ref[a], second=player_by_ref[b])
         for a, b in data.get("keep_apart", [])
     )
+    # Never more public than the file says: a version-1 file does not say, so its rounds
+    # are started (they were played) but not released.
     rounds = Round.objects.bulk_create(
-        Round(tournament=tournament, number=r["number"], started=True, released=True)
+        Round(
+            tournament=tournament,
+            number=r["number"],
+            started=r.get("started", True),
+            released=r.get("released", False),
+        )
         for r in data["rounds"]
     )
     # Flatten the file's tree into (round, table data) and (table, deal data) lists so
@@ -530,29 +745,77 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         for deal, (_, _, d) in zip(deals, table_deals, strict=True)
         for seat, won in enumerate(d["won"], start=1)
     )
-    # A file holds official facts: its sheets are confirmed.
-    Sheet.objects.bulk_create(
-        Sheet(
-            table=table,
-            status=SheetStatus.CONFIRMED if t["deals"] else SheetStatus.NOT_STARTED,
-            stopped_early=0
-            < len(t["deals"])
-            < deals_per_round(len(t["seats"]), tournament.rotations_per_round),
-        )
+    sheets = Sheet.objects.bulk_create(
+        _sheet(table, t, tournament.rotations_per_round, users)
         for table, (_, t) in zip(tables, round_tables, strict=True)
     )
+    _create_history(sheets, [t for _, t in round_tables], users)
     return {
         "tournament": tournament,
         "players": len(players),
         "rounds": len(rounds),
         "deals": len(deals),
+        "missing_users": tuple(sorted(names - set(users))),
     }
 
 
+def _sheet(table: Table, data: dict[str, Any], rotations: int, users: dict[str, Any]) -> Sheet:
+    deals = data["deals"]
+    stopped_early = 0 < len(deals) < deals_per_round(len(data["seats"]), rotations)
+    saved = data.get("sheet")
+    if saved is None:
+        # Without a sheet (a version-1 file, or nobody saved one), the deals are the
+        # official facts: the sheet is confirmed.
+        status = SheetStatus.CONFIRMED if deals else SheetStatus.NOT_STARTED
+        return Sheet(table=table, status=status, stopped_early=stopped_early)
+    history = saved.get("history", [])
+    return Sheet(
+        table=table,
+        status=saved["status"],
+        version=max((version["number"] for version in history), default=0),
+        pending=saved.get("pending", []),
+        stopped_early=saved.get("stopped_early", stopped_early),
+        entered_by=users.get(saved.get("entered_by")),  # type: ignore[arg-type]
+        confirmed_by=users.get(saved.get("confirmed_by")),  # type: ignore[arg-type]
+    )
+
+
+def _create_history(
+    sheets: list[Sheet], tables: list[dict[str, Any]], users: dict[str, Any]
+) -> None:
+    versions = SheetVersion.objects.bulk_create(
+        SheetVersion(
+            sheet=sheet,
+            number=version["number"],
+            action=version["action"],
+            status=version["status"],
+            deals=version["deals"],
+            changes=version.get("changes", []),
+            by=users.get(version.get("by")),
+        )
+        for sheet, table in zip(sheets, tables, strict=True)
+        for version in table.get("sheet", {}).get("history", [])
+    )
+    saved_at = [
+        version.get("at")
+        for table in tables
+        for version in table.get("sheet", {}).get("history", [])
+    ]
+    # ``at`` is set to now on insert; the file's times are put back after.
+    dated = []
+    for version, at in zip(versions, saved_at, strict=True):
+        if at is not None:
+            version.at = datetime.datetime.fromisoformat(at)
+            dated.append(version)
+    SheetVersion.objects.bulk_update(dated, ["at"], batch_size=500)
+
+
 def export_tournament(tournament: Tournament, *, released_only: bool = False) -> dict[str, Any]:
-    """The tournament as a file of its confirmed facts; importing it and exporting again
-    gives the same file. ``released_only`` keeps only the rounds released to the public,
-    and leaves out what is private to the organiser (players kept apart, fixed tables)."""
+    """The tournament as a file: its confirmed facts, what the public sees and who runs
+    it, and its sheets as they stand; importing it and exporting again gives the same
+    file. ``released_only`` keeps only the rounds released to the public, and leaves out
+    what is private to the organiser (players kept apart, fixed tables, the organiser and
+    scorers, sheets)."""
     rounds: dict[str, object] = {"released": True} if released_only else {}
 
     def on(path: str) -> dict[str, object]:
@@ -596,6 +859,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         deals.setdefault(table_id, []).append(
             {"won": results.get(deal_id, []), "last_in": last_in, "left_over": left_over}
         )
+    sheets = {} if released_only else _sheets(tournament)
     tables: dict[int, list[dict[str, Any]]] = {}
     for table_id, round_id, number in (
         Table.objects.filter(round__tournament=tournament, **on("round__"))
@@ -603,7 +867,12 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         .order_by("round_id", "number")
     ):
         tables.setdefault(round_id, []).append(
-            {"number": number, "seats": seats.get(table_id, []), "deals": deals.get(table_id, [])}
+            {
+                "number": number,
+                "seats": seats.get(table_id, []),
+                "deals": deals.get(table_id, []),
+                **({"sheet": sheets[table_id]} if table_id in sheets else {}),
+            }
         )
     return {
         "format": FORMAT,
@@ -613,7 +882,8 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         "scoring": tournament.scoring,
         "rotations_per_round": tournament.rotations_per_round,
         "tiebreaks": list(tournament.tiebreaks),
-        **{key: getattr(tournament, key) for key in _SETTINGS},
+        **{key: getattr(tournament, key) for key in (*_SETTINGS, *_PUBLIC_SETTINGS)},
+        **({} if released_only else _people(tournament)),
         **({} if released_only else {"keep_apart": _keep_apart_refs(tournament, refs)}),
         "players": [
             {
@@ -628,14 +898,71 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         "rounds": [
             {
                 "number": number,
+                "started": started,
+                "released": released,
                 "tables": tables.get(round_id, []),
                 **({"byes": byes[round_id]} if round_id in byes else {}),
             }
-            for round_id, number in Round.objects.filter(tournament=tournament, **rounds)
-            .values_list("pk", "number")
+            for round_id, number, started, released in Round.objects.filter(
+                tournament=tournament, **rounds
+            )
+            .values_list("pk", "number", "started", "released")
             .order_by("number")
         ],
     }
+
+
+def _people(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "owner": tournament.owner.get_username() if tournament.owner else None,
+        "scorers": sorted(user.get_username() for user in tournament.scorers.all()),
+    }
+
+
+def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
+    """The sheets someone has saved, by table id, each with its history."""
+    history: dict[int, list[dict[str, Any]]] = {}
+    for sheet_id, number, action, status, rows, changes, by, at in (
+        SheetVersion.objects.filter(sheet__table__round__tournament=tournament)
+        .values_list(
+            "sheet_id", "number", "action", "status", "deals", "changes", "by__username", "at"
+        )
+        .order_by("sheet_id", "number")
+    ):
+        history.setdefault(sheet_id, []).append(
+            {
+                "number": number,
+                "action": action,
+                "status": status,
+                "deals": rows,
+                "changes": changes,
+                "by": by,
+                "at": at.isoformat(),
+            }
+        )
+    sheets = {}
+    for sheet_id, table_id, status, pending, stopped_early, entered_by, confirmed_by in (
+        Sheet.objects.filter(table__round__tournament=tournament)
+        .filter(Q(version__gt=0) | Q(status__in=[SheetStatus.DRAFT, SheetStatus.ENTERED]))
+        .values_list(
+            "pk",
+            "table_id",
+            "status",
+            "pending",
+            "stopped_early",
+            "entered_by__username",
+            "confirmed_by__username",
+        )
+    ):
+        sheets[table_id] = {
+            "status": status,
+            "stopped_early": stopped_early,
+            "pending": pending,
+            "entered_by": entered_by,
+            "confirmed_by": confirmed_by,
+            "history": history.get(sheet_id, []),
+        }
+    return sheets
 
 
 def _keep_apart_refs(tournament: Tournament, refs: dict[int, str]) -> list[list[str]]:

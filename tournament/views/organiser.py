@@ -226,10 +226,9 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         name, club = form.cleaned_data["name"], form.cleaned_data["club"]
         warning = player_service.duplicate_warning(tournament, name)
-        player = player_service.add_player(tournament, name, club)
-        if form.cleaned_data.get("fixed_table"):
-            player.fixed_table = form.cleaned_data["fixed_table"]
-            player.save(update_fields=["fixed_table"])
+        player = player_service.add_player(
+            tournament, name, club, fixed_table=form.cleaned_data.get("fixed_table")
+        )
         messages.success(request, f"Registered {player.name}.")
         if warning:
             messages.warning(request, warning)

@@ -1,8 +1,9 @@
 """Back up every tournament as tournament files, in a new folder named by the UTC time.
 
-``backups/2026-11-22T0315Z/SLUG.json`` holds the whole of one tournament's confirmed
-facts (every round, released or not), exactly what ``export_tournament`` prints; restore
-one with ``import_tournament FILE --replace``.
+``backups/2026-11-22T0315Z/SLUG.json`` holds the whole of one tournament (every round,
+released or not, with which are; publishing; the organiser and scorers by user name;
+sheets awaiting confirmation and their history), exactly what ``export_tournament``
+prints; restore one with ``import_tournament FILE --replace``.
 
 A backup folder appears only when it is complete: the files are written to a hidden
 staging folder next to it, flushed to disk, and the folder is renamed into place at the
@@ -172,7 +173,7 @@ class Command(BaseCommand):
                     players=len(data["players"]),
                     rounds=len(data["rounds"]),
                     deals=_deals(data),
-                    problems=tuple(tournament_file.check(data)),
+                    problems=tournament_file.check_bounded(data, limit=3).shown,
                 )
             )
         return written

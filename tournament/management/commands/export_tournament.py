@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournament.file_schema import build_schema
 from tournament.models import Tournament
 from tournament.services import tournament_file
 
@@ -8,9 +9,20 @@ class Command(BaseCommand):
     help = "Print a tournament as a tournament file (JSON)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug")
+        parser.add_argument("slug", nargs="?")
+        parser.add_argument(
+            "--schema",
+            action="store_true",
+            help="print the JSON Schema of tournament files instead "
+            "(docs/tournament-file.schema.json is this)",
+        )
 
-    def handle(self, *args: object, slug: str, **options: object) -> None:
+    def handle(self, *args: object, slug: str | None, schema: bool, **options: object) -> None:
+        if schema:
+            self.stdout.write(tournament_file.dumps(build_schema()), ending="")
+            return
+        if slug is None:
+            raise CommandError("give the slug of the tournament to export (or --schema)")
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"no tournament with the slug “{slug}”")

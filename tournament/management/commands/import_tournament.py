@@ -33,7 +33,21 @@ class Command(BaseCommand):
                 f"{path}: nothing was imported: {error}. Use --replace to overwrite it."
             ) from None
         verb = "Replaced" if summary.replaced else "Imported"
+        tournament = summary.tournament
         self.stdout.write(
-            f"{verb} “{summary.tournament.name}” ({summary.tournament.slug}): "
+            f"{verb} “{tournament.name}” ({tournament.slug}): "
             f"{summary.players} players, {summary.rounds} rounds, {summary.deals} deals."
         )
+        released = tournament.rounds.filter(released=True).count()
+        self.stdout.write(
+            f"{'Published' if tournament.published else 'Not published'}; "
+            f"{released} of {summary.rounds} rounds released."
+        )
+        for name in summary.missing_users:
+            self.stdout.write(
+                f"No account is called “{name}” here: the file names it as the organiser, a "
+                "scorer or a sheet's author; create the account and add it on the tournament's "
+                "pages."
+            )
+        for note in summary.notes:
+            self.stdout.write(f"Note: {note}.")
