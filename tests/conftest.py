@@ -65,17 +65,46 @@ def _client_for(user):
 
 
 @pytest.fixture
-def organiser_client(organiser):
+def _backs_up(request):
+    """After a test that drives the site through a web client or a browser: every
+    tournament in the database still exports to a file that would import again (what
+    ``backup`` checks), whatever the test's requests did. A test that builds a broken
+    tournament on purpose says so with ``@pytest.mark.unrestorable("why")``."""
+    # The live server of the browser tests sees only committed rows.
+    live = "live_server" in request.fixturenames
+    request.getfixturevalue("transactional_db" if live else "db")
+    yield
+    if request.node.get_closest_marker("unrestorable"):
+        return
+    from tournament.models import Tournament
+    from tournament.services import tournament_file
+
+    for tournament in Tournament.objects.order_by("pk"):
+        problems = tournament_file.check_bounded(
+            tournament_file.export_tournament(tournament), limit=5
+        )
+        assert not problems.shown, (
+            f"“{tournament.slug}” would not restore from its backup: {list(problems.shown)}"
+        )
+
+
+@pytest.fixture
+def client(client, _backs_up):
+    return client
+
+
+@pytest.fixture
+def organiser_client(organiser, _backs_up):
     return _client_for(organiser)
 
 
 @pytest.fixture
-def scorer_client(scorer):
+def scorer_client(scorer, _backs_up):
     return _client_for(scorer)
 
 
 @pytest.fixture
-def second_scorer_client(second_scorer):
+def second_scorer_client(second_scorer, _backs_up):
     return _client_for(second_scorer)
 
 

@@ -74,7 +74,7 @@ def chromium(chromium_executable: str, pytestconfig: pytest.Config) -> Iterator[
 
 
 @pytest.fixture
-def new_page(chromium: Browser, live_server) -> Iterator[Callable[..., Page]]:
+def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[..., Page]]:
     """Open a page in a fresh browser context (its own cookies: one person) on the live
     server, at a laptop's viewport unless told otherwise. JavaScript errors in any of the
     pages fail the test."""
