@@ -59,8 +59,8 @@ ROUTES: dict[str, Route] = {
     # Public pages
     "standings": _route(Access.PUBLIC),
     "projector": _route(Access.PUBLIC),
-    "standings_csv": _route(Access.PUBLIC),
-    "tournament_json": _route(Access.PUBLIC),
+    "standings_csv": _route(Access.PUBLIC, "GET HEAD"),
+    "tournament_json": _route(Access.PUBLIC, "GET HEAD"),
     "player": _route(Access.PUBLIC),
     "public_round": _route(Access.PUBLIC),
     "final": _route(Access.PUBLIC),
