@@ -81,6 +81,8 @@ ROUTES: dict[str, Route] = {
     "organiser:round_action": _route(Access.ORGANISER, "POST"),
     "organiser:standings": _route(Access.ORGANISER),
     "organiser:publishing": _route(Access.ORGANISER, "POST"),
+    "organiser:scorer_remove": _route(Access.ORGANISER, "POST"),
+    "organiser:keep_apart_remove": _route(Access.ORGANISER, "POST"),
     "print:seating": _route(Access.ORGANISER),
     "print:sheets": _route(Access.ORGANISER),
     # Scorer

@@ -272,7 +272,7 @@ def test_adding_and_removing_scorers(organiser_client, tournament, outsider):
     assert "No account is called “nobody”" in response.content.decode()
     organiser_client.post(url("scorers", tournament), {"username": "oscar"})
     assert tournament.scorers.filter(pk=outsider.pk).exists()
-    organiser_client.post(url("scorers", tournament), {"remove": outsider.pk})
+    organiser_client.post(url("scorer_remove", tournament), {"user": outsider.pk})
     assert not tournament.scorers.filter(pk=outsider.pk).exists()
 
 
@@ -394,7 +394,7 @@ def test_keep_apart_pairs(organiser_client, tournament):
         url("keep_apart", tournament), {"first": a.pk, "second": a.pk}, follow=True
     )
     assert "Choose two different players." in response.content.decode()
-    organiser_client.post(url("keep_apart", tournament), {"remove": pair.pk})
+    organiser_client.post(url("keep_apart_remove", tournament), {"pair": pair.pk})
     assert not KeepApart.objects.exists()
 
 

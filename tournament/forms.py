@@ -3,7 +3,7 @@ from django.utils.text import slugify
 
 from scoring.rules import TABLE_SIZES
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
-from tournament.models import Player, Tournament, default_table_sizes
+from tournament.models import KeepApart, Player, Tournament, default_table_sizes
 from tournament.services.sheets import deals_beyond_rotations
 
 
@@ -281,3 +281,42 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].queryset = players
         self.fields["second"].queryset = players
+
+
+class RemoveScorerForm(forms.Form):
+    """The scorer to remove: one of this tournament's, by account id."""
+
+    user = forms.ModelChoiceField(
+        queryset=None,
+        error_messages={
+            "required": "Choose the scorer to remove.",
+            "invalid_choice": "That account is not a scorer of this tournament (any more).",
+        },
+    )
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = tournament.scorers.all()
+
+
+class RemoveKeepApartForm(forms.Form):
+    """The kept-apart pair to let sit together again: one of this tournament's."""
+
+    pair = forms.ModelChoiceField(
+        queryset=KeepApart.objects.none(),
+        error_messages={
+            "required": "Choose the pair to let sit together.",
+            "invalid_choice": "That pair is not kept apart in this tournament (any more).",
+        },
+    )
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["pair"].queryset = KeepApart.objects.filter(
+            tournament=tournament
+        ).select_related("first", "second")
+
+
+def form_errors(form: forms.Form) -> str:
+    """All of ``form``'s errors as one message."""
+    return " ".join(error for errors in form.errors.values() for error in errors)

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from scoring.errors import UserError
-from tournament.models import Player, Tournament
+from tournament.models import KeepApart, Player, Tournament
 from tournament.public_cache import mark_changed
 
 NAME_MAX = 200
@@ -160,3 +160,17 @@ def add_player(tournament: Tournament, name: str, club: str = "") -> Player:
 
 def has_played(tournament: Tournament) -> bool:
     return tournament.rounds.aggregate(last=Max("number"))["last"] is not None
+
+
+def keep_apart(tournament: Tournament, first: Player, second: Player) -> tuple[Player, Player]:
+    """Never seat ``first`` and ``second`` at one table; the pair in a fixed order (a
+    pair is stored once, whichever way round it was chosen)."""
+    low, high = sorted([first, second], key=lambda player: player.pk)
+    with transaction.atomic():
+        KeepApart.objects.get_or_create(tournament=tournament, first=low, second=high)
+    return low, high
+
+
+def allow_together(pair: KeepApart) -> None:
+    with transaction.atomic():
+        pair.delete()

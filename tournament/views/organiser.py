@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -24,18 +23,21 @@ from tournament.forms import (
     CsvImportForm,
     KeepApartForm,
     PlayerForm,
+    RemoveKeepApartForm,
+    RemoveScorerForm,
     ScorerForm,
     SeatRoundForm,
     SwapForm,
     TiebreakForm,
     TournamentForm,
+    form_errors,
     player_label,
     shared_names,
 )
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import players as player_service
-from tournament.services import seating
+from tournament.services import scorer_access, seating
 from tournament.services.standings import tournament_standings
 from tournament.tables import PlayersTable, standings_table
 
@@ -143,30 +145,35 @@ def tiebreaks(request: HttpRequest, slug: str) -> HttpResponse:
 def scorers(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = ScorerForm(request.POST or None)
-    if request.method == "POST":
-        if "remove" in request.POST:
-            tournament.scorers.remove(*tournament.scorers.filter(pk=request.POST["remove"]))
-            messages.success(request, "Scorer removed.")
+    if request.method == "POST" and form.is_valid():
+        username = form.cleaned_data["username"].strip()
+        try:
+            scorer_access.add_scorer(tournament, username)
+        except UserError as refused:
+            form.add_error("username", str(refused))
+        else:
+            messages.success(request, f"{username} may now enter and confirm sheets.")
             return redirect("organiser:scorers", slug)
-        if form.is_valid():
-            username = form.cleaned_data["username"].strip()
-            user = get_user_model().objects.filter(username=username).first()
-            if user is None:
-                form.add_error(
-                    "username",
-                    f"No account is called “{username}”: ask the site administrator to create "
-                    "it (python manage.py createsuperuser, or the admin pages).",
-                )
-            else:
-                tournament.scorers.add(user)
-                messages.success(request, f"{username} may now enter and confirm sheets.")
-                return redirect("organiser:scorers", slug)
     context = {
         "tournament": tournament,
         "form": form,
         "scorers": tournament.scorers.order_by("username"),
     }
     return render(request, "organiser/scorers.html", context)
+
+
+@login_required
+@require_POST
+def scorer_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = RemoveScorerForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        user = form.cleaned_data["user"]
+        scorer_access.remove_scorer(tournament, user)
+        messages.success(request, f"{user.get_username()} is no longer a scorer.")
+    else:
+        messages.error(request, form_errors(form))
+    return redirect("organiser:scorers", slug)
 
 
 # Players ------------------------------------------------------------------------------
@@ -298,19 +305,30 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def keep_apart(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    if "remove" in request.POST:
-        KeepApart.objects.filter(tournament=tournament, pk=request.POST["remove"]).delete()
-        messages.success(request, "The pair may now be seated together.")
-        return redirect("organiser:players", slug)
     form = KeepApartForm(request.POST, tournament=tournament)
     if form.is_valid():
-        first, second = sorted(
-            [form.cleaned_data["first"], form.cleaned_data["second"]], key=lambda p: p.pk
+        first, second = player_service.keep_apart(
+            tournament, form.cleaned_data["first"], form.cleaned_data["second"]
         )
-        KeepApart.objects.get_or_create(tournament=tournament, first=first, second=second)
         messages.success(request, f"{first.name} and {second.name} will never share a table.")
     else:
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, form_errors(form))
+    return redirect("organiser:players", slug)
+
+
+@login_required
+@require_POST
+def keep_apart_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = RemoveKeepApartForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        pair = form.cleaned_data["pair"]
+        player_service.allow_together(pair)
+        messages.success(
+            request, f"{pair.first.name} and {pair.second.name} may now share a table."
+        )
+    else:
+        messages.error(request, form_errors(form))
     return redirect("organiser:players", slug)
 
 
