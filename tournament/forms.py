@@ -1,9 +1,10 @@
 from django import forms
-from django.utils.text import slugify
+from django.utils.text import capfirst, slugify
 
 from scoring.rules import TABLE_SIZES
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
+from tournament.services.players import text_problem
 from tournament.services.sheets import deals_beyond_rotations
 
 
@@ -183,10 +184,10 @@ class PlayerForm(forms.ModelForm):
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
             raise forms.ValidationError("The name is empty.")
-        return name
+        return _checked_text(name, "name")
 
     def clean_club(self) -> str:
-        return " ".join(self.cleaned_data["club"].split())
+        return _checked_text(" ".join(self.cleaned_data["club"].split()), "club")
 
 
 class CsvImportForm(forms.Form):
@@ -197,6 +198,8 @@ class CsvImportForm(forms.Form):
     )
     file = forms.FileField(label="or upload a CSV file", required=False)
     skip_bad = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # Set by the preview's button: only then is anything imported.
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     MAX_BYTES = 1_000_000
 
@@ -320,3 +323,12 @@ class RemoveKeepApartForm(forms.Form):
 def form_errors(form: forms.Form) -> str:
     """All of ``form``'s errors as one message."""
     return " ".join(error for errors in form.errors.values() for error in errors)
+
+
+def _checked_text(value: str, what: str) -> str:
+    """``value`` if it passes the one rule for players' names and clubs
+    (``players.text_problem``)."""
+    problem = text_problem(value, what)
+    if problem:
+        raise forms.ValidationError(capfirst(problem) + ".")
+    return value

@@ -266,6 +266,8 @@ def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """A pasted or uploaded list: previewed first, imported only from the preview's
+    button (``confirm``), which posts the same text back."""
     tournament = get_tournament_for_organiser(request, slug)
     form = CsvImportForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -278,17 +280,24 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         form.add_error(None, f"Nothing was imported: {refused}.")
         return _players_page(request, tournament, PlayerForm(), import_form=form)
     skip_bad = form.cleaned_data["skip_bad"]
-    if check.errors and not skip_bad:
+    if not form.cleaned_data["confirm"] or (check.errors and not skip_bad):
         # No ids: its hidden copies of the fields would take the ids that the labels of
         # the import form below point to.
-        retry = CsvImportForm(initial={"text": text, "skip_bad": True}, auto_id=False)
+        confirm = CsvImportForm(
+            initial={"text": text, "skip_bad": bool(check.errors), "confirm": True},
+            auto_id=False,
+        )
         return _players_page(
             request,
             tournament,
             PlayerForm(),
             import_check=check,
-            import_form=form,
-            retry_form=retry,
+            # An uploaded file's text lands in the box, to be corrected there; pasted
+            # text stays as it was typed.
+            import_form=CsvImportForm(initial={"text": text})
+            if form.cleaned_data["file"]
+            else form,
+            confirm_form=confirm,
         )
     added = player_service.import_csv(tournament, text, skip_bad=skip_bad)
     messages.success(request, f"Imported {len(added)} player{'s' if len(added) != 1 else ''}.")
