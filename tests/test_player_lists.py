@@ -187,3 +187,22 @@ def test_a_list_is_previewed_and_imported_only_from_the_preview(organiser_client
     response = confirm(organiser_client, tournament, response)
     assert "Imported 2 players." in response.content.decode()
     assert ("New One", "Crown") in names(tournament)
+
+
+def test_a_list_full_of_quotes_is_read_quickly_enough_to_answer(tournament):
+    # csv.Sniffer's time grows with the square of what it reads: it reads a sample.
+    # (Counted in characters handed to it, not timed: tests do not assert wall-clock.)
+    from unittest import mock
+
+    seen = []
+    real = player_service.csv.Sniffer.sniff
+
+    def sniff(self, sample, delimiters=None):
+        seen.append(len(sample))
+        return real(self, sample, delimiters)
+
+    with mock.patch.object(player_service.csv.Sniffer, "sniff", sniff):
+        check = player_service.check_csv(tournament, ',"' * 400_000 + "\nAnn,Crown\n")
+    assert check.errors
+    assert seen
+    assert max(seen) <= 4096
