@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.text import capfirst, slugify
 
 from scoring.rules import TABLE_SIZES
@@ -290,7 +291,7 @@ class RemoveScorerForm(forms.Form):
     """The scorer to remove: one of this tournament's, by account id."""
 
     user = forms.ModelChoiceField(
-        queryset=None,
+        queryset=get_user_model().objects.none(),
         error_messages={
             "required": "Choose the scorer to remove.",
             "invalid_choice": "That account is not a scorer of this tournament (any more).",
