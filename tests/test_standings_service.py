@@ -93,7 +93,7 @@ def test_shared_ranks_are_marked(db, make_tournament):
     tournament = make_tournament(players=3, rounds=0)
     rows = json.loads(run_standings(tournament.slug, "json"))["rows"]
     assert [(r["rank"], r["shared"]) for r in rows] == [(1, True)] * 3
-    assert run_standings(tournament.slug, "csv").splitlines()[1].startswith("=1,")
+    assert run_standings(tournament.slug, "csv").splitlines()[1].startswith('"1=",')
 
 
 def test_unknown_slug(db):

@@ -272,7 +272,7 @@ def test_adding_and_removing_scorers(organiser_client, tournament, outsider):
     assert "No account is called “nobody”" in response.content.decode()
     organiser_client.post(url("scorers", tournament), {"username": "oscar"})
     assert tournament.scorers.filter(pk=outsider.pk).exists()
-    organiser_client.post(url("scorers", tournament), {"remove": outsider.pk})
+    organiser_client.post(url("scorer_remove", tournament), {"user": outsider.pk})
     assert not tournament.scorers.filter(pk=outsider.pk).exists()
 
 
@@ -341,7 +341,9 @@ def test_csv_import_refuses_everything_while_a_line_is_bad_then_can_skip(
     assert Player.objects.count() == before
     assert "Skip the bad lines and import the 2 good ones" in html
     response = organiser_client.post(
-        url("players_import", tournament), {"text": text, "skip_bad": "True"}, follow=True
+        url("players_import", tournament),
+        {"text": text, "skip_bad": "True", "confirm": "True"},
+        follow=True,
     )
     assert Player.objects.count() == before + 2
     assert set(Player.objects.filter(tournament=tournament).values_list("name", flat=True)) >= {
@@ -358,9 +360,15 @@ def test_csv_upload_with_duplicates_warns_and_imports(organiser_client, tourname
         f"\ufeff{existing},X\nNew One,Y\nNew One,Z\n".encode(),
         content_type="text/csv",
     )
-    response = organiser_client.post(
-        url("players_import", tournament), {"file": upload}, follow=True
-    )
+    response = organiser_client.post(url("players_import", tournament), {"file": upload})
+    html = response.content.decode()
+    # The preview names each warning beside its line, and imports nothing yet.
+    assert f"{existing} is already registered" in html
+    assert "New One is also on line 2" in html
+    assert not Player.objects.filter(tournament=tournament, name="New One").exists()
+    confirm = inputs(response)
+    data = {key: confirm[key]["value"] for key in ("text", "skip_bad", "confirm")}
+    response = organiser_client.post(url("players_import", tournament), data, follow=True)
     html = response.content.decode()
     assert f"line 1: {existing} is already registered" in html
     assert "line 3: New One is also on line 2" in html
@@ -394,7 +402,7 @@ def test_keep_apart_pairs(organiser_client, tournament):
         url("keep_apart", tournament), {"first": a.pk, "second": a.pk}, follow=True
     )
     assert "Choose two different players." in response.content.decode()
-    organiser_client.post(url("keep_apart", tournament), {"remove": pair.pk})
+    organiser_client.post(url("keep_apart_remove", tournament), {"pair": pair.pk})
     assert not KeepApart.objects.exists()
 
 

@@ -376,7 +376,9 @@ def test_the_check_without_htmx_shows_the_whole_page(scorer_client, seated_round
 def test_a_save_from_an_old_copy_shows_both_copies(
     scorer_client, second_scorer_client, seated_round
 ):
-    enter(scorer_client)
+    # A draft: a sheet that awaits confirmation is not shown to who may confirm it
+    # blind (tests/test_blind_confirmation.py).
+    scorer_client.post(url("sheet"), form(action="draft"))
     theirs = form(d1_s1="12", d1_left_over="26")
     response = second_scorer_client.post(url("sheet"), theirs)
     assert response.status_code == 409

@@ -1,9 +1,12 @@
 from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament import limits
-from tournament.models import Player, Tournament, default_table_sizes
+from tournament.models import KeepApart, Player, Tournament, default_table_sizes
+from tournament.services.players import text_problem
 from tournament.services.sheets import deals_beyond_rotations, rotations_refusal
 
 
@@ -203,10 +206,10 @@ class PlayerForm(forms.ModelForm):
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
             raise forms.ValidationError("The name is empty.")
-        return name
+        return _checked_text(name, "name")
 
     def clean_club(self) -> str:
-        return " ".join(self.cleaned_data["club"].split())
+        return _checked_text(" ".join(self.cleaned_data["club"].split()), "club")
 
 
 class CsvImportForm(forms.Form):
@@ -217,6 +220,8 @@ class CsvImportForm(forms.Form):
     )
     file = forms.FileField(label="or upload a CSV file", required=False)
     skip_bad = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # Set by the preview's button: only then is anything imported.
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     MAX_BYTES = 1_000_000
 
@@ -317,3 +322,51 @@ class UnlockScorerForm(forms.Form):
     def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.fields["scorer"].queryset = tournament.scorers.all()
+
+
+class RemoveScorerForm(forms.Form):
+    """The scorer to remove: one of this tournament's, by account id."""
+
+    user = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(),
+        error_messages={
+            "required": "Choose the scorer to remove.",
+            "invalid_choice": "That account is not a scorer of this tournament (any more).",
+        },
+    )
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = tournament.scorers.all()
+
+
+class RemoveKeepApartForm(forms.Form):
+    """The kept-apart pair to let sit together again: one of this tournament's."""
+
+    pair = forms.ModelChoiceField(
+        queryset=KeepApart.objects.none(),
+        error_messages={
+            "required": "Choose the pair to let sit together.",
+            "invalid_choice": "That pair is not kept apart in this tournament (any more).",
+        },
+    )
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["pair"].queryset = KeepApart.objects.filter(
+            tournament=tournament
+        ).select_related("first", "second")
+
+
+def form_errors(form: forms.Form) -> str:
+    """All of ``form``'s errors as one message."""
+    return " ".join(error for errors in form.errors.values() for error in errors)
+
+
+def _checked_text(value: str, what: str) -> str:
+    """``value`` if it passes the one rule for players' names and clubs
+    (``players.text_problem``)."""
+    problem = text_problem(value, what)
+    if problem:
+        raise forms.ValidationError(capfirst(problem) + ".")
+    return value

@@ -15,6 +15,11 @@ urlpatterns = [
     path("<slug:slug>/players/", organiser.players, name="players"),
     path("<slug:slug>/players/import/", organiser.players_import, name="players_import"),
     path("<slug:slug>/players/keep-apart/", organiser.keep_apart, name="keep_apart"),
+    path(
+        "<slug:slug>/players/keep-apart/remove/",
+        organiser.keep_apart_remove,
+        name="keep_apart_remove",
+    ),
     path("<slug:slug>/players/<int:pk>/", organiser.player_edit, name="player_edit"),
     path("<slug:slug>/players/<int:pk>/status/", organiser.player_status, name="player_status"),
     path("<slug:slug>/rounds/", organiser.rounds, name="rounds"),
@@ -22,4 +27,5 @@ urlpatterns = [
     path("<slug:slug>/rounds/<int:number>/action/", organiser.round_action, name="round_action"),
     path("<slug:slug>/standings/", organiser.standings, name="standings"),
     path("<slug:slug>/publishing/", organiser.publishing, name="publishing"),
+    path("<slug:slug>/scorers/remove/", organiser.scorer_remove, name="scorer_remove"),
 ]

@@ -130,7 +130,7 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
     # 2. The players, from a pasted CSV list: a bad line refuses the lot ------------------
     paste = olive.get_by_label("Paste the list")
     paste.fill(csv_text(bad_line=BAD_LINE))
-    olive.get_by_role("button", name="Import players").click()
+    olive.get_by_role("button", name="Preview the list").click()
     problems = olive.locator("#import-problems")
     expect(problems).to_contain_text("Nothing was imported: 1 line needs fixing.")
     expect(problems).to_contain_text("line 5: 3 columns; give a name and, optionally, a club")
@@ -138,7 +138,11 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
     expect(paste).to_have_value(csv_text(bad_line=BAD_LINE))  # kept, to be fixed
     shot(olive, "02-import-error")
     paste.fill(csv_text())
-    olive.get_by_role("button", name="Import players").click()
+    olive.get_by_role("button", name="Preview the list").click()
+    # Previewed first: nothing is imported until the preview's button.
+    expect(olive.locator("#import-preview")).to_contain_text("read as separated by commas")
+    expect(olive.locator("table.players tbody a")).to_have_count(0)
+    olive.get_by_role("button", name="Import these 12 players").click()
     expect_message(olive, "Imported 12 players.")
     expect(olive.locator("#import-problems")).to_have_count(0)
     expect(olive.locator("table.players tbody a")).to_have_text(sorted(name for name, _ in PLAYERS))

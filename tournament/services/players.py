@@ -4,19 +4,29 @@ A CSV import is all or nothing: every bad line is reported with its line number 
 nothing is imported, unless the organiser chooses to skip the bad lines. Names that are
 already registered (or appear twice in the list) are warnings, not errors: two people
 may share a name, but an organiser should look twice.
+
+A list may be separated by commas, semicolons or tabs (what a spreadsheet saves depends
+on its language); ``csv.Sniffer`` tells which. A name or club is one line: a quote that
+runs on past the end of its line would silently make one player of several lines, so
+the list is refused, naming the line where the quote opened.
+
+One rule for every name and club, typed or imported (``text_problem``): it has a
+visible character, and no invisible one that could make it look like another name
+(a zero-width space) or turn the text around it (a direction override).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max
 
 from scoring.errors import UserError
-from tournament.models import Bye, Player, Round, Seat, Tournament
+from tournament.models import Bye, KeepApart, Player, Round, Seat, Tournament
 from tournament.public_cache import mark_changed
 
 NAME_MAX = 200
@@ -24,11 +34,72 @@ CLUB_MAX = 200
 MAX_LINES = 2000
 
 
+# Characters that turn the direction of the text around them: a name holding one can
+# show as another name, or carry the rest of its row along.
+BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
+# Joiners shape the letters of several scripts (and emoji): they belong in a name.
+JOINERS = frozenset("\u200c\u200d")
+# Letters that draw nothing: a name of them alone looks empty.
+BLANK_LETTERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+
+
+def _invisible(char: str) -> bool:
+    """A character that shows nothing and is not a space: a format or control character
+    (a zero-width space, a byte order mark), or one never assigned."""
+    return unicodedata.category(char) in ("Cf", "Cc", "Co", "Cs", "Cn") and char not in JOINERS
+
+
+def _visible(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LNPS" and char not in BLANK_LETTERS
+
+
+def text_problem(value: str, what: str = "name") -> str | None:
+    """What is wrong with a player's ``what`` (name or club) as it will be stored
+    (spaces already normalised), in words for the organiser; None when nothing is."""
+    if any(char in BIDI_CONTROLS for char in value):
+        return f"the {what} has invisible direction-changing characters"
+    if value and not any(_visible(char) for char in value):
+        return f"the {what} has no visible characters"
+    hidden = next((char for char in value if _invisible(char)), None)
+    if hidden is not None:
+        code = f"U+{ord(hidden):04X}"
+        label = unicodedata.name(hidden, "")
+        return f"the {what} has an invisible character ({code}{' ' + label if label else ''})"
+    return None
+
+
+DELIMITERS = ",;\t"
+DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+# Some hundred lines: enough for the sniffer to see the pattern. Its regular
+# expressions take time that grows with the square of the sample on text full of quotes
+# (18 s for 64 KB of ',"'), so the sample stays small.
+_SNIFF_CHARS = 4096
+
+
+def delimiter_of(text: str) -> str:
+    """The character that separates name and club: a comma, a semicolon or a tab."""
+    sample = text[:_SNIFF_CHARS]
+    if len(text) > _SNIFF_CHARS and "\n" in sample:
+        sample = sample[: sample.rindex("\n")]  # whole lines only
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        # The sniffer wants every line alike; a list where some players have no club
+        # is not. The separator found on the most lines is then the one (a comma on a
+        # tie, and for a list of names alone).
+        lines = sample.splitlines()
+        best = max(DELIMITERS, key=lambda d: sum(d in line for line in lines))
+        return best if any(best in line for line in lines) else ","
+
+
 @dataclass(frozen=True)
 class CsvLine:
     line: int
     name: str
     club: str
+    warning: str = ""
 
 
 @dataclass(frozen=True)
@@ -36,20 +107,49 @@ class CsvCheck:
     good: tuple[CsvLine, ...]
     errors: tuple[str, ...]
     warnings: tuple[str, ...]
+    delimiter: str = ","
+
+    @property
+    def separated_by(self) -> str:
+        return DELIMITER_NAMES[self.delimiter]
 
 
 def _is_header(cells: list[str]) -> bool:
     return [c.strip().casefold() for c in cells[:2]] in (["name"], ["name", "club"])
 
 
-def _records(text: str) -> list[tuple[int, list[str]]]:
-    """The CSV records, each with the line it starts on (a quoted name may span lines)."""
+def _quote_never_closed(text: str, delimiter: str) -> int | None:
+    """The line of a quote still open at the end of the list, if there is one."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    start = 1
+    try:
+        for _ in reader:
+            start = reader.line_num + 1
+    except csv.Error as error:
+        # The csv module's words for a quoted field cut off by the end of the text.
+        if "unexpected end of data" in str(error):
+            return start
+    return None
+
+
+def _records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
+    """The CSV records, each with the line it is on; refused whole when a quote joins
+    lines into one record."""
+    never_closed = _quote_never_closed(text, delimiter) if '"' in text else None
+    if never_closed is not None:
+        raise UserError(f'line {never_closed}: a quote (") is never closed; close it, or remove it')
     # newline="": the csv module reads \r, \n and \r\n line ends itself.
-    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
         for cells in reader:
+            if reader.line_num > start or any("\n" in c or "\r" in c for c in cells):
+                raise UserError(
+                    f'line {start}: a quote (") opened on this line is closed only on line '
+                    f"{reader.line_num}, which would make one player of those lines; a "
+                    "name or club is one line"
+                )
             records.append((start, cells))
             start = reader.line_num + 1
     except csv.Error:
@@ -61,9 +161,11 @@ def _records(text: str) -> list[tuple[int, list[str]]]:
 
 
 def check_csv(tournament: Tournament, text: str) -> CsvCheck:
-    """Every line checked: ``name`` (required) and ``club`` (optional), comma-separated;
-    a first line ``name,club`` is a header."""
-    rows = _records(text)
+    """Every line checked: ``name`` (required) and ``club`` (optional), separated by a
+    comma, a semicolon or a tab; a first line ``name,club`` is a header."""
+    text = text.removeprefix("\ufeff")
+    delimiter = delimiter_of(text)
+    rows = _records(text, delimiter)
     if len(rows) > MAX_LINES:
         raise UserError(f"the list has {len(rows)} lines; import at most {MAX_LINES} at a time")
     existing = {
@@ -93,6 +195,10 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
         if not name:
             errors.append(f"line {number}: the name is empty")
             continue
+        problem = text_problem(name, "name") or text_problem(club, "club")
+        if problem:
+            errors.append(f"line {number}: {problem}")
+            continue
         if len(name) > NAME_MAX:
             errors.append(f"line {number}: the name is longer than {NAME_MAX} characters")
             continue
@@ -100,15 +206,18 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
             errors.append(f"line {number}: the club is longer than {CLUB_MAX} characters")
             continue
         key = name.casefold()
+        warning = ""
         if key in existing:
-            warnings.append(f"line {number}: {name} is already registered")
+            warning = f"{name} is already registered"
         elif key in seen:
-            warnings.append(f"line {number}: {name} is also on line {seen[key]}")
+            warning = f"{name} is also on line {seen[key]}"
+        if warning:
+            warnings.append(f"line {number}: {warning}")
         seen.setdefault(key, number)
-        good.append(CsvLine(number, name, club))
+        good.append(CsvLine(number, name, club, warning))
     if not good and not errors:
         errors.append("the list is empty: give one player a line, as name,club")
-    return CsvCheck(tuple(good), tuple(errors), tuple(warnings))
+    return CsvCheck(tuple(good), tuple(errors), tuple(warnings), delimiter)
 
 
 def _next_refs(tournament: Tournament, count: int) -> list[str]:
@@ -202,3 +311,17 @@ def set_status(player: Player, **changes: bool) -> str | None:
                 "it to seat them"
             )
     return None
+
+
+def keep_apart(tournament: Tournament, first: Player, second: Player) -> tuple[Player, Player]:
+    """Never seat ``first`` and ``second`` at one table; the pair in a fixed order (a
+    pair is stored once, whichever way round it was chosen)."""
+    low, high = sorted([first, second], key=lambda player: player.pk)
+    with transaction.atomic():
+        KeepApart.objects.get_or_create(tournament=tournament, first=low, second=high)
+    return low, high
+
+
+def allow_together(pair: KeepApart) -> None:
+    with transaction.atomic():
+        pair.delete()

@@ -10,8 +10,6 @@ awaiting confirmation when those are included).
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +22,7 @@ from scoring.standings import (
     Standings,
     TablePlay,
     TableResult,
+    countback_round,
 )
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
@@ -37,6 +36,7 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
+from tournament.services.csv_export import csv_text
 from tournament.services.sheets import deal_facts
 
 POINTS_PER_DEAL = 26
@@ -178,6 +178,24 @@ def rank_label(row: StandingRow) -> str:
     return f"={row.rank}" if row.shared else str(row.rank)
 
 
+def file_rank(row: StandingRow) -> int | str:
+    """The rank as files write it: a number, or "7=" for a shared 7th (a spreadsheet
+    would evaluate the pages' "=7" as a formula)."""
+    return f"{row.rank}=" if row.shared else row.rank
+
+
+def decided_by_label(row: StandingRow, above: StandingRow | None, rounds: list[int]) -> str:
+    """What placed ``row`` below ``above``, in the words of the standings' column
+    headers ("Deals last in", "R3 (countback)"); empty for the first row and a shared
+    rank."""
+    if row.decided_by is None:
+        return ""
+    if row.decided_by == "countback":
+        number = countback_round(row, above, rounds)
+        return f"R{number} (countback)" if number is not None else "Countback"
+    return TIEBREAK_LABELS[row.decided_by].capitalize()
+
+
 def as_json(result: TournamentStandings) -> dict[str, Any]:
     standings = result.standings
     return {
@@ -210,7 +228,7 @@ def as_json(result: TournamentStandings) -> dict[str, Any]:
     }
 
 
-def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[object]]]:
+def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[int | str]]]:
     standings = result.standings
     header = [
         "rank",
@@ -225,9 +243,10 @@ def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[object
         *(f"round_{number}" for number in standings.round_numbers),
         "decided_by",
     ]
-    rows = [
+    rounds = list(standings.round_numbers)
+    rows: list[list[int | str]] = [
         [
-            rank_label(row),
+            file_rank(row),
             row.name,
             result.info(row).club,
             row.points,
@@ -237,20 +256,15 @@ def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[object
             "" if row.best_round is None else row.best_round,
             row.opponents,
             *("" if total is None else total for total in row.rounds),
-            row.decided_by or "",
+            decided_by_label(row, above, rounds),
         ]
-        for row in standings.rows
+        for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
     ]
     return header, rows
 
 
 def as_csv(result: TournamentStandings) -> str:
-    header, rows = _flat_rows(result)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
+    return csv_text(*_flat_rows(result))
 
 
 def as_text(result: TournamentStandings) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -24,12 +23,15 @@ from tournament.forms import (
     CsvImportForm,
     KeepApartForm,
     PlayerForm,
+    RemoveKeepApartForm,
+    RemoveScorerForm,
     ScorerForm,
     SeatRoundForm,
     SwapForm,
     TiebreakForm,
     TournamentForm,
     UnlockScorerForm,
+    form_errors,
     player_label,
     shared_names,
 )
@@ -37,7 +39,7 @@ from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetS
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
 from tournament.services import players as player_service
-from tournament.services import seating, tournaments
+from tournament.services import scorer_access, seating, tournaments
 from tournament.services.standings import tournament_standings
 from tournament.tables import PlayersTable, standings_table
 
@@ -149,24 +151,15 @@ def tiebreaks(request: HttpRequest, slug: str) -> HttpResponse:
 def scorers(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = ScorerForm(request.POST or None)
-    if request.method == "POST":
-        if "remove" in request.POST:
-            tournament.scorers.remove(*tournament.scorers.filter(pk=request.POST["remove"]))
-            messages.success(request, "Scorer removed.")
+    if request.method == "POST" and form.is_valid():
+        username = form.cleaned_data["username"].strip()
+        try:
+            scorer_access.add_scorer(tournament, username)
+        except UserError as refused:
+            form.add_error("username", str(refused))
+        else:
+            messages.success(request, f"{username} may now enter and confirm sheets.")
             return redirect("organiser:scorers", slug)
-        if form.is_valid():
-            username = form.cleaned_data["username"].strip()
-            user = get_user_model().objects.filter(username=username).first()
-            if user is None:
-                form.add_error(
-                    "username",
-                    f"No account is called “{username}”: ask the site administrator to create "
-                    "it (python manage.py createsuperuser, or the admin pages).",
-                )
-            else:
-                tournament.scorers.add(user)
-                messages.success(request, f"{username} may now enter and confirm sheets.")
-                return redirect("organiser:scorers", slug)
     context = {
         "tournament": tournament,
         "form": form,
@@ -192,6 +185,20 @@ def scorer_unlock(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, str(refused))
     else:
         messages.success(request, f"{scorer.get_username()} may log in again now.")
+    return redirect("organiser:scorers", slug)
+
+
+@login_required
+@require_POST
+def scorer_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = RemoveScorerForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        user = form.cleaned_data["user"]
+        scorer_access.remove_scorer(tournament, user)
+        messages.success(request, f"{user.get_username()} is no longer a scorer.")
+    else:
+        messages.error(request, form_errors(form))
     return redirect("organiser:scorers", slug)
 
 
@@ -284,6 +291,8 @@ def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """A pasted or uploaded list: previewed first, imported only from the preview's
+    button (``confirm``), which posts the same text back."""
     tournament = get_tournament_for_organiser(request, slug)
     form = CsvImportForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -296,17 +305,24 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         form.add_error(None, f"Nothing was imported: {refused}.")
         return _players_page(request, tournament, PlayerForm(), import_form=form)
     skip_bad = form.cleaned_data["skip_bad"]
-    if check.errors and not skip_bad:
+    if not form.cleaned_data["confirm"] or (check.errors and not skip_bad):
         # No ids: its hidden copies of the fields would take the ids that the labels of
         # the import form below point to.
-        retry = CsvImportForm(initial={"text": text, "skip_bad": True}, auto_id=False)
+        confirm = CsvImportForm(
+            initial={"text": text, "skip_bad": bool(check.errors), "confirm": True},
+            auto_id=False,
+        )
         return _players_page(
             request,
             tournament,
             PlayerForm(),
             import_check=check,
-            import_form=form,
-            retry_form=retry,
+            # An uploaded file's text lands in the box, to be corrected there; pasted
+            # text stays as it was typed.
+            import_form=CsvImportForm(initial={"text": text})
+            if form.cleaned_data["file"]
+            else form,
+            confirm_form=confirm,
         )
     added = player_service.import_csv(tournament, text, skip_bad=skip_bad)
     messages.success(request, f"Imported {len(added)} player{'s' if len(added) != 1 else ''}.")
@@ -323,19 +339,30 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def keep_apart(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    if "remove" in request.POST:
-        KeepApart.objects.filter(tournament=tournament, pk=request.POST["remove"]).delete()
-        messages.success(request, "The pair may now be seated together.")
-        return redirect("organiser:players", slug)
     form = KeepApartForm(request.POST, tournament=tournament)
     if form.is_valid():
-        first, second = sorted(
-            [form.cleaned_data["first"], form.cleaned_data["second"]], key=lambda p: p.pk
+        first, second = player_service.keep_apart(
+            tournament, form.cleaned_data["first"], form.cleaned_data["second"]
         )
-        KeepApart.objects.get_or_create(tournament=tournament, first=first, second=second)
         messages.success(request, f"{first.name} and {second.name} will never share a table.")
     else:
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, form_errors(form))
+    return redirect("organiser:players", slug)
+
+
+@login_required
+@require_POST
+def keep_apart_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = RemoveKeepApartForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        pair = form.cleaned_data["pair"]
+        player_service.allow_together(pair)
+        messages.success(
+            request, f"{pair.first.name} and {pair.second.name} may now share a table."
+        )
+    else:
+        messages.error(request, form_errors(form))
     return redirect("organiser:players", slug)
 
 

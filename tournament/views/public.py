@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
 from scoring.standings import TIEBREAK_LABELS
@@ -17,6 +17,7 @@ from tournament.models import Round, Tournament
 from tournament.permissions import can_see
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import tournament_file
+from tournament.services.csv_export import csv_download
 from tournament.services.standings import TournamentStandings, as_csv, tournament_standings
 from tournament.tables import PER_PAGE, standings_sort, standings_table
 
@@ -106,19 +107,21 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "public/projector.html", context)
 
 
-@require_GET
+@require_safe
 @cached_public_page
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as a spreadsheet file (``csv_export``). The exports answer HEAD as
+    well as GET: download managers and link checkers ask it first."""
     tournament = public_tournament(request, slug)
     response = HttpResponse(
-        as_csv(tournament_standings(tournament, released_only=True)),
+        csv_download(as_csv(tournament_standings(tournament, released_only=True))),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'
     return response
 
 
-@require_GET
+@require_safe
 @cached_public_page
 def tournament_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament file of the released rounds, for archiving."""

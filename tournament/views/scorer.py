@@ -106,6 +106,13 @@ def _where(table: Table) -> str:
     return f"Round {table.round.number}, table {table.number}"
 
 
+def awaits_blind_confirmation(sheet: Sheet, user: Any) -> bool:
+    """Whether ``user`` may still confirm ``sheet`` by re-typing it blind: it awaits
+    confirmation and someone else entered it. Until they choose to look (reviewing it
+    against the paper, or opening it to change it), no page shows them its numbers."""
+    return sheet.status == SheetStatus.ENTERED and sheet.entered_by_id != user.pk
+
+
 # From the form to rows and back -------------------------------------------------------
 
 
@@ -310,7 +317,10 @@ def _sheet_context(
     marks: dict[str, str] = {}
     others: dict[str, object] = {}
     saved_rows = None
-    if conflict is not None:
+    conflict_blind = conflict is not None and awaits_blind_confirmation(
+        conflict.sheet, request.user
+    )
+    if conflict is not None and not conflict_blind:
         differing, saved_values = _differences(rows, conflict.current_rows, size)
         marks = dict.fromkeys(differing, "differs")
         others = {name: saved_values.get(name) for name in differing}
@@ -333,6 +343,7 @@ def _sheet_context(
         "expected_version": expected_version,
         "stopped_early": stopped_early,
         "conflict": conflict,
+        "conflict_blind": conflict_blind,
         "saved_rows": saved_rows,
         "is_correction": sheet.confirmed_by_id is not None
         and sheet.status != SheetStatus.CONFIRMED,
@@ -364,14 +375,18 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     table_ = _table_for(round_, table)
     if request.method == "GET":
         current = sheets.peek_sheet(table_)
+        blind = awaits_blind_confirmation(current, request.user) and (
+            request.GET.get("show") != "entered"
+        )
         context = _sheet_context(
             request,
             table_,
             current,
-            sheets.current_rows(current),
+            [] if blind else sheets.current_rows(current),
             expected_version=current.version,
             stopped_early=current.stopped_early,
         )
+        context["blind"] = blind
         return render(request, "scorer/sheet.html", context)
 
     expected = _expected_version(request)
@@ -458,6 +473,13 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
 
 # Confirming ---------------------------------------------------------------------------
 
+# A blind re-type that differs in a few cells shows the entered value beside each: a
+# slip to check against the paper. One that differs in more was not typed from this
+# paper (or was typed to make the page show the entered numbers): its differing cells
+# are marked without the entered values, or a confirmer could copy them in and confirm
+# a sheet they never read.
+MISMATCHES_SHOWN = 5
+
 
 def _first_incomplete_deal(typed: list[Row], size: int, deals: int) -> int | None:
     """A blind re-type is compared only once it is complete: comparing half a sheet would
@@ -522,14 +544,22 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
             )
         except SheetMismatchError as mismatch:
             entered = {m.cell: m.entered for m in mismatch.mismatches}
+            error = capfirst(str(mismatch)) + ". Nothing was saved."
+            if len(entered) > MISMATCHES_SHOWN:
+                error = (
+                    f"{len(entered)} cells differ from the sheet as entered: too many to be "
+                    "slips of the finger, so the entered numbers are not shown. Re-type the "
+                    "marked cells from the paper, or check the sheet with the person who "
+                    "entered it. Nothing was saved."
+                )
             context.update(
                 expected_version=expected,
-                error=capfirst(str(mismatch)) + ". Nothing was saved.",
+                error=error,
                 rows=_sheet_rows(
                     _padded(retyped or [], size, len(blank)),
                     seats,
                     marks=dict.fromkeys(entered, "mismatch"),
-                    others=entered,
+                    others=entered if len(entered) <= MISMATCHES_SHOWN else None,
                 ),
             )
             return render(request, "scorer/confirm.html", context, status=422)
@@ -562,6 +592,10 @@ _ACTIONS = {
     "correction_confirmed": "Correction confirmed",
     sheets.RESEATED: "Re-seated",
 }
+
+
+# The versions after which the sheet's deals counted.
+_COUNTED = frozenset({"confirmed", "corrected", "correction_confirmed"})
 
 
 def _value_in_words(value: object) -> str:
@@ -605,24 +639,40 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
     round_ = _round_for(tournament, round)
     table_ = _table_for(round_, table)
     names = {seat.position: seat.player.name for seat in table_.seats.all()}
-    versions = SheetVersion.objects.filter(sheet__table=table_).select_related("by")
-    entries = [
-        {
-            "number": version.number,
-            "action": _ACTIONS.get(version.action, version.action),
-            "by": version.by.get_username() if version.by else "someone since removed",
-            "at": version.at,
-            "deals": len(version.deals),
-            "changes": [change_in_words(change, names) for change in version.changes],
-        }
-        for version in versions.order_by("-number")
-    ]
+    current = sheets.peek_sheet(table_)
+    versions = list(
+        SheetVersion.objects.filter(sheet__table=table_).select_related("by").order_by("-number")
+    )
+    # The numbers saved since the sheet last counted are the ones awaiting confirmation:
+    # hidden from whoever may still confirm them blind. What counted is public anyway.
+    hidden_after = (
+        max((v.number for v in versions if v.action in _COUNTED), default=0)
+        if awaits_blind_confirmation(current, request.user)
+        else None
+    )
+    entries = []
+    for version in versions:
+        hidden = hidden_after is not None and version.number > hidden_after
+        entries.append(
+            {
+                "number": version.number,
+                "action": _ACTIONS.get(version.action, version.action),
+                "by": version.by.get_username() if version.by else "someone since removed",
+                "at": version.at,
+                "deals": len(version.deals),
+                "hidden": hidden,
+                "changes": []
+                if hidden
+                else [change_in_words(change, names) for change in version.changes],
+            }
+        )
     context = {
         "tournament": tournament,
         "round": round_,
         "table": table_,
-        "sheet": sheets.peek_sheet(table_),
+        "sheet": current,
         "entries": entries,
+        "hidden": hidden_after is not None,
     }
     return render(request, "scorer/history.html", context)
 

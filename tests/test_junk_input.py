@@ -1,0 +1,292 @@
+"""Junk in every field of every form, and in every query parameter, of every view:
+never a 500. A refusal is a 4xx, or a page or message that says what is wrong.
+
+The fields are found, not listed: every form on the pages the organiser and the
+scorers open (with the values a browser would post), and every name a view's module
+reads from ``request.POST``/``request.GET`` itself. A new view is covered as soon as a
+page posts to it or its module reads its input; a view that takes a POST but has
+neither fails ``test_every_write_has_fields_to_junk``.
+
+Terms: the *baseline* of a view is what a browser posts from its form; one field at a
+time is then replaced by a junk value, or left out.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from collections import defaultdict
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from django.core.cache import cache
+from django.db import transaction
+from django.urls import resolve
+
+from tests.routes import ROUTES, TOURNAMENT_ACCESS, Access, url_for
+from tests.test_views_scorer import ROWS
+from tournament.models import KeepApart, Player, Table
+from tournament.services import sheets
+
+# Markup and odd digits are tests/test_hostile_inputs.py's business.
+JUNK = ["", "abc", "-1", "99999999999999999999999", "\x00", "x" * 5000]
+# Where a number (an id, a count) belongs: ids that name nothing, or another
+# tournament's rows.
+MISSING_ID = "987654321"
+
+
+class _Forms(HTMLParser):
+    """The page's forms: action, method and the fields a browser would post."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms: list[dict] = []
+        self.choices: set[str] = set()  # fields whose value is chosen, not typed: ids
+        self._form: dict | None = None
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self._form = {
+                "action": attrs.get("action") or "",
+                "method": (attrs.get("method") or "get").lower(),
+                "hx_post": attrs.get("hx-post"),
+                "fields": {},
+            }
+            self.forms.append(self._form)
+            return
+        if self._form is None or "name" not in attrs:
+            if tag == "option" and self._form is not None and self._select:
+                self._form["fields"].setdefault(self._select, attrs.get("value", ""))
+            return
+        name = attrs["name"]
+        if tag == "select":
+            self._select = name
+            self.choices.add(name)
+        elif tag in ("input", "textarea", "button"):
+            if attrs.get("type") == "file":
+                return
+            self._form["fields"].setdefault(name, attrs.get("value", ""))
+            if tag == "button":
+                self.choices.add(name)
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
+
+
+def forms_on(client, url):
+    response = client.get(url)
+    if response.status_code != 200:
+        return []  # a public page of this private tournament
+    parser = _Forms()
+    parser.feed(response.content.decode())
+    CHOSEN.update(parser.choices)
+    found = []
+    for form in parser.forms:
+        for target in filter(None, (form["action"] or url, form["hx_post"])):
+            path = urlsplit(urljoin(url, target)).path
+            found.append((resolve(path).view_name, form["method"], form["fields"]))
+    return found
+
+
+# The fields found as a <select> or a named button (a choice of id or action).
+CHOSEN: set[str] = set()
+
+_READS = re.compile(r"""\b(GET|POST|source)(?:\.get(?:list)?\(|\[)\s*["'](\w+)["']""")
+_CACHED_READS = re.compile(r"reads=\{([^}]*)\}")
+
+
+def read_by_module(name):
+    """The names the module of ``name``'s view reads from the request itself:
+    (POST names, GET names)."""
+    callback = resolve(url_for_any(name)).func
+    source = inspect.getsource(importlib.import_module(callback.__module__))
+    posted, queried = set(), set()
+    for where, key in _READS.findall(source):
+        if where in ("POST", "source"):
+            posted.add(key)
+        if where in ("GET", "source"):
+            queried.add(key)
+    for reads in _CACHED_READS.findall(source):
+        queried.update(re.findall(r"""["'](\w+)["']\s*:""", reads))
+    return posted, queried
+
+
+def url_for_any(name):
+    from tournament.models import Tournament
+
+    needs = ROUTES[name].access in TOURNAMENT_ACCESS
+    return url_for(name, Tournament.objects.get(slug="club-night") if needs else None)
+
+
+@pytest.fixture
+def state(
+    seated_round, make_tournament, outsider, organiser_client, scorer_client, second_scorer_client
+):
+    """club-night with table 1 entered by simon and a pair kept apart, and another
+    tournament with rows of its own (whose ids are junk to club-night's views)."""
+    tournament = seated_round.tournament
+    sheets.save_sheet(
+        Table.objects.get(round=seated_round, number=1),
+        tournament.scorers.get(username="simon"),
+        ROWS,
+        expected_version=0,
+        final=True,
+    )
+    first, second = Player.objects.filter(tournament=tournament).order_by("pk")[:2]
+    KeepApart.objects.create(tournament=tournament, first=first, second=second)
+    other = make_tournament(players=6, rounds=1, slug="other-open")
+    others = list(Player.objects.filter(tournament=other).order_by("pk")[:2])
+    other_pair = KeepApart.objects.create(tournament=other, first=others[0], second=others[1])
+    other.scorers.add(outsider)
+    foreign = {"player": others[0].pk, "pair": other_pair.pk, "user": outsider.pk}
+    return {
+        "tournament": tournament,
+        "foreign": foreign,
+        "foreign_ids": {str(pk) for pk in foreign.values()},
+        "clients": {
+            Access.ORGANISER: [organiser_client],
+            # sarah may confirm table 1's sheet; the organiser may too, and enters sheets.
+            Access.SCORER: [organiser_client, second_scorer_client],
+            Access.ACCOUNT: [organiser_client],
+            Access.PUBLIC: [organiser_client],
+            Access.ANYONE: [organiser_client],
+        },
+    }
+
+
+@pytest.fixture
+def site(state, organiser_client):
+    """``state`` and the fields of every form on the pages the organiser opens."""
+    tournament = state["tournament"]
+    fields: dict[str, dict[str, str]] = defaultdict(dict)
+    pages = [url_for_any(name) for name in readable_pages()]
+    pages += [url_for("scorer:sheet", tournament).replace("/t1/", "/t2/")]
+    pages += [url_for("scorer:confirm", tournament) + f"?mode={m}" for m in ("retype", "review")]
+    for page in pages:
+        for name, method, found in forms_on(organiser_client, page):
+            if method == "post":
+                for field, value in found.items():
+                    fields[name].setdefault(field, value)
+    return {**state, "fields": fields}
+
+
+def readable_pages():
+    return sorted(
+        name
+        for name, route in ROUTES.items()
+        if route.methods and "GET" in route.methods and route.access is not Access.ANYONE
+    )
+
+
+def writes():
+    return sorted(name for name, route in ROUTES.items() if route.methods and route.writes)
+
+
+def reads():
+    return sorted(name for name, route in ROUTES.items() if route.methods and route.reads)
+
+
+def post_fields(site, name):
+    """The baseline posted to ``name`` and the fields to junk in it."""
+    posted, _ = read_by_module(name)
+    baseline = dict(site["fields"].get(name, {}))
+    for field in posted:
+        baseline.setdefault(field, "1")
+    # The sheet's cells are alike: the first deal's stand for the rest, which the
+    # property tests of tests/test_hostile_inputs.py cover.
+    junked = [
+        f for f in baseline if not re.match(r"^d([2-9]|\d\d)_", f) and f != "csrfmiddlewaretoken"
+    ]
+    return baseline, sorted(junked)
+
+
+def answer(client, method, url, data):
+    with transaction.atomic():
+        cache.clear()
+        try:
+            response = getattr(client, method)(url, data)
+        except Exception as crash:  # the test client re-raises a view's exception
+            raise AssertionError(
+                f"{method.upper()} {url} {data!r:.300} crashed: {crash!r}"
+            ) from crash
+        transaction.set_rollback(True)
+    return response
+
+
+def assert_answered(response, method, url, field, value):
+    # A refusal is a 4xx, or the form again with its errors (200 or 422), or a redirect
+    # to a page with a message: anything but a crash.
+    assert response.status_code < 500, f"{method.upper()} {url} {field}={value!r:.40}"
+
+
+def junk_for(field, site):
+    if field in CHOSEN:
+        return [*JUNK, MISSING_ID, *sorted(site["foreign_ids"])]
+    return JUNK
+
+
+def test_every_write_has_fields_to_junk(site):
+    for name in writes():
+        baseline, _ = post_fields(site, name)
+        assert baseline, (
+            f"{name} takes a POST, but no page has a form for it and its module reads "
+            "nothing from request.POST: add its form to a page, or say here what it reads"
+        )
+
+
+@pytest.mark.parametrize("name", writes())
+def test_junk_in_any_posted_field_is_never_a_500(site, name):
+    baseline, junked = post_fields(site, name)
+    url = url_for_any(name)
+    for client in site["clients"][ROUTES[name].access]:
+        for field in junked:
+            missing = {k: v for k, v in baseline.items() if k != field}
+            assert_answered(answer(client, "post", url, missing), "post", url, field, None)
+            for value in junk_for(field, site):
+                data = {**baseline, field: value}
+                assert_answered(answer(client, "post", url, data), "post", url, field, value)
+        assert_answered(answer(client, "post", url, {}), "post", url, "(nothing)", None)
+
+
+@pytest.mark.parametrize("name", reads())
+def test_junk_in_any_query_parameter_is_never_a_500(state, name):
+    _, queried = read_by_module(name)
+    url = url_for_any(name)
+    for client in state["clients"][ROUTES[name].access]:
+        for parameter in sorted(queried):
+            for value in [*JUNK, MISSING_ID, "2", "retype", "review", "entered"]:
+                response = answer(client, "get", url, {parameter: value})
+                assert_answered(response, "get", url, parameter, value)
+
+
+def test_the_two_removes_that_were_500s_say_what_is_wrong(state, organiser_client):
+    site = state
+    tournament = site["tournament"]
+    scorers = set(tournament.scorers.all())
+    cases = [
+        ("organiser:scorer_remove", "user", "That account is not a scorer of this tournament"),
+        ("organiser:keep_apart_remove", "pair", "That pair is not kept apart in this tournament"),
+    ]
+    for name, field, message in cases:
+        for value in ("abc", "", MISSING_ID, str(site["foreign"][field])):
+            url = url_for(name, tournament)
+            response = organiser_client.post(url, {field: value}, follow=True)
+            assert response.status_code == 200
+            page = response.content.decode()
+            assert message in page or "Choose the" in page, (name, value)
+    # Nothing was removed, here or in the other tournament.
+    assert set(tournament.scorers.all()) == scorers
+    assert KeepApart.objects.count() == 2
+
+
+@pytest.mark.parametrize("name", ["organiser:scorers", "organiser:keep_apart"])
+def test_the_old_remove_posts_are_answered_not_500(state, organiser_client, name):
+    response = organiser_client.post(url_for(name, state["tournament"]), {"remove": "abc"})
+    assert response.status_code in (200, 302)
