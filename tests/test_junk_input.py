@@ -21,9 +21,12 @@ from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from axes.models import AccessAttempt
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.urls import resolve
+from django.utils import timezone
 
 from tests.routes import ROUTES, TOURNAMENT_ACCESS, Access, url_for
 from tests.test_views_scorer import ROWS
@@ -100,6 +103,7 @@ CHOSEN: set[str] = set()
 
 _READS = re.compile(r"""\b(GET|POST|source)(?:\.get(?:list)?\(|\[)\s*["'](\w+)["']""")
 _CACHED_READS = re.compile(r"reads=\{([^}]*)\}")
+_FORM_READS = re.compile(r"\b(\w+Form)\(\s*request\.(POST|GET)\b")
 
 
 def read_by_module(name):
@@ -115,6 +119,19 @@ def read_by_module(name):
             queried.add(key)
     for reads in _CACHED_READS.findall(source):
         queried.update(re.findall(r"""["'](\w+)["']\s*:""", reads))
+    # And the fields of every form the view fills from the request, itself or in a
+    # helper of its module that it calls.
+    module = importlib.import_module(callback.__module__)
+    sources = [inspect.getsource(inspect.unwrap(callback))]
+    seen: set[str] = set()
+    for text in sources:  # grows as helpers calling helpers are found
+        for called in set(re.findall(r"\b(_\w+)\(", text)) - seen:
+            seen.add(called)
+            if inspect.isfunction(helper := getattr(module, called, None)):
+                sources.append(inspect.getsource(helper))
+    for form_name, where in _FORM_READS.findall("\n".join(sources)):
+        fields = getattr(module, form_name).base_fields
+        (posted if where == "POST" else queried).update(fields)
     return posted, queried
 
 
@@ -141,6 +158,14 @@ def state(
     )
     first, second = Player.objects.filter(tournament=tournament).order_by("pk")[:2]
     KeepApart.objects.create(tournament=tournament, first=first, second=second)
+    # sarah typed her password wrong too often: the scorers page offers to unlock her.
+    AccessAttempt.objects.create(
+        username="sarah",
+        ip_address="127.0.0.1",
+        user_agent="junk",
+        failures_since_start=settings.AXES_FAILURE_LIMIT,
+        attempt_time=timezone.now(),
+    )
     other = make_tournament(players=6, rounds=1, slug="other-open")
     others = list(Player.objects.filter(tournament=other).order_by("pk")[:2])
     other_pair = KeepApart.objects.create(tournament=other, first=others[0], second=others[1])

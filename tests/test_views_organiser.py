@@ -612,8 +612,8 @@ def _seating(round_):
             "choose a seating method and a seed (a whole number)",
         ),
         ({"action": "regenerate", "method": "alphabetical"}, "choose a seating method"),
-        ({"action": "explode"}, "Round 2: unknown action."),
-        ({}, "Round 2: unknown action."),
+        ({"action": "explode"}, "Round 2: that is not something this page does: reload the page and try again."),
+        ({}, "Round 2: that is not something this page does: reload the page and try again."),
     ],
 )
 def test_a_round_action_with_bad_input_is_refused_clearly(

@@ -1,3 +1,5 @@
+from collections.abc import Sequence
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.text import capfirst
@@ -370,3 +372,41 @@ def _checked_text(value: str, what: str) -> str:
     if problem:
         raise forms.ValidationError(capfirst(problem) + ".")
     return value
+
+
+class ActionForm(forms.Form):
+    """Which of a page's buttons was pressed: one of ``actions``."""
+
+    action = forms.ChoiceField(
+        error_messages={
+            "required": "The form did not say what to do: reload the page and try again.",
+            "invalid_choice": "That is not something this page does: reload the page and "
+            "try again.",
+        }
+    )
+
+    def __init__(self, *args: object, actions: Sequence[str], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["action"].choices = [(action, action) for action in actions]
+
+
+class StartRoundForm(forms.Form):
+    # The seating the organiser was shown (``seating.seating_token``); absent from a
+    # request that did not come from the round page.
+    seating = forms.CharField(required=False, max_length=128)
+
+
+class SheetPostForm(forms.Form):
+    """What a sheet page posts besides its cells (the cells are checked by the rules of
+    a deal, in ``services.sheets``)."""
+
+    expected_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+    # "Save sheet" (final) or "Save draft".
+    action = forms.ChoiceField(choices=[("draft", "draft"), ("final", "final")], required=False)
+    stopped_early = forms.BooleanField(required=False)
+    # The deal whose row is being typed, sent with the live check.
+    typing = forms.IntegerField(required=False, min_value=1, max_value=999)
+
+
+class ConfirmModeForm(forms.Form):
+    mode = forms.ChoiceField(choices=[("review", "review"), ("retype", "retype")], required=False)

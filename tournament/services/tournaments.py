@@ -47,3 +47,11 @@ def save_settings(tournament: Tournament, fields: Sequence[str]) -> Tournament:
                 )
         tournament.save(update_fields=list(fields))
     return tournament
+
+
+def set_published(tournament: Tournament, published: bool) -> None:
+    """Show the tournament's released rounds to everyone, or to its organiser and scorers
+    only. Only this field is written: a settings save meanwhile is not undone."""
+    with transaction.atomic():
+        tournament.published = published
+        tournament.save(update_fields=["published"])

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.errors import UserError
 from scoring.standings import TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament.forms import (
+    ActionForm,
     CsvImportForm,
     KeepApartForm,
     PlayerForm,
@@ -27,6 +28,7 @@ from tournament.forms import (
     RemoveScorerForm,
     ScorerForm,
     SeatRoundForm,
+    StartRoundForm,
     SwapForm,
     TiebreakForm,
     TournamentForm,
@@ -276,11 +278,11 @@ PLAYER_ACTIONS = {
 def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     player = get_object_or_404(Player, tournament=tournament, pk=pk)
-    action = PLAYER_ACTIONS.get(request.POST.get("action", ""))
-    if action is None:
-        messages.error(request, "Unknown action.")
+    form = ActionForm(request.POST, actions=list(PLAYER_ACTIONS))
+    if not form.is_valid():
+        messages.error(request, form_errors(form))
     else:
-        changes, message = action
+        changes, message = PLAYER_ACTIONS[form.cleaned_data["action"]]
         warning = player_service.set_status(player, **changes)
         messages.success(request, message.format(player.name))
         if warning:
@@ -459,13 +461,17 @@ def _about_round(number: int, error: str) -> str:
     return f"Round {number}: {error}."
 
 
+ROUND_ACTIONS = ["regenerate", "swap", "start", "release", "withhold"]
+
+
 @login_required
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Regenerate, swap two players, or start a round."""
     tournament = get_tournament_for_organiser(request, slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    action = request.POST.get("action")
+    chosen = ActionForm(request.POST, actions=ROUND_ACTIONS)
+    action = chosen.cleaned_data["action"] if chosen.is_valid() else None
     extra: dict[str, object] = {}
     try:
         if action == "regenerate":
@@ -499,7 +505,10 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 f"Swapped {first.name} and {second.name}.",
             )
         elif action == "start":
-            seating.start_round(round_, seating=request.POST.get("seating"))
+            start = StartRoundForm(request.POST)
+            if not start.is_valid():
+                raise UserError("the seating on your page could not be read: reload the page")
+            seating.start_round(round_, seating=start.cleaned_data["seating"] or None)
             messages.success(request, f"Round {number} has started: print the score sheets.")
         elif action in ("release", "withhold"):
             seating.release_round(round_, release=action == "release")
@@ -508,7 +517,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             else:
                 messages.success(request, f"Round {number}'s results are hidden from the public.")
         else:
-            raise UserError("unknown action")
+            raise UserError("that is not something this page does: reload the page and try again")
     except UserError as error:
         messages.error(request, _about_round(number, str(error)))
         extra["failed"] = True
@@ -525,10 +534,10 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def publishing(request: HttpRequest, slug: str) -> HttpResponse:
     """Publish or unpublish the tournament, or reveal the held-back final rounds."""
     tournament = get_tournament_for_organiser(request, slug)
-    action = request.POST.get("action")
+    form = ActionForm(request.POST, actions=["publish", "unpublish", "reveal"])
+    action = form.cleaned_data["action"] if form.is_valid() else None
     if action in ("publish", "unpublish"):
-        tournament.published = action == "publish"
-        tournament.save(update_fields=["published"])
+        tournaments.set_published(tournament, action == "publish")
         if tournament.published:
             messages.success(
                 request, "The tournament is public: released rounds can be seen by all."
@@ -541,7 +550,7 @@ def publishing(request: HttpRequest, slug: str) -> HttpResponse:
             request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
         )
     else:
-        messages.error(request, "Unknown action.")
+        messages.error(request, form_errors(form))
     return redirect("organiser:dashboard", slug)
 
 

@@ -30,6 +30,7 @@ from django_htmx.middleware import HtmxDetails
 
 from scoring.errors import UserError
 from scoring.rules import dealer_of, deals_per_round
+from tournament.forms import ConfirmModeForm, SheetPostForm
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.permissions import get_tournament_for_scorer
 from tournament.services import sheets
@@ -87,11 +88,16 @@ def _not_started(request: HtmxHttpRequest, tournament: Tournament, round_: Round
     return redirect(url)
 
 
+def _posted(request: HttpRequest) -> dict[str, Any]:
+    """The sheet form's own fields (``SheetPostForm``), each left out when missing or
+    malformed: a bad live-check hint is ignored, a bad version refuses the save."""
+    form = SheetPostForm(request.POST)
+    form.is_valid()
+    return form.cleaned_data
+
+
 def _expected_version(request: HttpRequest) -> int | None:
-    try:
-        return int(request.POST["expected_version"])
-    except (KeyError, ValueError):
-        return None
+    return _posted(request).get("expected_version")
 
 
 def _table_url(name: str, table: Table) -> str:
@@ -394,8 +400,8 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         return HttpResponseBadRequest("The form is missing the sheet's version; reload the page.")
     most = deals_per_round(table_.size, tournament.rotations_per_round)
     typed = _typed_rows(request.POST, table_.size, most)
-    final = request.POST.get("action") == "final"
-    stopped_early = bool(request.POST.get("stopped_early"))
+    final = _posted(request).get("action") == "final"
+    stopped_early = bool(_posted(request).get("stopped_early"))
     try:
         result = sheets.save_sheet(
             table_,
@@ -442,8 +448,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
 
 def _typing(request: HttpRequest) -> int | None:
     """The deal whose row the scorer is typing in (sent by sheet.js with the live check)."""
-    value = request.POST.get("typing", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
+    return _posted(request).get("typing")
 
 
 @login_required
@@ -463,7 +468,7 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         sheets.peek_sheet(table_),
         _typed_rows(request.POST, table_.size, most),
         expected_version=expected if expected is not None else 0,
-        stopped_early=bool(request.POST.get("stopped_early")),
+        stopped_early=bool(_posted(request).get("stopped_early")),
         typing=_typing(request),
     )
     if request.htmx:
@@ -502,8 +507,8 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
     seats = list(table_.seats.all())
     size = len(seats)
     current = sheets.peek_sheet(table_)
-    source = request.POST if request.method == "POST" else request.GET
-    mode = source.get("mode") if source.get("mode") in ("review", "retype") else None
+    chosen = ConfirmModeForm(request.POST if request.method == "POST" else request.GET)
+    mode = chosen.cleaned_data.get("mode") or None if chosen.is_valid() else None
     confirm_url = _table_url("scorer:confirm", table_)
     most = deals_per_round(size, tournament.rotations_per_round)
     deals = len(current.pending) if current.status == SheetStatus.ENTERED else 0
