@@ -10,10 +10,8 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-from scoring.seating.problem import (
-    table_clashes,
-)
-from scoring.seating.quality import pair_counts
+from scoring.seating.keep_apart import clash_change
+from scoring.seating.quality import PairCounts, counting_bound
 from scoring.seating.state import State, swap
 from scoring.seating.tuning import (
     CLASH_ENERGY,
@@ -74,20 +72,17 @@ class Annealing:
                     # Two players fixed to one table meet every round whatever we do.
                     if meetings[a][b] >= 2 and (fixed[a] < 0 or fixed[b] < 0):
                         self.repeats.add((r, a, b))
-                for a, b in table_clashes(problem, r, table):
+                for a, b in problem.keep_apart.clashes(r, table):
                     self.clashes.add((r, min(a, b), max(a, b)))
         # A pair meets at most once per planned round, which bounds every count below.
         size = max(max(row) for row in problem.meetings) + problem.rounds + 2
         self.energy = [0, 0, *(ENERGY_BASE ** (c - 2) * (c - 1) for c in range(2, size))]
-        self.histogram = [0] * size
-        self.repeat_total = self.spread_total = 0
-        if self.repeats or self.clashes:
-            self.histogram, self.repeat_total, self.spread_total = pair_counts(meetings, size)
-        self.most = max((c for c, pairs in enumerate(self.histogram) if pairs), default=0)
-        self.bound = counting_bound(state)
+        # Nothing to repair: the counts are never read, and a big field need not count.
+        self.counts = PairCounts(meetings if self.repeats or self.clashes else (), size)
+        self.bound = counting_bound_of(state)
 
     def objective(self) -> tuple[int, int, int, int]:
-        return (len(self.clashes), self.most, self.repeat_total, self.spread_total)
+        return (len(self.clashes), self.counts.most, self.counts.repeats, self.counts.spread)
 
     def anneal(self, steps: int) -> list[list[list[int]]]:
         """Returns the best seating seen in ``steps`` moves (or fewer, once it is optimal)."""
@@ -117,7 +112,7 @@ class Annealing:
             if fixed[p] >= 0 or fixed[q] >= 0:
                 continue
             change = self._energy_change(tables[home], there, p, q)
-            if self.problem.partners[r]:
+            if self.problem.keep_apart.partners(r):
                 change += CLASH_ENERGY * self._clash_change(r, p, q)
             if change > 0 and uniform() >= math.exp(-change / temperature):
                 continue
@@ -168,28 +163,17 @@ class Annealing:
         return change
 
     def _clash_change(self, r: int, p: int, q: int) -> int:
-        partners, where = self.problem.partners[r], self.state.where[r]
+        partners = self.problem.keep_apart.partners(r)
         assert partners is not None
-        home, t = where[p], where[q]
-        change = -(q in partners[p])
-        change -= sum(where[z] == home for z in partners[p])
-        change += sum(where[z] == t for z in partners[p])
-        change += sum(where[z] == home and z != p for z in partners[q])
-        change -= sum(where[z] == t for z in partners[q])
-        return change
+        return clash_change(partners, self.state.where[r], p, q)
 
     def _apply(self, r: int, p: int, q: int) -> None:
-        state, histogram = self.state, self.histogram
-        partners = self.problem.partners[r]
+        state, counts = self.state, self.counts
+        partners = self.problem.keep_apart.partners(r)
         for a, b, before, count in swap(state, r, p, q):
             a, b = min(a, b), max(a, b)
-            if before:
-                histogram[before] -= 1
-            if count:
-                histogram[count] += 1
+            counts.change(before, count)
             if count > before:
-                self.repeat_total += count >= 2
-                self.spread_total += before
                 if count >= 2:
                     self.repeats.add((r, a, b))
                 if count == 2:
@@ -197,17 +181,12 @@ class Annealing:
                 if partners and b in partners[a]:
                     self.clashes.add((r, a, b))
             else:
-                self.repeat_total -= before >= 2
-                self.spread_total -= count
                 self.repeats.discard((r, a, b))
                 if count == 1:
                     self._mark_other_rounds(r, a, b, self.repeats.discard)
                 if partners:
                     self.clashes.discard((r, a, b))
-        if histogram[self.most + 1]:
-            self.most += 1
-        elif not histogram[self.most]:
-            self.most -= 1
+        counts.settle()
 
     def _mark_other_rounds(self, r: int, a: int, b: int, mark: Callable[[object], None]) -> None:
         for other, where in enumerate(self.state.where):
@@ -215,16 +194,14 @@ class Annealing:
                 mark((other, a, b))
 
 
-def counting_bound(state: State) -> tuple[int, int]:
+def counting_bound_of(state: State) -> tuple[int, int]:
     """The counting lower bounds (repeats, most meetings) over active players."""
-    n = state.n
     seats = [sum(row) for row in state.problem.meetings]
     for tables in state.tables:
         for table in tables:
             for p in table:
                 seats[p] += len(table) - 1
-    forced = sum(max(0, s - (n - 1)) for s in seats)
-    return ((forced + 1) // 2, max(-(-s // (n - 1)) for s in seats))
+    return counting_bound(seats)
 
 
 def improve(state: State, rng: random.Random, effort: float) -> None:

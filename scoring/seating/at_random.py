@@ -10,7 +10,6 @@ from scoring.seating.byes import choose_byes
 from scoring.seating.problem import (
     BYE,
     Problem,
-    table_clashes,
     without_early_pairs_if_they_block,
 )
 from scoring.seating.request import (
@@ -37,7 +36,7 @@ def _seat_randomly(request: SeatingRequest) -> RoundSeating:
     for _ in range(200):
         rng.shuffle(playing)
         tables = fill_in_order(problem, playing)
-        if not any(table_clashes(problem, 0, table) for table in tables):
+        if not any(problem.keep_apart.clashes(0, table) for table in tables):
             break
     for t, table in enumerate(tables):
         for p in table:

@@ -11,7 +11,6 @@ from scoring.seating.byes import choose_byes
 from scoring.seating.problem import (
     BYE,
     Problem,
-    table_clashes,
     without_early_pairs_if_they_block,
 )
 from scoring.seating.request import (
@@ -71,7 +70,7 @@ def fill_in_order(problem: Problem, line: Sequence[int]) -> list[list[int]]:
 
 def _table_figures(problem: Problem, table: Sequence[int]) -> tuple[int, int, int, int]:
     meetings = problem.meetings
-    clashes = len(table_clashes(problem, 0, table))
+    clashes = len(problem.keep_apart.clashes(0, table))
     most = repeats = spread = 0
     for a, b in combinations(table, 2):
         c = meetings[a][b] + 1

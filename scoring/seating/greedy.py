@@ -17,7 +17,7 @@ def seat_greedily(state: State, r: int, rng: random.Random) -> None:
     problem = state.problem
     where, meetings = state.where[r], state.meetings
     room = list(problem.split)
-    partners = problem.partners[r]
+    partners = problem.keep_apart.partners(r)
     playing = state.playing(r)
     for p in playing:
         if problem.fixed[p] >= 0:

@@ -4,12 +4,12 @@ repeats), rotating rounds and then the tabu search take over within a work budge
 from __future__ import annotations
 
 import random
-from itertools import combinations
 
 from scoring.seating.annealing import Annealing
 from scoring.seating.problem import (
     Problem,
 )
+from scoring.seating.quality import add_meetings
 from scoring.seating.rotation import can_rotate, rotating_seating
 from scoring.seating.state import State
 from scoring.seating.tabu import TabuSearch
@@ -84,11 +84,11 @@ def search_past_bound(
                 seating,
                 _meetings_of(problem, seating),
                 problem.fixed,
-                problem.partners,
+                problem.keep_apart.by_round,
                 search.energy,
                 rng,
                 groups,
-                problem.hard,
+                problem.keep_apart.always,
             )
             found = tabu.run(attempt, goal)
             # A seating with nothing to repair ends at once; count it as a whole attempt.
@@ -101,10 +101,10 @@ def search_past_bound(
             best_tables,
             _meetings_of(problem, best_tables),
             problem.fixed,
-            problem.partners,
+            problem.keep_apart.by_round,
             search.energy,
             rng,
-            hard=problem.hard,
+            hard=problem.keep_apart.always,
         )
         found = tabu.run(budget - spent, goal)
         tabu.restore(found)
@@ -114,17 +114,13 @@ def search_past_bound(
 
 
 def _seats_hard_pair(problem: Problem, seating: list[list[list[int]]]) -> bool:
-    hard = problem.hard
+    hard = problem.keep_apart.always
     return any(hard[a] & set(table) for tables in seating for table in tables for a in table)
 
 
 def _meetings_of(problem: Problem, seating: list[list[list[int]]]) -> list[list[int]]:
     meetings = [row[:] for row in problem.meetings]
-    for tables in seating:
-        for table in tables:
-            for a, b in combinations(table, 2):
-                meetings[a][b] += 1
-                meetings[b][a] += 1
+    add_meetings(meetings, (table for tables in seating for table in tables))
     return meetings
 
 

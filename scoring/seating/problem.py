@@ -7,12 +7,13 @@ Every method builds a ``Problem`` first; a request that cannot be seated raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from itertools import combinations
 from typing import TypeVar
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from scoring.seating.keep_apart import KeepApart
+from scoring.seating.quality import add_meetings
 from scoring.seating.request import (
     NORMAL_TABLE,
     PlayerId,
@@ -72,9 +73,7 @@ class Problem:
             for seat, i in enumerate(seated):
                 if i is not None:
                     self.seat_counts[i][min(seat, SEAT_SLOTS - 1)] += 1
-            for a, b in combinations([i for i in seated if i is not None], 2):
-                self.meetings[a][b] += 1
-                self.meetings[b][a] += 1
+            add_meetings(self.meetings, [[i for i in seated if i is not None]])
         # Every round played, in order; the last two, latest first.
         self.played = _last_rounds(request.history, index, len(request.history))[::-1]
         self.last_rounds = self.played[:-3:-1]
@@ -83,23 +82,19 @@ class Problem:
             if p in index:
                 self.past_byes[index[p]] += 1
         self.fixed = self._fixed_tables(request)
-        self.partners = self._keep_apart(request)
+        self.keep_apart = KeepApart.from_request(request, index, self.fixed, rounds, UNSEATED)
 
     def name(self, i: int) -> str:
         return str(self.ids[i])
 
     def has_pair_weights(self) -> bool:
-        return (
-            bool(self.last_rounds)
-            or any(self.hard)
-            or any(partners is not None and any(partners) for partners in self.partners)
-        )
+        return bool(self.last_rounds) or self.keep_apart.any()
 
     def pair_weights(self) -> list[dict[int, int]]:
         """For each player, the players they should not meet in a design class: past
         opponents (weighted by meetings), same-club players and, heaviest, keep-apart pairs."""
         weights: list[dict[int, int]] = [{} for _ in range(self.n)]
-        early = self.partners[0] or [frozenset[int]()] * self.n
+        early = self.keep_apart.partners(0) or [frozenset[int]()] * self.n
         for p in range(self.n):
             row, mine = self.meetings[p], weights[p]
             for q, count in enumerate(row):
@@ -107,7 +102,7 @@ class Problem:
                     mine[q] = count
             for q in early[p]:
                 mine[q] = mine.get(q, 0) + 1
-            for q in self.hard[p]:
+            for q in self.keep_apart.always[p]:
                 mine[q] = mine.get(q, 0) + APART_WEIGHT
         return weights
 
@@ -132,39 +127,6 @@ class Problem:
                     f"{at_table} players are fixed to table {t + 1}, which seats {size}."
                 )
         return fixed
-
-    def _keep_apart(self, request: SeatingRequest) -> list[list[frozenset[int]] | None]:
-        def partner_sets(
-            pairs: Iterable[tuple[PlayerId, PlayerId]], hard: bool = True
-        ) -> list[set[int]]:
-            partners: list[set[int]] = [set() for _ in range(self.n)]
-            for x, y in pairs:
-                a, b = self.index.get(x), self.index.get(y)
-                if a is None or b is None or a == b:
-                    continue
-                if self.fixed[a] == self.fixed[b] != UNSEATED:
-                    if not hard:
-                        continue
-                    raise SeatingError(
-                        f"{x} and {y} must be kept apart but are both fixed to "
-                        f"table {self.fixed[a] + 1}."
-                    )
-                partners[a].add(b)
-                partners[b].add(a)
-            return partners
-
-        always = partner_sets(request.keep_apart)
-        self.hard = [frozenset(s) for s in always]
-        early = partner_sets(
-            request.keep_apart_early if request.early_rounds > 0 else (), hard=False
-        )
-        late_sets = [frozenset(s) for s in always] if any(always) else None
-        early_sets = [frozenset(s | e) for s, e in zip(always, early, strict=True)]
-        early_sets_or_none = early_sets if any(early_sets) else None
-        return [
-            early_sets_or_none if r < request.early_rounds else late_sets
-            for r in range(self.rounds)
-        ]
 
 
 def _last_rounds(
@@ -213,10 +175,3 @@ def _round_split(request: SeatingRequest, n: int) -> tuple[int, ...]:
         shown = " + ".join(str(s) for s in split)
         raise SeatingError(f"The chosen tables ({shown}) seat {sum(split)}, but {n} are playing.")
     return split
-
-
-def table_clashes(problem: Problem, r: int, table: Sequence[int]) -> list[tuple[int, int]]:
-    partners = problem.partners[r]
-    if partners is None:
-        return []
-    return [(a, b) for a, b in combinations(table, 2) if b in partners[a]]

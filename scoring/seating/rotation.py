@@ -50,14 +50,7 @@ def rotating_seating(
         for t, table in enumerate(tables):
             for p in table:
                 table_of[r][p] = t
-    apart = [
-        (r, a, b)
-        for r, partners in enumerate(problem.partners)
-        if partners is not None
-        for a in range(n)
-        for b in partners[a]
-        if a < b
-    ]
+    apart = [(r, a, b) for r in range(problem.rounds) for a, b in problem.keep_apart.pairs(r)]
     place_of = list(range(n))
     rng.shuffle(place_of)
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from scoring.seating.problem import (
     BYE,
     UNSEATED,
     Problem,
-    table_clashes,
 )
+from scoring.seating.quality import add_meetings
 from scoring.seating.request import SeatingError
 
 
@@ -55,8 +53,7 @@ class State:
             for t, table in enumerate(tables):
                 for p in table:
                     self.where[r][p] = t
-                for a, b in combinations(table, 2):
-                    self.meet(a, b, 1)
+        add_meetings(self.meetings, (table for tables in snapshot for table in tables))
 
 
 def swap(state: State, r: int, p: int, q: int) -> list[tuple[int, int, int, int]]:
@@ -82,10 +79,12 @@ def raise_on_clash(state: State) -> None:
     problem = state.problem
     for r, tables in enumerate(state.tables):
         for t, table in enumerate(tables):
-            for a, b in sorted(tuple(sorted(pair)) for pair in table_clashes(problem, r, table)):
+            for a, b in sorted(
+                tuple(sorted(pair)) for pair in problem.keep_apart.clashes(r, table)
+            ):
                 # Early (same-club) pairs are kept apart as far as possible; only the
                 # always-apart pairs (family) are a hard rule.
-                if b not in problem.hard[a]:
+                if not problem.keep_apart.always_apart(a, b):
                     continue
                 when = f"round {r + 1} of the plan" if problem.rounds > 1 else "this round"
                 raise SeatingError(

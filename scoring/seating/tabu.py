@@ -32,7 +32,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from scoring.seating.quality import pair_counts
+from scoring.seating.keep_apart import clash_change
+from scoring.seating.quality import PairCounts, add_meetings
 from scoring.seating.request import (
     Objective,
     Rounds,
@@ -98,9 +99,8 @@ class TabuSearch:
         for r, round_tables in enumerate(tables):
             for table in round_tables:
                 self._recount(r, table)
-        self.histogram, self.repeat_total, self.spread_total = pair_counts(meetings, len(energy))
+        self.counts = PairCounts(meetings, len(energy))
         self.total_energy = sum(pairs * energy[c] for c, pairs in enumerate(self.histogram))
-        self.most = max((c for c, pairs in enumerate(self.histogram) if pairs), default=0)
         self.clash_total = sum(
             self._clashes_at(r, table) for r, ts in enumerate(tables) for table in ts
         )
@@ -133,24 +133,20 @@ class TabuSearch:
             else:
                 in_conflict.pop(p, None)
 
+    @property
+    def histogram(self) -> list[int]:
+        return self.counts.histogram
+
     def objective(self) -> Objective:
-        return (self.clash_total, self.most, self.repeat_total, self.spread_total)
+        return (self.clash_total, self.counts.most, self.counts.repeats, self.counts.spread)
 
     def snapshot(self) -> Rounds:
         return [[table[:] for table in round_tables] for round_tables in self.tables]
 
     def _clash_change(self, r: int, p: int, q: int) -> int:
-        partners, where = self.partners[r], self.where[r]
+        partners = self.partners[r]
         assert partners is not None
-        home, there = where[p], where[q]
-        change = 0
-        for z in partners[p]:
-            if z != q:
-                change += (where[z] == there) - (where[z] == home)
-        for z in partners[q]:
-            if z != p:
-                change += (where[z] == home) - (where[z] == there)
-        return change
+        return clash_change(partners, self.where[r], p, q)
 
     def _blocked(self, r: int, p: int, q: int) -> bool:
         """Whether swapping p and q adds a keep-apart clash or seats an always-apart pair
@@ -182,19 +178,12 @@ class TabuSearch:
                 c = joiner_row[x]
                 joiner_row[x] = meetings[x][joiner] = c + 1
                 changed.append((joiner, x, c))
-        histogram, up, down, fixed = self.histogram, self.up, self.down, self.fixed
+        counts, up, down, fixed = self.counts, self.up, self.down, self.fixed
         # Counts first, with the tables of round r as they were; then the two who moved.
         for a, b, before in changed:
             after = meetings[a][b]
-            histogram[before] -= 1
-            histogram[after] += 1
+            counts.change(before, after)
             self.total_energy += energy[after] - energy[before]
-            if after > before:
-                self.repeat_total += after >= 2
-                self.spread_total += before
-            else:
-                self.repeat_total -= before >= 2
-                self.spread_total -= after
             leave_change = down[after] - down[before]
             join_change = up[after] - up[before]
             crossed = (after >= 2) - (before >= 2)
@@ -225,26 +214,15 @@ class TabuSearch:
         here_table[here_table.index(p)] = q
         there_table[there_table.index(q)] = p
         where[p], where[q] = there, home
-        histogram[0] = 0
-        while self.most + 1 < len(histogram) and histogram[self.most + 1]:
-            self.most += 1
-        while self.most > 0 and not histogram[self.most]:
-            self.most -= 1
+        counts.settle()
         self._recount(r, here_table)
         self._recount(r, there_table)
         self.work += self.n + len(changed) * len(self.tables)
 
     def restore(self, seating: Rounds) -> None:
         """Go back to ``seating`` (the same rounds and table sizes, players moved)."""
-        meetings = self.meetings
-        for old, sign in ((self.tables, -1), (seating, 1)):
-            for round_tables in old:
-                for table in round_tables:
-                    for i, a in enumerate(table):
-                        row = meetings[a]
-                        for b in table[i + 1 :]:
-                            row[b] += sign
-                            meetings[b][a] += sign
+        for old, change in ((self.tables, -1), (seating, 1)):
+            add_meetings(self.meetings, (table for tables in old for table in tables), change)
         self.tables = [[table[:] for table in round_tables] for round_tables in seating]
         self._rebuild()
 

@@ -133,8 +133,7 @@ def unital_seating(problem: Problem, rng: random.Random, seed: int) -> list[list
         problem.bye_count
         or min(split) != k
         or any(t != UNSEATED for t in problem.fixed)
-        or any(problem.hard)
-        or any(partners is not None and any(partners) for partners in problem.partners)
+        or problem.keep_apart.any()
     ):
         return None
     design = unital_design(k, m)
