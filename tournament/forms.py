@@ -2,6 +2,7 @@ from django import forms
 from django.utils.text import slugify
 
 from scoring.rules import TABLE_SIZES
+from scoring.seating import method_choices
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament.models import Player, Tournament, default_table_sizes
 from tournament.services.sheets import deals_beyond_rotations
@@ -249,13 +250,7 @@ class KeepApartForm(forms.Form):
 
 
 class SeatRoundForm(forms.Form):
-    method = forms.ChoiceField(
-        choices=[
-            ("balanced", "Balanced: fewest repeat opponents"),
-            ("standings", "By standings: leaders together"),
-            ("random", "Random"),
-        ]
-    )
+    method = forms.ChoiceField(choices=method_choices)
     seed = forms.IntegerField(required=False, min_value=0, max_value=10**9)
     split = forms.ChoiceField(required=False, label="Tables")
 

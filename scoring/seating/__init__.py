@@ -42,8 +42,8 @@ Public API
 - ``plan(request) -> Plan``: seat ``request.rounds`` rounds jointly.
 - ``seat_by_standings(ranked_players, request) -> RoundSeating``: one round, top ranks together.
 - ``seat_randomly(request) -> RoundSeating``: one round, shuffled then split.
-- ``METHODS`` and ``method_named(key)``: the three methods by key and label, for the
-  service, the form and the commands.
+- ``METHODS``, ``method_named(key)``, ``method_keys()``, ``method_choices()``: the three
+  methods by key and label, for the service, the form and the commands.
 - ``quality(rounds, history=(), players=()) -> Quality``: figures for any seating,
   including one an organiser edited by hand.
 - ``SeatingError``: a request that cannot be seated, worded for the organiser.
@@ -71,6 +71,7 @@ so a seed always gives the same seating.
 from scoring.seating.at_random import seat_randomly
 from scoring.seating.balanced import plan
 from scoring.seating.by_standings import seat_by_standings
+from scoring.seating.methods import METHODS, Method, method_choices, method_keys, method_named
 from scoring.seating.quality import quality
 from scoring.seating.request import (
     DEFAULT_SIZES,
@@ -87,7 +88,9 @@ from scoring.seating.splits import table_splits
 
 __all__ = [
     "DEFAULT_SIZES",
+    "METHODS",
     "NORMAL_TABLE",
+    "Method",
     "Plan",
     "PlayerId",
     "Quality",
@@ -95,6 +98,9 @@ __all__ = [
     "SeatingError",
     "SeatingRequest",
     "Table",
+    "method_choices",
+    "method_keys",
+    "method_named",
     "plan",
     "quality",
     "seat_by_standings",

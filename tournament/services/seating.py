@@ -31,13 +31,14 @@ from django.db.models import QuerySet
 
 from scoring.errors import UserError
 from scoring.seating import (
+    PlayerId,
     Quality,
     RoundSeating,
     SeatingRequest,
+    method_keys,
+    method_named,
     plan,
     quality,
-    seat_by_standings,
-    seat_randomly,
     table_splits,
 )
 from tournament.models import (
@@ -53,7 +54,7 @@ from tournament.models import (
     Tournament,
 )
 
-METHODS = ("balanced", "standings", "random")
+METHODS = tuple(method_keys())
 
 
 @dataclass(frozen=True)
@@ -192,17 +193,11 @@ def _balanced(
     return seated
 
 
-def _by_standings(
-    tournament: Tournament, number: int, seed: int, split: tuple[int, ...] | None
-) -> RoundSeating:
+def _ranked(tournament: Tournament, request: SeatingRequest) -> list[PlayerId]:
     from tournament.services.standings import tournament_standings
 
-    request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
     active = set(request.players)
-    ranked = [
-        row.key for row in tournament_standings(tournament).standings.rows if row.key in active
-    ]
-    return seat_by_standings(ranked, request)
+    return [row.key for row in tournament_standings(tournament).standings.rows if row.key in active]
 
 
 def _seat(
@@ -213,14 +208,12 @@ def _seat(
     split: tuple[int, ...] | None = None,
     replan: bool = False,
 ) -> RoundSeating:
-    if method == "balanced":
+    chosen = method_named(method)
+    if chosen.plans_ahead:
         return _balanced(tournament, number, seed, split, replan)
-    if method == "standings":
-        return _by_standings(tournament, number, seed, split)
-    if method == "random":
-        request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
-        return seat_randomly(request)
-    raise UserError(f"unknown seating method “{method}” (use one of: {', '.join(METHODS)})")
+    request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
+    ranked = _ranked(tournament, request) if chosen.wants_ranking else request.players
+    return chosen.seat(request, ranked)[0]
 
 
 def _write(round_: Round, seating: RoundSeating) -> None:
