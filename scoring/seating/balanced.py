@@ -9,7 +9,7 @@ from scoring.seating.annealing import improve
 from scoring.seating.byes import choose_byes
 from scoring.seating.cyclic import cyclic_design, seat_design
 from scoring.seating.greedy import enforce_fixed, seat_greedily
-from scoring.seating.past_bound import search_past_bound, transversal_round
+from scoring.seating.past_bound import search_past_bound
 from scoring.seating.problem import (
     Problem,
     without_early_pairs_if_they_block,
@@ -52,17 +52,13 @@ def _plan(request: SeatingRequest) -> Plan:
         # candidate: the slot assignment then picks the classes that avoid them.
         wanted = request.rounds + (problem.n if problem.has_pair_weights() else 0)
         design = cyclic_design(problem.split, wanted)
-    designed, groups, pattern = 0, None, None
-    designed_seating: list[list[list[int]]] | None = None
+    designed, shape = 0, None
     if design:
-        designed, groups = seat_design(state, design, rng, request.search_effort)
-        pattern = transversal_round(state, groups)
-        if pattern is not None and designed == problem.rounds:
-            designed_seating = state.snapshot()
+        designed, shape = seat_design(state, design, rng, request.search_effort)
     for r in range(designed, problem.rounds):
         seat_greedily(state, r, rng)
     enforce_fixed(state, rng)
     improve(state, rng, request.search_effort)
-    search_past_bound(state, rng, request.search_effort, groups, pattern, designed_seating)
+    search_past_bound(state, rng, request.search_effort, shape)
     raise_on_clash(state)
     return finish(problem, state, request, rng)

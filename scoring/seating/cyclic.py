@@ -8,17 +8,32 @@ has the long version.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from scoring.seating.galois import galois_field
 from scoring.seating.history_fit import SlotSearch, embed_last_two_rounds, slots_from_latest_round
 from scoring.seating.problem import (
     UNSEATED,
 )
+from scoring.seating.request import Rounds
 from scoring.seating.state import State
 from scoring.seating.tuning import (
     MAX_SLOT_STEPS,
     SLOT_STEPS_PER_PLAYER,
 )
+
+
+@dataclass(frozen=True)
+class DesignShape:
+    """What the search past the bound keeps of the cyclic design: each player's design
+    group, a round in which every table holds at most one player of each group (fresh
+    seatings are dealt from it), and the design's own seating of every planned round when
+    the design seated them all (None otherwise).
+    """
+
+    groups: list[int]
+    pattern: list[list[int]] | None
+    seating: Rounds | None
 
 
 def cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]:
@@ -63,9 +78,9 @@ def cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]:
 
 def seat_design(
     state: State, design: list[list[list[int]]], rng: random.Random, effort: float
-) -> tuple[int, list[int]]:
+) -> tuple[int, DesignShape]:
     """Seat the first rounds from the design's classes; returns how many rounds it seated
-    and each player's design group.
+    and the design's shape.
 
     Without history or pairs to keep apart players take slots at random. Otherwise the
     last round played becomes the tables of the first class (so the other classes seat
@@ -117,4 +132,26 @@ def seat_design(
                 )
             for slot in slots:
                 state.place(r, player_at[slot], numbers[d])
-    return len(design), [slot_of[p] // m for p in range(problem.n)]
+    groups = [slot_of[p] // m for p in range(problem.n)]
+    pattern = transversal_round(state, groups)
+    seated_all = pattern is not None and len(design) == problem.rounds
+    return len(design), DesignShape(groups, pattern, state.snapshot() if seated_all else None)
+
+
+def transversal_round(state: State, groups: list[int]) -> list[list[int]] | None:
+    """A planned round in which every table holds at most one player of each group and
+    every group but group 0 has a player at every table, with every fixed player at their
+    table; None if there is none."""
+    problem = state.problem
+    count = max(groups) + 1
+    for tables in state.tables:
+        if any(not table for table in tables):
+            continue
+        seen = [[groups[p] for p in table] for table in tables]
+        if all(len(set(g)) == len(g) and set(range(1, count)) <= set(g) for g in seen) and all(
+            problem.fixed[p] < 0 or problem.fixed[p] == t
+            for t, table in enumerate(tables)
+            for p in table
+        ):
+            return [table[:] for table in tables]
+    return None

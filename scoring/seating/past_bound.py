@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from scoring.seating.annealing import Annealing
+from scoring.seating.cyclic import DesignShape
 from scoring.seating.problem import (
     Problem,
 )
@@ -37,15 +38,14 @@ def search_past_bound(
     state: State,
     rng: random.Random,
     effort: float,
-    groups: list[int] | None,
-    pattern: list[list[int]] | None,
-    designed_seating: list[list[list[int]]] | None,
+    shape: DesignShape | None,
 ) -> None:
-    """Tabu search (scoring.seating_search) while the seating is above its target.
+    """Rotating rounds, then the tabu search (``tabu``), while the seating is above its
+    target.
 
-    With design groups it first tries seatings in which every table holds one player of
-    each group (as the design's rounds do), restarting from fresh ones; then it searches
-    from the best seating so far with every swap allowed.
+    With the cyclic design's ``shape`` the tabu search first tries seatings in which every
+    table holds one player of each group (as the design's rounds do), restarting from
+    fresh ones; then it searches from the best seating so far with every swap allowed.
     """
     problem = state.problem
     seats = sum(problem.split) * problem.rounds
@@ -67,12 +67,13 @@ def search_past_bound(
             return
     best, best_tables = target, state.snapshot()
     attempt = TRANSVERSAL_WORK_PER_SEAT * seats
-    if pattern is not None and groups is not None and problem.rounds < len(pattern):
+    if shape is not None and shape.pattern is not None and problem.rounds < len(shape.pattern):
+        groups, pattern = shape.groups, shape.pattern
         limit = spent + TRANSVERSAL_SHARE * (budget - spent)
         tried_design = False
         while spent < limit and best[:3] > goal[:3]:
-            if not tried_design and designed_seating is not None:
-                seating, tried_design = designed_seating, True
+            if not tried_design and shape.seating is not None:
+                seating, tried_design = shape.seating, True
             elif any(map(any, problem.meetings)):
                 break  # fresh seatings would ignore who has met: only the design's is tried
             else:
@@ -122,25 +123,6 @@ def _meetings_of(problem: Problem, seating: list[list[list[int]]]) -> list[list[
     meetings = [row[:] for row in problem.meetings]
     add_meetings(meetings, (table for tables in seating for table in tables))
     return meetings
-
-
-def transversal_round(state: State, groups: list[int]) -> list[list[int]] | None:
-    """A planned round in which every table holds at most one player of each group and
-    every group but group 0 has a player at every table, with every fixed player at their
-    table; None if there is none."""
-    problem = state.problem
-    count = max(groups) + 1
-    for tables in state.tables:
-        if any(not table for table in tables):
-            continue
-        seen = [[groups[p] for p in table] for table in tables]
-        if all(len(set(g)) == len(g) and set(range(1, count)) <= set(g) for g in seen) and all(
-            problem.fixed[p] < 0 or problem.fixed[p] == t
-            for t, table in enumerate(tables)
-            for p in table
-        ):
-            return [table[:] for table in tables]
-    return None
 
 
 def _shuffle_within_groups(

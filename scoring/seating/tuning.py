@@ -26,7 +26,7 @@ SEAT_SWEEPS = 1
 # --- annealing (annealing.py) ------------------------------------------------------------
 
 # Tuned on 16-45 players x 5-8 rounds: four times the steps bought little. The cap keeps
-# the largest plans within their budget.
+# the largest plans within their time budget (docs/performance.md).
 STEPS_PER_SEAT = 500
 MAX_STEPS = 400_000
 HOT = 0.6
@@ -75,7 +75,7 @@ ROTATION_CYCLES = 2
 
 # Search steps for the unital design's rounds.
 UNITAL_NODES = 20_000
-# Larger unitals (126 players at sixes and up) cost seconds to build.
+# Larger unitals (126 players at sixes and up) take too long to build (docs/performance.md).
 UNITAL_MAX_Q = 4
 # Fitting a history onto the unital: a few short searches, each in its own random order,
 # find a fit sooner than one long one.
