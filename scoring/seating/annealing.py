@@ -13,14 +13,7 @@ from typing import Any
 from scoring.seating.keep_apart import clash_change
 from scoring.seating.quality import PairCounts, counting_bound
 from scoring.seating.state import State, swap
-from scoring.seating.tuning import (
-    CLASH_ENERGY,
-    COLD,
-    ENERGY_BASE,
-    HOT,
-    MAX_STEPS,
-    STEPS_PER_SEAT,
-)
+from scoring.seating.tuning import CLASH_ENERGY, COLD, ENERGY_BASE, HOT, MAX_STEPS, STEPS_PER_SEAT
 
 
 class _Bag:
@@ -204,7 +197,7 @@ def counting_bound_of(state: State) -> tuple[int, int]:
     return counting_bound(seats)
 
 
-def improve(state: State, rng: random.Random, effort: float) -> None:
+def anneal_and_repair(state: State, rng: random.Random, effort: float) -> None:
     problem = state.problem
     if len(problem.split) < 2:
         return

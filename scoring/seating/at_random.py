@@ -7,15 +7,8 @@ from dataclasses import replace
 
 from scoring.seating.by_standings import fill_in_order
 from scoring.seating.byes import choose_byes
-from scoring.seating.problem import (
-    BYE,
-    Problem,
-    without_early_pairs_if_they_block,
-)
-from scoring.seating.request import (
-    RoundSeating,
-    SeatingRequest,
-)
+from scoring.seating.problem import BYE, Problem, without_early_pairs_if_they_block
+from scoring.seating.request import RoundSeating, SeatingRequest
 from scoring.seating.seat_order import finish
 from scoring.seating.state import State, raise_on_clash
 

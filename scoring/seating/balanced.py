@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.annealing import improve
+from scoring.seating.annealing import anneal_and_repair
 from scoring.seating.byes import choose_byes
 from scoring.seating.cyclic import cyclic_design, seat_design
 from scoring.seating.greedy import enforce_fixed, seat_greedily
 from scoring.seating.past_bound import search_past_bound
-from scoring.seating.problem import (
-    Problem,
-    without_early_pairs_if_they_block,
-)
-from scoring.seating.request import (
-    Plan,
-    SeatingError,
-    SeatingRequest,
-)
+from scoring.seating.problem import Problem, without_early_pairs_if_they_block
+from scoring.seating.request import Plan, SeatingError, SeatingRequest
 from scoring.seating.seat_order import finish
 from scoring.seating.state import State, raise_on_clash
 from scoring.seating.unital import unital_seating
@@ -58,7 +51,7 @@ def _plan(request: SeatingRequest) -> Plan:
     for r in range(designed, problem.rounds):
         seat_greedily(state, r, rng)
     enforce_fixed(state, rng)
-    improve(state, rng, request.search_effort)
+    anneal_and_repair(state, rng, request.search_effort)
     search_past_bound(state, rng, request.search_effort, shape)
     raise_on_clash(state)
     return finish(problem, state, request, rng)

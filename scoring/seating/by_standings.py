@@ -8,17 +8,8 @@ from dataclasses import replace
 from itertools import combinations
 
 from scoring.seating.byes import choose_byes
-from scoring.seating.problem import (
-    BYE,
-    Problem,
-    without_early_pairs_if_they_block,
-)
-from scoring.seating.request import (
-    PlayerId,
-    RoundSeating,
-    SeatingRequest,
-    sort_key,
-)
+from scoring.seating.problem import BYE, Problem, without_early_pairs_if_they_block
+from scoring.seating.request import PlayerId, RoundSeating, SeatingRequest, sort_key
 from scoring.seating.seat_order import finish
 from scoring.seating.state import State, raise_on_clash
 

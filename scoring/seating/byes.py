@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.problem import (
-    Problem,
-)
+from scoring.seating.problem import Problem
 
 
 def choose_byes(problem: Problem, rng: random.Random) -> list[list[int]]:

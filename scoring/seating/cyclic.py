@@ -12,15 +12,10 @@ from dataclasses import dataclass
 
 from scoring.seating.galois import galois_field
 from scoring.seating.history_fit import SlotSearch, embed_last_two_rounds, slots_from_latest_round
-from scoring.seating.problem import (
-    UNSEATED,
-)
+from scoring.seating.problem import UNSEATED
 from scoring.seating.request import Rounds
 from scoring.seating.state import State
-from scoring.seating.tuning import (
-    MAX_SLOT_STEPS,
-    SLOT_STEPS_PER_PLAYER,
-)
+from scoring.seating.tuning import MAX_SLOT_STEPS, SLOT_STEPS_PER_PLAYER
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.problem import (
-    BYE,
-)
+from scoring.seating.problem import BYE
 from scoring.seating.state import State, swap
 
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.problem import (
-    Problem,
-)
+from scoring.seating.problem import Problem
 
 
 def embed_last_two_rounds(problem: Problem, design: list[list[list[int]]]) -> dict[int, int] | None:

@@ -7,9 +7,7 @@ import random
 
 from scoring.seating.annealing import Annealing
 from scoring.seating.cyclic import DesignShape
-from scoring.seating.problem import (
-    Problem,
-)
+from scoring.seating.problem import Problem
 from scoring.seating.quality import add_meetings
 from scoring.seating.rotation import can_rotate, rotating_seating
 from scoring.seating.state import State

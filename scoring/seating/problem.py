@@ -23,10 +23,7 @@ from scoring.seating.request import (
     sort_key,
 )
 from scoring.seating.splits import table_splits
-from scoring.seating.tuning import (
-    APART_WEIGHT,
-    SEAT_SLOTS,
-)
+from scoring.seating.tuning import APART_WEIGHT, SEAT_SLOTS
 
 _T = TypeVar("_T")
 

@@ -11,12 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from scoring.seating.request import (
-    PlayerId,
-    Quality,
-    RoundSeating,
-    sort_key,
-)
+from scoring.seating.request import PlayerId, Quality, RoundSeating, sort_key
 
 
 def quality(

@@ -6,17 +6,9 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.problem import (
-    Problem,
-)
-from scoring.seating.request import (
-    Rounds,
-)
-from scoring.seating.tuning import (
-    ROTATION_CYCLES,
-    ROTATION_NODES,
-    ROTATION_PLACINGS,
-)
+from scoring.seating.problem import Problem
+from scoring.seating.request import Rounds
+from scoring.seating.tuning import ROTATION_CYCLES, ROTATION_NODES, ROTATION_PLACINGS
 
 
 def can_rotate(problem: Problem) -> bool:
@@ -37,7 +29,7 @@ def can_rotate(problem: Problem) -> bool:
 def rotating_seating(
     problem: Problem, rng: random.Random, budget: int
 ) -> list[list[list[int]]] | None:
-    """Rounds that turn one base round (``seating_search.rotating_rounds``) within
+    """Rounds that turn one base round (``rotating_rounds``) within
     ``budget``; None if none was found or if no way of giving players the base round's
     places kept the keep-apart pairs apart."""
     split, n = problem.split, problem.n

@@ -7,22 +7,11 @@ import random
 from collections.abc import Sequence
 from itertools import permutations
 
-from scoring.seating.problem import (
-    BYE,
-    Problem,
-)
+from scoring.seating.problem import BYE, Problem
 from scoring.seating.quality import quality
-from scoring.seating.request import (
-    Plan,
-    RoundSeating,
-    SeatingRequest,
-)
+from scoring.seating.request import Plan, RoundSeating, SeatingRequest
 from scoring.seating.state import State
-from scoring.seating.tuning import (
-    FIRST_SEAT_BASE,
-    SEAT_BASE,
-    SEAT_SWEEPS,
-)
+from scoring.seating.tuning import FIRST_SEAT_BASE, SEAT_BASE, SEAT_SWEEPS
 
 
 def finish(problem: Problem, state: State, request: SeatingRequest, rng: random.Random) -> Plan:

@@ -6,11 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
-from scoring.seating.request import (
-    DEFAULT_SIZES,
-    NORMAL_TABLE,
-    SeatingError,
-)
+from scoring.seating.request import DEFAULT_SIZES, NORMAL_TABLE, SeatingError
 
 
 def table_splits(

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.seating.problem import (
-    BYE,
-    UNSEATED,
-    Problem,
-)
+from scoring.seating.problem import BYE, UNSEATED, Problem
 from scoring.seating.quality import add_meetings
 from scoring.seating.request import SeatingError
 

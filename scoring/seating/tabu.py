@@ -34,10 +34,7 @@ from collections.abc import Sequence
 
 from scoring.seating.keep_apart import clash_change
 from scoring.seating.quality import PairCounts, add_meetings
-from scoring.seating.request import (
-    Objective,
-    Rounds,
-)
+from scoring.seating.request import Objective, Rounds
 from scoring.seating.tuning import (
     TABU_KICK_SWAPS,
     TABU_KICKS_BEFORE_RETURN,

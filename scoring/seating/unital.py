@@ -9,16 +9,8 @@ import random
 from collections.abc import Iterable, Sequence
 
 from scoring.seating.galois import galois_field
-from scoring.seating.problem import (
-    UNSEATED,
-    Problem,
-)
-from scoring.seating.tuning import (
-    FIT_STEPS,
-    FIT_TRIES,
-    UNITAL_MAX_Q,
-    UNITAL_NODES,
-)
+from scoring.seating.problem import UNSEATED, Problem
+from scoring.seating.tuning import FIT_STEPS, FIT_TRIES, UNITAL_MAX_Q, UNITAL_NODES
 
 
 @functools.cache
