@@ -31,13 +31,12 @@ from django.db.models import QuerySet
 
 from scoring.errors import UserError
 from scoring.seating import (
+    Method,
     PlayerId,
     Quality,
     RoundSeating,
     SeatingRequest,
-    method_keys,
     method_named,
-    plan,
     quality,
     table_splits,
 )
@@ -53,8 +52,6 @@ from tournament.models import (
     TablePolicy,
     Tournament,
 )
-
-METHODS = tuple(method_keys())
 
 
 @dataclass(frozen=True)
@@ -175,7 +172,8 @@ def _balanced(
     number: int,
     seed: int,
     split: tuple[int, ...] | None,
-    replan: bool = False,
+    replan: bool,
+    method: Method,
 ) -> RoundSeating:
     remaining = max(1, tournament.planned_rounds - (number - 1))
     request = seating_request(tournament, rounds=remaining, seed=seed, before=number, split=split)
@@ -183,7 +181,7 @@ def _balanced(
     if not replan and stored.get("fingerprint") == _fingerprint(request) and stored.get("rounds"):
         upcoming = [_from_json(r) for r in stored["rounds"]]
     else:
-        upcoming = list(plan(request).rounds)
+        upcoming = list(method.seat(request, request.players))
     seated, rest = upcoming[0], upcoming[1:]
     tournament.seating_plan = {
         "fingerprint": _fingerprint(_after(request, seated)),
@@ -210,7 +208,7 @@ def _seat(
 ) -> RoundSeating:
     chosen = method_named(method)
     if chosen.plans_ahead:
-        return _balanced(tournament, number, seed, split, replan)
+        return _balanced(tournament, number, seed, split, replan, chosen)
     request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
     ranked = _ranked(tournament, request) if chosen.wants_ranking else request.players
     return chosen.seat(request, ranked)[0]
