@@ -51,8 +51,9 @@ Public API
 Modules, in the order of the steps (docs/seating.md has the long version)
 -------------------------------------------------------------------------
 - ``request``: the request and result types; ``splits``: table splits;
-  ``quality``: the figures and the one counting bound; ``problem``: the request in index
-  form, keep-apart pairs as one ``KeepApart``; ``state``: the seating being built.
+  ``quality``: the figures, the one counting bound and the pair counts; ``problem``: the
+  request in index form; ``keep_apart``: keep-apart pairs as one value, ``KeepApart``;
+  ``state``: the seating being built.
 - ``byes``: who sits out.
 - Designs: ``cyclic`` (with ``galois`` for the field), ``unital``, and ``history_fit``
   (the rounds played and keep-apart pairs fitted onto the cyclic design).

@@ -53,15 +53,16 @@ TABU_WORK = 6_000_000
 TABU_WORK_PER_SEAT = 40_000
 TRANSVERSAL_SHARE = 0.5
 TRANSVERSAL_WORK_PER_SEAT = 7_000
-# Tabu tenure drawn from this range, as in Dotú and Van Hentenryck (2005); steps without
-# a new best before a kick; kicks before going back to the best seating; swaps per kick.
+# Tabu tenure: a random number of steps in this range, so that the search does not cycle
+# with a fixed period; then steps without a new best before a kick (a few random swaps),
+# kicks before going back to the best seating, and swaps per kick.
 TABU_TENURE = (4, 40)
 TABU_STABLE_STEPS = 400
 TABU_KICKS_BEFORE_RETURN = 6
 TABU_KICK_SWAPS = 4
 # Rotating rounds take a share of the budget; a pair weighed by their search costs about
 # three times as much as a move weighed by the tabu search. The search restarts every 200
-# steps: a wrong early placing is cheaper to abandon than to undo.
+# steps, each time in a new random order.
 ROTATION_SHARE = 0.75
 ROTATION_COST = 3
 ROTATION_NODES = 200
