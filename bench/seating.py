@@ -4,10 +4,16 @@ Run from the repository root: ``.venv/bin/python bench/seating.py``. Each instan
 planned jointly for all its rounds with seed 0; the figures are deterministic, the times are
 this machine's. "budget" is the time the spec allows, where it sets one.
 ``--sweep`` prints the figures of 165 requests of common sizes instead.
+
+``--record FILE`` writes every seating the benchmark and the sweep produce (and a few
+seatings by standings and at random) to a JSON file; ``--compare FILE`` seats them again
+and names each request whose seating differs. Record before changing the engine's code
+and compare after: a change that is meant to keep the seatings must show no difference.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -16,7 +22,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.seating import SeatingRequest, Table, plan, quality, table_splits
+from scoring.seating import (
+    RoundSeating,
+    SeatingRequest,
+    Table,
+    plan,
+    quality,
+    seat_by_standings,
+    seat_randomly,
+    table_splits,
+)
 
 
 @dataclass(frozen=True)
@@ -190,10 +205,87 @@ def sweep() -> None:
         )
 
 
+def one_round_requests() -> list[tuple[str, SeatingRequest]]:
+    """Single rounds for the by-standings and random methods, with and without constraints."""
+    requests = []
+    for seed in (0, 1):
+        history = shuffled_rounds(23, (5, 5, 5, 4, 4), 2, seed)
+        requests.append((f"23 mixed s{seed}", SeatingRequest(players(23), seed=seed)))
+        requests.append(
+            (
+                f"23 byes s{seed}",
+                SeatingRequest(players(23), byes=True, past_byes=(1, 2), seed=seed),
+            )
+        )
+        request = SeatingRequest(
+            players(30),
+            history=history,
+            keep_apart=((1, 2), (3, 4)),
+            keep_apart_early=((5, 6), (7, 8)),
+            early_rounds=1,
+            fixed_tables=((9, 2),),
+            seed=seed,
+        )
+        requests.append((f"30 mixed apart, clubs, fixed s{seed}", request))
+    return requests
+
+
+def seatings() -> dict[str, list[list[object]]]:
+    """Every seating the benchmark, the sweep and the one-round methods produce, by name."""
+
+    def rounds_of(seated: tuple[RoundSeating, ...]) -> list[list[object]]:
+        return [[[list(t) for t in r.tables], list(r.byes)] for r in seated]
+
+    found: dict[str, list[list[object]]] = {}
+    for instance in INSTANCES:
+        history = rounds_played(instance) if instance.played else ()
+        players_in = instance.players + instance.arrivals
+        rounds = instance.rounds - instance.played
+        found[f"bench {instance}"] = rounds_of(
+            plan(request_for(instance, players_in, rounds, history)).rounds
+        )
+    for name, request in sweep_requests():
+        found[f"sweep {name}"] = rounds_of(plan(request).rounds)
+    for name, request in one_round_requests():
+        # Rank order: a fixed shuffle, so the trades at table boundaries have work to do.
+        ranked = random.Random(len(name)).sample(request.players, len(request.players))
+        found[f"standings {name}"] = rounds_of((seat_by_standings(ranked, request),))
+        found[f"random {name}"] = rounds_of((seat_randomly(request),))
+    return found
+
+
+def record(path: str) -> None:
+    Path(path).write_text(json.dumps(seatings(), indent=0) + "\n")
+
+
+def compare(path: str) -> None:
+    recorded = json.loads(Path(path).read_text())
+    now = json.loads(json.dumps(seatings()))
+    differ = [name for name in recorded if recorded[name] != now.get(name)]
+    differ += [name for name in now if name not in recorded]
+    for name in differ:
+        before, after = quality_of(recorded.get(name)), quality_of(now.get(name))
+        print(f"differs: {name}: repeats/most {before} -> {after}")
+    print(f"{len(now) - len(differ)} of {len(now)} seatings as recorded")
+    if differ:
+        sys.exit(1)
+
+
+def quality_of(rounds: list[list[object]] | None) -> str:
+    if rounds is None:
+        return "-"
+    figures = quality(RoundSeating(tuple(map(tuple, r[0]))) for r in rounds)  # type: ignore[arg-type]
+    return f"{figures.repeat_meetings}/{figures.max_meetings}"
+
+
 def main() -> None:
     if "--sweep" in sys.argv[1:]:
         sweep()
         return
+    for option, action in (("--record", record), ("--compare", compare)):
+        if option in sys.argv[1:]:
+            action(sys.argv[sys.argv.index(option) + 1])
+            return
     rows = [run(instance) for instance in INSTANCES]
     columns = list(rows[0])
     widths = {c: max(len(c), *(len(str(row[c])) for row in rows)) for c in columns}

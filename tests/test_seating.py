@@ -16,14 +16,15 @@ from scoring.seating import (
     RoundSeating,
     SeatingError,
     SeatingRequest,
-    _unital_design,
     plan,
     quality,
     seat_by_standings,
     seat_randomly,
     table_splits,
 )
-from scoring.seating_search import TabuSearch, rotating_rounds
+from scoring.seating.rotation import rotating_rounds
+from scoring.seating.tabu import TabuSearch
+from scoring.seating.unital import unital_design
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -290,7 +291,7 @@ def test_tight_fields_reach_zero_repeat_meetings(n, rounds, sizes, seed):
 
 
 def test_the_unital_design_seats_28_at_fours_for_nine_rounds_meeting_everyone_once():
-    design = _unital_design(4, 7)
+    design = unital_design(4, 7)
     assert len(design) == 9
     for tables in design:
         assert sorted(len(table) for table in tables) == [4] * 7

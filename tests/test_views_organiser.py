@@ -612,7 +612,10 @@ def _seating(round_):
             "choose a seating method and a seed (a whole number)",
         ),
         ({"action": "regenerate", "method": "alphabetical"}, "choose a seating method"),
-        ({"action": "explode"}, "Round 2: that is not something this page does: reload the page and try again."),
+        (
+            {"action": "explode"},
+            "Round 2: that is not something this page does: reload the page and try again.",
+        ),
         ({}, "Round 2: that is not something this page does: reload the page and try again."),
     ],
 )

@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
+from scoring.seating import method_choices
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament import limits
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
@@ -276,13 +277,7 @@ class KeepApartForm(forms.Form):
 
 
 class SeatRoundForm(forms.Form):
-    method = forms.ChoiceField(
-        choices=[
-            ("balanced", "Balanced: fewest repeat opponents"),
-            ("standings", "By standings: leaders together"),
-            ("random", "Random"),
-        ]
-    )
+    method = forms.ChoiceField(choices=method_choices)
     seed = forms.IntegerField(required=False, min_value=0, max_value=10**9)
     split = forms.ChoiceField(required=False, label="Tables")
 

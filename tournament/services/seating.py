@@ -32,14 +32,14 @@ from django.db.models import QuerySet
 
 from scoring.errors import UserError
 from scoring.seating import (
+    Method,
+    PlayerId,
     Quality,
     RoundSeating,
     SeatingError,
     SeatingRequest,
-    plan,
+    method_named,
     quality,
-    seat_by_standings,
-    seat_randomly,
     table_splits,
 )
 from tournament.models import (
@@ -56,8 +56,6 @@ from tournament.models import (
 )
 from tournament.services.locks import lock_round, lock_rounds
 from tournament.services.sheets import record_reseat, sheet_of
-
-METHODS = ("balanced", "standings", "random")
 
 
 @dataclass(frozen=True)
@@ -178,7 +176,8 @@ def _balanced(
     number: int,
     seed: int,
     split: tuple[int, ...] | None,
-    replan: bool = False,
+    replan: bool,
+    method: Method,
 ) -> RoundSeating:
     remaining = max(1, tournament.planned_rounds - (number - 1))
     request = seating_request(tournament, rounds=remaining, seed=seed, before=number, split=split)
@@ -186,7 +185,7 @@ def _balanced(
     if not replan and stored.get("fingerprint") == _fingerprint(request) and stored.get("rounds"):
         upcoming = [_from_json(r) for r in stored["rounds"]]
     else:
-        upcoming = list(plan(request).rounds)
+        upcoming = list(method.seat(request, request.players))
     seated, rest = upcoming[0], upcoming[1:]
     tournament.seating_plan = {
         "fingerprint": _fingerprint(_after(request, seated)),
@@ -196,17 +195,11 @@ def _balanced(
     return seated
 
 
-def _by_standings(
-    tournament: Tournament, number: int, seed: int, split: tuple[int, ...] | None
-) -> RoundSeating:
+def _ranked(tournament: Tournament, request: SeatingRequest) -> list[PlayerId]:
     from tournament.services.standings import tournament_standings
 
-    request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
     active = set(request.players)
-    ranked = [
-        row.key for row in tournament_standings(tournament).standings.rows if row.key in active
-    ]
-    return seat_by_standings(ranked, request)
+    return [row.key for row in tournament_standings(tournament).standings.rows if row.key in active]
 
 
 # The engine names players by the ids it was given (the players' row ids), which mean
@@ -250,14 +243,12 @@ def _seat_by(
     split: tuple[int, ...] | None,
     replan: bool,
 ) -> RoundSeating:
-    if method == "balanced":
-        return _balanced(tournament, number, seed, split, replan)
-    if method == "standings":
-        return _by_standings(tournament, number, seed, split)
-    if method == "random":
-        request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
-        return seat_randomly(request)
-    raise UserError(f"unknown seating method “{method}” (use one of: {', '.join(METHODS)})")
+    chosen = method_named(method)
+    if chosen.plans_ahead:
+        return _balanced(tournament, number, seed, split, replan, chosen)
+    request = seating_request(tournament, rounds=1, seed=seed, before=number, split=split)
+    ranked = _ranked(tournament, request) if chosen.wants_ranking else request.players
+    return chosen.seat(request, ranked)[0]
 
 
 def _write(round_: Round, seating: RoundSeating) -> None:

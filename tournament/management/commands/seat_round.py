@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import UserError
+from scoring.seating import method_keys
 from tournament.models import Player, Tournament
 from tournament.services import seating
 
@@ -10,7 +11,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
-        parser.add_argument("--method", choices=seating.METHODS, default="balanced")
+        parser.add_argument("--method", choices=method_keys(), default="balanced")
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--start", action="store_true", help="start the round at once")
 

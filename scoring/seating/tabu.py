@@ -1,5 +1,4 @@
-"""Searches for seatings still above the counting bound: a conflict-directed tabu search
-over swaps (``TabuSearch``) and rounds that each turn one base round (``rotating_rounds``).
+"""Tabu search over swaps, for seatings still above the counting bound.
 
 Terms (as in ``scoring.seating``; players are ints 0..n-1, a seating is a list of rounds,
 each a list of tables, each a list of players):
@@ -26,9 +25,6 @@ it goes back to the best seating found. Each move is weighed in O(1) from two ke
 tables: ``leave[r][p]``, the energy change of ``p`` leaving their table in round ``r``, and
 ``join[r][p][t]``, the change of ``p`` joining table ``t``; a move updates them for the
 O(table size) pairs whose meetings change, in every round.
-
-Rotating rounds (for a fresh field at tables of one size) need a search over a single
-base round only; ``rotating_rounds`` documents them.
 """
 
 from __future__ import annotations
@@ -36,29 +32,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-Rounds = list[list[list[int]]]
-Objective = tuple[int, int, int, int]
-
-_TENURE = (4, 40)
-_STABLE_STEPS = 400
-_KICKS_BEFORE_RETURN = 6
-_KICK_SWAPS = 4
-_CYCLES = 2
-
-
-def pair_counts(meetings: Sequence[Sequence[int]], size: int) -> tuple[list[int], int, int]:
-    """How many pairs meet c times, for c below ``size`` (pairs that never met are not
-    counted), and the repeat meetings and spread those give."""
-    histogram = [0] * size
-    repeats = spread = 0
-    for a, row in enumerate(meetings):
-        for b in range(a + 1, len(row)):
-            c = row[b]
-            if c:
-                histogram[c] += 1
-                repeats += c - 1
-                spread += c * (c - 1) // 2
-    return histogram, repeats, spread
+from scoring.seating.keep_apart import clash_change
+from scoring.seating.quality import PairCounts, add_meetings
+from scoring.seating.request import Objective, Rounds
+from scoring.seating.tuning import (
+    TABU_KICK_SWAPS,
+    TABU_KICKS_BEFORE_RETURN,
+    TABU_STABLE_STEPS,
+    TABU_TENURE,
+)
 
 
 class TabuSearch:
@@ -114,9 +96,8 @@ class TabuSearch:
         for r, round_tables in enumerate(tables):
             for table in round_tables:
                 self._recount(r, table)
-        self.histogram, self.repeat_total, self.spread_total = pair_counts(meetings, len(energy))
+        self.counts = PairCounts(meetings, len(energy))
         self.total_energy = sum(pairs * energy[c] for c, pairs in enumerate(self.histogram))
-        self.most = max((c for c, pairs in enumerate(self.histogram) if pairs), default=0)
         self.clash_total = sum(
             self._clashes_at(r, table) for r, ts in enumerate(tables) for table in ts
         )
@@ -149,24 +130,20 @@ class TabuSearch:
             else:
                 in_conflict.pop(p, None)
 
+    @property
+    def histogram(self) -> list[int]:
+        return self.counts.histogram
+
     def objective(self) -> Objective:
-        return (self.clash_total, self.most, self.repeat_total, self.spread_total)
+        return (self.clash_total, self.counts.most, self.counts.repeats, self.counts.spread)
 
     def snapshot(self) -> Rounds:
         return [[table[:] for table in round_tables] for round_tables in self.tables]
 
     def _clash_change(self, r: int, p: int, q: int) -> int:
-        partners, where = self.partners[r], self.where[r]
+        partners = self.partners[r]
         assert partners is not None
-        home, there = where[p], where[q]
-        change = 0
-        for z in partners[p]:
-            if z != q:
-                change += (where[z] == there) - (where[z] == home)
-        for z in partners[q]:
-            if z != p:
-                change += (where[z] == home) - (where[z] == there)
-        return change
+        return clash_change(partners, self.where[r], p, q)
 
     def _blocked(self, r: int, p: int, q: int) -> bool:
         """Whether swapping p and q adds a keep-apart clash or seats an always-apart pair
@@ -198,19 +175,12 @@ class TabuSearch:
                 c = joiner_row[x]
                 joiner_row[x] = meetings[x][joiner] = c + 1
                 changed.append((joiner, x, c))
-        histogram, up, down, fixed = self.histogram, self.up, self.down, self.fixed
+        counts, up, down, fixed = self.counts, self.up, self.down, self.fixed
         # Counts first, with the tables of round r as they were; then the two who moved.
         for a, b, before in changed:
             after = meetings[a][b]
-            histogram[before] -= 1
-            histogram[after] += 1
+            counts.change(before, after)
             self.total_energy += energy[after] - energy[before]
-            if after > before:
-                self.repeat_total += after >= 2
-                self.spread_total += before
-            else:
-                self.repeat_total -= before >= 2
-                self.spread_total -= after
             leave_change = down[after] - down[before]
             join_change = up[after] - up[before]
             crossed = (after >= 2) - (before >= 2)
@@ -241,26 +211,15 @@ class TabuSearch:
         here_table[here_table.index(p)] = q
         there_table[there_table.index(q)] = p
         where[p], where[q] = there, home
-        histogram[0] = 0
-        while self.most + 1 < len(histogram) and histogram[self.most + 1]:
-            self.most += 1
-        while self.most > 0 and not histogram[self.most]:
-            self.most -= 1
+        counts.settle()
         self._recount(r, here_table)
         self._recount(r, there_table)
         self.work += self.n + len(changed) * len(self.tables)
 
     def restore(self, seating: Rounds) -> None:
         """Go back to ``seating`` (the same rounds and table sizes, players moved)."""
-        meetings = self.meetings
-        for old, sign in ((self.tables, -1), (seating, 1)):
-            for round_tables in old:
-                for table in round_tables:
-                    for i, a in enumerate(table):
-                        row = meetings[a]
-                        for b in table[i + 1 :]:
-                            row[b] += sign
-                            meetings[b][a] += sign
+        for old, change in ((self.tables, -1), (seating, 1)):
+            add_meetings(self.meetings, (table for tables in old for table in tables), change)
         self.tables = [[table[:] for table in round_tables] for round_tables in seating]
         self._rebuild()
 
@@ -346,7 +305,7 @@ class TabuSearch:
         best_energy = self.total_energy
         tabu: dict[tuple[int, int, int], int] = {}
         step = stable = kicks = 0
-        low, high = _TENURE
+        low, high = TABU_TENURE
         while self.work < budget and best[:3] > target[:3]:
             step += 1
             _, move = self._best_move(tabu, step, best_energy)
@@ -368,157 +327,13 @@ class TabuSearch:
                 stable = kicks = 0
                 continue
             stable += 1
-            if stable < _STABLE_STEPS:
+            if stable < TABU_STABLE_STEPS:
                 continue
             stable = 0
             kicks += 1
-            if kicks >= _KICKS_BEFORE_RETURN:
+            if kicks >= TABU_KICKS_BEFORE_RETURN:
                 kicks = 0
                 self.restore(best_tables)
-            self._kick(_KICK_SWAPS)
+            self._kick(TABU_KICK_SWAPS)
             tabu = {key: until for key, until in tabu.items() if until > step}
         return best_tables
-
-
-# --- rotating rounds ---------------------------------------------------------------------
-
-
-def rotating_rounds(
-    tables: int, k: int, rounds: int, rng: random.Random, budget: int, nodes: int
-) -> Rounds | None:
-    """``rounds`` repeat-free rounds of ``tables`` tables of k, each the one before turned.
-
-    Points are ``a * c + x`` (row a, x in the integers mod a cycle length c) and, past
-    those, f *fixed* points, fixed point i always at table i; round j seats the base
-    round's tables with every x moved to ``x + j``. Cycle lengths from
-    ``max(tables, rounds)`` up are tried, ``_CYCLES`` of them that leave at most one fixed
-    point per table (30 players at tables of five: c = 6, no fixed point; 24 at fours:
-    c = 7, three fixed points). The base round is found by a search that places the
-    point with the fewest possible tables first, with fresh tries of at most ``nodes``
-    steps each, taking the cycle lengths in turn, until its work (pairs weighed) reaches
-    ``budget``; None if none was found.
-    """
-    n = tables * k
-    cycles = []
-    for c in range(max(tables, rounds, 2), n + 1):
-        if n - n // c * c <= tables:
-            cycles.append(c)
-        if len(cycles) == _CYCLES:
-            break
-    spent = attempt = 0
-    while spent < budget:
-        c = cycles[attempt % len(cycles)]
-        attempt += 1
-        cyclic = n // c * c
-        search = _RotationBase(c, n - cyclic, tables, k, rounds, rng)
-        base = search.search(nodes)
-        spent += search.work
-        if base is not None:
-            return [
-                [
-                    [p - p % c + (p % c + j) % c if p < cyclic else p for p in table]
-                    for table in base
-                ]
-                for j in range(rounds)
-            ]
-    return None
-
-
-class _RotationBase:
-    """Depth-first search for the base round of ``rotating_rounds``.
-
-    A pair of points in the base round meets again in round j of its turns exactly when
-    another base pair has the same *key* (the rows of the two points and how far apart
-    they are, or the fixed point and the row of the other) and starts fewer than
-    ``rounds`` steps away: each key keeps the starts used.
-    """
-
-    def __init__(
-        self, c: int, fixed: int, tables: int, k: int, rounds: int, rng: random.Random
-    ) -> None:
-        self.c, self.k, self.rounds, self.rng = c, k, rounds, rng
-        n = tables * k
-        self.cyclic = n - fixed
-        self.tables: list[list[int]] = [[] for _ in range(tables)]
-        for i in range(fixed):
-            self.tables[i].append(self.cyclic + i)
-        self.starts: dict[tuple[int, int, int], list[int]] = {}
-        self.tiebreak = [rng.random() for _ in range(n)]
-        self.left = set(range(self.cyclic))
-        self.nodes = self.work = 0
-
-    def _keys(self, p: int, q: int) -> list[tuple[tuple[int, int, int], int]]:
-        c = self.c
-        if q >= self.cyclic:
-            p, q = q, p
-        if p >= self.cyclic:
-            row, x = divmod(q, c)
-            return [((-1 - (p - self.cyclic), row, 0), x)]
-        (a, x), (b, y) = divmod(p, c), divmod(q, c)
-        if (a, x) > (b, y):
-            a, x, b, y = b, y, a, x
-        d = (y - x) % c
-        if a == b and d > c - d:
-            x, y, d = y, x, c - d
-        if a == b and 2 * d == c:
-            return [((a, b, d), x), ((a, b, d), y)]
-        return [((a, b, d), x)]
-
-    def _close(self, x: int, y: int) -> bool:
-        apart = (x - y) % self.c
-        return min(apart, self.c - apart) < self.rounds
-
-    def _additions(self, t: int, p: int) -> list[tuple[tuple[int, int, int], int]] | None:
-        added: list[tuple[tuple[int, int, int], int]] = []
-        self.work += len(self.tables[t]) + 1
-        for q in self.tables[t]:
-            for key, x in self._keys(p, q):
-                if any(self._close(x, y) for y in self.starts.get(key, ())):
-                    return None
-                if any(other == key and self._close(x, y) for other, y in added):
-                    return None
-                added.append((key, x))
-        return added
-
-    def _options(self, p: int) -> list[tuple[int, list[tuple[tuple[int, int, int], int]]]]:
-        options: list[tuple[int, list[tuple[tuple[int, int, int], int]]]] = []
-        tried_empty = False
-        for t, table in enumerate(self.tables):
-            if len(table) == self.k or (not table and tried_empty):
-                continue
-            tried_empty = tried_empty or not table
-            added = self._additions(t, p)
-            if added is not None:
-                options.append((t, added))
-        return options
-
-    def search(self, limit: int) -> list[list[int]] | None:
-        return [table[:] for table in self.tables] if self._place(limit) else None
-
-    def _place(self, limit: int) -> bool:
-        self.nodes += 1
-        if not self.left:
-            return True
-        if self.nodes > limit:
-            return False
-        choice = -1
-        options: list[tuple[int, list[tuple[tuple[int, int, int], int]]]] = []
-        for p in sorted(self.left):
-            found = self._options(p)
-            if choice < 0 or (len(found), self.tiebreak[p]) < (len(options), self.tiebreak[choice]):
-                choice, options = p, found
-                if not found:
-                    return False
-        self.rng.shuffle(options)
-        for t, added in options:
-            self.tables[t].append(choice)
-            self.left.discard(choice)
-            for key, x in added:
-                self.starts.setdefault(key, []).append(x)
-            if self._place(limit):
-                return True
-            self.tables[t].pop()
-            self.left.add(choice)
-            for key, x in added:
-                self.starts[key].remove(x)
-        return False

@@ -1,0 +1,104 @@
+"""Quality: the meeting figures of a seating and the one counting lower bound.
+
+*Meetings*, *repeat meetings*, *most meetings*, *spread* and the *counting lower bound*
+are defined in ``scoring.seating``; ``quality`` computes them for any seating (one an
+organiser edited by hand too), ``pair_counts`` the histogram of meetings the searches
+keep in step with every move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from scoring.seating.request import PlayerId, Quality, RoundSeating, sort_key
+
+
+def quality(
+    rounds: Iterable[RoundSeating],
+    history: Iterable[Sequence[PlayerId]] = (),
+    players: Iterable[PlayerId] = (),
+) -> Quality:
+    """Meeting figures for ``history`` plus ``rounds``; ``players`` adds anyone not seated."""
+    rounds = list(rounds)
+    tables = [tuple(t) for t in history] + [t for r in rounds for t in r.tables]
+    everyone = set(players)
+    for table in tables:
+        everyone.update(table)
+    for r in rounds:
+        everyone.update(r.byes)
+    index = {p: i for i, p in enumerate(sorted(everyone, key=sort_key))}
+    meetings: dict[tuple[int, int], int] = {}
+    seats_met = [0] * len(index)
+    for table in tables:
+        seated = sorted(index[p] for p in table)
+        for i in seated:
+            seats_met[i] += len(seated) - 1
+        for pair in combinations(seated, 2):
+            meetings[pair] = meetings.get(pair, 0) + 1
+    repeats_bound, most_bound = counting_bound(seats_met)
+    return Quality(
+        repeat_meetings=sum(c - 1 for c in meetings.values()),
+        max_meetings=max(meetings.values(), default=0),
+        lower_bound=repeats_bound,
+        max_meetings_lower_bound=most_bound,
+        spread=sum(c * (c - 1) // 2 for c in meetings.values()),
+    )
+
+
+def counting_bound(seats_met: Sequence[int]) -> tuple[int, int]:
+    """The counting lower bounds (repeat meetings, most meetings) for players who have
+    each sat across from ``seats_met[p]`` seats, among ``len(seats_met)`` players."""
+    others = max(1, len(seats_met) - 1)
+    forced = sum(max(0, s - others) for s in seats_met)
+    return (forced + 1) // 2, max((-(-s // others) for s in seats_met), default=0)
+
+
+def add_meetings(
+    meetings: list[list[int]], tables: Iterable[Sequence[int]], change: int = 1
+) -> None:
+    """Count every pair at ``tables`` as meeting ``change`` more times (in index form)."""
+    for table in tables:
+        for a, b in combinations(table, 2):
+            meetings[a][b] += change
+            meetings[b][a] += change
+
+
+class PairCounts:
+    """How many pairs meet c times, for c below ``size`` (pairs that never met are not
+    counted), and the repeat meetings, spread and most meetings those give; the searches
+    keep them in step with every meeting that changes (``change``, then ``settle``)."""
+
+    def __init__(self, meetings: Sequence[Sequence[int]], size: int) -> None:
+        self.histogram = histogram = [0] * size
+        self.repeats = self.spread = 0
+        for a, row in enumerate(meetings):
+            for b in range(a + 1, len(row)):
+                c = row[b]
+                if c:
+                    histogram[c] += 1
+                    self.repeats += c - 1
+                    self.spread += c * (c - 1) // 2
+        self.most = max((c for c, pairs in enumerate(histogram) if pairs), default=0)
+
+    def change(self, before: int, after: int) -> None:
+        """One pair's meetings go from ``before`` to ``after`` (one more or one fewer)."""
+        histogram = self.histogram
+        if before:
+            histogram[before] -= 1
+        if after:
+            histogram[after] += 1
+        if after > before:
+            self.repeats += after >= 2
+            self.spread += before
+        else:
+            self.repeats -= before >= 2
+            self.spread -= after
+
+    def settle(self) -> None:
+        """Bring ``most`` up to date after the changes of one move."""
+        histogram = self.histogram
+        while self.most + 1 < len(histogram) and histogram[self.most + 1]:
+            self.most += 1
+        while self.most > 0 and not histogram[self.most]:
+            self.most -= 1

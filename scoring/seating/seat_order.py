@@ -1,0 +1,71 @@
+"""Seat order: who sits in which seat at each table, seat 1 dealing first; and the
+plan's output in the caller's player ids."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import permutations
+
+from scoring.seating.problem import BYE, Problem
+from scoring.seating.quality import quality
+from scoring.seating.request import Plan, RoundSeating, SeatingRequest
+from scoring.seating.state import State
+from scoring.seating.tuning import FIRST_SEAT_BASE, SEAT_BASE, SEAT_SWEEPS
+
+
+def finish(problem: Problem, state: State, request: SeatingRequest, rng: random.Random) -> Plan:
+    orders = _seat_orders(problem, state.tables, rng)
+    rounds = []
+    for r, tables in enumerate(orders):
+        seated = tuple(tuple(problem.ids[p] for p in table) for table in tables)
+        byes = tuple(problem.ids[p] for p in range(problem.n) if state.where[r][p] == BYE)
+        rounds.append(RoundSeating(tables=seated, byes=byes))
+    everyone = [*request.players, *(p for table in request.history for p in table)]
+    return Plan(tuple(rounds), quality(rounds, request.history, everyone))
+
+
+def _seat_orders(
+    problem: Problem, rounds: list[list[list[int]]], rng: random.Random
+) -> list[list[list[int]]]:
+    """Seat orders for every table: round by round, then once more with every other
+    round known, as a table seated early cannot see who will deal first later."""
+    seat_counts = [row[:] for row in problem.seat_counts]
+    orders = [[_seat_order(table, seat_counts, rng) for table in tables] for tables in rounds]
+    for _ in range(SEAT_SWEEPS):
+        for tables in orders:
+            for t, table in enumerate(tables):
+                for s, p in enumerate(table):
+                    seat_counts[p][s] -= 1
+                tables[t] = _seat_order(table, seat_counts, rng)
+    return orders
+
+
+def _seat_order(
+    table: Sequence[int], seat_counts: list[list[int]], rng: random.Random
+) -> list[int]:
+    """The seat order of one table, the best of all orders (at most 720).
+
+    A seat costs ``4 ** c`` for a player who has sat there ``c`` times, seat 1 (who deals
+    first) ``64 ** c``: a third turn in seat 1 outweighs anything, then a third turn in any
+    seat. Ties go to the first best order after a seeded shuffle.
+    """
+    players = list(table)
+    rng.shuffle(players)
+    cost = [
+        [
+            (FIRST_SEAT_BASE if s == 0 else SEAT_BASE) ** seat_counts[p][s]
+            for s in range(len(players))
+        ]
+        for p in players
+    ]
+    seats = range(len(players))
+    best = min(
+        permutations(seats),
+        key=lambda order: sum(cost[i][s] for i, s in zip(seats, order, strict=True)),
+    )
+    ordered: list[int] = [0] * len(players)
+    for i, s in enumerate(best):
+        ordered[s] = players[i]
+        seat_counts[players[i]][s] += 1
+    return ordered

@@ -1,0 +1,28 @@
+"""The shape of scoring/: small modules, each a step or a shared part."""
+
+import ast
+from pathlib import Path
+
+SCORING = Path(__file__).resolve().parent.parent / "scoring"
+MODULES = sorted(SCORING.rglob("*.py"))
+
+
+def test_no_scoring_module_is_over_400_lines_without_saying_why_in_its_docstring():
+    long = []
+    for path in MODULES:
+        text = path.read_text()
+        docstring = ast.get_docstring(ast.parse(text)) or ""
+        if len(text.splitlines()) > 400 and "400 lines" not in docstring:
+            long.append(f"{path.relative_to(SCORING.parent)}: {len(text.splitlines())} lines")
+    assert MODULES
+    assert long == [], "split these, or say in the docstring why they are over 400 lines"
+
+
+def test_the_seating_engine_is_a_package_whose_modules_are_the_documented_steps():
+    docs = (SCORING.parent / "docs" / "seating.md").read_text()
+    package = SCORING / "seating"
+    assert not (SCORING / "seating.py").exists()
+    assert not (SCORING / "seating_search.py").exists()
+    for module in sorted(package.glob("*.py")):
+        if module.name != "__init__.py":
+            assert f"`{module.name}`" in docs, f"docs/seating.md does not name {module.name}"
