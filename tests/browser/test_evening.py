@@ -299,6 +299,9 @@ def test_sheet_cells_take_digits_and_keep_a_derived_count_marked(new_page, score
     page = new_page()
     log_in(page, scorer.username, f"/score/{slug}/r1/t1/")
     expect(page.get_by_role("heading", name="Round 1 · Table 1")).to_be_visible()
+    # The heading shows before the deferred sheet.js has run; typing must wait for it,
+    # as a person's first keystroke does on any but a very busy machine.
+    page.wait_for_load_state("domcontentloaded")
     page.locator("#d1_s1").focus()
     type_cell(page, "1a0", "Tab")
     expect(page.locator("#d1_s1")).to_have_value("10")
