@@ -713,3 +713,26 @@ def test_players_of_one_name_are_told_apart_by_club_when_seating(
     assert "Ann Smith (Crown)" in seating_part
     page = organiser_client.get(url("players", tournament)).content.decode()
     assert f'<option value="{one.pk}">Ann Smith (Red Lion)</option>' in page
+
+
+def test_lowering_rotations_under_many_full_tables_names_three_and_counts_the_rest(
+    organiser_client, organiser, make_tournament
+):
+    tournament = make_tournament(players=20, rounds=2, rotations=2)
+    tournament.owner = organiser
+    tournament.save()
+    url = reverse("organiser:edit", args=[tournament.slug])
+    form = organiser_client.get(url).context["form"]
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if value is not None and name != "table_sizes"
+    }
+    data.update(table_sizes=list(tournament.table_sizes), rotations_per_round=1)
+    response = organiser_client.post(url, data)
+    assert response.status_code == 200
+    [error] = response.context["form"].errors["rotations_per_round"]
+    assert error.count("already has 10 deals recorded") == 3
+    assert "and 5 more tables like these" in error
+    tournament.refresh_from_db()
+    assert tournament.rotations_per_round == 2

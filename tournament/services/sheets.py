@@ -382,11 +382,19 @@ def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
 def rotations_refusal(rotations: int, too_many: Sequence[str]) -> str:
     """Why the rotations cannot go below ``rotations``: ``too_many`` from
     ``deals_beyond_rotations``."""
+    shown = list(too_many[:ROTATIONS_TABLES_NAMED])
+    more = len(too_many) - len(shown)
+    if more:
+        shown.append(f"and {more} more table{'s' if more != 1 else ''} like these")
     return (
         f"Not fewer than {rotations} rotations: "
-        + "; ".join(too_many)
-        + ". Remove those deals first."
+        + "; ".join(shown)
+        + ". Those deals would no longer fit a round: correct those sheets first."
     )
+
+
+# A refusal names this many tables; a tournament well under way could list every table.
+ROTATIONS_TABLES_NAMED = 3
 
 
 # Writing ------------------------------------------------------------------------------
