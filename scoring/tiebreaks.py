@@ -21,6 +21,7 @@ tests): the settings, the ranking, the tables, the files and the words follow.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, TypeVar
@@ -67,7 +68,7 @@ class Column:
     figure: Callable[[Tally], int | None]
 
 
-class Tiebreak:
+class Tiebreak(ABC):
     """One key: by default a row shows ``value`` in one column named after the key,
     and no value ranks below any number."""
 
@@ -80,8 +81,8 @@ class Tiebreak:
     def column_label(self) -> str:
         return self.label.capitalize()
 
-    def value(self, tally: Tally) -> int | None:
-        raise NotImplementedError
+    @abstractmethod
+    def value(self, tally: Tally) -> int | None: ...
 
     def comparable(self, tally: Tally) -> tuple[int, ...]:
         value = self.value(tally)
