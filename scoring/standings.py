@@ -1,4 +1,4 @@
-"""Cumulative standings and the tiebreak chain.
+"""Cumulative standings: tally, rank, and what decided each place.
 
 Terms:
 
@@ -7,21 +7,17 @@ Terms:
 - *round total*: a player's points over the deals of their table in one round. A player
   who was not seated in a round did not play it (``None``); one seated at a table with no
   deals recorded yet has 0.
-- *tiebreak keys* (larger is better for every key):
-  ``points``       total points (always first; net units under classic stakes);
-  ``last_in``      deals the player finished last in;
-  ``table_wins``   rounds in which the player's round total was the highest at their
-                   table (a shared top counts for everyone sharing it; a table with no
-                   deals recorded has no winner);
-  ``countback``    round totals compared from the latest round backwards, the first
-                   difference decides (a round not played counts 0);
-  ``best_round``   the highest single-round total (over rounds played);
-  ``opponents``    strength of field: over every round, the sum of the final total
-                   points of each opponent at the player's table.
+- *tally*: a player's facts over every round counted (``scoring.tiebreaks.Tally``):
+  points, deals played, deals last in, table wins, opponents' points, round totals.
+- *tiebreak keys*: ``points`` then the tournament's keys in order; each key is a class in
+  ``scoring.tiebreaks`` (what it compares, larger is better, and what a row shows).
 - *rank*: players equal on every key share a rank and the next rank skips (1, 2, 2, 4);
   within a shared rank players are listed by name.
 - *decided by*: the first key on which a player differs from the player listed just above
   (None for the first row and for a shared rank): why A is above B.
+
+``compute_standings`` is the three steps in turn: ``tally_players``, ``rank_players`` and
+``decided_by``.
 """
 
 from __future__ import annotations
@@ -33,18 +29,9 @@ from dataclasses import dataclass, field
 from scoring.errors import UserError
 from scoring.rules import Deal, dealer_of
 from scoring.systems import ScoringSystem, score_deal
+from scoring.tiebreaks import DEFAULT_TIEBREAKS, POINTS, TIEBREAKS, Tally, tiebreak
 
-POINTS = "points"
-TIEBREAK_KEYS: tuple[str, ...] = ("last_in", "table_wins", "countback", "best_round", "opponents")
-DEFAULT_TIEBREAKS: tuple[str, ...] = ("last_in", "table_wins", "countback")
-TIEBREAK_LABELS: dict[str, str] = {
-    "points": "points",
-    "last_in": "deals last in",
-    "table_wins": "table wins",
-    "countback": "countback (latest round first)",
-    "best_round": "best round",
-    "opponents": "opponents' points",
-}
+POINTS_KEY = POINTS.key
 
 
 def check_tiebreaks(keys: Sequence[object]) -> list[str]:
@@ -52,12 +39,12 @@ def check_tiebreaks(keys: Sequence[object]) -> list[str]:
     problems = []
     seen: set[object] = set()
     for position, key in enumerate(keys, start=1):
-        if key == POINTS:
+        if key == POINTS_KEY:
             problems.append(
                 f"tiebreak {position}: points always comes first; list only the keys after it"
             )
-        elif key not in TIEBREAK_KEYS:
-            known = ", ".join(TIEBREAK_KEYS)
+        elif key not in TIEBREAKS:
+            known = ", ".join(TIEBREAKS)
             problems.append(f"tiebreak {position}: unknown key {key!r} (known keys: {known})")
         elif key in seen:
             problems.append(f"tiebreak {position}: {key!r} is listed twice")
@@ -118,18 +105,36 @@ class StandingRow:
     shared: bool
     key: Hashable
     name: str
-    points: int
-    deals: int
-    last_in: int
-    table_wins: int
-    best_round: int | None
-    opponents: int
-    rounds: tuple[int | None, ...]
+    tally: Tally
     decided_by: str | None
 
-    def value(self, key: str) -> object:
-        """The value this row shows for a tiebreak key (countback shows the round totals)."""
-        return self.rounds if key == "countback" else getattr(self, key)
+    @property
+    def points(self) -> int:
+        return self.tally.points
+
+    @property
+    def deals(self) -> int:
+        return self.tally.deals
+
+    @property
+    def last_in(self) -> int:
+        return self.tally.last_in
+
+    @property
+    def table_wins(self) -> int:
+        return self.tally.table_wins
+
+    @property
+    def best_round(self) -> int | None:
+        return self.tally.best_round
+
+    @property
+    def opponents(self) -> int:
+        return self.tally.opponents
+
+    @property
+    def rounds(self) -> tuple[int | None, ...]:
+        return self.tally.rounds
 
 
 @dataclass(frozen=True)
@@ -138,17 +143,6 @@ class Standings:
     tiebreaks: tuple[str, ...]
     round_numbers: tuple[int, ...]
     rows: tuple[StandingRow, ...]
-
-
-@dataclass
-class _Tally:
-    points: int = 0
-    deals: int = 0
-    last_in: int = 0
-    table_wins: int = 0
-    by_round: dict[int, int] = field(default_factory=dict)
-    # Where the player sat: an index into the tables' seats, once per seat taken.
-    tables: list[int] = field(default_factory=list)
 
 
 def compute_standings(
@@ -171,7 +165,47 @@ def compute_standings(
     """
     tiebreaks = validated_tiebreaks(tiebreaks)
     entrants = list(entrants)
-    tallies = {entrant.key: _Tally() for entrant in entrants}
+    ordered_rounds, tallies = tally_players(
+        entrants, plays, system, round_numbers, byes, bye_points
+    )
+    chain = (POINTS_KEY, *tiebreaks)
+    ranked = rank_players(entrants, tallies, chain)
+    rows = tuple(
+        StandingRow(
+            rank=place.rank,
+            shared=place.shared,
+            key=place.entrant.key,
+            name=place.entrant.name,
+            tally=place.tally,
+            decided_by=decided_by(chain, above, place),
+        )
+        for place, above in zip(ranked, (None, *ranked), strict=False)
+    )
+    return Standings(system, tiebreaks, ordered_rounds, rows)
+
+
+@dataclass
+class _Counts:
+    points: int = 0
+    deals: int = 0
+    last_in: int = 0
+    table_wins: int = 0
+    by_round: dict[int, int] = field(default_factory=dict)
+    # Where the player sat: an index into the tables' seats, once per seat taken.
+    tables: list[int] = field(default_factory=list)
+
+
+def tally_players(
+    entrants: Sequence[Entrant],
+    plays: Iterable[TablePlay | TableResult],
+    system: ScoringSystem,
+    round_numbers: Iterable[int] = (),
+    byes: Iterable[tuple[int, Hashable]] = (),
+    bye_points: int = 0,
+) -> tuple[tuple[int, ...], dict[Hashable, Tally]]:
+    """The rounds counted, in order, and each entrant's tally over them (the arguments
+    are ``compute_standings``'s)."""
+    counts = {entrant.key: _Counts() for entrant in entrants}
     rounds = set(round_numbers)
     tables: list[tuple[Hashable, ...]] = []
 
@@ -182,124 +216,91 @@ def compute_standings(
         where = len(tables)
         tables.append(table.seats)
         for index, key in enumerate(table.seats):
-            tally = tallies[key]
+            count = counts[key]
             total = table.points[index]
-            tally.points += total
-            tally.deals += table.deals
-            tally.last_in += table.last_in[index]
-            tally.by_round[table.round_number] = tally.by_round.get(table.round_number, 0) + total
-            tally.tables.append(where)
+            count.points += total
+            count.deals += table.deals
+            count.last_in += table.last_in[index]
+            count.by_round[table.round_number] = count.by_round.get(table.round_number, 0) + total
+            count.tables.append(where)
             if total == top:
-                tally.table_wins += 1
+                count.table_wins += 1
 
     for round_number, key in byes:
         rounds.add(round_number)
-        tally = tallies[key]
-        tally.points += bye_points
-        tally.by_round[round_number] = tally.by_round.get(round_number, 0) + bye_points
+        count = counts[key]
+        count.points += bye_points
+        count.by_round[round_number] = count.by_round.get(round_number, 0) + bye_points
 
     # A player's opponents' points at a table: everyone's final points there but their own.
-    table_points = [sum(tallies[key].points for key in seats) for seats in tables]
+    table_points = [sum(counts[key].points for key in seats) for seats in tables]
     ordered_rounds = tuple(sorted(rounds))
-    chain = (POINTS, *tiebreaks)
-    ranked = []
+    return ordered_rounds, {
+        key: Tally(
+            points=count.points,
+            deals=count.deals,
+            last_in=count.last_in,
+            table_wins=count.table_wins,
+            opponents=sum(table_points[where] for where in count.tables)
+            - count.points * len(count.tables),
+            rounds=tuple(count.by_round.get(number) for number in ordered_rounds),
+        )
+        for key, count in counts.items()
+    }
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """An entrant in their place: the rank, whether it is shared, and the values
+    compared, one for each key of the chain."""
+
+    rank: int
+    shared: bool
+    entrant: Entrant
+    tally: Tally
+    values: tuple[tuple[int, ...], ...]
+
+
+def rank_players(
+    entrants: Iterable[Entrant], tallies: dict[Hashable, Tally], chain: Sequence[str]
+) -> list[Ranked]:
+    """The entrants best first on the keys of ``chain`` in turn; those equal on every key
+    share a rank (the next rank skips) and are listed by name, the same way every time."""
+    tiebreaks = [tiebreak(key) for key in chain]
+    compared = []
     for entrant in entrants:
         tally = tallies[entrant.key]
-        per_round = tuple(tally.by_round.get(number) for number in ordered_rounds)
-        played = [total for total in per_round if total is not None]
-        figures = _Figures(
-            points=tally.points,
-            last_in=tally.last_in,
-            table_wins=tally.table_wins,
-            best_round=max(played) if played else None,
-            opponents=sum(table_points[where] for where in tally.tables)
-            - tally.points * len(tally.tables),
-            rounds=per_round,
-        )
-        values = tuple(_comparable(key, figures) for key in chain)
-        # Best first; then by name, the same way every time.
+        values = tuple(tb.comparable(tally) for tb in tiebreaks)
         order = (
             tuple(tuple(-v for v in value) for value in values),
             entrant.name.casefold(),
             entrant.name,
             str(entrant.key),
         )
-        ranked.append((order, values, entrant, tally, figures))
-    ranked.sort(key=lambda entry: entry[0])
+        compared.append((order, values, entrant, tally))
+    compared.sort(key=lambda entry: entry[0])
 
-    rows = []
-    above: tuple[tuple[int, ...], ...] | None = None
+    ranks = []
     rank = 0
-    for position, (_, values, entrant, tally, figures) in enumerate(ranked, start=1):
-        by = (
-            None
-            if above is None
-            else next((k for k, a, b in zip(chain, above, values, strict=True) if a != b), None)
-        )
-        if above is None or by is not None:
+    above: tuple[tuple[int, ...], ...] | None = None
+    for position, (_, values, _, _) in enumerate(compared, start=1):
+        if values != above:
             rank = position
+        ranks.append(rank)
         above = values
-        rows.append((rank, by, entrant, tally, figures))
-    sizes = Counter(rank for rank, *_ in rows)
-    return Standings(
-        system,
-        tiebreaks,
-        ordered_rounds,
-        tuple(
-            StandingRow(
-                rank=rank,
-                shared=sizes[rank] > 1,
-                key=entrant.key,
-                name=entrant.name,
-                points=figures.points,
-                deals=tally.deals,
-                last_in=figures.last_in,
-                table_wins=figures.table_wins,
-                best_round=figures.best_round,
-                opponents=figures.opponents,
-                rounds=figures.rounds,
-                decided_by=by,
-            )
-            for rank, by, entrant, tally, figures in rows
-        ),
-    )
+    sizes = Counter(ranks)
+    return [
+        Ranked(rank, sizes[rank] > 1, entrant, tally, values)
+        for rank, (_, values, entrant, tally) in zip(ranks, compared, strict=True)
+    ]
 
 
-@dataclass(frozen=True, slots=True)
-class _Figures:
-    """What the tiebreak keys compare of one player."""
-
-    points: int
-    last_in: int
-    table_wins: int
-    best_round: int | None
-    opponents: int
-    rounds: tuple[int | None, ...]
-
-
-def _comparable(key: str, figures: _Figures) -> tuple[int, ...]:
-    """A key's value as a tuple where larger is better: countback is the round totals
-    from the latest round back, a round not played counting 0; no best round ranks below
-    any number."""
-    if key == "countback":
-        return tuple(total or 0 for total in reversed(figures.rounds))
-    if key == "best_round":
-        return (0,) if figures.best_round is None else (1, figures.best_round)
-    value = getattr(figures, key)
-    assert isinstance(value, int)
-    return (value,)
-
-
-def countback_round(
-    row: StandingRow, above: StandingRow | None, round_numbers: Sequence[int]
-) -> int | None:
-    """The round whose total placed ``row`` below ``above`` by countback: the latest
-    round in which their totals differ (a round not played counts 0)."""
-    if above is None or row.decided_by != "countback":
+def decided_by(chain: Sequence[str], above: Ranked | None, place: Ranked) -> str | None:
+    """The first key of ``chain`` on which ``place`` differs from the entrant ranked just
+    above it: what placed it lower (None for the first and for a shared rank)."""
+    if above is None:
         return None
-    latest_first = zip(
-        reversed(round_numbers), reversed(row.rounds), reversed(above.rounds), strict=True
-    )
     return next(
-        (number for number, mine, theirs in latest_first if (mine or 0) != (theirs or 0)), None
+        (key for key, a, b in zip(chain, above.values, place.values, strict=True) if a != b),
+        None,
     )

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE, TABLE_SIZES
-from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS
 from scoring.systems import ScoringSystem
+from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
 from tournament import limits
 from tournament.models import ByeScore, SheetStatus, TablePolicy
 
@@ -235,7 +235,7 @@ def build_schema() -> dict[str, Any]:
                 ),
                 "tiebreaks": {
                     "type": "array",
-                    "items": {"enum": list(TIEBREAK_KEYS)},
+                    "items": {"enum": list(tiebreak_keys())},
                     "uniqueItems": True,
                     "default": list(DEFAULT_TIEBREAKS),
                     "description": "The tiebreak keys applied after points, in order.",

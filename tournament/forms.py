@@ -6,7 +6,7 @@ from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
 from scoring.seating import method_choices
-from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAK_KEYS, TIEBREAK_LABELS
+from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament import limits
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
 from tournament.services.players import text_problem
@@ -109,8 +109,8 @@ class TournamentForm(forms.ModelForm):
     def _add_tiebreak_fields(self) -> None:
         """A new tournament's tiebreak order, one choice a place (Settings then has the
         up and down buttons)."""
-        choices = [("", "— none —")] + [(key, TIEBREAK_LABELS[key]) for key in TIEBREAK_KEYS]
-        for place in range(1, len(TIEBREAK_KEYS) + 1):
+        choices = [("", "— none —"), *tiebreak_choices()]
+        for place in range(1, len(TIEBREAKS) + 1):
             self.fields[self.TIEBREAK_FIELD.format(place)] = forms.ChoiceField(
                 choices=choices,
                 required=False,
@@ -122,7 +122,7 @@ class TournamentForm(forms.ModelForm):
             )
 
     def _clean_tiebreaks(self) -> None:
-        names = [self.TIEBREAK_FIELD.format(p) for p in range(1, len(TIEBREAK_KEYS) + 1)]
+        names = [self.TIEBREAK_FIELD.format(p) for p in range(1, len(TIEBREAKS) + 1)]
         # A form posted without the order (not from this page) keeps the default one.
         if not any(name in self.data for name in names):
             return
@@ -134,7 +134,7 @@ class TournamentForm(forms.ModelForm):
             if key in order:
                 self.add_error(
                     name,
-                    f"Tiebreak {place}: “{TIEBREAK_LABELS[key]}” is already tiebreak "
+                    f"Tiebreak {place}: “{tiebreak(key).label}” is already tiebreak "
                     f"{order.index(key) + 1}; choose each tiebreak once.",
                 )
                 continue
@@ -188,11 +188,17 @@ class TournamentForm(forms.ModelForm):
         return sorted(sizes)
 
 
+def tiebreak_choices() -> list[tuple[str, str]]:
+    """Every tiebreak an organiser may choose, as (key, label); read when a form is
+    made, so that a tiebreak registered later is offered too."""
+    return [(key, tb.label) for key, tb in TIEBREAKS.items()]
+
+
 class TiebreakForm(forms.Form):
     """One step of editing the tiebreak order: move a key up or down, remove or add it."""
 
     action = forms.ChoiceField(choices=[(a, a) for a in ("up", "down", "remove", "add")])
-    key = forms.ChoiceField(choices=[(k, TIEBREAK_LABELS[k]) for k in TIEBREAK_KEYS])
+    key = forms.ChoiceField(choices=tiebreak_choices)
 
 
 class PlayerForm(forms.ModelForm):

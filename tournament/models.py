@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 
 from scoring.rules import MAX_TABLE_SIZE
-from scoring.standings import DEFAULT_TIEBREAKS
 from scoring.systems import ScoringSystem, SeatSums
+from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament import limits
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]

@@ -1,16 +1,12 @@
 import re
-from dataclasses import dataclass
 
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.standings import TIEBREAK_LABELS, Standings, countback_round
+from scoring.tiebreaks import decided_column, one_figure_tiebreaks, standings_columns
 from tournament.services.standings import TournamentStandings, rank_label
-
-# Columns shown for each tiebreak key; countback is shown by the round columns.
-_KEY_COLUMNS = ("last_in", "table_wins", "best_round", "opponents")
 
 
 def _number_column(verbose_name: str, orderable: bool = True) -> tables.Column:
@@ -39,15 +35,16 @@ class StandingsTable(tables.Table):
     link_players = False
 
 
-_SORTABLE = re.compile(
-    rf"-?(?:rank|name|club|points|deals|{'|'.join(_KEY_COLUMNS)}|round_[1-9][0-9]?)"
-)
+_SORTABLE = re.compile(r"-?(?:rank|name|club|points|deals|round_[1-9][0-9]?)")
 
 
 def standings_sort(value: str) -> str:
     """``value`` if it names a column the standings can be sorted by (a ``sort``
     parameter), else empty."""
-    return value if _SORTABLE.fullmatch(value) else ""
+    column = value.removeprefix("-")
+    if _SORTABLE.fullmatch(value) or column in {tb.key for tb in one_figure_tiebreaks()}:
+        return value
+    return ""
 
 
 HONOURS = {1: "Winner", 2: "Runner-up", 3: "Runner-up"}
@@ -84,48 +81,17 @@ def _order_value(value: int | None) -> int:
     return -1 if value is None else value
 
 
-@dataclass(frozen=True)
-class _TiebreakColumn:
-    name: str
-    label: str
-    title: str
-    key: str  # the tiebreak key, "countback" for a round total, "" for a plain total
-    round_number: int = 0
-
-
-def _tiebreak_columns(standings: Standings) -> list[_TiebreakColumn]:
-    """The tiebreak columns in the tournament's order; countback is shown as the round
-    totals, latest round first (the order countback reads them). Without countback the
-    round totals come last, in round order."""
-    columns = []
-    for key in standings.tiebreaks:
-        if key == "countback":
-            columns += [
-                _TiebreakColumn(f"round_{n}", f"R{n}", f"Countback: round {n} total", key, n)
-                for n in reversed(standings.round_numbers)
-            ]
-        elif key in _KEY_COLUMNS:
-            label = TIEBREAK_LABELS[key]
-            columns.append(_TiebreakColumn(key, label.capitalize(), label, key))
-    if "countback" not in standings.tiebreaks:
-        columns += [
-            _TiebreakColumn(f"round_{n}", f"R{n}", f"Round {n} total", "", n)
-            for n in standings.round_numbers
-        ]
-    return columns
-
-
 _ANY_ID = 987654321
 
 
 def standings_table(
     result: TournamentStandings, *, orderable: bool = False, name_filter: str = ""
 ) -> StandingsTable:
-    """The standings with the tiebreak values in the tournament's order (``_tiebreak_columns``).
+    """The standings with the tiebreak values in the tournament's order (``standings_columns``).
     ``name_filter`` keeps the rows whose name contains it; ranks stay those of the whole
     field."""
     standings = result.standings
-    columns = _tiebreak_columns(standings)
+    columns = standings_columns(standings.tiebreaks, standings.round_numbers)
     slug = result.tournament.slug
     wanted = name_filter.casefold()
     # Before any round counts publicly everyone shares rank 1: nobody has won anything.
@@ -137,8 +103,7 @@ def standings_table(
     for row, above in zip(standings.rows, (None, *standings.rows), strict=False):
         if wanted and wanted not in row.name.casefold():
             continue
-        totals = dict(zip(standings.round_numbers, row.rounds, strict=True))
-        decided_round = countback_round(row, above, standings.round_numbers)
+        decided = decided_column(row, above, standings.round_numbers)
         record = {
             "rank": rank_label(row),
             "rank_number": row.rank,
@@ -152,14 +117,9 @@ def standings_table(
         }
         cells = [_cell(row.points, False), _cell(row.deals, False)]
         for column in columns:
-            if column.round_number:
-                value = totals[column.round_number]
-                decided = column.round_number == decided_round
-            else:
-                value = getattr(row, column.key)
-                decided = row.decided_by == column.key
+            value = column.figure(row.tally)
             record[column.name] = _order_value(value)
-            cells.append(_cell(value, decided))
+            cells.append(_cell(value, column.name == decided))
         record["cells"] = _Cells(cells)
         records.append(record)
     extra = [

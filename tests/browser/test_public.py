@@ -98,3 +98,19 @@ def test_projector_follows_a_confirmation_without_reloading(
     expect(points_cell(screen, "table.board", late)).to_have_text("40")
     assert screen.evaluate("window.stillTheSamePage === true"), "the projector reloaded"
     screen.screenshot(path=shots / "02-projector-after.png")
+
+
+def test_the_projector_on_a_phone_shows_rank_name_and_points_without_scrolling(
+    new_page, released_round, screenshot_dir
+):
+    shots = screenshot_dir("public-projector")
+    slug = released_round.tournament.slug
+    winner = seat_one_of(released_round, 1)
+    phone = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone.goto(f"/t/{slug}/projector/")
+    expect(points_cell(phone, "table.board", winner)).to_have_text("40")
+    page_width = phone.evaluate("document.documentElement.scrollWidth")
+    assert page_width <= PHONE["width"], f"the projector is {page_width}px wide on a phone"
+    # The tiebreak values are on the standings page; a wide screen shows them here too.
+    expect(phone.locator("table.board th.tiebreak").first).to_be_hidden()
+    phone.screenshot(path=shots / "03-projector-phone.png", full_page=True)

@@ -16,16 +16,15 @@ from typing import Any
 from scoring.rules import Deal as DealFacts
 from scoring.rules import deals_per_round
 from scoring.standings import (
-    TIEBREAK_LABELS,
     Entrant,
     StandingRow,
     Standings,
     TablePlay,
     TableResult,
-    countback_round,
 )
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
+from scoring.tiebreaks import decided_words, one_figure_tiebreaks, order_in_words
 from tournament.models import (
     Bye,
     ByeScore,
@@ -184,18 +183,6 @@ def file_rank(row: StandingRow) -> int | str:
     return f"{row.rank}=" if row.shared else row.rank
 
 
-def decided_by_label(row: StandingRow, above: StandingRow | None, rounds: list[int]) -> str:
-    """What placed ``row`` below ``above``, in the words of the standings' column
-    headers ("Deals last in", "R3 (countback)"); empty for the first row and a shared
-    rank."""
-    if row.decided_by is None:
-        return ""
-    if row.decided_by == "countback":
-        number = countback_round(row, above, rounds)
-        return f"R{number} (countback)" if number is not None else "Countback"
-    return TIEBREAK_LABELS[row.decided_by].capitalize()
-
-
 def as_json(result: TournamentStandings) -> dict[str, Any]:
     standings = result.standings
     return {
@@ -212,10 +199,7 @@ def as_json(result: TournamentStandings) -> dict[str, Any]:
                 "club": result.info(row).club,
                 "points": row.points,
                 "deals": row.deals,
-                "last_in": row.last_in,
-                "table_wins": row.table_wins,
-                "best_round": row.best_round,
-                "opponents": row.opponents,
+                **{tb.key: tb.value(row.tally) for tb in one_figure_tiebreaks()},
                 "rounds": list(row.rounds),
                 "decided_by": row.decided_by,
             }
@@ -230,16 +214,14 @@ def as_json(result: TournamentStandings) -> dict[str, Any]:
 
 def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[int | str]]]:
     standings = result.standings
+    figures = one_figure_tiebreaks()
     header = [
         "rank",
         "name",
         "club",
         "points",
         "deals",
-        "last_in",
-        "table_wins",
-        "best_round",
-        "opponents",
+        *(tb.key for tb in figures),
         *(f"round_{number}" for number in standings.round_numbers),
         "decided_by",
     ]
@@ -251,12 +233,9 @@ def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[int | 
             result.info(row).club,
             row.points,
             row.deals,
-            row.last_in,
-            row.table_wins,
-            "" if row.best_round is None else row.best_round,
-            row.opponents,
+            *("" if value is None else value for value in (tb.value(row.tally) for tb in figures)),
             *("" if total is None else total for total in row.rounds),
-            decided_by_label(row, above, rounds),
+            decided_words(row, above, rounds),
         ]
         for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
     ]
@@ -271,7 +250,7 @@ def as_text(result: TournamentStandings) -> str:
     header, rows = _flat_rows(result)
     cells = [header, *([str(cell) for cell in row] for row in rows)]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    chain = ", ".join(TIEBREAK_LABELS[key] for key in ("points", *result.standings.tiebreaks))
+    chain = order_in_words(result.standings.tiebreaks, joiner=", ")
     lines = [
         f"{result.tournament.name} — {result.standings.system.label}",
         f"Ranked by {chain}.",

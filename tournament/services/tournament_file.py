@@ -39,8 +39,8 @@ from django.db.models import Q
 
 from scoring.errors import UserError
 from scoring.rules import deals_per_round, validate_deal
-from scoring.standings import DEFAULT_TIEBREAKS
 from scoring.systems import ScoringSystem
+from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament import file_schema, limits
 from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
 from tournament.models import (

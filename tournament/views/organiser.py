@@ -18,7 +18,7 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
-from scoring.standings import TIEBREAK_KEYS, TIEBREAK_LABELS
+from scoring.tiebreaks import TIEBREAKS, order_in_words
 from tournament.forms import (
     ActionForm,
     CsvImportForm,
@@ -80,9 +80,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "counts": counts,
         "rounds": rounds,
-        "tiebreak_chain": ", then ".join(
-            TIEBREAK_LABELS[key] for key in ("points", *tournament.tiebreaks)
-        ),
+        "tiebreak_chain": order_in_words(tournament.tiebreaks),
     }
     return render(request, "organiser/dashboard.html", context)
 
@@ -109,10 +107,8 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _tiebreak_context(order: list[str]) -> dict[str, object]:
     return {
-        "tiebreak_order": [(key, TIEBREAK_LABELS[key]) for key in order],
-        "tiebreak_unused": [
-            (key, TIEBREAK_LABELS[key]) for key in TIEBREAK_KEYS if key not in order
-        ],
+        "tiebreak_order": [(key, TIEBREAKS[key].label) for key in order],
+        "tiebreak_unused": [(key, tb.label) for key, tb in TIEBREAKS.items() if key not in order],
     }
 
 
@@ -564,9 +560,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "result": result,
         "table": standings_table(result),
-        "chain": ", then ".join(
-            TIEBREAK_LABELS[key] for key in ("points", *result.standings.tiebreaks)
-        ),
+        "chain": order_in_words(result.standings.tiebreaks),
         "rounds_played": len(result.standings.round_numbers),
         "incomplete_tables": result.incomplete_tables,
         "private": True,

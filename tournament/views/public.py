@@ -12,13 +12,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
-from scoring.standings import TIEBREAK_LABELS
+from scoring.tiebreaks import order_in_words, tiebreak
 from tournament.models import Round, Tournament
 from tournament.permissions import can_see
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import tournament_file
 from tournament.services.csv_export import csv_download
-from tournament.services.standings import TournamentStandings, as_csv, tournament_standings
+from tournament.services.standings import as_csv, tournament_standings
 from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 PROJECTOR_ROWS = 12
@@ -38,10 +38,6 @@ def released_rounds(tournament: Tournament) -> list[int]:
         .order_by("number")
         .values_list("number", flat=True)
     )
-
-
-def chain_words(result: TournamentStandings) -> str:
-    return ", then ".join(TIEBREAK_LABELS[key] for key in ("points", *result.standings.tiebreaks))
 
 
 @require_GET
@@ -64,7 +60,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "result": result,
         "table": table,
         "query": query,
-        "chain": chain_words(result),
+        "chain": order_in_words(result.standings.tiebreaks),
         "rounds_played": len(result.standings.round_numbers),
         "public_rounds": result.standings.round_numbers,
         "podium": [row for row in result.standings.rows if row.rank <= 3],
@@ -90,16 +86,17 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         page = 1
     page = min(max(page, 1), pages)
     shown = rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS]
+    chosen = [tiebreak(key) for key in result.standings.tiebreaks]
     context = {
         "tournament": tournament,
         "result": result,
-        "rows": [(row, result.info(row)) for row in shown],
+        "rows": [(row, result.info(row), [tb.value(row.tally) for tb in chosen]) for row in shown],
         "page": page,
         "pages": pages,
         "next_page": page % pages + 1,
         "seconds": PROJECTOR_SECONDS,
         "latest_round": max(result.standings.round_numbers, default=None),
-        "tiebreaks": [TIEBREAK_LABELS[key] for key in result.standings.tiebreaks],
+        "tiebreaks": [tb.label for tb in chosen],
         "updated": tournament.public_changed,
     }
     if wants_fragment(request):

@@ -15,7 +15,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from scoring.standings import TIEBREAK_LABELS, StandingRow, Standings, countback_round
+from scoring.standings import StandingRow, Standings
+from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
 from tournament.models import Tournament
 from tournament.permissions import can_see
 from tournament.public_cache import cached_public_page
@@ -36,10 +37,6 @@ def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
     if tournament is None or not can_see(request.user, tournament):
         raise Http404("No such tournament")
     return tournament
-
-
-def _chain(standings: Standings) -> str:
-    return ", then ".join(TIEBREAK_LABELS[key] for key in ("points", *standings.tiebreaks))
 
 
 # The rank chart ---------------------------------------------------------------------
@@ -179,50 +176,16 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "public/round.html", context)
 
 
-@dataclass(frozen=True)
-class FinalColumn:
-    key: str
-    label: str
-    title: str
-
-
-def _final_columns(standings: Standings) -> list[FinalColumn]:
-    """The tiebreak columns in the tournament's order; countback is shown as the round
-    totals, latest round first (the order countback reads them)."""
-    columns = []
-    for key in standings.tiebreaks:
-        if key == "countback":
-            columns += [
-                FinalColumn(f"round_{n}", f"R{n}", f"Countback: round {n} total")
-                for n in reversed(standings.round_numbers)
-            ]
-        else:
-            label = TIEBREAK_LABELS[key]
-            columns.append(FinalColumn(key, label.capitalize(), label))
-    if "countback" not in standings.tiebreaks:
-        columns += [
-            FinalColumn(f"round_{n}", f"R{n}", f"Round {n} total") for n in standings.round_numbers
-        ]
-    return columns
-
-
 def _final_cells(
-    row: StandingRow, above: StandingRow | None, standings: Standings, columns: list[FinalColumn]
+    row: StandingRow, above: StandingRow | None, standings: Standings, columns: list[Column]
 ) -> list[dict[str, object]]:
     """The row's values for ``columns``; the value that placed it below ``above`` is
     marked ``decided`` (for countback, the first round total that differs)."""
-    totals = dict(zip(standings.round_numbers, row.rounds, strict=True))
-    decided_round = countback_round(row, above, standings.round_numbers)
+    decided = decided_column(row, above, standings.round_numbers)
     cells = []
     for column in columns:
-        if column.key.startswith("round_"):
-            number = int(column.key.removeprefix("round_"))
-            value = totals[number]
-            decided = number == decided_round
-        else:
-            value = getattr(row, column.key)
-            decided = row.decided_by == column.key
-        cells.append({"value": "–" if value is None else value, "decided": decided})
+        value = column.figure(row.tally)
+        cells.append({"value": "–" if value is None else value, "decided": column.name == decided})
     return cells
 
 
@@ -232,7 +195,7 @@ def final(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _public_tournament(request, slug)
     result = tournament_standings(tournament, released_only=True)
     standings = result.standings
-    columns = _final_columns(standings)
+    columns = standings_columns(standings.tiebreaks, standings.round_numbers)
     context = {
         "tournament": tournament,
         "public_rounds": standings.round_numbers,
@@ -248,7 +211,7 @@ def final(request: HttpRequest, slug: str) -> HttpResponse:
             }
             for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
         ],
-        "chain": _chain(standings),
+        "chain": order_in_words(standings.tiebreaks),
         "provisional": len(standings.round_numbers) < tournament.planned_rounds,
     }
     return render(request, "public/final.html", context)
