@@ -7,6 +7,7 @@ Every view fetches the tournament through ``permissions.get_tournament_for_organ
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,7 +21,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.errors import UserError
 from scoring.standings import TIEBREAK_KEYS, TIEBREAK_LABELS
 from tournament.forms import (
-    ActionForm,
     CsvImportForm,
     KeepApartForm,
     PlayerForm,
@@ -37,10 +37,11 @@ from tournament.forms import (
     player_label,
     shared_names,
 )
-from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
-from tournament.permissions import get_tournament_for_organiser, tournaments_for
+from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
+from tournament.permissions import get_round, get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
 from tournament.services import players as player_service
+from tournament.services import rounds as round_service
 from tournament.services import scorer_access, seating, tournaments
 from tournament.services.standings import tournament_standings
 from tournament.tables import PlayersTable, standings_table
@@ -58,9 +59,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save(commit=False)
-        tournament.owner = request.user
-        tournament.save()
+        tournament = tournaments.create_tournament(form.save(commit=False), request.user)
         messages.success(request, f"Created “{tournament.name}”. Now register its players.")
         return redirect("organiser:players", tournament.slug)
     return render(request, "organiser/tournament_form.html", {"form": form, "creating": True})
@@ -116,36 +115,51 @@ def _tiebreak_context(order: list[str]) -> dict[str, object]:
     }
 
 
-@login_required
-@require_POST
-def tiebreaks(request: HttpRequest, slug: str) -> HttpResponse:
-    """One step of reordering the tiebreaks (a button each: up, down, remove, add)."""
+def _tiebreak_step(
+    request: HttpRequest, slug: str, step: Callable[[Tournament, str], list[str]]
+) -> HttpResponse:
+    """One step of reordering the tiebreaks, then the order as it now stands."""
     tournament = get_tournament_for_organiser(request, slug)
     form = TiebreakForm(request.POST)
-    order = list(tournament.tiebreaks)
-    if form.is_valid():
-        action, key = form.cleaned_data["action"], form.cleaned_data["key"]
-        if action == "add" and key not in order:
-            order.append(key)
-        elif key in order:
-            index = order.index(key)
-            if action == "remove":
-                order.remove(key)
-            elif action == "up" and index > 0:
-                order[index - 1], order[index] = order[index], order[index - 1]
-            elif action == "down" and index < len(order) - 1:
-                order[index + 1], order[index] = order[index], order[index + 1]
-        tournament.tiebreaks = order
-        tournament.save(update_fields=["tiebreaks"])
-    else:
+    if not form.is_valid():
         messages.error(request, "That tiebreak change was not understood.")
+    else:
+        try:
+            step(tournament, form.cleaned_data["key"])
+        except UserError as refused:
+            messages.error(request, f"That tiebreak change was not made: {refused}.")
+    tournament.refresh_from_db(fields=["tiebreaks"])
     if request.htmx:
         return render(
             request,
             "organiser/tournament_form.html#tiebreaks",
-            {"tournament": tournament, **_tiebreak_context(order)},
+            {"tournament": tournament, **_tiebreak_context(tournament.tiebreaks)},
         )
     return redirect("organiser:edit", tournament.slug)
+
+
+@login_required
+@require_POST
+def tiebreak_add(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.add_tiebreak)
+
+
+@login_required
+@require_POST
+def tiebreak_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.remove_tiebreak)
+
+
+@login_required
+@require_POST
+def tiebreak_up(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.move_tiebreak_up)
+
+
+@login_required
+@require_POST
+def tiebreak_down(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.move_tiebreak_down)
 
 
 @login_required
@@ -265,29 +279,44 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
-PLAYER_ACTIONS = {
-    "check_in": ({"checked_in": True}, "{} is checked in."),
-    "check_out": ({"checked_in": False}, "{} is no longer checked in."),
-    "drop": ({"active": False}, "{} has dropped out: later rounds will not seat them."),
-    "return": ({"active": True}, "{} is back: the next round will seat them."),
-}
+def _player_status(
+    request: HttpRequest, slug: str, pk: int, message: str, **changes: bool
+) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    warning = player_service.set_status(player, **changes)
+    messages.success(request, message.format(player.name))
+    if warning:
+        messages.warning(request, capfirst(warning) + ".")
+    return redirect("organiser:players", slug)
 
 
 @login_required
 @require_POST
-def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    player = get_object_or_404(Player, tournament=tournament, pk=pk)
-    form = ActionForm(request.POST, actions=list(PLAYER_ACTIONS))
-    if not form.is_valid():
-        messages.error(request, form_errors(form))
-    else:
-        changes, message = PLAYER_ACTIONS[form.cleaned_data["action"]]
-        warning = player_service.set_status(player, **changes)
-        messages.success(request, message.format(player.name))
-        if warning:
-            messages.warning(request, capfirst(warning) + ".")
-    return redirect("organiser:players", slug)
+def player_check_in(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(request, slug, pk, "{} is checked in.", checked_in=True)
+
+
+@login_required
+@require_POST
+def player_check_out(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(request, slug, pk, "{} is no longer checked in.", checked_in=False)
+
+
+@login_required
+@require_POST
+def player_drop(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(
+        request, slug, pk, "{} has dropped out: later rounds will not seat them.", active=False
+    )
+
+
+@login_required
+@require_POST
+def player_return(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(
+        request, slug, pk, "{} is back: the next round will seat them.", active=True
+    )
 
 
 @login_required
@@ -435,7 +464,7 @@ def _round_context(tournament: object, round_: Round, **extra: object) -> dict[s
         "tables": list(tables.values()),
         "byes": sorted(byes),
         "quality": seating.round_quality(round_),
-        "held_back": seating.held_back(round_),
+        "held_back": round_service.held_back(round_),
         "regenerate_form": SeatRoundForm(
             initial={"seed": round_.seed + 1},
             splits=seating.splits_for(tournament),  # type: ignore[arg-type]
@@ -450,7 +479,7 @@ def _round_context(tournament: object, round_: Round, **extra: object) -> dict[s
 @require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    round_ = get_round(tournament, number)
     return render(request, "organiser/round.html", _round_context(tournament, round_))
 
 
@@ -461,63 +490,16 @@ def _about_round(number: int, error: str) -> str:
     return f"Round {number}: {error}."
 
 
-ROUND_ACTIONS = ["regenerate", "swap", "start", "release", "withhold"]
-
-
-@login_required
-@require_POST
-def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Regenerate, swap two players, or start a round."""
+def _round_change(
+    request: HttpRequest, slug: str, number: int, change: Callable[[Tournament, Round], str]
+) -> HttpResponse:
+    """Make one change to the round (``change`` says what was done, or raises a
+    ``UserError`` naming what was not), then show the round as it now stands."""
     tournament = get_tournament_for_organiser(request, slug)
-    round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    chosen = ActionForm(request.POST, actions=ROUND_ACTIONS)
-    action = chosen.cleaned_data["action"] if chosen.is_valid() else None
+    round_ = get_round(tournament, number)
     extra: dict[str, object] = {}
     try:
-        if action == "regenerate":
-            form = SeatRoundForm(request.POST, splits=seating.splits_for(tournament))
-            if not form.is_valid():
-                raise UserError("choose a seating method and a seed (a whole number)")
-            seating.regenerate_round(
-                round_,
-                method=form.cleaned_data["method"],
-                seed=form.cleaned_data["seed"]
-                if form.cleaned_data["seed"] is not None
-                else round_.seed + 1,
-                split=form.cleaned_data["split"],
-            )
-            messages.success(request, f"Round {number} seated again.")
-        elif action == "swap":
-            in_round = Player.objects.filter(tournament=tournament)
-            form = SwapForm(request.POST, players=in_round)
-            if not form.is_valid():
-                raise UserError("choose the two players to swap")
-            first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-            seating.swap_players(
-                round_,
-                form.cleaned_data["first"],
-                form.cleaned_data["second"],
-                reseat=form.cleaned_data["reseat"],
-                by=request.user,
-            )
-            messages.success(
-                request,
-                f"Swapped {first.name} and {second.name}.",
-            )
-        elif action == "start":
-            start = StartRoundForm(request.POST)
-            if not start.is_valid():
-                raise UserError("the seating on your page could not be read: reload the page")
-            seating.start_round(round_, seating=start.cleaned_data["seating"] or None)
-            messages.success(request, f"Round {number} has started: print the score sheets.")
-        elif action in ("release", "withhold"):
-            seating.release_round(round_, release=action == "release")
-            if action == "release":
-                messages.success(request, f"Round {number}'s confirmed results are now public.")
-            else:
-                messages.success(request, f"Round {number}'s results are hidden from the public.")
-        else:
-            raise UserError("that is not something this page does: reload the page and try again")
+        messages.success(request, change(tournament, round_))
     except UserError as error:
         messages.error(request, _about_round(number, str(error)))
         extra["failed"] = True
@@ -531,26 +513,103 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def publishing(request: HttpRequest, slug: str) -> HttpResponse:
-    """Publish or unpublish the tournament, or reveal the held-back final rounds."""
-    tournament = get_tournament_for_organiser(request, slug)
-    form = ActionForm(request.POST, actions=["publish", "unpublish", "reveal"])
-    action = form.cleaned_data["action"] if form.is_valid() else None
-    if action in ("publish", "unpublish"):
-        tournaments.set_published(tournament, action == "publish")
-        if tournament.published:
-            messages.success(
-                request, "The tournament is public: released rounds can be seen by all."
-            )
-        else:
-            messages.success(request, "The tournament is private again.")
-    elif action == "reveal":
-        count = seating.reveal_final_results(tournament)
-        messages.success(
-            request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
+def round_regenerate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Seat a draft round again, by another method, seed or table split."""
+
+    def regenerate(tournament: Tournament, round_: Round) -> str:
+        form = SeatRoundForm(request.POST, splits=seating.splits_for(tournament))
+        if not form.is_valid():
+            raise UserError("choose a seating method and a seed (a whole number)")
+        seed = form.cleaned_data["seed"]
+        seating.regenerate_round(
+            round_,
+            method=form.cleaned_data["method"],
+            seed=seed if seed is not None else round_.seed + 1,
+            split=form.cleaned_data["split"],
         )
-    else:
-        messages.error(request, form_errors(form))
+        return f"Round {number} seated again."
+
+    return _round_change(request, slug, number, regenerate)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Swap two players of a draft round, or re-seat a started round's table."""
+
+    def swap(tournament: Tournament, round_: Round) -> str:
+        form = SwapForm(request.POST, players=Player.objects.filter(tournament=tournament))
+        if not form.is_valid():
+            raise UserError("choose the two players to swap")
+        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        seating.swap_players(
+            round_, first, second, reseat=form.cleaned_data["reseat"], by=request.user
+        )
+        return f"Swapped {first.name} and {second.name}."
+
+    return _round_change(request, slug, number, swap)
+
+
+@login_required
+@require_POST
+def round_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def start(tournament: Tournament, round_: Round) -> str:
+        form = StartRoundForm(request.POST)
+        if not form.is_valid():
+            raise UserError("the seating on your page could not be read: reload the page")
+        round_service.start_round(round_, seating=form.cleaned_data["seating"] or None)
+        return f"Round {number} has started: print the score sheets."
+
+    return _round_change(request, slug, number, start)
+
+
+@login_required
+@require_POST
+def round_release(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def release(tournament: Tournament, round_: Round) -> str:
+        round_service.release_round(round_)
+        return f"Round {number}'s confirmed results are now public."
+
+    return _round_change(request, slug, number, release)
+
+
+@login_required
+@require_POST
+def round_withhold(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def withhold(tournament: Tournament, round_: Round) -> str:
+        round_service.withhold_round(round_)
+        return f"Round {number}'s results are hidden from the public."
+
+    return _round_change(request, slug, number, withhold)
+
+
+@login_required
+@require_POST
+def publish(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    tournaments.set_published(tournament, True)
+    messages.success(request, "The tournament is public: released rounds can be seen by all.")
+    return redirect("organiser:dashboard", slug)
+
+
+@login_required
+@require_POST
+def unpublish(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    tournaments.set_published(tournament, False)
+    messages.success(request, "The tournament is private again.")
+    return redirect("organiser:dashboard", slug)
+
+
+@login_required
+@require_POST
+def reveal(request: HttpRequest, slug: str) -> HttpResponse:
+    """Release every started round, the ones held back for the final reveal too."""
+    tournament = get_tournament_for_organiser(request, slug)
+    count = round_service.reveal_final_results(tournament)
+    messages.success(
+        request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
+    )
     return redirect("organiser:dashboard", slug)
 
 
