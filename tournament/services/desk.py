@@ -36,7 +36,7 @@ class TableProgress:
 
 
 def table_progress(tournament: Tournament, round_: Round) -> list[TableProgress]:
-    """One entry per table of the round, in table order. Three queries whatever the
+    """One entry per table of the round, in table order. Two queries whatever the
     number of tables."""
     tables = (
         Table.objects.filter(round=round_)
