@@ -1,5 +1,9 @@
-"""Views write nothing themselves: every write is a service's, inside its transaction.
+"""The shape of the views: one view per action, and views write nothing themselves.
 
+A page's buttons that do different things post to different addresses, not to one view
+that reads which button was pressed from an ``action`` field.
+
+Every write is a service's, inside its transaction.
 The one exception is a ModelForm's own ``save()`` (``form.save()``), which Django wraps
 for the single row it concerns. The check reads the views' source: a call of a method
 that writes rows, on anything but a form, names its file and line.
@@ -11,11 +15,32 @@ local name, which in a view is a dict, set or list being built (``context.update
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 VIEWS = Path(__file__).resolve().parent.parent / "tournament" / "views"
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+# A sheet's "Save draft" and "Save sheet" post the same form to the same save: the
+# button says only whether the sheet is final (a flag, not a choice of action).
+ONE_ACTION_WITH_A_FLAG = {"scorer/sheet.html"}
+_ACTION_FIELD = re.compile(r"""\bname\s*=\s*["']?action\b""")
+
+
+def test_no_page_chooses_its_action_by_a_posted_field():
+    multiplexed = [
+        f"templates/{path.relative_to(TEMPLATES)}, line {number}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        if str(path.relative_to(TEMPLATES)) not in ONE_ACTION_WITH_A_FLAG
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if _ACTION_FIELD.search(line)
+    ]
+    assert multiplexed == [], "give each of these buttons a view and an address:\n" + (
+        "\n".join(multiplexed)
+    )
+
 
 ALWAYS_WRITES = {
     "save",
