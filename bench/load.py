@@ -88,7 +88,7 @@ call_command("migrate", verbosity=0)
 call_command("collectstatic", interactive=False, verbosity=0)
 from tournament.demo import synthetic_tournament
 from tournament.models import Tournament, Round
-from tournament.services import tournament_file, seating
+from tournament.services import rounds, seating, tournament_file
 data = synthetic_tournament(name="Load Open", slug="{SLUG}",
     players=[(f"Player {{i:04d}}", f"Club {{i % 20}}") for i in range(200)],
     rounds=8, rotations=2, seed=5)
@@ -103,7 +103,7 @@ t.owner = user
 t.save()
 if not Round.objects.filter(tournament=t, number=9).exists():
     r = seating.seat_next_round(t)
-    seating.start_round(r)
+    rounds.start_round(r)
 """
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True)
 

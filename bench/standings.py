@@ -108,7 +108,7 @@ def main() -> None:
 
     from tournament.demo import synthetic_tournament
     from tournament.models import Deal, DealResult, Player, Table
-    from tournament.services import seating, tournament_file
+    from tournament.services import rounds, seating, tournament_file
     from tournament.services.sheets import save_sheet
     from tournament.services.standings import tournament_standings
 
@@ -215,7 +215,7 @@ def main() -> None:
     tournament.planned_rounds = args.rounds + 1
     tournament.save()
     round_ = seating.seat_next_round(tournament)
-    seating.start_round(round_)
+    rounds.start_round(round_)
     # Loaded with their round and tournament, as the sheet entry page loads them.
     tables = iter(
         Table.objects.filter(round=round_).select_related("round__tournament").order_by("number")

@@ -13,7 +13,7 @@ from django.db import OperationalError, connection
 
 from tournament.management.commands import backup
 from tournament.models import Player, Round, Sheet, Tournament
-from tournament.services import seating, tournament_file
+from tournament.services import rounds, seating, tournament_file
 from tournament.services.sheets import save_sheet
 
 MOMENT = datetime.datetime(2026, 11, 22, 3, 15, 7, tzinfo=datetime.UTC)
@@ -40,7 +40,7 @@ def tournaments(make_tournament, scorer):
     typed, one played and finished, and one with nobody registered yet."""
     busy = make_tournament(players=12, rounds=2, slug="busy-night")
     draft = seating.seat_next_round(busy)
-    seating.start_round(draft)
+    rounds.start_round(draft)
     table = draft.tables.select_related("round__tournament").get(number=1)
     typed = [{"won": [10, 10, 10, 10], "last_in": 1, "left_over": 12}]
     save_sheet(table, scorer, typed, expected_version=0, final=False)

@@ -21,7 +21,7 @@ from django.urls import reverse
 from scoring.errors import UserError
 from tests.pages import sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import seating, sheets
+from tournament.services import rounds, seating, sheets
 from tournament.services.sheets import SheetChangedError, save_sheet
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -142,7 +142,7 @@ def test_eight_scorers_saving_tables_of_one_round_at_once_all_succeed(
     tournament.two_person_check = two_person
     tournament.save(update_fields=["two_person_check"])
     round_ = seating.seat_next_round(tournament, method="random")
-    seating.start_round(round_)
+    rounds.start_round(round_)
     tables = list(Table.objects.filter(round=round_).order_by("number"))
     assert len(tables) >= 8
     users = [django_user_model.objects.create_user(f"scorer{n}") for n in range(len(tables))]

@@ -136,10 +136,10 @@ def test_htmx_fragments_keep_to_the_policy(
         "scorers' desk": scorer_client.get(url_for("scorer:desk", private), **htmx),
         "live sheet check": scorer_client.post(url_for("scorer:check", private), {}, **htmx),
         "round action": organiser_client.post(
-            url_for("organiser:round_action", private), {"action": "release"}, **htmx
+            url_for("organiser:round_release", private), {}, **htmx
         ),
         "tiebreak step": organiser_client.post(
-            url_for("organiser:tiebreaks", private), {"action": "up", "key": "x"}, **htmx
+            url_for("organiser:tiebreak_up", private), {"key": "x"}, **htmx
         ),
     }
     for what, response in fragments.items():

@@ -35,7 +35,7 @@ from tests.test_concurrency import (
 )
 from tournament.forms import TournamentForm
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import seating, sheets
+from tournament.services import rounds, seating, sheets
 from tournament.services.sheets import SheetChangedError, deals_beyond_rotations
 
 
@@ -160,7 +160,7 @@ def test_the_round_page_swap_and_the_sheet_page_at_once_never_both_succeed(
     organiser_client, scorer_client = Client(), Client()
     organiser_client.force_login(organiser)
     scorer_client.force_login(scorer)
-    swap_url = reverse("organiser:round_action", args=[slug, 1])
+    swap_url = reverse("organiser:round_swap", args=[slug, 1])
     sheet_url = reverse("scorer:sheet", args=[slug, 1, 1])
     rows = complete_rows(4)
     slow_down(monkeypatch, sheets, "current_rows")
@@ -168,7 +168,7 @@ def test_the_round_page_swap_and_the_sheet_page_at_once_never_both_succeed(
 
     swap, save = run_together(
         lambda: organiser_client.post(
-            swap_url, {"action": "swap", "first": moving.pk, "second": other.pk, "reseat": "on"}
+            swap_url, {"first": moving.pk, "second": other.pk, "reseat": "on"}
         ),
         lambda: scorer_client.post(sheet_url, sheet_form(rows)),
     )
@@ -271,7 +271,7 @@ def tables_of_five(make_tournament, organiser, scorer):
     tournament.save()
     tournament.scorers.add(scorer)
     round_ = seating.seat_next_round(tournament, method="random")
-    seating.start_round(round_)
+    rounds.start_round(round_)
     assert [table.size for table in round_.tables.order_by("number")] == [5, 5]
     return round_
 
@@ -369,7 +369,7 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
     seen = threading.Event()
 
     def release():
-        seating.release_round(load_table(table.pk).round)
+        rounds.release_round(load_table(table.pk).round)
 
     def visit():
         response = visitor.get(standings_url)
@@ -380,7 +380,7 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
         saver(table.pk, scorer, complete_rows(4), expected_version=0, final=True),
         after(
             0.1,
-            release if action == "release" else lambda: seating.reveal_final_results(tournament),
+            release if action == "release" else lambda: rounds.reveal_final_results(tournament),
         ),
         after(0.2, visit),
     )
@@ -413,7 +413,7 @@ def seating_of(round_):
 
 def start_form(page):
     """What the round page's start button posts."""
-    return {"action": "start", "seating": inputs(page).get("seating", {}).get("value", "")}
+    return {"seating": inputs(page).get("seating", {}).get("value", "")}
 
 
 @pytest.mark.django_db
@@ -428,7 +428,7 @@ def test_a_round_seated_again_since_the_page_was_loaded_is_not_started(
     assert seating_of(round_) != shown
 
     response = organiser_client.post(
-        reverse("organiser:round_action", args=[slug, 1]), start_form(page), follow=True
+        reverse("organiser:round_start", args=[slug, 1]), start_form(page), follow=True
     )
 
     round_.refresh_from_db()
@@ -438,7 +438,7 @@ def test_a_round_seated_again_since_the_page_was_loaded_is_not_started(
     )
     # The page now shows the new seating; starting from it works.
     response = organiser_client.post(
-        reverse("organiser:round_action", args=[slug, 1]), start_form(response)
+        reverse("organiser:round_start", args=[slug, 1]), start_form(response)
     )
     round_.refresh_from_db()
     assert round_.started
@@ -461,9 +461,7 @@ def test_starting_a_round_while_it_is_seated_again_starts_the_seating_shown_or_n
         lambda: seating.regenerate_round(round_, method="random", seed=99),
         after(
             start_delay,
-            lambda: client.post(
-                reverse("organiser:round_action", args=[slug, 1]), start_form(page)
-            ),
+            lambda: client.post(reverse("organiser:round_start", args=[slug, 1]), start_form(page)),
         ),
     )
 
@@ -489,13 +487,14 @@ def test_dropping_a_player_seated_in_a_round_not_started_says_to_regenerate_it(
     round_ = draft_round(make_tournament, organiser)
     slug = round_.tournament.slug
     seated = players_at(round_, 1)[0]
-    status_url = reverse("organiser:player_status", args=[slug, seated.pk])
+    drop_url = reverse("organiser:player_drop", args=[slug, seated.pk])
+    return_url = reverse("organiser:player_return", args=[slug, seated.pk])
 
-    page = organiser_client.post(status_url, {"action": "drop"}, follow=True).content.decode()
+    page = organiser_client.post(drop_url, follow=True).content.decode()
 
     assert f"{seated.name} has dropped out" in page
     assert f"{seated.name} is seated in round 1, which has not started: regenerate it" in page
-    page = organiser_client.post(status_url, {"action": "return"}, follow=True).content.decode()
+    page = organiser_client.post(return_url, follow=True).content.decode()
     assert f"{seated.name} is back" in page
     assert "regenerate" not in page
 
@@ -518,8 +517,7 @@ def test_dropping_a_player_while_the_next_round_is_seated_is_told_where_they_sit
         after(
             0.1,
             lambda: client.post(
-                reverse("organiser:player_status", args=[tournament.slug, leaving.pk]),
-                {"action": "drop"},
+                reverse("organiser:player_drop", args=[tournament.slug, leaving.pk]),
                 follow=True,
             ),
         ),

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tournament.management.commands import backup
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Tournament
-from tournament.services import seating, tournament_file
+from tournament.services import rounds, seating, tournament_file
 from tournament.services.sheets import confirm_sheet, save_sheet
 from tournament.services.tournament_file import TournamentFileError, import_tournament
 
@@ -38,7 +38,7 @@ def evening(make_tournament, organiser, scorer, second_scorer):
     tournament.scorers.add(scorer, second_scorer)
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
     third = seating.seat_next_round(tournament)
-    seating.start_round(third)
+    rounds.start_round(third)
     first, second = third.tables.select_related("round__tournament").order_by("number")[:2]
     save_sheet(first, scorer, full_sheet(first), expected_version=0, final=True)
     save_sheet(second, scorer, full_sheet(second)[:1], expected_version=0, final=False)
@@ -105,7 +105,7 @@ def test_a_restored_backup_shows_the_public_exactly_what_it_showed_before(
     assert "Published; 1 of 3 rounds released." in output
     # The held-back round stays held back: releasing it alone is still refused.
     with pytest.raises(Exception, match="held back for the final reveal"):
-        seating.release_round(Round.objects.get(number=3))
+        rounds.release_round(Round.objects.get(number=3))
 
 
 def test_a_restored_backup_keeps_the_organiser_scorers_and_sheets_awaiting_confirmation(

@@ -11,6 +11,7 @@ from scoring.errors import UserError
 from scoring.seating import SeatingRequest, plan
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
 from tournament.services import seating
+from tournament.services.rounds import start_round
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def empty_tournament(db):
 def seat_all(tournament, rounds, **kwargs):
     for _ in range(rounds):
         round_ = seating.seat_next_round(tournament, **kwargs)
-        seating.start_round(round_)
+        start_round(round_)
         tournament.refresh_from_db()
     return Round.objects.filter(tournament=tournament)
 
@@ -69,7 +70,7 @@ def test_a_new_seed_after_two_rounds_of_35_keeps_seven_rounds_free_of_repeats(em
     # The new seed plans rounds 3 to 7 again; the two rounds played fit the design.
     tournament = empty_tournament(35, planned_rounds=7, table_sizes=[5])
     seat_all(tournament, 2)
-    seating.start_round(seating.seat_next_round(tournament, seed=77))
+    start_round(seating.seat_next_round(tournament, seed=77))
     tournament.refresh_from_db()
     rounds = seat_all(tournament, 4)
     figures = seating.round_quality(rounds.last()).quality
@@ -119,7 +120,7 @@ def test_regenerate_with_another_seed_and_start_freezes(empty_tournament):
     assert Sheet.objects.filter(table__round=round_, status=SheetStatus.NOT_STARTED).count() == len(
         after
     )
-    seating.start_round(round_)
+    start_round(round_)
     with pytest.raises(UserError, match="round 1 has started: its seating is frozen"):
         seating.regenerate_round(round_, seed=5)
 
@@ -319,7 +320,7 @@ def test_keeping_clubs_apart_from_now_on_plans_the_remaining_rounds_again(empty_
     for table in tables_by_round(tournament)[round_.number].values():
         assert len({clubs[p] for p in table}) == len(table)
     # The new plan is then followed while clubs are kept apart: no seed, no change.
-    seating.start_round(round_)
+    start_round(round_)
     tournament.refresh_from_db()
     planned = sorted(sorted(t) for t in tournament.seating_plan["rounds"][0]["tables"])
     assert seated_tables(seating.seat_next_round(tournament)) == planned

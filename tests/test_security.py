@@ -168,11 +168,11 @@ def test_the_roles_that_may_read_a_page_get_it(name, organiser_client, scorer_cl
 # What an intruder would post: each would change something if it were let through (see
 # test_the_organiser_may_make_these_writes).
 ATTEMPTS = {
-    "organiser:publishing": {"action": "publish"},
+    "organiser:publish": {},
     "organiser:scorers": {"username": "oscar"},
-    "organiser:player_status": {"action": "drop"},
+    "organiser:player_drop": {},
     "organiser:players": {"name": "Intruder", "club": "Nowhere"},
-    "organiser:round_action": {"action": "release"},
+    "organiser:round_release": {},
 }
 
 

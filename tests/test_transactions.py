@@ -25,7 +25,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import players as player_service
-from tournament.services import seating, tournament_file
+from tournament.services import rounds, seating, tournament_file
 from tournament.services.sheets import confirm_sheet, save_sheet
 
 MODELS = [
@@ -250,7 +250,7 @@ def test_revealing_the_final_results_is_one_write(played_tournament, monkeypatch
 
     monkeypatch.setattr(public_cache, "mark_changed", broken)
     with pytest.raises(InjectedFailure):
-        seating.reveal_final_results(played_tournament)
+        rounds.reveal_final_results(played_tournament)
     assert_unchanged(before)
     assert not Round.objects.filter(released=True).exists()
 

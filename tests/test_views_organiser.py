@@ -2,6 +2,7 @@
 
 import csv
 import datetime
+import html
 import io
 
 import pytest
@@ -10,7 +11,7 @@ from django.urls import reverse
 
 from tests.pages import inputs
 from tournament.models import KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
-from tournament.services import seating
+from tournament.services import rounds, seating
 
 
 @pytest.fixture
@@ -53,15 +54,21 @@ def test_scorers_get_403_outsiders_404_anonymous_log_in(
 
 
 POST_PAGES = [
-    ("tiebreaks", (), {"action": "remove", "key": "countback"}),
+    ("tiebreak_remove", (), {"key": "countback"}),
+    ("tiebreak_add", (), {"key": "opponents"}),
+    ("tiebreak_down", (), {"key": "last_in"}),
     ("scorers", (), {"username": "oscar"}),
     ("players", (), {"name": "Intruder", "club": ""}),
     ("players_import", (), {"text": "A,B"}),
     ("keep_apart", (), {"remove": "1"}),
-    ("player_status", ("PLAYER",), {"action": "drop"}),
+    ("player_drop", ("PLAYER",), {}),
+    ("player_check_in", ("PLAYER",), {}),
     ("player_edit", ("PLAYER",), {"name": "Renamed", "club": ""}),
     ("rounds", (), {"method": "balanced"}),
-    ("round_action", (1,), {"action": "start"}),
+    ("round_start", (1,), {}),
+    ("round_swap", (1,), {"first": "PLAYER", "second": "PLAYER"}),
+    ("publish", (), {}),
+    ("reveal", (), {}),
 ]
 
 
@@ -71,6 +78,7 @@ def test_writes_are_refused_to_everyone_but_the_organiser(
 ):
     player = Player.objects.filter(tournament=tournament).first()
     args = [player.pk if a == "PLAYER" else a for a in args]
+    data = {key: player.pk if value == "PLAYER" else value for key, value in data.items()}
     target = url(name, tournament, *args)
     before = (Player.objects.count(), list(Tournament.objects.values_list("tiebreaks", flat=True)))
     assert scorer_client.post(target, data).status_code == 403
@@ -251,14 +259,13 @@ def test_fewer_rotations_are_refused_for_a_long_draft_and_allowed_when_all_fit(
 
 
 def test_tiebreak_order_up_down_remove_add(organiser_client, tournament):
-    target = url("tiebreaks", tournament)
-    organiser_client.post(target, {"action": "down", "key": "last_in"})
+    organiser_client.post(url("tiebreak_down", tournament), {"key": "last_in"})
     tournament.refresh_from_db()
     assert tournament.tiebreaks == ["table_wins", "last_in", "countback"]
-    organiser_client.post(target, {"action": "up", "key": "countback"})
-    organiser_client.post(target, {"action": "remove", "key": "table_wins"})
+    organiser_client.post(url("tiebreak_up", tournament), {"key": "countback"})
+    organiser_client.post(url("tiebreak_remove", tournament), {"key": "table_wins"})
     response = organiser_client.post(
-        target, {"action": "add", "key": "opponents"}, HTTP_HX_REQUEST="true"
+        url("tiebreak_add", tournament), {"key": "opponents"}, HTTP_HX_REQUEST="true"
     )
     tournament.refresh_from_db()
     assert tournament.tiebreaks == ["countback", "last_in", "opponents"]
@@ -304,18 +311,18 @@ def test_a_player_without_a_name_is_refused(organiser_client, tournament):
 
 def test_check_in_drop_out_and_return(organiser_client, tournament):
     player = Player.objects.filter(tournament=tournament).first()
-    target = url("player_status", tournament, player.pk)
-    organiser_client.post(target, {"action": "check_in"})
-    organiser_client.post(target, {"action": "drop"})
+    organiser_client.post(url("player_check_in", tournament, player.pk))
+    organiser_client.post(url("player_drop", tournament, player.pk))
     player.refresh_from_db()
     assert (player.checked_in, player.active) == (True, False)
-    response = organiser_client.post(target, {"action": "return"}, follow=True)
+    response = organiser_client.post(url("player_return", tournament, player.pk), follow=True)
     player.refresh_from_db()
     assert player.active
     assert "is back" in response.content.decode()
-    organiser_client.post(target, {"action": "explode"})
+    response = organiser_client.post(url("player_check_out", tournament, player.pk), follow=True)
     player.refresh_from_db()
-    assert player.active
+    assert (player.checked_in, player.active) == (False, True)
+    assert "is no longer checked in" in response.content.decode()
 
 
 def test_edit_a_player_and_fix_a_table(organiser_client, tournament):
@@ -416,7 +423,7 @@ def test_seat_regenerate_swap_and_start_a_round(organiser_client, tournament):
     assert "Print the score sheets" in page
 
     response = organiser_client.post(
-        url("round_action", tournament, 2), {"action": "regenerate", "method": "random", "seed": 7}
+        url("round_regenerate", tournament, 2), {"method": "random", "seed": 7}
     )
     round_.refresh_from_db()
     assert round_.seed == 7
@@ -424,8 +431,8 @@ def test_seat_regenerate_swap_and_start_a_round(organiser_client, tournament):
     a = Seat.objects.get(round=round_, table__number=1, position=1).player
     b = Seat.objects.get(round=round_, table__number=2, position=1).player
     response = organiser_client.post(
-        url("round_action", tournament, 2),
-        {"action": "swap", "first": a.pk, "second": b.pk},
+        url("round_swap", tournament, 2),
+        {"first": a.pk, "second": b.pk},
         HTTP_HX_REQUEST="true",
     )
     html = response.content.decode()
@@ -434,12 +441,12 @@ def test_seat_regenerate_swap_and_start_a_round(organiser_client, tournament):
     assert "repeat meetings" in html
     assert Seat.objects.get(round=round_, table__number=1, position=1).player == b
 
-    organiser_client.post(url("round_action", tournament, 2), {"action": "start"})
+    organiser_client.post(url("round_start", tournament, 2), {})
     round_.refresh_from_db()
     assert round_.started
     response = organiser_client.post(
-        url("round_action", tournament, 2),
-        {"action": "swap", "first": a.pk, "second": b.pk},
+        url("round_swap", tournament, 2),
+        {"first": a.pk, "second": b.pk},
         follow=True,
     )
     assert "its seating is frozen unless you explicitly re-seat" in response.content.decode()
@@ -490,18 +497,18 @@ def test_results_are_public_only_when_published_and_released(
     _confirm_table_one(tournament, scorer, second_scorer)
     public = reverse("standings", args=[tournament.slug])
     assert client.get(public).status_code == 404
-    organiser_client.post(url("publishing", tournament), {"action": "publish"})
+    organiser_client.post(url("publish", tournament))
     assert client.get(public).status_code == 200
     assert _public_points(client, tournament) == {0}
     # Starting the next round releases nothing.
     round_two = seating.seat_next_round(tournament)
-    seating.start_round(round_two)
+    rounds.start_round(round_two)
     assert _public_points(client, tournament) == {0}
-    organiser_client.post(url("round_action", tournament, 1), {"action": "release"})
+    organiser_client.post(url("round_release", tournament, 1), {})
     assert max(_public_points(client, tournament)) == 60
-    organiser_client.post(url("round_action", tournament, 1), {"action": "withhold"})
+    organiser_client.post(url("round_withhold", tournament, 1), {})
     assert _public_points(client, tournament) == {0}
-    organiser_client.post(url("publishing", tournament), {"action": "unpublish"})
+    organiser_client.post(url("unpublish", tournament))
     assert client.get(public).status_code == 404
 
 
@@ -510,23 +517,19 @@ def test_held_back_rounds_wait_for_the_final_reveal(organiser_client, tournament
     tournament.hold_back_rounds = 1
     tournament.save()
     round_two = seating.seat_next_round(tournament)
-    seating.start_round(round_two)
-    response = organiser_client.post(
-        url("round_action", tournament, 2), {"action": "release"}, follow=True
-    )
+    rounds.start_round(round_two)
+    response = organiser_client.post(url("round_release", tournament, 2), {}, follow=True)
     assert "held back for the final reveal" in response.content.decode()
     assert not Round.objects.get(pk=round_two.pk).released
-    organiser_client.post(url("round_action", tournament, 1), {"action": "release"})
+    organiser_client.post(url("round_release", tournament, 1), {})
     assert Round.objects.get(tournament=tournament, number=1).released
-    organiser_client.post(url("publishing", tournament), {"action": "reveal"})
+    organiser_client.post(url("reveal", tournament))
     assert Round.objects.filter(tournament=tournament, released=True).count() == 2
 
 
 def test_an_unstarted_round_cannot_be_released(organiser_client, tournament):
     seating.seat_next_round(tournament)
-    response = organiser_client.post(
-        url("round_action", tournament, 2), {"action": "release"}, follow=True
-    )
+    response = organiser_client.post(url("round_release", tournament, 2), {}, follow=True)
     assert "has not started: there is nothing to release" in response.content.decode()
 
 
@@ -568,18 +571,39 @@ def test_renaming_a_player_to_another_players_name_is_warned_about(organiser_cli
 
 
 @pytest.mark.parametrize(
-    "data",
+    ("step", "data"),
     [
-        {"action": "sideways", "key": "countback"},
-        {"action": "up", "key": "shoe_size"},
-        {"action": "up"},
-        {},
+        ("tiebreak_up", {"key": "shoe_size"}),
+        ("tiebreak_up", {}),
+        ("tiebreak_add", {"key": ""}),
+        ("tiebreak_remove", {}),
     ],
 )
-def test_a_tiebreak_change_not_understood_changes_nothing(organiser_client, tournament, data):
+def test_a_tiebreak_change_not_understood_changes_nothing(organiser_client, tournament, step, data):
     before = list(tournament.tiebreaks)
-    response = organiser_client.post(url("tiebreaks", tournament), data, follow=True)
+    response = organiser_client.post(url(step, tournament), data, follow=True)
     assert "That tiebreak change was not understood." in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.tiebreaks == before
+
+
+@pytest.mark.parametrize(
+    ("step", "key", "message"),
+    [
+        ("tiebreak_add", "countback", "“countback (latest round first)” is already tiebreak 3"),
+        ("tiebreak_up", "last_in", "“deals last in” is already first"),
+        ("tiebreak_down", "countback", "“countback (latest round first)” is already last"),
+        ("tiebreak_remove", "opponents", "“opponents' points” is not in the tiebreak order"),
+        ("tiebreak_up", "opponents", "“opponents' points” is not in the tiebreak order"),
+    ],
+)
+def test_a_tiebreak_step_a_stale_page_asks_for_is_refused_by_name(
+    organiser_client, tournament, step, key, message
+):
+    before = list(tournament.tiebreaks)
+    response = organiser_client.post(url(step, tournament), {"key": key}, follow=True)
+    shown = html.unescape(response.content.decode())
+    assert f"That tiebreak change was not made: {message}." in shown
     tournament.refresh_from_db()
     assert tournament.tiebreaks == before
 
@@ -598,47 +622,49 @@ def _seating(round_):
 
 
 @pytest.mark.parametrize(
-    ("data", "message"),
+    ("action", "data", "message"),
     [
-        ({"action": "swap", "first": "A", "second": "A"}, "Round 2: choose two different players"),
-        ({"action": "swap", "first": "A", "second": "99999"}, "choose the two players to swap"),
-        ({"action": "swap", "first": "A"}, "choose the two players to swap"),
+        ("swap", {"first": "A", "second": "A"}, "Round 2: choose two different players"),
+        ("swap", {"first": "A", "second": "99999"}, "choose the two players to swap"),
+        ("swap", {"first": "A"}, "choose the two players to swap"),
+        ("swap", {}, "choose the two players to swap"),
         (
-            {"action": "regenerate", "method": "balanced", "seed": "soon"},
+            "regenerate",
+            {"method": "balanced", "seed": "soon"},
             "choose a seating method and a seed (a whole number)",
         ),
         (
-            {"action": "regenerate", "method": "balanced", "seed": "-1"},
+            "regenerate",
+            {"method": "balanced", "seed": "-1"},
             "choose a seating method and a seed (a whole number)",
         ),
-        ({"action": "regenerate", "method": "alphabetical"}, "choose a seating method"),
-        (
-            {"action": "explode"},
-            "Round 2: that is not something this page does: reload the page and try again.",
-        ),
-        ({}, "Round 2: that is not something this page does: reload the page and try again."),
+        ("regenerate", {"method": "alphabetical"}, "choose a seating method"),
+        ("regenerate", {}, "choose a seating method"),
+        ("start", {"seating": "x" * 200}, "the seating on your page could not be read"),
+        ("start", {"seating": "stale"}, "was seated again, or had players swapped"),
     ],
 )
 def test_a_round_action_with_bad_input_is_refused_clearly(
-    organiser_client, tournament, seated_second_round, data, message
+    organiser_client, tournament, seated_second_round, action, data, message
 ):
     player = _seat_one(seated_second_round, 1)
     data = {key: player.pk if value == "A" else value for key, value in data.items()}
     before = (_seating(seated_second_round), seated_second_round.seed)
-    response = organiser_client.post(url("round_action", tournament, 2), data, follow=True)
+    response = organiser_client.post(url(f"round_{action}", tournament, 2), data, follow=True)
     assert message in response.content.decode()
     seated_second_round.refresh_from_db()
     assert (_seating(seated_second_round), seated_second_round.seed) == before
+    assert not seated_second_round.started
 
 
 def test_a_started_round_message_names_the_round_once(
     organiser_client, tournament, seated_second_round
 ):
-    seating.start_round(seated_second_round)
+    rounds.start_round(seated_second_round)
     a, b = _seat_one(seated_second_round, 1), _seat_one(seated_second_round, 2)
     response = organiser_client.post(
-        url("round_action", tournament, 2),
-        {"action": "swap", "first": a.pk, "second": b.pk},
+        url("round_swap", tournament, 2),
+        {"first": a.pk, "second": b.pk},
         follow=True,
     )
     html = response.content.decode()
@@ -651,10 +677,10 @@ def test_re_seating_a_started_table_without_scores_and_the_refusal_once_scored(
 ):
     from tournament.services.sheets import save_sheet
 
-    seating.start_round(seated_second_round)
+    rounds.start_round(seated_second_round)
     a, b = _seat_one(seated_second_round, 1), _seat_one(seated_second_round, 2)
-    swap = {"action": "swap", "first": a.pk, "second": b.pk, "reseat": "on"}
-    response = organiser_client.post(url("round_action", tournament, 2), swap, follow=True)
+    swap = {"first": a.pk, "second": b.pk, "reseat": "on"}
+    response = organiser_client.post(url("round_swap", tournament, 2), swap, follow=True)
     assert f"Swapped {a.name} and {b.name}." in response.content.decode()
     assert _seat_one(seated_second_round, 1) == b
 
@@ -663,7 +689,7 @@ def test_re_seating_a_started_table_without_scores_and_the_refusal_once_scored(
     save_sheet(table, scorer, _rows(1), expected_version=1, final=False)
     before = _seating(seated_second_round)
     back = {**swap, "first": b.pk, "second": a.pk}
-    response = organiser_client.post(url("round_action", tournament, 2), back, follow=True)
+    response = organiser_client.post(url("round_swap", tournament, 2), back, follow=True)
     assert "Round 2: table 2 already has scores: it cannot be re-seated." in (
         response.content.decode()
     )

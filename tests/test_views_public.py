@@ -13,7 +13,7 @@ from django.urls import reverse
 from tests.factories import clear_deals
 from tournament.models import Round, Tournament
 from tournament.public_cache import mark_changed
-from tournament.services import seating, tournament_file
+from tournament.services import rounds, seating, tournament_file
 from tournament.services.sheets import confirm_sheet, save_sheet, sheet_of
 
 PUBLIC_PAGES = ["standings", "projector", "standings_csv", "tournament_json"]
@@ -83,7 +83,7 @@ def test_an_unconfirmed_sheet_is_invisible_on_the_standings_projector_and_file(
 ):
     tournament = published
     round_one = Round.objects.get(tournament=tournament, number=1)
-    seating.release_round(round_one)
+    rounds.release_round(round_one)
     table = round_one.tables.get(number=1)
     seat_one = table.seats.get(position=1).player.name
 
@@ -111,12 +111,12 @@ def test_an_unreleased_round_and_an_unconfirmed_sheet_are_invisible(
     tournament = published
     round_one = Round.objects.get(tournament=tournament, number=1)
     # Released, but the sheet awaits confirmation: nothing shows.
-    seating.release_round(round_one)
+    rounds.release_round(round_one)
     assert set(points_shown(client, tournament).values()) == {0}
     confirm_sheet(round_one.tables.get(number=1), second_scorer, expected_version=1)
     assert max(points_shown(client, tournament).values()) == 60
     # Withheld again: gone from every page.
-    seating.release_round(round_one, release=False)
+    rounds.withhold_round(round_one)
     assert set(points_shown(client, tournament).values()) == {0}
     page = get(client, "standings", tournament).content.decode()
     seat_one = round_one.tables.get(number=1).seats.get(position=1).player.name
@@ -238,7 +238,7 @@ def test_a_confirmed_sheet_clears_the_cache_by_itself(client, published, second_
     from tournament.services.sheets import confirm_sheet
 
     tournament = published
-    seating.release_round(Round.objects.get(tournament=tournament, number=1))
+    rounds.release_round(Round.objects.get(tournament=tournament, number=1))
     assert set(points_shown(client, tournament).values()) == {0}
     table = Round.objects.get(tournament=tournament, number=1).tables.get(number=1)
     confirm_sheet(table, second_scorer, expected_version=1)
@@ -253,7 +253,7 @@ def test_public_pages_are_read_only(client, make_tournament, name):
 
 def test_drafts_and_unconfirmed_sheets_leave_the_cache_alone(client, published, scorer):
     tournament = published
-    seating.release_round(Round.objects.get(tournament=tournament, number=1))
+    rounds.release_round(Round.objects.get(tournament=tournament, number=1))
     first = get(client, "standings", tournament)
     table = Round.objects.get(tournament=tournament, number=1).tables.get(number=2)
     rows = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 2
@@ -297,7 +297,7 @@ def test_nobody_is_marked_a_winner_before_a_round_is_released(client, make_tourn
     assert 'class="podium"' not in html
     assert ">Winner<" not in html
     # Once the round counts, its top three are marked.
-    seating.release_round(Round.objects.get(tournament=tournament, number=1))
+    rounds.release_round(Round.objects.get(tournament=tournament, number=1))
     html = get(client, name, tournament).content.decode()
     assert len(re.findall(r'<tr class="podium"', html)) >= 3
 
@@ -320,7 +320,7 @@ def test_seating_and_starting_a_round_leave_the_public_cache_alone(client, make_
     tournament = make_tournament(players=12, rounds=1)
     before = public_version(tournament)
     first = get(client, "projector", tournament).content
-    seating.start_round(seating.seat_next_round(tournament))
+    rounds.start_round(seating.seat_next_round(tournament))
     assert public_version(tournament) == before
     assert queries(lambda: get(client, "projector", tournament)) == 1
     assert get(client, "projector", tournament).content == first
@@ -340,7 +340,7 @@ def test_only_confirmations_in_released_rounds_change_the_public_pages(
     assert queries(lambda: get(client, "projector", tournament)) == 1
     assert get(client, "projector", tournament).content == first
 
-    seating.release_round(round_one)
+    rounds.release_round(round_one)
     released = public_version(tournament)
     assert released > before
     shown = points_shown(client, tournament)

@@ -1,5 +1,3 @@
-from collections.abc import Sequence
-
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.text import capfirst
@@ -195,9 +193,8 @@ def tiebreak_choices() -> list[tuple[str, str]]:
 
 
 class TiebreakForm(forms.Form):
-    """One step of editing the tiebreak order: move a key up or down, remove or add it."""
+    """The tiebreak that one step of editing the order moves, removes or adds."""
 
-    action = forms.ChoiceField(choices=[(a, a) for a in ("up", "down", "remove", "add")])
     key = forms.ChoiceField(choices=tiebreak_choices)
 
 
@@ -375,24 +372,8 @@ def _checked_text(value: str, what: str) -> str:
     return value
 
 
-class ActionForm(forms.Form):
-    """Which of a page's buttons was pressed: one of ``actions``."""
-
-    action = forms.ChoiceField(
-        error_messages={
-            "required": "The form did not say what to do: reload the page and try again.",
-            "invalid_choice": "That is not something this page does: reload the page and "
-            "try again.",
-        }
-    )
-
-    def __init__(self, *args: object, actions: Sequence[str], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["action"].choices = [(action, action) for action in actions]
-
-
 class StartRoundForm(forms.Form):
-    # The seating the organiser was shown (``seating.seating_token``); absent from a
+    # The seating the organiser was shown (``services.seating.seating_token``); absent from a
     # request that did not come from the round page.
     seating = forms.CharField(required=False, max_length=128)
 

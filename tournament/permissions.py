@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 
-from tournament.models import Tournament
+from tournament.models import Round, Tournament
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -58,7 +58,25 @@ def get_tournament_for_scorer(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+def get_public_tournament(request: HttpRequest, slug: str) -> Tournament:
+    """A tournament its public pages may show to this visitor: published, or theirs to
+    organise or score (404 otherwise, as for a tournament that does not exist)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None or not can_see(request.user, tournament):
+        raise Http404("No such tournament")
+    return tournament
+
+
 def can_see(user: User, tournament: Tournament) -> bool:
     """Published tournaments are public; private ones are seen by their organiser and
     scorers."""
     return tournament.published or is_scorer(user, tournament)
+
+
+def get_round(tournament: Tournament, number: int) -> Round:
+    """The tournament's round ``number`` (404 when there is none), for a view that has
+    already checked who may see the tournament."""
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    if round_ is None:
+        raise Http404("No such round")
+    return round_

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.views import organiser
+from tournament.views import organiser, players, rounds
 
 app_name = "organiser"
 
@@ -9,23 +9,51 @@ urlpatterns = [
     path("new/", organiser.create, name="create"),
     path("<slug:slug>/", organiser.dashboard, name="dashboard"),
     path("<slug:slug>/edit/", organiser.edit, name="edit"),
-    path("<slug:slug>/tiebreaks/", organiser.tiebreaks, name="tiebreaks"),
+    path("<slug:slug>/tiebreaks/add/", organiser.tiebreak_add, name="tiebreak_add"),
+    path("<slug:slug>/tiebreaks/remove/", organiser.tiebreak_remove, name="tiebreak_remove"),
+    path("<slug:slug>/tiebreaks/up/", organiser.tiebreak_up, name="tiebreak_up"),
+    path("<slug:slug>/tiebreaks/down/", organiser.tiebreak_down, name="tiebreak_down"),
     path("<slug:slug>/scorers/", organiser.scorers, name="scorers"),
     path("<slug:slug>/scorers/unlock/", organiser.scorer_unlock, name="scorer_unlock"),
-    path("<slug:slug>/players/", organiser.players, name="players"),
-    path("<slug:slug>/players/import/", organiser.players_import, name="players_import"),
-    path("<slug:slug>/players/keep-apart/", organiser.keep_apart, name="keep_apart"),
+    path("<slug:slug>/players/", players.players, name="players"),
+    path("<slug:slug>/players/import/", players.players_import, name="players_import"),
+    path("<slug:slug>/players/keep-apart/", players.keep_apart, name="keep_apart"),
     path(
         "<slug:slug>/players/keep-apart/remove/",
-        organiser.keep_apart_remove,
+        players.keep_apart_remove,
         name="keep_apart_remove",
     ),
-    path("<slug:slug>/players/<int:pk>/", organiser.player_edit, name="player_edit"),
-    path("<slug:slug>/players/<int:pk>/status/", organiser.player_status, name="player_status"),
-    path("<slug:slug>/rounds/", organiser.rounds, name="rounds"),
-    path("<slug:slug>/rounds/<int:number>/", organiser.round_detail, name="round"),
-    path("<slug:slug>/rounds/<int:number>/action/", organiser.round_action, name="round_action"),
+    path("<slug:slug>/players/<int:pk>/", players.player_edit, name="player_edit"),
+    path(
+        "<slug:slug>/players/<int:pk>/check-in/",
+        players.player_check_in,
+        name="player_check_in",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/check-out/",
+        players.player_check_out,
+        name="player_check_out",
+    ),
+    path("<slug:slug>/players/<int:pk>/drop/", players.player_drop, name="player_drop"),
+    path("<slug:slug>/players/<int:pk>/return/", players.player_return, name="player_return"),
+    path("<slug:slug>/rounds/", rounds.rounds, name="rounds"),
+    path("<slug:slug>/rounds/<int:number>/", rounds.round_detail, name="round"),
+    path(
+        "<slug:slug>/rounds/<int:number>/regenerate/",
+        rounds.round_regenerate,
+        name="round_regenerate",
+    ),
+    path("<slug:slug>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
+    path("<slug:slug>/rounds/<int:number>/start/", rounds.round_start, name="round_start"),
+    path("<slug:slug>/rounds/<int:number>/release/", rounds.round_release, name="round_release"),
+    path(
+        "<slug:slug>/rounds/<int:number>/withhold/",
+        rounds.round_withhold,
+        name="round_withhold",
+    ),
     path("<slug:slug>/standings/", organiser.standings, name="standings"),
-    path("<slug:slug>/publishing/", organiser.publishing, name="publishing"),
+    path("<slug:slug>/publish/", organiser.publish, name="publish"),
+    path("<slug:slug>/unpublish/", organiser.unpublish, name="unpublish"),
+    path("<slug:slug>/reveal/", organiser.reveal, name="reveal"),
     path("<slug:slug>/scorers/remove/", organiser.scorer_remove, name="scorer_remove"),
 ]

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tournament.models import Seat
-from tournament.services import seating
+from tournament.services import rounds
 from tournament.services.sheets import confirm_sheet, save_sheet
 from tournament.views import public as public_views
 
@@ -44,7 +44,7 @@ def released_round(seated_round, scorer, second_scorer):
         save_sheet(table, scorer, SHEET, expected_version=0, final=True)
         if table.number < 3:
             confirm_sheet(table, second_scorer, expected_version=1)
-    seating.release_round(seated_round)
+    rounds.release_round(seated_round)
     return seated_round
 
 

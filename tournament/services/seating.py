@@ -54,7 +54,7 @@ from tournament.models import (
     TablePolicy,
     Tournament,
 )
-from tournament.services.locks import lock_round, lock_rounds
+from tournament.services.locks import lock_round
 from tournament.services.sheets import record_reseat, sheet_of
 
 
@@ -336,64 +336,6 @@ def seating_token(round_: Round) -> str:
         sorted(Bye.objects.filter(round=round_).values_list("player_id", flat=True)),
     )
     return hashlib.sha256(repr(facts).encode()).hexdigest()[:16]
-
-
-def start_round(round_: Round, *, seating: str | None = None) -> None:
-    """Start the round, freezing its seating. With ``seating`` (``seating_token`` of the
-    seating the organiser was shown), refused when the round was seated again or had
-    players swapped meanwhile: the organiser starts the seating they checked, or none."""
-    with transaction.atomic():
-        round_ = lock_round(round_.pk)
-        if not round_.tables.exists():
-            raise UserError(f"round {round_.number} has no tables to start")
-        if seating is not None and not round_.started and seating != seating_token(round_):
-            raise UserError(
-                f"round {round_.number} was seated again, or had players swapped, since your "
-                "page was loaded: check the seating shown now, then start it"
-            )
-        round_.started = True
-        round_.save(update_fields=["started"])
-
-
-def held_back(round_: Round) -> bool:
-    """Whether the round is one of the last rounds kept hidden until the final reveal."""
-    tournament = round_.tournament
-    return round_.number > tournament.planned_rounds - tournament.hold_back_rounds
-
-
-def release_round(round_: Round, *, release: bool = True) -> None:
-    """Show (or hide again) a round's confirmed results on the public pages.
-
-    The round is locked: a sheet being confirmed meanwhile either commits first (and the
-    release then clears the public pages' cache) or finds the round released (and clears
-    it itself); neither can leave a public page cached without the other."""
-    with transaction.atomic():
-        round_ = lock_round(round_.pk)
-        if release and not round_.started:
-            raise UserError(f"round {round_.number} has not started: there is nothing to release")
-        if release and held_back(round_):
-            raise UserError(
-                f"round {round_.number} is one of the last {round_.tournament.hold_back_rounds} "
-                "rounds held back for the final reveal: use “Reveal the final results”"
-            )
-        round_.released = release
-        round_.save(update_fields=["released"])
-
-
-def reveal_final_results(tournament: Tournament) -> int:
-    """Release every started round, the held-back ones included."""
-    from tournament.public_cache import mark_changed
-
-    # One transaction: released rounds behind a stale public cache would stay unseen.
-    with transaction.atomic():
-        # Locked in number order first, as ``services.locks`` has it: an UPDATE would lock
-        # them in whatever order it meets them.
-        lock_rounds(tournament.pk)
-        count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
-            released=True
-        )
-        mark_changed(tournament.pk)
-    return count
 
 
 def _has_scores(table_id: int) -> bool:

@@ -8,15 +8,20 @@ by the check, or waits and is then checked against the new setting.
 The other settings (scoring, tiebreaks, table policy and sizes, bye score, keeping clubs
 apart) invalidate no stored sheet: the table policy and sizes apply to rounds seated
 afterwards, the rest is applied when the standings are computed.
+
+The tiebreak order is changed a step at a time (add, remove, move up or down), each step
+applied to the order as stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from django.db import transaction
 
 from scoring.errors import UserError
+from scoring.tiebreaks import TIEBREAKS
 from tournament.models import Tournament
 from tournament.services import sheets
 from tournament.services.locks import lock_rounds
@@ -55,3 +60,70 @@ def set_published(tournament: Tournament, published: bool) -> None:
     with transaction.atomic():
         tournament.published = published
         tournament.save(update_fields=["published"])
+
+
+def create_tournament(tournament: Tournament, owner: Any) -> Tournament:
+    """Save a new tournament (as filled in by the form) with ``owner`` as its organiser."""
+    with transaction.atomic():
+        tournament.owner = owner
+        tournament.save()
+    return tournament
+
+
+# The tiebreak order: one step at a time, each from the order as stored, so that two
+# tabs' steps both count rather than the later one undoing the earlier.
+
+
+def add_tiebreak(tournament: Tournament, key: str) -> list[str]:
+    """Put ``key`` last in the tiebreak order; the new order."""
+    return _change_tiebreaks(tournament, key, _added)
+
+
+def remove_tiebreak(tournament: Tournament, key: str) -> list[str]:
+    return _change_tiebreaks(tournament, key, _removed)
+
+
+def move_tiebreak_up(tournament: Tournament, key: str) -> list[str]:
+    return _change_tiebreaks(tournament, key, lambda order, key: _moved(order, key, -1))
+
+
+def move_tiebreak_down(tournament: Tournament, key: str) -> list[str]:
+    return _change_tiebreaks(tournament, key, lambda order, key: _moved(order, key, +1))
+
+
+def _change_tiebreaks(
+    tournament: Tournament, key: str, change: Callable[[list[str], str], list[str]]
+) -> list[str]:
+    with transaction.atomic():
+        stored = Tournament.objects.select_for_update().only("tiebreaks").get(pk=tournament.pk)
+        order = change(list(stored.tiebreaks), key)
+        tournament.tiebreaks = order
+        tournament.save(update_fields=["tiebreaks"])
+    return order
+
+
+def _label(key: str) -> str:
+    """The tiebreak as the settings page names it."""
+    return TIEBREAKS[key].label
+
+
+def _added(order: list[str], key: str) -> list[str]:
+    if key in order:
+        raise UserError(f"“{_label(key)}” is already tiebreak {order.index(key) + 1}")
+    return [*order, key]
+
+
+def _removed(order: list[str], key: str) -> list[str]:
+    if key not in order:
+        raise UserError(f"“{_label(key)}” is not in the tiebreak order")
+    return [other for other in order if other != key]
+
+
+def _moved(order: list[str], key: str, step: int) -> list[str]:
+    if key not in order:
+        raise UserError(f"“{_label(key)}” is not in the tiebreak order")
+    index = order.index(key)
+    if not 0 <= index + step < len(order):
+        raise UserError(f"“{_label(key)}” is already {'first' if step < 0 else 'last'}")
+    order[index], order[index + step] = order[index + step], order[index]
+    return order

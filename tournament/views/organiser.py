@@ -1,4 +1,5 @@
-"""Pages for organisers: their tournaments, settings, scorers, players, rounds and seating.
+"""Pages for organisers: their tournaments, settings, tiebreak order, scorers, publishing
+and standings. Players are in ``views.players``, rounds and seating in ``views.rounds``.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); writes go through services.
@@ -6,44 +7,33 @@ Every view fetches the tournament through ``permissions.get_tournament_for_organ
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
 from scoring.tiebreaks import TIEBREAKS, order_in_words
 from tournament.forms import (
-    ActionForm,
-    CsvImportForm,
-    KeepApartForm,
-    PlayerForm,
-    RemoveKeepApartForm,
     RemoveScorerForm,
     ScorerForm,
-    SeatRoundForm,
-    StartRoundForm,
-    SwapForm,
     TiebreakForm,
     TournamentForm,
     UnlockScorerForm,
     form_errors,
-    player_label,
-    shared_names,
 )
-from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus
+from tournament.models import Tournament
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
-from tournament.services import players as player_service
-from tournament.services import scorer_access, seating, tournaments
+from tournament.services import rounds as round_service
+from tournament.services import scorer_access, tournaments
 from tournament.services.standings import tournament_standings
-from tournament.tables import PlayersTable, standings_table
+from tournament.tables import standings_table
 
 
 @login_required
@@ -58,9 +48,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save(commit=False)
-        tournament.owner = request.user
-        tournament.save()
+        tournament = tournaments.create_tournament(form.save(commit=False), request.user)
         messages.success(request, f"Created “{tournament.name}”. Now register its players.")
         return redirect("organiser:players", tournament.slug)
     return render(request, "organiser/tournament_form.html", {"form": form, "creating": True})
@@ -112,36 +100,51 @@ def _tiebreak_context(order: list[str]) -> dict[str, object]:
     }
 
 
-@login_required
-@require_POST
-def tiebreaks(request: HttpRequest, slug: str) -> HttpResponse:
-    """One step of reordering the tiebreaks (a button each: up, down, remove, add)."""
+def _tiebreak_step(
+    request: HttpRequest, slug: str, step: Callable[[Tournament, str], list[str]]
+) -> HttpResponse:
+    """One step of reordering the tiebreaks, then the order as it now stands."""
     tournament = get_tournament_for_organiser(request, slug)
     form = TiebreakForm(request.POST)
-    order = list(tournament.tiebreaks)
-    if form.is_valid():
-        action, key = form.cleaned_data["action"], form.cleaned_data["key"]
-        if action == "add" and key not in order:
-            order.append(key)
-        elif key in order:
-            index = order.index(key)
-            if action == "remove":
-                order.remove(key)
-            elif action == "up" and index > 0:
-                order[index - 1], order[index] = order[index], order[index - 1]
-            elif action == "down" and index < len(order) - 1:
-                order[index + 1], order[index] = order[index], order[index + 1]
-        tournament.tiebreaks = order
-        tournament.save(update_fields=["tiebreaks"])
-    else:
+    if not form.is_valid():
         messages.error(request, "That tiebreak change was not understood.")
+    else:
+        try:
+            step(tournament, form.cleaned_data["key"])
+        except UserError as refused:
+            messages.error(request, f"That tiebreak change was not made: {refused}.")
+    tournament.refresh_from_db(fields=["tiebreaks"])
     if request.htmx:
         return render(
             request,
             "organiser/tournament_form.html#tiebreaks",
-            {"tournament": tournament, **_tiebreak_context(order)},
+            {"tournament": tournament, **_tiebreak_context(tournament.tiebreaks)},
         )
     return redirect("organiser:edit", tournament.slug)
+
+
+@login_required
+@require_POST
+def tiebreak_add(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.add_tiebreak)
+
+
+@login_required
+@require_POST
+def tiebreak_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.remove_tiebreak)
+
+
+@login_required
+@require_POST
+def tiebreak_up(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.move_tiebreak_up)
+
+
+@login_required
+@require_POST
+def tiebreak_down(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tiebreak_step(request, slug, tournaments.move_tiebreak_down)
 
 
 @login_required
@@ -200,353 +203,33 @@ def scorer_remove(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("organiser:scorers", slug)
 
 
-# Players ------------------------------------------------------------------------------
-
-
-def _players_page(
-    request: HttpRequest, tournament: object, form: PlayerForm, **extra: object
-) -> HttpResponse:
-    players = list(Player.objects.filter(tournament=tournament).order_by("name"))
-    names = Counter(player.name.casefold() for player in players)
-    duplicates = {player.pk for player in players if names[player.name.casefold()] > 1}
-    table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)  # type: ignore[attr-defined]
-    pairs = KeepApart.objects.filter(tournament=tournament).select_related("first", "second")
-    context = {
-        "tournament": tournament,
-        "form": form,
-        "table": table,
-        "keep_apart_form": KeepApartForm(tournament=tournament),
-        "keep_apart": pairs,
-        "import_form": CsvImportForm(),
-        **extra,
-    }
-    return render(request, "organiser/players.html", context)
+@login_required
+@require_POST
+def publish(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    tournaments.set_published(tournament, True)
+    messages.success(request, "The tournament is public: released rounds can be seen by all.")
+    return redirect("organiser:dashboard", slug)
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
-def players(request: HttpRequest, slug: str) -> HttpResponse:
+@require_POST
+def unpublish(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    form = PlayerForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        name, club = form.cleaned_data["name"], form.cleaned_data["club"]
-        warning = player_service.duplicate_warning(tournament, name)
-        player = player_service.add_player(
-            tournament, name, club, fixed_table=form.cleaned_data.get("fixed_table")
-        )
-        messages.success(request, f"Registered {player.name}.")
-        if warning:
-            messages.warning(request, warning)
-        return redirect("organiser:players", slug)
-    return _players_page(request, tournament, form)
+    tournaments.set_published(tournament, False)
+    messages.success(request, "The tournament is private again.")
+    return redirect("organiser:dashboard", slug)
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
-def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+@require_POST
+def reveal(request: HttpRequest, slug: str) -> HttpResponse:
+    """Release every started round, the ones held back for the final reveal too."""
     tournament = get_tournament_for_organiser(request, slug)
-    player = get_object_or_404(Player, tournament=tournament, pk=pk)
-    form = PlayerForm(request.POST or None, instance=player)
-    if request.method == "POST" and form.is_valid():
-        warning = player_service.duplicate_warning(tournament, form.cleaned_data["name"], player.pk)
-        form.save()
-        messages.success(request, f"Saved {player.name}.")
-        if warning:
-            messages.warning(request, warning)
-        return redirect("organiser:players", slug)
-    return render(
-        request,
-        "organiser/player_form.html",
-        {"tournament": tournament, "form": form, "player": player},
+    count = round_service.reveal_final_results(tournament)
+    messages.success(
+        request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
     )
-
-
-PLAYER_ACTIONS = {
-    "check_in": ({"checked_in": True}, "{} is checked in."),
-    "check_out": ({"checked_in": False}, "{} is no longer checked in."),
-    "drop": ({"active": False}, "{} has dropped out: later rounds will not seat them."),
-    "return": ({"active": True}, "{} is back: the next round will seat them."),
-}
-
-
-@login_required
-@require_POST
-def player_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    player = get_object_or_404(Player, tournament=tournament, pk=pk)
-    form = ActionForm(request.POST, actions=list(PLAYER_ACTIONS))
-    if not form.is_valid():
-        messages.error(request, form_errors(form))
-    else:
-        changes, message = PLAYER_ACTIONS[form.cleaned_data["action"]]
-        warning = player_service.set_status(player, **changes)
-        messages.success(request, message.format(player.name))
-        if warning:
-            messages.warning(request, capfirst(warning) + ".")
-    return redirect("organiser:players", slug)
-
-
-@login_required
-@require_POST
-def players_import(request: HttpRequest, slug: str) -> HttpResponse:
-    """A pasted or uploaded list: previewed first, imported only from the preview's
-    button (``confirm``), which posts the same text back."""
-    tournament = get_tournament_for_organiser(request, slug)
-    form = CsvImportForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return _players_page(request, tournament, PlayerForm(), import_form=form)
-    text = form.cleaned_data["text"]
-    try:
-        check = player_service.check_csv(tournament, text)
-    except UserError as refused:
-        # The list as a whole cannot be read (too long, a quote never closed).
-        form.add_error(None, f"Nothing was imported: {refused}.")
-        return _players_page(request, tournament, PlayerForm(), import_form=form)
-    skip_bad = form.cleaned_data["skip_bad"]
-    if not form.cleaned_data["confirm"] or (check.errors and not skip_bad):
-        # No ids: its hidden copies of the fields would take the ids that the labels of
-        # the import form below point to.
-        confirm = CsvImportForm(
-            initial={"text": text, "skip_bad": bool(check.errors), "confirm": True},
-            auto_id=False,
-        )
-        return _players_page(
-            request,
-            tournament,
-            PlayerForm(),
-            import_check=check,
-            # An uploaded file's text lands in the box, to be corrected there; pasted
-            # text stays as it was typed.
-            import_form=CsvImportForm(initial={"text": text})
-            if form.cleaned_data["file"]
-            else form,
-            confirm_form=confirm,
-        )
-    added = player_service.import_csv(tournament, text, skip_bad=skip_bad)
-    messages.success(request, f"Imported {len(added)} player{'s' if len(added) != 1 else ''}.")
-    if check.errors:
-        messages.warning(
-            request, f"Skipped {len(check.errors)} bad line(s): " + "; ".join(check.errors)
-        )
-    for warning in check.warnings:
-        messages.warning(request, warning)
-    return redirect("organiser:players", slug)
-
-
-@login_required
-@require_POST
-def keep_apart(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    form = KeepApartForm(request.POST, tournament=tournament)
-    if form.is_valid():
-        first, second = player_service.keep_apart(
-            tournament, form.cleaned_data["first"], form.cleaned_data["second"]
-        )
-        messages.success(request, f"{first.name} and {second.name} will never share a table.")
-    else:
-        messages.error(request, form_errors(form))
-    return redirect("organiser:players", slug)
-
-
-@login_required
-@require_POST
-def keep_apart_remove(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    form = RemoveKeepApartForm(request.POST, tournament=tournament)
-    if form.is_valid():
-        pair = form.cleaned_data["pair"]
-        player_service.allow_together(pair)
-        messages.success(
-            request, f"{pair.first.name} and {pair.second.name} may now share a table."
-        )
-    else:
-        messages.error(request, form_errors(form))
-    return redirect("organiser:players", slug)
-
-
-# Rounds and seating -------------------------------------------------------------------
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def rounds(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    form = SeatRoundForm(request.POST or None, splits=seating.splits_for(tournament))
-    if request.method == "POST" and form.is_valid():
-        try:
-            round_ = seating.seat_next_round(
-                tournament,
-                method=form.cleaned_data["method"],
-                seed=form.cleaned_data["seed"],
-                split=form.cleaned_data["split"],
-            )
-        except UserError as error:
-            messages.error(request, f"Could not seat the next round: {error}")
-        else:
-            messages.success(request, f"Round {round_.number} is seated. Check it, then start it.")
-            return redirect("organiser:round", slug, round_.number)
-    context = {
-        "tournament": tournament,
-        "form": form,
-        "rounds": tournament.rounds.annotate(tables_count=Count("tables")).order_by("number"),
-        "active_players": tournament.players.filter(active=True).count(),
-    }
-    return render(request, "organiser/rounds.html", context)
-
-
-def _round_context(tournament: object, round_: Round, **extra: object) -> dict[str, object]:
-    everyone = Player.objects.filter(tournament=tournament).values_list("pk", "name", "club")
-    shared = shared_names([name for _, name, _ in everyone])
-    names = {
-        pk: player_label(name, club) if name.casefold() in shared else name
-        for pk, name, club in everyone
-    }
-    tables: dict[int, dict[str, object]] = {}
-    for table_number, table_id, position, player_id in (
-        Seat.objects.filter(round=round_)
-        .order_by("table__number", "position")
-        .values_list("table__number", "table_id", "position", "player_id")
-    ):
-        entry = tables.setdefault(
-            table_number, {"number": table_number, "id": table_id, "seats": []}
-        )
-        entry["seats"].append((position, names[player_id]))  # type: ignore[attr-defined]
-    statuses = dict(Sheet.objects.filter(table__round=round_).values_list("table_id", "status"))
-    for entry in tables.values():
-        entry["status"] = SheetStatus(statuses.get(entry["id"], SheetStatus.NOT_STARTED)).label
-        entry["has_scores"] = (
-            statuses.get(entry["id"], SheetStatus.NOT_STARTED) != SheetStatus.NOT_STARTED
-        )
-    byes = [
-        names[pk] for pk in Bye.objects.filter(round=round_).values_list("player_id", flat=True)
-    ]
-    in_round = (
-        Player.objects.filter(Q(seats__round=round_) | Q(byes__round=round_), tournament=tournament)
-        .order_by("name")
-        .distinct()
-    )
-    return {
-        "tournament": tournament,
-        "round": round_,
-        "tables": list(tables.values()),
-        "byes": sorted(byes),
-        "quality": seating.round_quality(round_),
-        "held_back": seating.held_back(round_),
-        "regenerate_form": SeatRoundForm(
-            initial={"seed": round_.seed + 1},
-            splits=seating.splits_for(tournament),  # type: ignore[arg-type]
-        ),
-        "swap_form": SwapForm(players=in_round),
-        "seating_token": seating.seating_token(round_),
-        **extra,
-    }
-
-
-@login_required
-@require_GET
-def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    return render(request, "organiser/round.html", _round_context(tournament, round_))
-
-
-def _about_round(number: int, error: str) -> str:
-    """``error`` as a sentence that names the round once."""
-    if error.casefold().startswith(f"round {number} "):
-        return capfirst(error) + "."
-    return f"Round {number}: {error}."
-
-
-ROUND_ACTIONS = ["regenerate", "swap", "start", "release", "withhold"]
-
-
-@login_required
-@require_POST
-def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Regenerate, swap two players, or start a round."""
-    tournament = get_tournament_for_organiser(request, slug)
-    round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    chosen = ActionForm(request.POST, actions=ROUND_ACTIONS)
-    action = chosen.cleaned_data["action"] if chosen.is_valid() else None
-    extra: dict[str, object] = {}
-    try:
-        if action == "regenerate":
-            form = SeatRoundForm(request.POST, splits=seating.splits_for(tournament))
-            if not form.is_valid():
-                raise UserError("choose a seating method and a seed (a whole number)")
-            seating.regenerate_round(
-                round_,
-                method=form.cleaned_data["method"],
-                seed=form.cleaned_data["seed"]
-                if form.cleaned_data["seed"] is not None
-                else round_.seed + 1,
-                split=form.cleaned_data["split"],
-            )
-            messages.success(request, f"Round {number} seated again.")
-        elif action == "swap":
-            in_round = Player.objects.filter(tournament=tournament)
-            form = SwapForm(request.POST, players=in_round)
-            if not form.is_valid():
-                raise UserError("choose the two players to swap")
-            first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-            seating.swap_players(
-                round_,
-                form.cleaned_data["first"],
-                form.cleaned_data["second"],
-                reseat=form.cleaned_data["reseat"],
-                by=request.user,
-            )
-            messages.success(
-                request,
-                f"Swapped {first.name} and {second.name}.",
-            )
-        elif action == "start":
-            start = StartRoundForm(request.POST)
-            if not start.is_valid():
-                raise UserError("the seating on your page could not be read: reload the page")
-            seating.start_round(round_, seating=start.cleaned_data["seating"] or None)
-            messages.success(request, f"Round {number} has started: print the score sheets.")
-        elif action in ("release", "withhold"):
-            seating.release_round(round_, release=action == "release")
-            if action == "release":
-                messages.success(request, f"Round {number}'s confirmed results are now public.")
-            else:
-                messages.success(request, f"Round {number}'s results are hidden from the public.")
-        else:
-            raise UserError("that is not something this page does: reload the page and try again")
-    except UserError as error:
-        messages.error(request, _about_round(number, str(error)))
-        extra["failed"] = True
-    round_.refresh_from_db()
-    if request.htmx:
-        return render(
-            request, "organiser/round.html#seating", _round_context(tournament, round_, **extra)
-        )
-    return redirect("organiser:round", slug, number)
-
-
-@login_required
-@require_POST
-def publishing(request: HttpRequest, slug: str) -> HttpResponse:
-    """Publish or unpublish the tournament, or reveal the held-back final rounds."""
-    tournament = get_tournament_for_organiser(request, slug)
-    form = ActionForm(request.POST, actions=["publish", "unpublish", "reveal"])
-    action = form.cleaned_data["action"] if form.is_valid() else None
-    if action in ("publish", "unpublish"):
-        tournaments.set_published(tournament, action == "publish")
-        if tournament.published:
-            messages.success(
-                request, "The tournament is public: released rounds can be seen by all."
-            )
-        else:
-            messages.success(request, "The tournament is private again.")
-    elif action == "reveal":
-        count = seating.reveal_final_results(tournament)
-        messages.success(
-            request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
-        )
-    else:
-        messages.error(request, form_errors(form))
     return redirect("organiser:dashboard", slug)
 
 

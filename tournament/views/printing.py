@@ -23,7 +23,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
@@ -32,7 +32,7 @@ from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
 from scoring.systems import ScoringSystem
 from tournament.forms import player_label, shared_names
 from tournament.models import Bye, Round, Seat, Table, Tournament
-from tournament.permissions import get_tournament_for_organiser
+from tournament.permissions import get_round, get_tournament_for_organiser
 
 # Row heights (print.css) that keep a sheet on one page of A4 or Letter: roomy rows up to
 # three rotations of five, tighter ones up to four rotations of six. A longer sheet runs
@@ -103,10 +103,6 @@ def qr_svg(url: str) -> SafeString:
         scale=1, border=4, omitsize=True, svgclass="qr-code", lineclass=None
     )
     return mark_safe(svg)  # segno's own markup; the URL is encoded, not embedded
-
-
-def _round_for(tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(Round, tournament=tournament, number=number)
 
 
 def _printed_tables(round_: Round, table_number: int | None = None) -> list[PrintedTable]:
@@ -187,7 +183,7 @@ def _table_filter(request: HttpRequest) -> int | None:
 @require_GET
 def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    round_ = _round_for(tournament, round)
+    round_ = get_round(tournament, round)
     tables = _printed_tables(round_)
     byes = [
         SeatedPlayer(0, bye.player.name, bye.player.club)
@@ -212,7 +208,7 @@ def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
 @require_GET
 def sheets(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    round_ = _round_for(tournament, round)
+    round_ = get_round(tournament, round)
     only_table = _table_filter(request)
     tables = _printed_tables(round_, only_table)
     if only_table is not None and not tables:

@@ -7,14 +7,14 @@ released and only confirmed sheets, and are served from the cache to anonymous v
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words, tiebreak
 from tournament.models import Round, Tournament
-from tournament.permissions import can_see
+from tournament.permissions import get_public_tournament
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import tournament_file
 from tournament.services.csv_export import csv_download
@@ -23,13 +23,6 @@ from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 PROJECTOR_ROWS = 12
 PROJECTOR_SECONDS = 15
-
-
-def public_tournament(request: HttpRequest, slug: str) -> Tournament:
-    tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None or not can_see(request.user, tournament):
-        raise Http404("No such tournament")
-    return tournament
 
 
 def released_rounds(tournament: Tournament) -> list[int]:
@@ -48,7 +41,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 @cached_public_page(reads={"q": search_text, "sort": standings_sort, "page": page_number})
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = public_tournament(request, slug)
+    tournament = get_public_tournament(request, slug)
     result = tournament_standings(tournament, released_only=True)
     query = request.GET.get("q", "").strip()
     table = standings_table(result, orderable=True, name_filter=query)
@@ -76,7 +69,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """Large type for a screen across the room: pages through the standings and fetches
     the next page every few seconds (htmx), so it follows new results by itself."""
-    tournament = public_tournament(request, slug)
+    tournament = get_public_tournament(request, slug)
     result = tournament_standings(tournament, released_only=True)
     rows = result.standings.rows
     pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
@@ -109,7 +102,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as a spreadsheet file (``csv_export``). The exports answer HEAD as
     well as GET: download managers and link checkers ask it first."""
-    tournament = public_tournament(request, slug)
+    tournament = get_public_tournament(request, slug)
     response = HttpResponse(
         csv_download(as_csv(tournament_standings(tournament, released_only=True))),
         content_type="text/csv; charset=utf-8",
@@ -122,7 +115,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 @cached_public_page
 def tournament_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament file of the released rounds, for archiving."""
-    tournament = public_tournament(request, slug)
+    tournament = get_public_tournament(request, slug)
     response = JsonResponse(
         tournament_file.export_tournament(tournament, released_only=True),
         json_dumps_params={"indent": 2, "ensure_ascii": False},

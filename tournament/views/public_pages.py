@@ -17,8 +17,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
-from tournament.models import Tournament
-from tournament.permissions import can_see
+from tournament.permissions import get_public_tournament
 from tournament.public_cache import cached_public_page
 from tournament.services.public import (
     RoundRank,
@@ -30,14 +29,6 @@ from tournament.services.public import (
     released_tables,
 )
 from tournament.services.standings import rank_label, tournament_standings
-
-
-def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
-    tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None or not can_see(request.user, tournament):
-        raise Http404("No such tournament")
-    return tournament
-
 
 # The rank chart ---------------------------------------------------------------------
 
@@ -136,7 +127,7 @@ def rank_chart(history: list[RoundRank], field_size: int) -> RankChart | None:
 @require_GET
 @cached_public_page
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _public_tournament(request, slug)
+    tournament = get_public_tournament(request, slug)
     ranks = public_ranks(tournament)
     info = ranks.players.get(pk)
     if info is None:
@@ -161,7 +152,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_GET
 @cached_public_page
 def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _public_tournament(request, slug)
+    tournament = get_public_tournament(request, slug)
     public_rounds = released_round_numbers(tournament)
     if number not in public_rounds:
         raise Http404("No such round")
@@ -192,7 +183,7 @@ def _final_cells(
 @require_GET
 @cached_public_page
 def final(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _public_tournament(request, slug)
+    tournament = get_public_tournament(request, slug)
     result = tournament_standings(tournament, released_only=True)
     standings = result.standings
     columns = standings_columns(standings.tiebreaks, standings.round_numbers)

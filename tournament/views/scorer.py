@@ -13,13 +13,13 @@ or ``d{deal}_last_in`` (the names ``Mismatch.cell`` and ``RowCheck.problem_cells
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import django_tables2 as tables
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Prefetch
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -32,8 +32,9 @@ from scoring.errors import UserError
 from scoring.rules import dealer_of, deals_per_round
 from tournament.forms import ConfirmModeForm, SheetPostForm
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
-from tournament.permissions import get_tournament_for_scorer
+from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.services import sheets
+from tournament.services.desk import table_progress
 from tournament.services.sheets import (
     Row,
     SheetChangedError,
@@ -57,13 +58,6 @@ _DERIVED_CELL = re.compile(r"^d(\d{1,3})_(s\d{1,2}|left_over)$")
 # Loading ------------------------------------------------------------------------------
 
 
-def _round_for(tournament: Tournament, number: int) -> Round:
-    round_ = Round.objects.filter(tournament=tournament, number=number).first()
-    if round_ is None:
-        raise Http404("No such round")
-    return round_
-
-
 def _table_for(round_: Round, number: int) -> Table:
     table = (
         Table.objects.filter(round=round_, number=number)
@@ -74,6 +68,18 @@ def _table_for(round_: Round, number: int) -> Table:
     if table is None:
         raise Http404("No such table")
     return table
+
+
+def _started_table(
+    request: HtmxHttpRequest, slug: str, round: int, table: int
+) -> Table | HttpResponse:
+    """The table of a started round, with its round and tournament, for a scorer; or
+    the way back to the scorer's home, saying that the round has not started."""
+    tournament = get_tournament_for_scorer(request, slug)
+    round_ = get_round(tournament, round)
+    if not round_.started:
+        return _not_started(request, tournament, round_)
+    return _table_for(round_, table)
 
 
 def _not_started(request: HtmxHttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:
@@ -374,11 +380,10 @@ def _saved_message(result: sheets.SaveResult, table: Table) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
-    tournament = get_tournament_for_scorer(request, slug)
-    round_ = _round_for(tournament, round)
-    if not round_.started:
-        return _not_started(request, tournament, round_)
-    table_ = _table_for(round_, table)
+    table_ = _started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    round_, tournament = table_.round, table_.round.tournament
     if request.method == "GET":
         current = sheets.peek_sheet(table_)
         blind = awaits_blind_confirmation(current, request.user) and (
@@ -455,11 +460,10 @@ def _typing(request: HttpRequest) -> int | None:
 @require_POST
 def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
     """The live check as rows are typed: problems in place, offers, running totals."""
-    tournament = get_tournament_for_scorer(request, slug)
-    round_ = _round_for(tournament, round)
-    if not round_.started:
-        return _not_started(request, tournament, round_)
-    table_ = _table_for(round_, table)
+    table_ = _started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    tournament = table_.round.tournament
     most = deals_per_round(table_.size, tournament.rotations_per_round)
     expected = _expected_version(request)
     context = _sheet_context(
@@ -499,11 +503,10 @@ def _first_incomplete_deal(typed: list[Row], size: int, deals: int) -> int | Non
 @login_required
 @require_http_methods(["GET", "POST"])
 def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
-    tournament = get_tournament_for_scorer(request, slug)
-    round_ = _round_for(tournament, round)
-    if not round_.started:
-        return _not_started(request, tournament, round_)
-    table_ = _table_for(round_, table)
+    table_ = _started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    round_, tournament = table_.round, table_.round.tournament
     seats = list(table_.seats.all())
     size = len(seats)
     current = sheets.peek_sheet(table_)
@@ -641,7 +644,7 @@ def change_in_words(change: dict[str, Any], names: dict[int, str]) -> str:
 @require_GET
 def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResponse:
     tournament = get_tournament_for_scorer(request, slug)
-    round_ = _round_for(tournament, round)
+    round_ = get_round(tournament, round)
     table_ = _table_for(round_, table)
     names = {seat.position: seat.player.name for seat in table_.seats.all()}
     current = sheets.peek_sheet(table_)
@@ -685,58 +688,22 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
 # The round desk and the scorer's home ---------------------------------------------------
 
 
-def _sheet_or_none(table: Table) -> Sheet | None:
-    try:
-        return table.sheet
-    except Sheet.DoesNotExist:
-        return None
-
-
-def _user_name(user: Any) -> str:
-    return user.get_username() if user is not None else ""
-
-
 def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
-    """One record per table of the round: its sheet's status and who did what. Three
-    queries whatever the number of tables."""
-    tables_ = (
-        Table.objects.filter(round=round_)
-        .select_related("sheet__entered_by", "sheet__confirmed_by")
-        .annotate(deal_count=Count("deals"))
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .order_by("number")
-    )
-    round_.tournament = tournament
-    records = []
-    for table in tables_:
-        table.round = round_
-        seats = list(table.seats.all())
-        sheet = _sheet_or_none(table)
-        if sheet is None:
-            status = SheetStatus.CONFIRMED if table.deal_count else SheetStatus.NOT_STARTED
-        else:
-            status = SheetStatus(sheet.status)
-        pending = status in (SheetStatus.DRAFT, SheetStatus.ENTERED)
-        records.append(
-            {
-                "number": table.number,
-                "players": ", ".join(seat.player.name for seat in seats),
-                "status": status,
-                "status_label": status.label,
-                "entered_by": _user_name(sheet.entered_by) if sheet else "",
-                "confirmed_by": _user_name(sheet.confirmed_by) if sheet else "",
-                "deals": len(sheet.pending) if pending and sheet else table.deal_count,
-                "most": deals_per_round(len(seats), tournament.rotations_per_round),
-                "stopped_early": bool(sheet and sheet.stopped_early),
-                # Seating creates every sheet unsaved, and re-seating saves no scores:
-                # the time of a sheet not started says nothing.
-                "updated": sheet.updated if sheet and status != SheetStatus.NOT_STARTED else None,
-                "sheet_url": _table_url("scorer:sheet", table),
-                "confirm_url": _table_url("scorer:confirm", table),
-                "history_url": _table_url("scorer:history", table),
-            }
-        )
-    return records
+    """``table_progress`` of the round, each table with the links to its pages."""
+
+    def link(name: str, number: int) -> str:
+        return reverse(name, args=[tournament.slug, round_.number, number])
+
+    return [
+        {
+            **asdict(entry),
+            "status_label": entry.status_label,
+            "sheet_url": link("scorer:sheet", entry.number),
+            "confirm_url": link("scorer:confirm", entry.number),
+            "history_url": link("scorer:history", entry.number),
+        }
+        for entry in table_progress(tournament, round_)
+    ]
 
 
 class DeskTable(tables.Table):
@@ -779,7 +746,7 @@ def _progress(records: list[dict[str, Any]]) -> list[tuple[str, int]]:
 @require_GET
 def desk(request: HtmxHttpRequest, slug: str, round: int) -> HttpResponse:
     tournament = get_tournament_for_scorer(request, slug)
-    round_ = _round_for(tournament, round)
+    round_ = get_round(tournament, round)
     records = desk_records(tournament, round_)
     context = {
         "tournament": tournament,

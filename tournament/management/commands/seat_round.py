@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from scoring.errors import UserError
 from scoring.seating import method_keys
 from tournament.models import Player, Tournament
-from tournament.services import seating
+from tournament.services import rounds, seating
 
 
 class Command(BaseCommand):
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         try:
             round_ = seating.seat_next_round(tournament, method=method, seed=seed)
             if start:
-                seating.start_round(round_)
+                rounds.start_round(round_)
         except UserError as error:
             raise CommandError(str(error)) from None
         names = dict(Player.objects.filter(tournament=tournament).values_list("pk", "name"))

@@ -1,0 +1,91 @@
+"""A round's life after it is seated: started, released to the public or held back, and
+the final reveal.
+
+Terms:
+
+- *started*: the seating is frozen and its sheets may be entered (``services.seating``
+  seats and re-seats; only a table with no scores may be re-seated once started).
+- *released*: the round's confirmed results are on the public pages. *Withholding* a
+  released round hides them again.
+- *held back*: one of the tournament's last ``hold_back_rounds`` rounds, which cannot be
+  released one by one: the *final reveal* releases every started round at once.
+
+Every change here locks the rounds it concerns first, in the order ``services.locks``
+gives, so a sheet saved at the same moment either commits before the change or sees it.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from scoring.errors import UserError
+from tournament import public_cache
+from tournament.models import Round, Tournament
+from tournament.services.locks import lock_round, lock_rounds
+from tournament.services.seating import seating_token
+
+
+def start_round(round_: Round, *, seating: str | None = None) -> None:
+    """Start the round, freezing its seating. With ``seating`` (``seating_token`` of the
+    seating the organiser was shown), refused when the round was seated again or had
+    players swapped meanwhile: the organiser starts the seating they checked, or none."""
+    with transaction.atomic():
+        round_ = lock_round(round_.pk)
+        if not round_.tables.exists():
+            raise UserError(f"round {round_.number} has no tables to start")
+        if seating is not None and not round_.started and seating != seating_token(round_):
+            raise UserError(
+                f"round {round_.number} was seated again, or had players swapped, since your "
+                "page was loaded: check the seating shown now, then start it"
+            )
+        round_.started = True
+        round_.save(update_fields=["started"])
+
+
+def held_back(round_: Round) -> bool:
+    """Whether the round is one of the last rounds kept hidden until the final reveal."""
+    tournament = round_.tournament
+    return round_.number > tournament.planned_rounds - tournament.hold_back_rounds
+
+
+def release_round(round_: Round) -> None:
+    """Show a round's confirmed results on the public pages.
+
+    The round is locked: a sheet being confirmed meanwhile either commits first (and the
+    release then clears the public pages' cache) or finds the round released (and clears
+    it itself); neither can leave a public page cached without the other."""
+    _set_released(round_, True)
+
+
+def withhold_round(round_: Round) -> None:
+    """Hide a released round's results from the public pages again (locked as
+    ``release_round`` is)."""
+    _set_released(round_, False)
+
+
+def _set_released(round_: Round, release: bool) -> None:
+    with transaction.atomic():
+        round_ = lock_round(round_.pk)
+        if release and not round_.started:
+            raise UserError(f"round {round_.number} has not started: there is nothing to release")
+        if release and held_back(round_):
+            raise UserError(
+                f"round {round_.number} is one of the last {round_.tournament.hold_back_rounds} "
+                "rounds held back for the final reveal: use “Reveal the final results”"
+            )
+        round_.released = release
+        round_.save(update_fields=["released"])
+
+
+def reveal_final_results(tournament: Tournament) -> int:
+    """Release every started round, the held-back ones included; how many were released."""
+    # One transaction: released rounds behind a stale public cache would stay unseen.
+    with transaction.atomic():
+        # Locked in number order first, as ``services.locks`` has it: an UPDATE would lock
+        # them in whatever order it meets them.
+        lock_rounds(tournament.pk)
+        count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
+            released=True
+        )
+        public_cache.mark_changed(tournament.pk)
+    return count

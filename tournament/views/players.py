@@ -1,0 +1,207 @@
+"""The organiser's players page: registering players one by one or from a list, editing
+them, checking them in, dropping them out and bringing them back, and keeping pairs apart.
+
+Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
+(404 for outsiders, 403 for the tournament's scorers); writes go through
+``services.players``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.errors import UserError
+from tournament.forms import (
+    CsvImportForm,
+    KeepApartForm,
+    PlayerForm,
+    RemoveKeepApartForm,
+    form_errors,
+)
+from tournament.models import KeepApart, Player
+from tournament.permissions import get_tournament_for_organiser
+from tournament.services import players as player_service
+from tournament.tables import PlayersTable
+
+
+def _players_page(
+    request: HttpRequest, tournament: object, form: PlayerForm, **extra: object
+) -> HttpResponse:
+    players = list(Player.objects.filter(tournament=tournament).order_by("name"))
+    names = Counter(player.name.casefold() for player in players)
+    duplicates = {player.pk for player in players if names[player.name.casefold()] > 1}
+    table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)  # type: ignore[attr-defined]
+    pairs = KeepApart.objects.filter(tournament=tournament).select_related("first", "second")
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "table": table,
+        "keep_apart_form": KeepApartForm(tournament=tournament),
+        "keep_apart": pairs,
+        "import_form": CsvImportForm(),
+        **extra,
+    }
+    return render(request, "organiser/players.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        name, club = form.cleaned_data["name"], form.cleaned_data["club"]
+        warning = player_service.duplicate_warning(tournament, name)
+        player = player_service.add_player(
+            tournament, name, club, fixed_table=form.cleaned_data.get("fixed_table")
+        )
+        messages.success(request, f"Registered {player.name}.")
+        if warning:
+            messages.warning(request, warning)
+        return redirect("organiser:players", slug)
+    return _players_page(request, tournament, form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        warning = player_service.duplicate_warning(tournament, form.cleaned_data["name"], player.pk)
+        form.save()
+        messages.success(request, f"Saved {player.name}.")
+        if warning:
+            messages.warning(request, warning)
+        return redirect("organiser:players", slug)
+    return render(
+        request,
+        "organiser/player_form.html",
+        {"tournament": tournament, "form": form, "player": player},
+    )
+
+
+def _player_status(
+    request: HttpRequest, slug: str, pk: int, message: str, **changes: bool
+) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    warning = player_service.set_status(player, **changes)
+    messages.success(request, message.format(player.name))
+    if warning:
+        messages.warning(request, capfirst(warning) + ".")
+    return redirect("organiser:players", slug)
+
+
+@login_required
+@require_POST
+def player_check_in(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(request, slug, pk, "{} is checked in.", checked_in=True)
+
+
+@login_required
+@require_POST
+def player_check_out(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(request, slug, pk, "{} is no longer checked in.", checked_in=False)
+
+
+@login_required
+@require_POST
+def player_drop(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(
+        request, slug, pk, "{} has dropped out: later rounds will not seat them.", active=False
+    )
+
+
+@login_required
+@require_POST
+def player_return(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _player_status(
+        request, slug, pk, "{} is back: the next round will seat them.", active=True
+    )
+
+
+@login_required
+@require_POST
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """A pasted or uploaded list: previewed first, imported only from the preview's
+    button (``confirm``), which posts the same text back."""
+    tournament = get_tournament_for_organiser(request, slug)
+    form = CsvImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _players_page(request, tournament, PlayerForm(), import_form=form)
+    text = form.cleaned_data["text"]
+    try:
+        check = player_service.check_csv(tournament, text)
+    except UserError as refused:
+        # The list as a whole cannot be read (too long, a quote never closed).
+        form.add_error(None, f"Nothing was imported: {refused}.")
+        return _players_page(request, tournament, PlayerForm(), import_form=form)
+    skip_bad = form.cleaned_data["skip_bad"]
+    if not form.cleaned_data["confirm"] or (check.errors and not skip_bad):
+        # No ids: its hidden copies of the fields would take the ids that the labels of
+        # the import form below point to.
+        confirm = CsvImportForm(
+            initial={"text": text, "skip_bad": bool(check.errors), "confirm": True},
+            auto_id=False,
+        )
+        return _players_page(
+            request,
+            tournament,
+            PlayerForm(),
+            import_check=check,
+            # An uploaded file's text lands in the box, to be corrected there; pasted
+            # text stays as it was typed.
+            import_form=CsvImportForm(initial={"text": text})
+            if form.cleaned_data["file"]
+            else form,
+            confirm_form=confirm,
+        )
+    added = player_service.import_csv(tournament, text, skip_bad=skip_bad)
+    messages.success(request, f"Imported {len(added)} player{'s' if len(added) != 1 else ''}.")
+    if check.errors:
+        messages.warning(
+            request, f"Skipped {len(check.errors)} bad line(s): " + "; ".join(check.errors)
+        )
+    for warning in check.warnings:
+        messages.warning(request, warning)
+    return redirect("organiser:players", slug)
+
+
+@login_required
+@require_POST
+def keep_apart(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = KeepApartForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        first, second = player_service.keep_apart(
+            tournament, form.cleaned_data["first"], form.cleaned_data["second"]
+        )
+        messages.success(request, f"{first.name} and {second.name} will never share a table.")
+    else:
+        messages.error(request, form_errors(form))
+    return redirect("organiser:players", slug)
+
+
+@login_required
+@require_POST
+def keep_apart_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = RemoveKeepApartForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        pair = form.cleaned_data["pair"]
+        player_service.allow_together(pair)
+        messages.success(
+            request, f"{pair.first.name} and {pair.second.name} may now share a table."
+        )
+    else:
+        messages.error(request, form_errors(form))
+    return redirect("organiser:players", slug)

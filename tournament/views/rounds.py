@@ -1,0 +1,216 @@
+"""The organiser's rounds: seating the next round, a round's page with its seating and
+quality, and one view for each change to a round (regenerate, swap, start, release,
+withhold).
+
+Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
+(404 for outsiders, 403 for the tournament's scorers); seating is written by
+``services.seating``, a round's start and release by ``services.rounds``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring.errors import UserError
+from tournament.forms import (
+    SeatRoundForm,
+    StartRoundForm,
+    SwapForm,
+    player_label,
+    shared_names,
+)
+from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Tournament
+from tournament.permissions import get_round, get_tournament_for_organiser
+from tournament.services import rounds as round_service
+from tournament.services import seating
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rounds(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = SeatRoundForm(request.POST or None, splits=seating.splits_for(tournament))
+    if request.method == "POST" and form.is_valid():
+        try:
+            round_ = seating.seat_next_round(
+                tournament,
+                method=form.cleaned_data["method"],
+                seed=form.cleaned_data["seed"],
+                split=form.cleaned_data["split"],
+            )
+        except UserError as error:
+            messages.error(request, f"Could not seat the next round: {error}")
+        else:
+            messages.success(request, f"Round {round_.number} is seated. Check it, then start it.")
+            return redirect("organiser:round", slug, round_.number)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "rounds": tournament.rounds.annotate(tables_count=Count("tables")).order_by("number"),
+        "active_players": tournament.players.filter(active=True).count(),
+    }
+    return render(request, "organiser/rounds.html", context)
+
+
+def _round_context(tournament: object, round_: Round, **extra: object) -> dict[str, object]:
+    everyone = Player.objects.filter(tournament=tournament).values_list("pk", "name", "club")
+    shared = shared_names([name for _, name, _ in everyone])
+    names = {
+        pk: player_label(name, club) if name.casefold() in shared else name
+        for pk, name, club in everyone
+    }
+    tables: dict[int, dict[str, object]] = {}
+    for table_number, table_id, position, player_id in (
+        Seat.objects.filter(round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "table_id", "position", "player_id")
+    ):
+        entry = tables.setdefault(
+            table_number, {"number": table_number, "id": table_id, "seats": []}
+        )
+        entry["seats"].append((position, names[player_id]))  # type: ignore[attr-defined]
+    statuses = dict(Sheet.objects.filter(table__round=round_).values_list("table_id", "status"))
+    for entry in tables.values():
+        entry["status"] = SheetStatus(statuses.get(entry["id"], SheetStatus.NOT_STARTED)).label
+        entry["has_scores"] = (
+            statuses.get(entry["id"], SheetStatus.NOT_STARTED) != SheetStatus.NOT_STARTED
+        )
+    byes = [
+        names[pk] for pk in Bye.objects.filter(round=round_).values_list("player_id", flat=True)
+    ]
+    in_round = (
+        Player.objects.filter(Q(seats__round=round_) | Q(byes__round=round_), tournament=tournament)
+        .order_by("name")
+        .distinct()
+    )
+    return {
+        "tournament": tournament,
+        "round": round_,
+        "tables": list(tables.values()),
+        "byes": sorted(byes),
+        "quality": seating.round_quality(round_),
+        "held_back": round_service.held_back(round_),
+        "regenerate_form": SeatRoundForm(
+            initial={"seed": round_.seed + 1},
+            splits=seating.splits_for(tournament),  # type: ignore[arg-type]
+        ),
+        "swap_form": SwapForm(players=in_round),
+        "seating_token": seating.seating_token(round_),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_round(tournament, number)
+    return render(request, "organiser/round.html", _round_context(tournament, round_))
+
+
+def _about_round(number: int, error: str) -> str:
+    """``error`` as a sentence that names the round once."""
+    if error.casefold().startswith(f"round {number} "):
+        return capfirst(error) + "."
+    return f"Round {number}: {error}."
+
+
+def _round_change(
+    request: HttpRequest, slug: str, number: int, change: Callable[[Tournament, Round], str]
+) -> HttpResponse:
+    """Make one change to the round (``change`` says what was done, or raises a
+    ``UserError`` naming what was not), then show the round as it now stands."""
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_round(tournament, number)
+    extra: dict[str, object] = {}
+    try:
+        messages.success(request, change(tournament, round_))
+    except UserError as error:
+        messages.error(request, _about_round(number, str(error)))
+        extra["failed"] = True
+    round_.refresh_from_db()
+    if request.htmx:
+        return render(
+            request, "organiser/round.html#seating", _round_context(tournament, round_, **extra)
+        )
+    return redirect("organiser:round", slug, number)
+
+
+@login_required
+@require_POST
+def round_regenerate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Seat a draft round again, by another method, seed or table split."""
+
+    def regenerate(tournament: Tournament, round_: Round) -> str:
+        form = SeatRoundForm(request.POST, splits=seating.splits_for(tournament))
+        if not form.is_valid():
+            raise UserError("choose a seating method and a seed (a whole number)")
+        seed = form.cleaned_data["seed"]
+        seating.regenerate_round(
+            round_,
+            method=form.cleaned_data["method"],
+            seed=seed if seed is not None else round_.seed + 1,
+            split=form.cleaned_data["split"],
+        )
+        return f"Round {number} seated again."
+
+    return _round_change(request, slug, number, regenerate)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Swap two players of a draft round, or re-seat a started round's table."""
+
+    def swap(tournament: Tournament, round_: Round) -> str:
+        form = SwapForm(request.POST, players=Player.objects.filter(tournament=tournament))
+        if not form.is_valid():
+            raise UserError("choose the two players to swap")
+        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        seating.swap_players(
+            round_, first, second, reseat=form.cleaned_data["reseat"], by=request.user
+        )
+        return f"Swapped {first.name} and {second.name}."
+
+    return _round_change(request, slug, number, swap)
+
+
+@login_required
+@require_POST
+def round_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def start(tournament: Tournament, round_: Round) -> str:
+        form = StartRoundForm(request.POST)
+        if not form.is_valid():
+            raise UserError("the seating on your page could not be read: reload the page")
+        round_service.start_round(round_, seating=form.cleaned_data["seating"] or None)
+        return f"Round {number} has started: print the score sheets."
+
+    return _round_change(request, slug, number, start)
+
+
+@login_required
+@require_POST
+def round_release(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def release(tournament: Tournament, round_: Round) -> str:
+        round_service.release_round(round_)
+        return f"Round {number}'s confirmed results are now public."
+
+    return _round_change(request, slug, number, release)
+
+
+@login_required
+@require_POST
+def round_withhold(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def withhold(tournament: Tournament, round_: Round) -> str:
+        round_service.withhold_round(round_)
+        return f"Round {number}'s results are hidden from the public."
+
+    return _round_change(request, slug, number, withhold)
