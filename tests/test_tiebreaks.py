@@ -231,9 +231,7 @@ def test_a_registered_tiebreak_is_offered_in_the_settings(
     slug = seated_round.tournament.slug
     page = organiser_client.get(reverse("organiser:edit", args=[slug])).content.decode()
     assert '<option value="worst_round">worst round</option>' in page
-    organiser_client.post(
-        reverse("organiser:tiebreaks", args=[slug]), {"action": "add", "key": "worst_round"}
-    )
+    organiser_client.post(reverse("organiser:tiebreak_add", args=[slug]), {"key": "worst_round"})
     seated_round.tournament.refresh_from_db()
     assert seated_round.tournament.tiebreaks[-1] == "worst_round"
     dashboard = organiser_client.get(reverse("organiser:dashboard", args=[slug]))
