@@ -422,6 +422,14 @@ def test_the_import_command_refuses_an_existing_slug(db, tmp_path):
         call_command("import_tournament", str(path))
 
 
+def test_the_import_command_reads_standard_input_for_a_dash(db, monkeypatch):
+    piped = io.TextIOWrapper(io.BytesIO(json.dumps(valid_file()).encode()), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", piped)
+    out = io.StringIO()
+    call_command("import_tournament", "-", stdout=out)
+    assert "Imported “Red Lion Winter Open” (red-lion-winter-open): 10 players" in out.getvalue()
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

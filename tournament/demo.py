@@ -85,7 +85,7 @@ def synthetic_tournament(
     absent = absent or {}
     stopped_early = stopped_early or {}
     file_rounds = []
-    history: list[tuple[str, ...]] = []
+    history: list[tuple[int | str, ...]] = []
     for number in range(1, rounds + 1):
         missing = {refs[index] for index in absent.get(number, ())}
         active = tuple(ref for ref in refs if ref not in missing)
@@ -104,7 +104,7 @@ def synthetic_tournament(
             deals = size * rotations
             if stopped_early.get(number, (0, 0))[0] == table_number:
                 deals = stopped_early[number][1]
-            strengths = [strength[ref] for ref in seats]
+            strengths = [strength[str(ref)] for ref in seats]
             tables.append(
                 {
                     "number": table_number,

@@ -1,5 +1,8 @@
+from typing import Any, cast
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
@@ -37,7 +40,7 @@ def limit_to(field: forms.Field, allowed: limits.Range) -> None:
 
 
 class PlayerChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Player) -> str:  # type: ignore[override]
+    def label_from_instance(self, obj: Player) -> str:
         return player_label(obj.name, obj.club)
 
 
@@ -85,7 +88,7 @@ class TournamentForm(forms.ModelForm):
             "rotations_per_round": "Each table plays rotations × table size deals a round.",
         }
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["hold_back_rounds"].required = False
@@ -139,8 +142,9 @@ class TournamentForm(forms.ModelForm):
             order.append(key)
         self.instance.tiebreaks = order
 
-    def clean(self) -> dict[str, object]:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if not self.instance.pk:
             self._clean_tiebreaks()
         return data
@@ -204,7 +208,7 @@ class PlayerForm(forms.ModelForm):
         fields = ["name", "club", "fixed_table"]
         labels = {"fixed_table": "Always at table (accessibility)"}
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         limit_to(self.fields["fixed_table"], limits.FIXED_TABLE)
 
@@ -231,8 +235,9 @@ class CsvImportForm(forms.Form):
 
     MAX_BYTES = 1_000_000
 
-    def clean(self) -> dict[str, object]:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload:
             if upload.size > self.MAX_BYTES:
@@ -252,10 +257,10 @@ class CsvImportForm(forms.Form):
             raise forms.ValidationError("The list is larger than 1 MB; is it a list of players?")
         return data
 
-    def add_error(self, field: str | None, error: object) -> None:
+    def add_error(self, field: str | None, error: Any) -> None:
         # The players page shows this form's errors in one place, above it: an error kept
         # beside a field (an empty file, a NUL character) would not be shown at all.
-        super().add_error(None, error)  # type: ignore[arg-type]
+        super().add_error(None, error)
 
 
 class ScorerForm(forms.Form):
@@ -266,14 +271,15 @@ class KeepApartForm(forms.Form):
     first = PlayerChoiceField(queryset=Player.objects.none(), label="Keep")
     second = PlayerChoiceField(queryset=Player.objects.none(), label="apart from")
 
-    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         players = Player.objects.filter(tournament=tournament).order_by("name")
-        self.fields["first"].queryset = players
-        self.fields["second"].queryset = players
+        cast(forms.ModelChoiceField, self.fields["first"]).queryset = players
+        cast(forms.ModelChoiceField, self.fields["second"]).queryset = players
 
-    def clean(self) -> dict[str, object]:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("first") and data.get("first") == data.get("second"):
             raise forms.ValidationError("Choose two different players.")
         return data
@@ -284,9 +290,9 @@ class SeatRoundForm(forms.Form):
     seed = forms.IntegerField(required=False, min_value=0, max_value=10**9)
     split = forms.ChoiceField(required=False, label="Tables")
 
-    def __init__(self, *args: object, splits: list[tuple[int, ...]], **kwargs: object) -> None:
+    def __init__(self, *args: Any, splits: list[tuple[int, ...]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["split"].choices = [("", "best split")] + [
+        cast(forms.ChoiceField, self.fields["split"]).choices = [("", "best split")] + [
             (",".join(map(str, s)), " + ".join(map(str, s))) for s in splits
         ]
 
@@ -302,26 +308,26 @@ class SwapForm(forms.Form):
         required=False, label="Re-seat a started round (only tables with no scores yet)"
     )
 
-    def __init__(self, *args: object, players: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["first"].queryset = players
-        self.fields["second"].queryset = players
+        cast(forms.ModelChoiceField, self.fields["first"]).queryset = players
+        cast(forms.ModelChoiceField, self.fields["second"]).queryset = players
 
 
 class UnlockScorerForm(forms.Form):
     """Which of the tournament's scorers to let log in again."""
 
     scorer = forms.ModelChoiceField(
-        queryset=None,
+        queryset=get_user_model().objects.none(),
         error_messages={
             "required": "Choose the scorer to unlock.",
             "invalid_choice": "That account is not a scorer of this tournament.",
         },
     )
 
-    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["scorer"].queryset = tournament.scorers.all()
+        cast(forms.ModelChoiceField, self.fields["scorer"]).queryset = tournament.scorers.all()
 
 
 class RemoveScorerForm(forms.Form):
@@ -335,9 +341,9 @@ class RemoveScorerForm(forms.Form):
         },
     )
 
-    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["user"].queryset = tournament.scorers.all()
+        cast(forms.ModelChoiceField, self.fields["user"]).queryset = tournament.scorers.all()
 
 
 class RemoveKeepApartForm(forms.Form):
@@ -351,16 +357,16 @@ class RemoveKeepApartForm(forms.Form):
         },
     )
 
-    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["pair"].queryset = KeepApart.objects.filter(
+        cast(forms.ModelChoiceField, self.fields["pair"]).queryset = KeepApart.objects.filter(
             tournament=tournament
         ).select_related("first", "second")
 
 
 def form_errors(form: forms.Form) -> str:
     """All of ``form``'s errors as one message."""
-    return " ".join(error for errors in form.errors.values() for error in errors)
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
 
 
 def _checked_text(value: str, what: str) -> str:

@@ -14,6 +14,7 @@ that imports again, and a file that imports can be edited on the web.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -70,7 +71,7 @@ FIXED_TABLE = Range(
 )
 
 
-def slug_validators() -> list[RegexValidator]:
+def slug_validators() -> list[Callable[[str], None]]:
     return [
         RegexValidator(
             re.compile(SLUG_PATTERN),

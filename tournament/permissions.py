@@ -23,7 +23,10 @@ User = AbstractBaseUser | AnonymousUser
 
 
 def is_organiser(user: User, tournament: Tournament) -> bool:
-    return bool(user.is_authenticated and (user.is_superuser or tournament.owner_id == user.pk))
+    return bool(
+        user.is_authenticated
+        and (getattr(user, "is_superuser", False) or tournament.owner_id == user.pk)
+    )
 
 
 def is_scorer(user: User, tournament: Tournament) -> bool:
@@ -35,7 +38,7 @@ def is_scorer(user: User, tournament: Tournament) -> bool:
 
 def tournaments_for(user: User) -> QuerySet[Tournament]:
     """Tournaments the user organises or scores."""
-    if user.is_superuser:
+    if getattr(user, "is_superuser", False):
         return Tournament.objects.all()
     return Tournament.objects.filter(Q(owner=user) | Q(scorers=user)).distinct()
 

@@ -19,11 +19,12 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpResponse, QueryDict
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
+from tournament.http import HtmxHttpRequest
 from tournament.models import (
     Bye,
     KeepApart,
@@ -44,10 +45,10 @@ def mark_changed(tournament_id: int) -> None:
     Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
 
 
-def wants_fragment(request: HttpRequest) -> bool:
+def wants_fragment(request: HtmxHttpRequest) -> bool:
     """An htmx request for the region it swaps. Restoring a pushed URL from history (the
     browser's copy is gone) asks for the whole page, though htmx sends it."""
-    htmx = request.htmx  # set by django-htmx's middleware
+    htmx = request.htmx
     return bool(htmx) and not htmx.history_restore_request
 
 
@@ -71,7 +72,7 @@ def search_text(value: str) -> str:
     return value.strip()[:SEARCH_MAX]
 
 
-def _normalised_query(request: HttpRequest, reads: Mapping[str, Normaliser]) -> QueryDict:
+def _normalised_query(request: HtmxHttpRequest, reads: Mapping[str, Normaliser]) -> QueryDict:
     values = {name: normalise(request.GET.get(name, "")) for name, normalise in reads.items()}
     return QueryDict(urlencode({name: value for name, value in values.items() if value}))
 
@@ -89,8 +90,8 @@ def cached_public_page(
         return partial(cached_public_page, reads=reads)
 
     @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        request.GET = _normalised_query(request, reads)
+    def wrapper(request: HtmxHttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        request.GET = _normalised_query(request, reads)  # type: ignore[assignment]
         if request.method != "GET" or request.user.is_authenticated:
             return view(request, slug, *args, **kwargs)
         found = Tournament.objects.filter(slug=slug, published=True).values_list(

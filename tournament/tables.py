@@ -65,9 +65,9 @@ class _Cells(tuple[tuple[str, object], ...]):
         # The values are escaped here; the classes are our own words.
         return mark_safe(
             "".join(
-                f'<td class="{css}">{conditional_escape(value)}</td>'
+                f'<td class="{css}">{conditional_escape(str(value))}</td>'
                 if css
-                else f"<td>{conditional_escape(value)}</td>"
+                else f"<td>{conditional_escape(str(value))}</td>"
                 for css, value in self
             )
         )

@@ -35,6 +35,12 @@ class TableProgress:
         return str(self.status.label)
 
 
+def _deal_count(table: Table) -> int:
+    """The confirmed deals of a table loaded by ``table_progress`` (annotated there)."""
+    count: int = getattr(table, "deal_count")  # noqa: B009 - an annotation, unknown to types
+    return count
+
+
 def table_progress(tournament: Tournament, round_: Round) -> list[TableProgress]:
     """One entry per table of the round, in table order. Two queries whatever the
     number of tables."""
@@ -52,7 +58,7 @@ def _progress(tournament: Tournament, table: Table) -> TableProgress:
     seats = list(table.seats.all())
     sheet = _sheet_or_none(table)
     if sheet is None:
-        status = SheetStatus.CONFIRMED if table.deal_count else SheetStatus.NOT_STARTED
+        status = SheetStatus.CONFIRMED if _deal_count(table) else SheetStatus.NOT_STARTED
     else:
         status = SheetStatus(sheet.status)
     pending = status in (SheetStatus.DRAFT, SheetStatus.ENTERED)
@@ -62,7 +68,7 @@ def _progress(tournament: Tournament, table: Table) -> TableProgress:
         status=status,
         entered_by=_user_name(sheet.entered_by) if sheet else "",
         confirmed_by=_user_name(sheet.confirmed_by) if sheet else "",
-        deals=len(sheet.pending) if pending and sheet else table.deal_count,
+        deals=len(sheet.pending) if pending and sheet else _deal_count(table),
         most=deals_per_round(len(seats), tournament.rotations_per_round),
         stopped_early=bool(sheet and sheet.stopped_early),
         # Seating creates every sheet unsaved, and re-seating saves no scores: the time

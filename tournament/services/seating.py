@@ -451,11 +451,13 @@ def round_quality(round_: Round) -> RoundQuality:
     )
     players = Player.objects.filter(tournament=tournament, active=True).values_list("pk", flat=True)
     figures = quality([current], history, players)
-    met: dict[tuple[int, int], int] = defaultdict(int)
+    met: dict[tuple[PlayerId, PlayerId], int] = defaultdict(int)
     for table in history:
         for pair in combinations(sorted(table), 2):
             met[pair] += 1
-    names = dict(Player.objects.filter(tournament=tournament).values_list("pk", "name"))
+    names: dict[PlayerId, str] = dict(
+        Player.objects.filter(tournament=tournament).values_list("pk", "name")
+    )
     repeats = sorted(
         (names[a], names[b], met[(a, b)] + 1)
         for table in current.tables

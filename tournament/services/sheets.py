@@ -78,7 +78,8 @@ class SheetChangedError(UserError):
         )
         self.reseated = latest is not None and latest.action == RESEATED
         if self.reseated:
-            organiser = f"the organiser ({latest.by.get_username()})" if latest.by else None
+            by = latest.by if latest is not None else None
+            organiser = f"the organiser ({by.get_username()})" if by else None
             super().__init__(
                 f"{organiser or 'the organiser'} re-seated this table while you were typing "
                 f"(the sheet is now version {sheet.version}): check the players' names "
@@ -367,7 +368,11 @@ def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
         if max(table.deal_count, typed) <= most:
             continue
         if typed > table.deal_count:
-            state = "in a draft" if sheet.status == SheetStatus.DRAFT else "awaiting confirmation"
+            state = (
+                "in a draft"
+                if typed and sheet and sheet.status == SheetStatus.DRAFT
+                else "awaiting confirmation"
+            )
             held = f"{typed} deals {state}"
         else:
             held = f"{table.deal_count} deals recorded"

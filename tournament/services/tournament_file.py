@@ -158,7 +158,7 @@ def parse(text: str | bytes) -> Any:
         ) from None
     except ValueError:
         # Python refuses to read whole numbers of more than 4300 digits.
-        raise TournamentFileError([_long_number(text)]) from None
+        raise TournamentFileError([_long_number(str(text))]) from None
 
 
 def _long_number(text: str) -> str:
@@ -513,18 +513,20 @@ def _sheet_problems(
                 yield f"{where}: deal {number} awaiting confirmation: {problem}"
     numbers: set[int] = set()
     for _, version in _dicts(sheet.get("history")):
-        number = version.get("number")
-        if not isinstance(number, int):
+        version_number = version.get("number")
+        if not isinstance(version_number, int):
             continue
-        if number in numbers:
-            yield f"{where}: version {number} of its sheet appears twice in its history"
-        numbers.add(number)
+        if version_number in numbers:
+            yield (f"{where}: version {version_number} of its sheet appears twice in its history")
+        numbers.add(version_number)
         at = version.get("at")
         if isinstance(at, str) and re.fullmatch(_TIME, at):
             try:
                 datetime.datetime.fromisoformat(at)
             except ValueError:
-                yield f"{where}: version {number} of its sheet: “{_short(at)}” is not a time"
+                yield (
+                    f"{where}: version {version_number} of its sheet: “{_short(at)}” is not a time"
+                )
 
 
 def _bye_problems(
@@ -660,7 +662,7 @@ def _user_names(data: dict[str, Any]) -> set[str]:
             names |= {sheet.get("entered_by"), sheet.get("confirmed_by")}
             names |= {version.get("by") for version in sheet.get("history", [])}
     names.discard(None)
-    return names  # type: ignore[return-value]
+    return names
 
 
 def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
@@ -775,8 +777,8 @@ def _sheet(table: Table, data: dict[str, Any], rotations: int, users: dict[str, 
         version=max((version["number"] for version in history), default=0),
         pending=saved.get("pending", []),
         stopped_early=saved.get("stopped_early", stopped_early),
-        entered_by=users.get(saved.get("entered_by")),  # type: ignore[arg-type]
-        confirmed_by=users.get(saved.get("confirmed_by")),  # type: ignore[arg-type]
+        entered_by=users.get(saved.get("entered_by")),
+        confirmed_by=users.get(saved.get("confirmed_by")),
     )
 
 

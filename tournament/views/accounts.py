@@ -15,7 +15,7 @@ from typing import Any
 from axes.helpers import get_client_ip_address, get_client_username
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -44,7 +44,7 @@ def locked_out(
         request,
         "registration/locked_out.html",
         context,
-        status=settings.AXES_HTTP_RESPONSE_CODE,
+        status=getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429),
     )
 
 
@@ -55,11 +55,11 @@ class LoginView(auth_views.LoginView):
         )
 
 
-def needs_email(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def needs_email(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """Show whom to ask for a new password instead of ``view`` while no email is set up."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not settings.PASSWORD_RESET_BY_EMAIL:
             return render(request, "registration/password_reset_unavailable.html")
         return view(request, *args, **kwargs)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -27,6 +27,7 @@ from tournament.forms import (
     UnlockScorerForm,
     form_errors,
 )
+from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
@@ -38,14 +39,14 @@ from tournament.tables import standings_table
 
 @login_required
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     tournaments = tournaments_for(request.user).select_related("owner")
     return render(request, "organiser/home.html", {"tournaments": tournaments})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: HtmxHttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         tournament = tournaments.create_tournament(form.save(commit=False), request.user)
@@ -56,7 +57,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     counts = tournament.players.aggregate(
         registered=Count("pk"),
@@ -75,7 +76,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def edit(request: HttpRequest, slug: str) -> HttpResponse:
+def edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
@@ -101,7 +102,7 @@ def _tiebreak_context(order: list[str]) -> dict[str, object]:
 
 
 def _tiebreak_step(
-    request: HttpRequest, slug: str, step: Callable[[Tournament, str], list[str]]
+    request: HtmxHttpRequest, slug: str, step: Callable[[Tournament, str], list[str]]
 ) -> HttpResponse:
     """One step of reordering the tiebreaks, then the order as it now stands."""
     tournament = get_tournament_for_organiser(request, slug)
@@ -125,31 +126,31 @@ def _tiebreak_step(
 
 @login_required
 @require_POST
-def tiebreak_add(request: HttpRequest, slug: str) -> HttpResponse:
+def tiebreak_add(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _tiebreak_step(request, slug, tournaments.add_tiebreak)
 
 
 @login_required
 @require_POST
-def tiebreak_remove(request: HttpRequest, slug: str) -> HttpResponse:
+def tiebreak_remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _tiebreak_step(request, slug, tournaments.remove_tiebreak)
 
 
 @login_required
 @require_POST
-def tiebreak_up(request: HttpRequest, slug: str) -> HttpResponse:
+def tiebreak_up(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _tiebreak_step(request, slug, tournaments.move_tiebreak_up)
 
 
 @login_required
 @require_POST
-def tiebreak_down(request: HttpRequest, slug: str) -> HttpResponse:
+def tiebreak_down(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _tiebreak_step(request, slug, tournaments.move_tiebreak_down)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def scorers(request: HttpRequest, slug: str) -> HttpResponse:
+def scorers(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = ScorerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -172,12 +173,12 @@ def scorers(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def scorer_unlock(request: HttpRequest, slug: str) -> HttpResponse:
+def scorer_unlock(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Let a scorer who typed the wrong password too often log in again at once."""
     tournament = get_tournament_for_organiser(request, slug)
     form = UnlockScorerForm(request.POST, tournament=tournament)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors["scorer"]))
+        messages.error(request, form_errors(form))
         return redirect("organiser:scorers", slug)
     scorer = form.cleaned_data["scorer"]
     try:
@@ -191,7 +192,7 @@ def scorer_unlock(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def scorer_remove(request: HttpRequest, slug: str) -> HttpResponse:
+def scorer_remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = RemoveScorerForm(request.POST, tournament=tournament)
     if form.is_valid():
@@ -205,7 +206,7 @@ def scorer_remove(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def publish(request: HttpRequest, slug: str) -> HttpResponse:
+def publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     tournaments.set_published(tournament, True)
     messages.success(request, "The tournament is public: released rounds can be seen by all.")
@@ -214,7 +215,7 @@ def publish(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def unpublish(request: HttpRequest, slug: str) -> HttpResponse:
+def unpublish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     tournaments.set_published(tournament, False)
     messages.success(request, "The tournament is private again.")
@@ -223,7 +224,7 @@ def unpublish(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def reveal(request: HttpRequest, slug: str) -> HttpResponse:
+def reveal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Release every started round, the ones held back for the final reveal too."""
     tournament = get_tournament_for_organiser(request, slug)
     count = round_service.reveal_final_results(tournament)
@@ -235,7 +236,7 @@ def reveal(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The organiser's standings, counting sheets that await confirmation too."""
     tournament = get_tournament_for_organiser(request, slug)
     result = tournament_standings(tournament, include_unconfirmed=True)

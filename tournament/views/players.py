@@ -25,19 +25,19 @@ from tournament.forms import (
     RemoveKeepApartForm,
     form_errors,
 )
-from tournament.models import KeepApart, Player
+from tournament.models import KeepApart, Player, Tournament
 from tournament.permissions import get_tournament_for_organiser
 from tournament.services import players as player_service
 from tournament.tables import PlayersTable
 
 
 def _players_page(
-    request: HttpRequest, tournament: object, form: PlayerForm, **extra: object
+    request: HttpRequest, tournament: Tournament, form: PlayerForm, **extra: object
 ) -> HttpResponse:
     players = list(Player.objects.filter(tournament=tournament).order_by("name"))
     names = Counter(player.name.casefold() for player in players)
     duplicates = {player.pk for player in players if names[player.name.casefold()] > 1}
-    table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)  # type: ignore[attr-defined]
+    table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)
     pairs = KeepApart.objects.filter(tournament=tournament).select_related("first", "second")
     context = {
         "tournament": tournament,

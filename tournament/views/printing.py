@@ -125,7 +125,9 @@ def _printed_tables(round_: Round, table_number: int | None = None) -> list[Prin
 
 def _finder(tables: list[PrintedTable], byes: list[SeatedPlayer]) -> list[FinderEntry]:
     """Everyone in the round by name; players of one name are told apart by their club."""
-    everyone = [(seat, table.number) for table in tables for seat in table.seats]
+    everyone: list[tuple[SeatedPlayer, int | None]] = [
+        (seat, table.number) for table in tables for seat in table.seats
+    ]
     everyone += [(player, None) for player in byes]
     shared = shared_names([player.name for player, _ in everyone])
     entries = [

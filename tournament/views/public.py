@@ -7,12 +7,13 @@ released and only confirmed sheets, and are served from the cache to anonymous v
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words, tiebreak
+from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Tournament
 from tournament.permissions import get_public_tournament
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
@@ -34,13 +35,13 @@ def released_rounds(tournament: Tournament) -> list[int]:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "home.html", {"tournaments": Tournament.objects.filter(published=True)})
 
 
 @require_GET
 @cached_public_page(reads={"q": search_text, "sort": standings_sort, "page": page_number})
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     result = tournament_standings(tournament, released_only=True)
     query = request.GET.get("q", "").strip()
@@ -66,7 +67,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 @cached_public_page(reads={"page": page_number})
-def projector(request: HttpRequest, slug: str) -> HttpResponse:
+def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Large type for a screen across the room: pages through the standings and fetches
     the next page every few seconds (htmx), so it follows new results by itself."""
     tournament = get_public_tournament(request, slug)
@@ -99,7 +100,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @cached_public_page
-def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The standings as a spreadsheet file (``csv_export``). The exports answer HEAD as
     well as GET: download managers and link checkers ask it first."""
     tournament = get_public_tournament(request, slug)
@@ -113,7 +114,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @cached_public_page
-def tournament_json(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_json(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The tournament file of the released rounds, for archiving."""
     tournament = get_public_tournament(request, slug)
     response = JsonResponse(

@@ -173,7 +173,7 @@ def _final_cells(
     """The row's values for ``columns``; the value that placed it below ``above`` is
     marked ``decided`` (for countback, the first round total that differs)."""
     decided = decided_column(row, above, standings.round_numbers)
-    cells = []
+    cells: list[dict[str, object]] = []
     for column in columns:
         value = column.figure(row.tally)
         cells.append({"value": "–" if value is None else value, "decided": column.name == decided})

@@ -10,11 +10,12 @@ Every view fetches the tournament through ``permissions.get_tournament_for_organ
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -27,6 +28,7 @@ from tournament.forms import (
     player_label,
     shared_names,
 )
+from tournament.http import HtmxHttpRequest
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Tournament
 from tournament.permissions import get_round, get_tournament_for_organiser
 from tournament.services import rounds as round_service
@@ -35,7 +37,7 @@ from tournament.services import seating
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def rounds(request: HttpRequest, slug: str) -> HttpResponse:
+def rounds(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = SeatRoundForm(request.POST or None, splits=seating.splits_for(tournament))
     if request.method == "POST" and form.is_valid():
@@ -60,14 +62,14 @@ def rounds(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "organiser/rounds.html", context)
 
 
-def _round_context(tournament: object, round_: Round, **extra: object) -> dict[str, object]:
+def _round_context(tournament: Tournament, round_: Round, **extra: object) -> dict[str, Any]:
     everyone = Player.objects.filter(tournament=tournament).values_list("pk", "name", "club")
     shared = shared_names([name for _, name, _ in everyone])
     names = {
         pk: player_label(name, club) if name.casefold() in shared else name
         for pk, name, club in everyone
     }
-    tables: dict[int, dict[str, object]] = {}
+    tables: dict[int, dict[str, Any]] = {}
     for table_number, table_id, position, player_id in (
         Seat.objects.filter(round=round_)
         .order_by("table__number", "position")
@@ -76,7 +78,7 @@ def _round_context(tournament: object, round_: Round, **extra: object) -> dict[s
         entry = tables.setdefault(
             table_number, {"number": table_number, "id": table_id, "seats": []}
         )
-        entry["seats"].append((position, names[player_id]))  # type: ignore[attr-defined]
+        entry["seats"].append((position, names[player_id]))
     statuses = dict(Sheet.objects.filter(table__round=round_).values_list("table_id", "status"))
     for entry in tables.values():
         entry["status"] = SheetStatus(statuses.get(entry["id"], SheetStatus.NOT_STARTED)).label
@@ -100,7 +102,7 @@ def _round_context(tournament: object, round_: Round, **extra: object) -> dict[s
         "held_back": round_service.held_back(round_),
         "regenerate_form": SeatRoundForm(
             initial={"seed": round_.seed + 1},
-            splits=seating.splits_for(tournament),  # type: ignore[arg-type]
+            splits=seating.splits_for(tournament),
         ),
         "swap_form": SwapForm(players=in_round),
         "seating_token": seating.seating_token(round_),
@@ -110,7 +112,7 @@ def _round_context(tournament: object, round_: Round, **extra: object) -> dict[s
 
 @login_required
 @require_GET
-def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_detail(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     round_ = get_round(tournament, number)
     return render(request, "organiser/round.html", _round_context(tournament, round_))
@@ -124,7 +126,7 @@ def _about_round(number: int, error: str) -> str:
 
 
 def _round_change(
-    request: HttpRequest, slug: str, number: int, change: Callable[[Tournament, Round], str]
+    request: HtmxHttpRequest, slug: str, number: int, change: Callable[[Tournament, Round], str]
 ) -> HttpResponse:
     """Make one change to the round (``change`` says what was done, or raises a
     ``UserError`` naming what was not), then show the round as it now stands."""
@@ -146,7 +148,7 @@ def _round_change(
 
 @login_required
 @require_POST
-def round_regenerate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_regenerate(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """Seat a draft round again, by another method, seed or table split."""
 
     def regenerate(tournament: Tournament, round_: Round) -> str:
@@ -167,7 +169,7 @@ def round_regenerate(request: HttpRequest, slug: str, number: int) -> HttpRespon
 
 @login_required
 @require_POST
-def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_swap(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """Swap two players of a draft round, or re-seat a started round's table."""
 
     def swap(tournament: Tournament, round_: Round) -> str:
@@ -185,7 +187,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_start(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     def start(tournament: Tournament, round_: Round) -> str:
         form = StartRoundForm(request.POST)
         if not form.is_valid():
@@ -198,7 +200,7 @@ def round_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_release(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_release(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     def release(tournament: Tournament, round_: Round) -> str:
         round_service.release_round(round_)
         return f"Round {number}'s confirmed results are now public."
@@ -208,7 +210,7 @@ def round_release(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_withhold(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_withhold(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     def withhold(tournament: Tournament, round_: Round) -> str:
         round_service.withhold_round(round_)
         return f"Round {number}'s results are hidden from the public."

@@ -26,11 +26,11 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
-from django_htmx.middleware import HtmxDetails
 
 from scoring.errors import UserError
 from scoring.rules import dealer_of, deals_per_round
 from tournament.forms import ConfirmModeForm, SheetPostForm
+from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.services import sheets
@@ -42,11 +42,6 @@ from tournament.services.sheets import (
     SheetInvalidError,
     SheetMismatchError,
 )
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
 
 # A tampered form must not make us build a million rows; a real sheet has at most 36.
 _MAX_ROWS = 100
@@ -207,7 +202,7 @@ def _offer(derived: tuple[str, int] | None, number: int) -> Offer | None:
 def _marked_cells(problem_cells: tuple[str, ...], size: int) -> set[str]:
     """The inputs to mark for a row's problems: a checksum that fails marks every count of
     the row, since any one of them may be the mistyped number."""
-    marked = set()
+    marked: set[str] = set()
     for cell in problem_cells:
         deal, _, field_name = cell.partition("_")
         if field_name == "checksum":
@@ -581,8 +576,8 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         return redirect(_round_home_url(tournament, round_))
 
     if mode == "review":
-        entered = _padded(sheets.current_rows(current), size, deals)
-        context["rows"] = _sheet_rows(entered, seats)
+        as_entered = _padded(sheets.current_rows(current), size, deals)
+        context["rows"] = _sheet_rows(as_entered, seats)
     elif mode == "retype":
         context["rows"] = _sheet_rows(blank, seats)
     return render(request, "scorer/confirm.html", context)
@@ -770,7 +765,7 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
     asked = request.GET.get("round")
     if asked:
         try:
-            current = next(r for r in rounds if r.number == int(asked))
+            current: Round | None = next(r for r in rounds if r.number == int(asked))
         except (ValueError, StopIteration):
             raise Http404("No such round") from None
     else:

@@ -1,3 +1,4 @@
+import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -19,7 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, path: str, replace: bool, **options: object) -> None:
         try:
-            text = self.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+            text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         except OSError as error:
             raise CommandError(f"{path}: cannot read the file ({error.strerror})") from None
         try:
