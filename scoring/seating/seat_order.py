@@ -7,14 +7,16 @@ import random
 from collections.abc import Sequence
 from itertools import permutations
 
-from scoring.seating.problem import BYE, Problem
+from scoring.seating.problem import BYE, SeatingProblem
 from scoring.seating.quality import quality
 from scoring.seating.request import Plan, RoundSeating, SeatingRequest
 from scoring.seating.state import State
 from scoring.seating.tuning import FIRST_SEAT_BASE, SEAT_BASE, SEAT_SWEEPS
 
 
-def finish(problem: Problem, state: State, request: SeatingRequest, rng: random.Random) -> Plan:
+def finish(
+    problem: SeatingProblem, state: State, request: SeatingRequest, rng: random.Random
+) -> Plan:
     orders = _seat_orders(problem, state.tables, rng)
     rounds = []
     for r, tables in enumerate(orders):
@@ -26,7 +28,7 @@ def finish(problem: Problem, state: State, request: SeatingRequest, rng: random.
 
 
 def _seat_orders(
-    problem: Problem, rounds: list[list[list[int]]], rng: random.Random
+    problem: SeatingProblem, rounds: list[list[list[int]]], rng: random.Random
 ) -> list[list[list[int]]]:
     """Seat orders for every table: round by round, then once more with every other
     round known, as a table seated early cannot see who will deal first later."""
