@@ -11,7 +11,7 @@ from scoring.seating.problem import BYE, SeatingProblem
 from scoring.seating.quality import quality
 from scoring.seating.request import Plan, RoundSeating, SeatingRequest
 from scoring.seating.state import State
-from scoring.seating.tuning import FIRST_SEAT_BASE, SEAT_BASE, SEAT_SWEEPS
+from scoring.seating.tuning import FIRST_SEAT_BASE, SEAT_BASE
 
 
 def finish(
@@ -34,12 +34,11 @@ def _seat_orders(
     round known, as a table seated early cannot see who will deal first later."""
     seat_counts = [row[:] for row in problem.seat_counts]
     orders = [[_seat_order(table, seat_counts, rng) for table in tables] for tables in rounds]
-    for _ in range(SEAT_SWEEPS):
-        for tables in orders:
-            for t, table in enumerate(tables):
-                for s, p in enumerate(table):
-                    seat_counts[p][s] -= 1
-                tables[t] = _seat_order(table, seat_counts, rng)
+    for tables in orders:
+        for t, table in enumerate(tables):
+            for s, p in enumerate(table):
+                seat_counts[p][s] -= 1
+            tables[t] = _seat_order(table, seat_counts, rng)
     return orders
 
 
