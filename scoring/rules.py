@@ -53,13 +53,13 @@ MAX_TABLE_SIZE = TABLE_SIZES[-1]
 class DealError(UserError):
     """A deal that breaks the rules; ``problems`` lists every broken rule at once."""
 
-    def __init__(self, problems: Sequence[Problem]) -> None:
+    def __init__(self, problems: Sequence[RuleBreak]) -> None:
         self.problems = tuple(problems)
         super().__init__("; ".join(str(p) for p in self.problems))
 
 
 @dataclass(frozen=True)
-class Problem:
+class RuleBreak:
     """One broken rule of a deal. ``field`` is ``won``, ``last_in``, ``left_over`` or
     ``checksum``; ``seat`` is set when the problem belongs to one seat's count."""
 
@@ -72,7 +72,7 @@ class Problem:
 
 
 @dataclass(frozen=True)
-class Deal:
+class DealFacts:
     """The facts of one deal as written on the score sheet, already validated."""
 
     won: tuple[int, ...]
@@ -124,13 +124,13 @@ def _shown(value: object) -> str:
 
 def validate_deal(
     won: Sequence[object], last_in: object, left_over: object, table_size: int
-) -> list[Problem]:
+) -> list[RuleBreak]:
     """Every rule this deal breaks, in sheet order (seats, left over, last in, checksum)."""
-    problems: list[Problem] = []
+    problems: list[RuleBreak] = []
     counts: list[int] = []
     if len(won) != table_size:
         problems.append(
-            Problem(
+            RuleBreak(
                 "won",
                 f"{len(won)} counts of cards won for a table of {table_size}; "
                 f"give one count per seat",
@@ -138,18 +138,18 @@ def validate_deal(
         )
     for seat, value in enumerate(won, start=1):
         if value is None or value == "":
-            problems.append(Problem("won", f"seat {seat}: cards won is missing", seat))
+            problems.append(RuleBreak("won", f"seat {seat}: cards won is missing", seat))
             continue
         count = _whole_number(value)
         if count is None:
             problems.append(
-                Problem("won", f"seat {seat}: {_shown(value)} is not a whole number", seat)
+                RuleBreak("won", f"seat {seat}: {_shown(value)} is not a whole number", seat)
             )
         elif count < 0:
-            problems.append(Problem("won", f"seat {seat}: {count} cards won is negative", seat))
+            problems.append(RuleBreak("won", f"seat {seat}: {count} cards won is negative", seat))
         elif count % 2:
             problems.append(
-                Problem(
+                RuleBreak(
                     "won", f"seat {seat}: {count} cards won is odd — cards are won in pairs", seat
                 )
             )
@@ -158,19 +158,19 @@ def validate_deal(
 
     leftover: int | None = None
     if left_over is None or left_over == "":
-        problems.append(Problem("left_over", "left over: missing"))
+        problems.append(RuleBreak("left_over", "left over: missing"))
     elif (leftover := _whole_number(left_over)) is None:
         problems.append(
-            Problem("left_over", f"left over: {_shown(left_over)} is not a whole number")
+            RuleBreak("left_over", f"left over: {_shown(left_over)} is not a whole number")
         )
     elif leftover % 2:
         problems.append(
-            Problem("left_over", f"left over: {leftover} is odd — cards are left over in pairs")
+            RuleBreak("left_over", f"left over: {leftover} is odd — cards are left over in pairs")
         )
         leftover = None
     elif leftover < 2:
         problems.append(
-            Problem(
+            RuleBreak(
                 "left_over",
                 f"left over: {leftover} is less than 2 — the last-in player always "
                 "still holds cards",
@@ -179,12 +179,12 @@ def validate_deal(
         leftover = None
 
     if last_in is None or last_in == "":
-        problems.append(Problem("last_in", "last in: missing — which seat was last in?"))
+        problems.append(RuleBreak("last_in", "last in: missing — which seat was last in?"))
     elif (seat_in := _whole_number(last_in)) is None:
-        problems.append(Problem("last_in", f"last in: {_shown(last_in)} is not a seat number"))
+        problems.append(RuleBreak("last_in", f"last in: {_shown(last_in)} is not a seat number"))
     elif not 1 <= seat_in <= table_size:
         problems.append(
-            Problem(
+            RuleBreak(
                 "last_in",
                 f"last in: seat {seat_in} is not a seat at this table (seats 1–{table_size})",
             )
@@ -194,17 +194,19 @@ def validate_deal(
     if all_counts_usable and leftover is not None and sum(counts) + leftover != CARDS_IN_PACK:
         total = sum(counts) + leftover
         problems.append(
-            Problem("checksum", f"cards won plus left over is {total}, not {CARDS_IN_PACK}")
+            RuleBreak("checksum", f"cards won plus left over is {total}, not {CARDS_IN_PACK}")
         )
     return problems
 
 
-def make_deal(won: Sequence[object], last_in: object, left_over: object, table_size: int) -> Deal:
-    """A validated ``Deal``, or ``DealError`` listing every problem."""
+def make_deal(
+    won: Sequence[object], last_in: object, left_over: object, table_size: int
+) -> DealFacts:
+    """A validated ``DealFacts``, or ``DealError`` listing every problem."""
     problems = validate_deal(won, last_in, left_over, table_size)
     if problems:
         raise DealError(problems)
-    return Deal(tuple(won), last_in, left_over)  # type: ignore[arg-type]
+    return DealFacts(tuple(won), last_in, left_over)  # type: ignore[arg-type]
 
 
 def missing_value(

@@ -27,7 +27,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from scoring.errors import UserError
-from scoring.rules import Deal, dealer_of
+from scoring.rules import DealFacts, dealer_of
 from scoring.systems import ScoringSystem, score_deal
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, POINTS, TIEBREAKS, Tally, tiebreak
 
@@ -70,11 +70,11 @@ class TablePlay:
     round_number: int
     seats: tuple[Hashable, ...]
     # (deal number, deal) pairs; the number decides the dealer.
-    deals: tuple[tuple[int, Deal], ...] = ()
+    deals: tuple[tuple[int, DealFacts], ...] = ()
 
 
 @dataclass(frozen=True)
-class TableResult:
+class TableSums:
     """One table in one round, summed: each seat's points and deals last in, in seat
     order, over the ``deals`` recorded there."""
 
@@ -85,7 +85,7 @@ class TableResult:
     deals: int
 
 
-def table_result(play: TablePlay, system: ScoringSystem) -> TableResult:
+def table_sums(play: TablePlay, system: ScoringSystem) -> TableSums:
     """Score every deal of a table play and sum it per seat."""
     size = len(play.seats)
     points = [0] * size
@@ -94,9 +94,7 @@ def table_result(play: TablePlay, system: ScoringSystem) -> TableResult:
         for index, value in enumerate(score_deal(deal, dealer_of(number, size), system)):
             points[index] += value
         last_in[deal.last_in - 1] += 1
-    return TableResult(
-        play.round_number, play.seats, tuple(points), tuple(last_in), len(play.deals)
-    )
+    return TableSums(play.round_number, play.seats, tuple(points), tuple(last_in), len(play.deals))
 
 
 @dataclass(frozen=True)
@@ -147,7 +145,7 @@ class Standings:
 
 def compute_standings(
     entrants: Iterable[Entrant],
-    plays: Iterable[TablePlay | TableResult],
+    plays: Iterable[TablePlay | TableSums],
     system: ScoringSystem = ScoringSystem.WINNER_ADVANTAGE,
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     round_numbers: Iterable[int] = (),
@@ -157,7 +155,7 @@ def compute_standings(
     """Standings over every recorded deal, ranked by points then ``tiebreaks``.
 
     ``plays`` gives each table's deals (``TablePlay``, scored here under ``system``) or
-    its sums already made (``TableResult``, e.g. by the database). ``round_numbers``
+    its sums already made (``TableSums``, e.g. by the database). ``round_numbers``
     lists rounds that exist even if nobody played them yet; rounds of ``plays`` are
     always included. ``byes`` lists ``(round number, player key)`` for players who sat
     out a round under the byes policy; each scores ``bye_points`` as that round's total
@@ -197,7 +195,7 @@ class _Counts:
 
 def tally_players(
     entrants: Sequence[Entrant],
-    plays: Iterable[TablePlay | TableResult],
+    plays: Iterable[TablePlay | TableSums],
     system: ScoringSystem,
     round_numbers: Iterable[int] = (),
     byes: Iterable[tuple[int, Hashable]] = (),
@@ -210,7 +208,7 @@ def tally_players(
     tables: list[tuple[Hashable, ...]] = []
 
     for play in plays:
-        table = play if isinstance(play, TableResult) else table_result(play, system)
+        table = play if isinstance(play, TableSums) else table_sums(play, system)
         rounds.add(table.round_number)
         top = max(table.points) if table.deals else None
         where = len(tables)

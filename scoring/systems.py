@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.rules import Deal, dealer_of, table_params
+from scoring.rules import DealFacts, dealer_of, table_params
 
 
 class ScoringSystem(StrEnum):
@@ -31,14 +31,14 @@ class ScoringSystem(StrEnum):
         }[self]
 
 
-def winner_advantage(deal: Deal) -> tuple[int, ...]:
+def winner_advantage(deal: DealFacts) -> tuple[int, ...]:
     return tuple(
         (won + (deal.left_over if seat == deal.last_in else 0)) // 2
         for seat, won in enumerate(deal.won, start=1)
     )
 
 
-def classic_stakes(deal: Deal, dealer: int) -> tuple[int, ...]:
+def classic_stakes(deal: DealFacts, dealer: int) -> tuple[int, ...]:
     params = table_params(deal.table_size)
     nets = []
     for seat, won in enumerate(deal.won, start=1):
@@ -48,7 +48,7 @@ def classic_stakes(deal: Deal, dealer: int) -> tuple[int, ...]:
     return tuple(nets)
 
 
-def score_deal(deal: Deal, dealer: int, system: ScoringSystem) -> tuple[int, ...]:
+def score_deal(deal: DealFacts, dealer: int, system: ScoringSystem) -> tuple[int, ...]:
     """Points for each seat of one deal, in seat order."""
     if system is ScoringSystem.WINNER_ADVANTAGE:
         return winner_advantage(deal)
@@ -71,7 +71,7 @@ class SeatSums:
     dealt_left_over: int
 
 
-def table_sums(deals: Sequence[Deal], table_size: int) -> tuple[SeatSums, ...]:
+def table_sums(deals: Sequence[DealFacts], table_size: int) -> tuple[SeatSums, ...]:
     """Each seat's sums over a table's deals (deal 1 first), seat 1 first."""
     won = [0] * table_size
     last_in = [0] * table_size

@@ -4,7 +4,7 @@ of sizes must be what the code computes."""
 import re
 from pathlib import Path
 
-from scoring.rules import TABLE_PARAMS, Deal
+from scoring.rules import TABLE_PARAMS, DealFacts
 from scoring.systems import ScoringSystem, score_deal
 
 RULES = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
@@ -19,7 +19,7 @@ def test_the_worked_example_scores_as_the_document_says():
         r"cards won `([^`]+)`, last in\s+seat (\d), left over (\d+)", RULES.replace("\n", " ")
     )
     assert row is not None
-    deal = Deal(tuple(_numbers(row[1])), int(row[2]), int(row[3]))
+    deal = DealFacts(tuple(_numbers(row[1])), int(row[2]), int(row[3]))
     winner = re.search(r"Points, one a pair: `([^`]+)`", RULES.replace("\n", " "))
     assert winner is not None
     assert list(score_deal(deal, 1, ScoringSystem.WINNER_ADVANTAGE)) == _numbers(winner[1])

@@ -8,7 +8,7 @@ import importlib
 import pytest
 from django.apps import apps
 
-from scoring.rules import Deal as DealFacts
+from scoring.rules import DealFacts
 from scoring.standings import Entrant, TablePlay
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, table_sums

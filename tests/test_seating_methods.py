@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from scoring.errors import UserError
 from scoring.seating import METHODS, Method, RoundSeating, SeatingRequest, method_keys, methods
-from scoring.seating.keep_apart import KeepApart, clash_change
+from scoring.seating.keep_apart import ApartPairs, clash_change
 from scoring.seating.quality import PairCounts, add_meetings
 from scoring.seating.request import SeatingError
 from tournament.forms import SeatRoundForm
@@ -86,7 +86,7 @@ def keep_apart(**request):
     fixed = [-2] * 10
     for player, table in request.fixed_tables:
         fixed[index[player]] = table - 1
-    return KeepApart.from_request(request, index, fixed, request.rounds, -2)
+    return ApartPairs.from_request(request, index, fixed, request.rounds, -2)
 
 
 def test_keep_apart_holds_family_in_every_round_and_clubs_in_the_early_ones():

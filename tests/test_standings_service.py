@@ -177,7 +177,7 @@ def test_database_sums_score_like_the_deals_one_by_one(db, system):
     with no deals yet."""
     import random
 
-    from scoring.rules import Deal as DealFacts
+    from scoring.rules import DealFacts
     from scoring.standings import Entrant, TablePlay, compute_standings
     from scoring.systems import ScoringSystem
     from tournament.demo import random_deal

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules import TABLE_PARAMS, Deal, dealer_of, make_deal
+from scoring.rules import TABLE_PARAMS, DealFacts, dealer_of, make_deal
 from scoring.systems import (
     ScoringSystem,
     SeatSums,
@@ -15,7 +15,7 @@ from scoring.systems import (
     winner_advantage,
 )
 
-WORKED_EXAMPLE = Deal(won=(6, 4, 10, 0, 8), last_in=5, left_over=24)
+WORKED_EXAMPLE = DealFacts(won=(6, 4, 10, 0, 8), last_in=5, left_over=24)
 
 
 def test_worked_example_winner_advantage():
@@ -30,11 +30,11 @@ def test_worked_example_classic_stakes_with_seat_one_dealing():
     ("deal", "dealer", "winner_advantage_points", "classic_nets"),
     [
         # 3 players: stakes 4/3, prize 5, break-even 14.
-        (Deal((20, 14, 4), 2, 14), 1, (10, 14, 2), (6, 2, -8)),
+        (DealFacts((20, 14, 4), 2, 14), 1, (10, 14, 2), (6, 2, -8)),
         # 4 players: stakes 3/2, prize 3, break-even 10; seat 4 deals deal 4.
-        (Deal((12, 10, 8, 2), 1, 20), 4, (16, 5, 4, 1), (2, -2, -3, 3)),
+        (DealFacts((12, 10, 8, 2), 1, 20), 4, (16, 5, 4, 1), (2, -2, -3, 3)),
         # 6 players: stakes 3/2, prize 5, break-even 6; seat 2 deals and is last in.
-        (Deal((8, 6, 4, 2, 10, 0), 2, 22), 2, (4, 14, 2, 1, 5, 0), (-1, 13, -3, -4, 0, -5)),
+        (DealFacts((8, 6, 4, 2, 10, 0), 2, 22), 2, (4, 14, 2, 1, 5, 0), (-1, 13, -3, -4, 0, -5)),
     ],
 )
 def test_other_table_sizes(deal, dealer, winner_advantage_points, classic_nets):
@@ -74,7 +74,7 @@ def table_deals(draw):
         cuts = sorted(draw(st.lists(st.integers(0, pairs), min_size=size - 1, max_size=size - 1)))
         won = tuple(2 * (b - a) for a, b in zip([0, *cuts], [*cuts, pairs], strict=True))
         last_in = draw(st.integers(min_value=1, max_value=size))
-        deals.append(Deal(won, last_in, left_over))
+        deals.append(DealFacts(won, last_in, left_over))
     return size, deals
 
 

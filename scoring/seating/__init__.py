@@ -52,7 +52,7 @@ Modules, in the order of the steps (docs/seating.md has the long version)
 -------------------------------------------------------------------------
 - ``request``: the request and result types; ``splits``: table splits;
   ``quality``: the figures, the one counting bound and the pair counts; ``problem``: the
-  request in index form; ``keep_apart``: keep-apart pairs as one value, ``KeepApart``;
+  request in index form; ``keep_apart``: keep-apart pairs as one value, ``ApartPairs``;
   ``state``: the seating being built.
 - ``byes``: who sits out.
 - Designs: ``cyclic`` (with ``galois`` for the field), ``unital``, and ``history_fit``

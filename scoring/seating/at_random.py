@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from scoring.seating.by_standings import fill_in_order
 from scoring.seating.byes import choose_byes
-from scoring.seating.problem import BYE, Problem, without_early_pairs_if_they_block
+from scoring.seating.problem import BYE, SeatingProblem, without_early_pairs_if_they_block
 from scoring.seating.request import RoundSeating, SeatingRequest
 from scoring.seating.seat_order import finish
 from scoring.seating.state import State, raise_on_clash
@@ -22,7 +22,7 @@ def seat_randomly(request: SeatingRequest) -> RoundSeating:
 
 
 def _seat_randomly(request: SeatingRequest) -> RoundSeating:
-    problem = Problem(replace(request, rounds=1), 1)
+    problem = SeatingProblem(replace(request, rounds=1), 1)
     rng = random.Random(request.seed)
     state = State(problem, choose_byes(problem, rng))
     playing = [p for p in range(problem.n) if state.where[0][p] != BYE]

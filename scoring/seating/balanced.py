@@ -10,7 +10,7 @@ from scoring.seating.byes import choose_byes
 from scoring.seating.cyclic import cyclic_design, seat_design
 from scoring.seating.greedy import enforce_fixed, seat_greedily
 from scoring.seating.past_bound import search_past_bound
-from scoring.seating.problem import Problem, without_early_pairs_if_they_block
+from scoring.seating.problem import SeatingProblem, without_early_pairs_if_they_block
 from scoring.seating.request import Plan, SeatingError, SeatingRequest
 from scoring.seating.seat_order import finish
 from scoring.seating.state import State, raise_on_clash
@@ -25,7 +25,7 @@ def plan(request: SeatingRequest) -> Plan:
 
 
 def _plan(request: SeatingRequest) -> Plan:
-    problem = Problem(request, request.rounds)
+    problem = SeatingProblem(request, request.rounds)
     rng = random.Random(request.seed)
     state = State(problem, choose_byes(problem, rng))
     design: list[list[list[int]]] = []

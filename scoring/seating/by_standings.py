@@ -8,7 +8,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from scoring.seating.byes import choose_byes
-from scoring.seating.problem import BYE, Problem, without_early_pairs_if_they_block
+from scoring.seating.problem import BYE, SeatingProblem, without_early_pairs_if_they_block
 from scoring.seating.request import PlayerId, RoundSeating, SeatingRequest, sort_key
 from scoring.seating.seat_order import finish
 from scoring.seating.state import State, raise_on_clash
@@ -33,7 +33,7 @@ def seat_by_standings(ranked_players: Sequence[PlayerId], request: SeatingReques
 
 
 def _seat_by_standings(ranked_players: Sequence[PlayerId], request: SeatingRequest) -> RoundSeating:
-    problem = Problem(replace(request, rounds=1), 1)
+    problem = SeatingProblem(replace(request, rounds=1), 1)
     rng = random.Random(request.seed)
     state = State(problem, choose_byes(problem, rng))
     index = problem.index
@@ -47,7 +47,7 @@ def _seat_by_standings(ranked_players: Sequence[PlayerId], request: SeatingReque
     return finish(problem, state, request, rng).rounds[0]
 
 
-def fill_in_order(problem: Problem, line: Sequence[int]) -> list[list[int]]:
+def fill_in_order(problem: SeatingProblem, line: Sequence[int]) -> list[list[int]]:
     tables: list[list[int]] = [[] for _ in problem.split]
     for p in line:
         if problem.fixed[p] >= 0:
@@ -59,7 +59,7 @@ def fill_in_order(problem: Problem, line: Sequence[int]) -> list[list[int]]:
     return tables
 
 
-def _table_figures(problem: Problem, table: Sequence[int]) -> tuple[int, int, int, int]:
+def _table_figures(problem: SeatingProblem, table: Sequence[int]) -> tuple[int, int, int, int]:
     meetings = problem.meetings
     clashes = len(problem.keep_apart.clashes(0, table))
     most = repeats = spread = 0
@@ -80,7 +80,9 @@ def _combine(*figures: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     )
 
 
-def _trade_at_boundaries(problem: Problem, tables: list[list[int]], rank: dict[int, int]) -> None:
+def _trade_at_boundaries(
+    problem: SeatingProblem, tables: list[list[int]], rank: dict[int, int]
+) -> None:
     figures = [_table_figures(problem, t) for t in tables]
     history_figures = (0, max(max(row) for row in problem.meetings), 0, 0)
     moved = {p for p in rank if problem.fixed[p] >= 0}

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.problem import Problem
+from scoring.seating.problem import SeatingProblem
 
 
-def choose_byes(problem: Problem, rng: random.Random) -> list[list[int]]:
+def choose_byes(problem: SeatingProblem, rng: random.Random) -> list[list[int]]:
     byes_so_far = list(problem.past_byes)
     chosen = []
     for _ in range(problem.rounds):

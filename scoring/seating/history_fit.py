@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.problem import Problem
+from scoring.seating.problem import SeatingProblem
 
 
-def embed_last_two_rounds(problem: Problem, design: list[list[list[int]]]) -> dict[int, int] | None:
+def embed_last_two_rounds(
+    problem: SeatingProblem, design: list[list[list[int]]]
+) -> dict[int, int] | None:
     """Slots that make the last two rounds played the design's classes 0 and 1, or None.
 
     Only for a prime number m of tables, all of size k: the coordinates are then the
@@ -88,7 +90,7 @@ def _runs_in_order(neighbours: list[frozenset[int]], m: int, k: int) -> list[int
 
 
 def slots_from_latest_round(
-    problem: Problem,
+    problem: SeatingProblem,
     design: list[list[list[int]]],
     free_slots: list[int],
     players: list[int],
@@ -149,7 +151,7 @@ class SlotSearch:
 
     def __init__(
         self,
-        problem: Problem,
+        problem: SeatingProblem,
         design: list[list[list[int]]],
         slot_of: dict[int, int],
         pinned: set[int],

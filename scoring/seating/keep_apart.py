@@ -1,4 +1,4 @@
-"""Keep-apart pairs in index form, as one value: ``KeepApart``.
+"""Keep-apart pairs in index form, as one value: ``ApartPairs``.
 
 - *always apart* (``SeatingRequest.keep_apart``, family): never at one table in any
   planned round; a seating that cannot honour them raises ``SeatingError``.
@@ -22,7 +22,7 @@ Partners = Sequence[frozenset[int]]
 
 
 @dataclass(frozen=True)
-class KeepApart:
+class ApartPairs:
     always: tuple[frozenset[int], ...]
     by_round: tuple[tuple[frozenset[int], ...] | None, ...]
 
@@ -34,7 +34,7 @@ class KeepApart:
         fixed: Sequence[int],
         rounds: int,
         unseated: int,
-    ) -> KeepApart:
+    ) -> ApartPairs:
         """The request's pairs among the active players; a pair both fixed to one table
         is an error when always apart, and dropped when only early."""
         n = len(index)

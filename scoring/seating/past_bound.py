@@ -7,7 +7,7 @@ import random
 
 from scoring.seating.annealing import Annealing
 from scoring.seating.cyclic import DesignShape
-from scoring.seating.problem import Problem
+from scoring.seating.problem import SeatingProblem
 from scoring.seating.quality import add_meetings
 from scoring.seating.rotation import can_rotate, rotating_seating
 from scoring.seating.state import State
@@ -112,19 +112,19 @@ def search_past_bound(
     state.restore(best_tables)
 
 
-def _seats_hard_pair(problem: Problem, seating: list[list[list[int]]]) -> bool:
+def _seats_hard_pair(problem: SeatingProblem, seating: list[list[list[int]]]) -> bool:
     hard = problem.keep_apart.always
     return any(hard[a] & set(table) for tables in seating for table in tables for a in table)
 
 
-def _meetings_of(problem: Problem, seating: list[list[list[int]]]) -> list[list[int]]:
+def _meetings_of(problem: SeatingProblem, seating: list[list[list[int]]]) -> list[list[int]]:
     meetings = [row[:] for row in problem.meetings]
     add_meetings(meetings, (table for tables in seating for table in tables))
     return meetings
 
 
 def _shuffle_within_groups(
-    problem: Problem, pattern: list[list[int]], groups: list[int], rng: random.Random
+    problem: SeatingProblem, pattern: list[list[int]], groups: list[int], rng: random.Random
 ) -> list[list[int]]:
     """``pattern`` with the movable players of each group dealt to its tables at random."""
     tables = [table[:] for table in pattern]

@@ -1,7 +1,7 @@
 """The problem: a validated request in index form (players 0..n-1 in sorted-id order),
 with its table split, byes to give, history, fixed tables and keep-apart pairs.
 
-Every method builds a ``Problem`` first; a request that cannot be seated raises
+Every method builds a ``SeatingProblem`` first; a request that cannot be seated raises
 ``SeatingError`` here, worded for the organiser.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
-from scoring.seating.keep_apart import KeepApart
+from scoring.seating.keep_apart import ApartPairs
 from scoring.seating.quality import add_meetings
 from scoring.seating.request import (
     NORMAL_TABLE,
@@ -45,7 +45,7 @@ BYE = -1
 UNSEATED = -2
 
 
-class Problem:
+class SeatingProblem:
     """A validated request with players renamed 0..n-1 in sorted-id order."""
 
     def __init__(self, request: SeatingRequest, rounds: int) -> None:
@@ -79,7 +79,7 @@ class Problem:
             if p in index:
                 self.past_byes[index[p]] += 1
         self.fixed = self._fixed_tables(request)
-        self.keep_apart = KeepApart.from_request(request, index, self.fixed, rounds, UNSEATED)
+        self.keep_apart = ApartPairs.from_request(request, index, self.fixed, rounds, UNSEATED)
 
     def name(self, i: int) -> str:
         return str(self.ids[i])

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
-from scoring.seating.problem import Problem
+from scoring.seating.problem import SeatingProblem
 from scoring.seating.request import Rounds
 from scoring.seating.tuning import ROTATION_CYCLES, ROTATION_NODES, ROTATION_PLACINGS
 
 
-def can_rotate(problem: Problem) -> bool:
+def can_rotate(problem: SeatingProblem) -> bool:
     """Whether rotating rounds apply: a fresh field at tables of one size k, no more than
     the tables (else every table of a second round meets a first-round table twice), no
     byes and no fixed tables."""
@@ -27,7 +27,7 @@ def can_rotate(problem: Problem) -> bool:
 
 
 def rotating_seating(
-    problem: Problem, rng: random.Random, budget: int
+    problem: SeatingProblem, rng: random.Random, budget: int
 ) -> list[list[list[int]]] | None:
     """Rounds that turn one base round (``rotating_rounds``) within
     ``budget``; None if none was found or if no way of giving players the base round's

@@ -7,14 +7,16 @@ import random
 from collections.abc import Sequence
 from itertools import permutations
 
-from scoring.seating.problem import BYE, Problem
+from scoring.seating.problem import BYE, SeatingProblem
 from scoring.seating.quality import quality
 from scoring.seating.request import Plan, RoundSeating, SeatingRequest
 from scoring.seating.state import State
-from scoring.seating.tuning import FIRST_SEAT_BASE, SEAT_BASE, SEAT_SWEEPS
+from scoring.seating.tuning import FIRST_SEAT_BASE, SEAT_BASE
 
 
-def finish(problem: Problem, state: State, request: SeatingRequest, rng: random.Random) -> Plan:
+def finish(
+    problem: SeatingProblem, state: State, request: SeatingRequest, rng: random.Random
+) -> Plan:
     orders = _seat_orders(problem, state.tables, rng)
     rounds = []
     for r, tables in enumerate(orders):
@@ -26,18 +28,17 @@ def finish(problem: Problem, state: State, request: SeatingRequest, rng: random.
 
 
 def _seat_orders(
-    problem: Problem, rounds: list[list[list[int]]], rng: random.Random
+    problem: SeatingProblem, rounds: list[list[list[int]]], rng: random.Random
 ) -> list[list[list[int]]]:
     """Seat orders for every table: round by round, then once more with every other
     round known, as a table seated early cannot see who will deal first later."""
     seat_counts = [row[:] for row in problem.seat_counts]
     orders = [[_seat_order(table, seat_counts, rng) for table in tables] for tables in rounds]
-    for _ in range(SEAT_SWEEPS):
-        for tables in orders:
-            for t, table in enumerate(tables):
-                for s, p in enumerate(table):
-                    seat_counts[p][s] -= 1
-                tables[t] = _seat_order(table, seat_counts, rng)
+    for tables in orders:
+        for t, table in enumerate(tables):
+            for s, p in enumerate(table):
+                seat_counts[p][s] -= 1
+            tables[t] = _seat_order(table, seat_counts, rng)
     return orders
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.seating.problem import BYE, UNSEATED, Problem
+from scoring.seating.problem import BYE, UNSEATED, SeatingProblem
 from scoring.seating.quality import add_meetings
 from scoring.seating.request import SeatingError
 
@@ -10,7 +10,7 @@ from scoring.seating.request import SeatingError
 class State:
     """Tables per round plus meeting counts (history + all planned rounds) kept in step."""
 
-    def __init__(self, problem: Problem, byes: list[list[int]]) -> None:
+    def __init__(self, problem: SeatingProblem, byes: list[list[int]]) -> None:
         self.problem = problem
         self.n = problem.n
         self.meetings = [row[:] for row in problem.meetings]

@@ -19,9 +19,6 @@ SEAT_SLOTS = MAX_TABLE_SIZE
 # turn in any seat.
 SEAT_BASE = 4
 FIRST_SEAT_BASE = 64
-# Seat orders are chosen round by round, then this many times more with every other
-# round known, as a table seated early cannot see who will deal first later.
-SEAT_SWEEPS = 1
 
 # --- annealing (annealing.py) ------------------------------------------------------------
 

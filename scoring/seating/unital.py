@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from scoring.seating.galois import galois_field
-from scoring.seating.problem import UNSEATED, Problem
+from scoring.seating.problem import UNSEATED, SeatingProblem
 from scoring.seating.tuning import FIT_STEPS, FIT_TRIES, UNITAL_MAX_Q, UNITAL_NODES
 
 
@@ -113,7 +113,9 @@ def _resolution(
     return tuple(tuple(blocks[b] for b in classes[c]) for c in chosen)
 
 
-def unital_seating(problem: Problem, rng: random.Random, seed: int) -> list[list[list[int]]] | None:
+def unital_seating(
+    problem: SeatingProblem, rng: random.Random, seed: int
+) -> list[list[list[int]]] | None:
     """The rounds to play from the unital design (``unital_design``), its points given
     to players so that each round already played is a round of the design; the rounds
     to play are the design's other rounds. None when the field is not that shape, has

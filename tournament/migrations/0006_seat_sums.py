@@ -10,7 +10,7 @@ from dataclasses import astuple
 
 from django.db import migrations, models
 
-from scoring.rules import Deal as DealFacts
+from scoring.rules import DealFacts
 from scoring.systems import table_sums
 
 SUM_FIELDS = (

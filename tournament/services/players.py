@@ -23,7 +23,6 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
 
 from scoring.errors import UserError
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Tournament
@@ -269,10 +268,6 @@ def add_player(
         return Player.objects.create(
             tournament=tournament, ref=ref, name=name, club=club, fixed_table=fixed_table
         )
-
-
-def has_played(tournament: Tournament) -> bool:
-    return tournament.rounds.aggregate(last=Max("number"))["last"] is not None
 
 
 def set_status(player: Player, **changes: bool) -> str | None:

@@ -28,8 +28,7 @@ from itertools import groupby
 from django.core.cache import cache
 from django.db.models import Q
 
-from scoring.rules import Deal as DealFacts
-from scoring.rules import dealer_of, deals_per_round
+from scoring.rules import DealFacts, dealer_of, deals_per_round
 from scoring.standings import Entrant, StandingRow, Standings, TablePlay, compute_standings
 from scoring.systems import score_deal
 from tournament.models import Bye, DealResult, Player, Round, Seat, Tournament
@@ -41,7 +40,7 @@ RANKS_TIMEOUT = 60 * 60
 
 
 @dataclass(frozen=True)
-class SeatedPlayer:
+class PublicSeat:
     position: int
     player_id: int
     name: str
@@ -51,7 +50,7 @@ class SeatedPlayer:
 class SeatResult:
     """One seat's part in a table's round."""
 
-    seat: SeatedPlayer
+    seat: PublicSeat
     points: int
     cards_won: int
     last_in: int
@@ -59,11 +58,11 @@ class SeatResult:
 
 
 @dataclass(frozen=True)
-class TableResult:
+class PublicTable:
     tournament: Tournament
     round_number: int
     number: int
-    seats: tuple[SeatedPlayer, ...]
+    seats: tuple[PublicSeat, ...]
     # (deal number, facts) pairs in deal order.
     deals: tuple[tuple[int, DealFacts], ...]
 
@@ -87,7 +86,7 @@ class TableResult:
             self.round_number, tuple(s.player_id for s in self.seats), tuple(self.deals)
         )
 
-    def dealer(self, deal_number: int) -> SeatedPlayer:
+    def dealer(self, deal_number: int) -> PublicSeat:
         return self.seats[dealer_of(deal_number, self.size) - 1]
 
     @cached_property
@@ -114,7 +113,7 @@ class TableResult:
         )
 
     @property
-    def winners(self) -> list[SeatedPlayer]:
+    def winners(self) -> list[PublicSeat]:
         return [result.seat for result in self.results if result.winner]
 
 
@@ -135,7 +134,7 @@ def released_round_numbers(tournament: Tournament) -> list[int]:
 
 def released_tables(
     tournament: Tournament, round_number: int | None = None, *, player_id: int | None = None
-) -> list[TableResult]:
+) -> list[PublicTable]:
     """The tables of the released rounds (or of one of them, or only those where
     ``player_id`` sat) with their confirmed deals, in round and table order: two queries."""
     where: dict[str, object] = {"released": True}
@@ -151,7 +150,7 @@ def released_tables(
             round__tournament=tournament, player_id=player_id, **_on("round__", where)
         ).values("table_id")
         seats_of, results_of = Q(table_id__in=tables), Q(deal__table_id__in=tables)
-    seats: dict[int, tuple[int, int, list[SeatedPlayer]]] = {}
+    seats: dict[int, tuple[int, int, list[PublicSeat]]] = {}
     for table_id, round_no, table_no, position, player_id_, name in (
         Seat.objects.filter(seats_of)
         .order_by("round__number", "table__number", "position")
@@ -160,7 +159,7 @@ def released_tables(
         )
     ):
         seats.setdefault(table_id, (round_no, table_no, []))[2].append(
-            SeatedPlayer(position, player_id_, name)
+            PublicSeat(position, player_id_, name)
         )
 
     rows = (
@@ -174,7 +173,7 @@ def released_tables(
         deals.setdefault(table_id, []).append((number, facts))
 
     return [
-        TableResult(tournament, round_no, table_no, tuple(seated), tuple(deals.get(table_id, ())))
+        PublicTable(tournament, round_no, table_no, tuple(seated), tuple(deals.get(table_id, ())))
         for table_id, (round_no, table_no, seated) in seats.items()
     ]
 
@@ -212,8 +211,8 @@ class PlayerRound:
     """A player's part in one released round: a table, a bye, or neither (absent)."""
 
     round_number: int
-    table: TableResult | None
-    seat: SeatedPlayer | None
+    table: PublicTable | None
+    seat: PublicSeat | None
     bye_points: int | None
     rank_after: RoundRank
 
@@ -224,7 +223,7 @@ class PlayerRound:
         return self.table.results[self.seat.position - 1]
 
     @property
-    def opponents(self) -> list[SeatedPlayer]:
+    def opponents(self) -> list[PublicSeat]:
         if self.table is None:
             return []
         return [seat for seat in self.table.seats if seat != self.seat]

@@ -27,8 +27,14 @@ from django.db import transaction
 from django.db.models import Case, Count, Prefetch, Value, When
 
 from scoring.errors import UserError
-from scoring.rules import Deal as DealFacts
-from scoring.rules import Problem, dealer_of, deals_per_round, missing_value, validate_deal
+from scoring.rules import (
+    DealFacts,
+    RuleBreak,
+    dealer_of,
+    deals_per_round,
+    missing_value,
+    validate_deal,
+)
 from scoring.systems import SeatSums, score_deal, table_sums
 from tournament.models import (
     Deal,
@@ -204,7 +210,7 @@ def _cell(deal: int, problem_field: str, seat: int | None) -> str:
     return f"d{deal}_s{seat}" if problem_field == "won" and seat else f"d{deal}_{problem_field}"
 
 
-def _is_missing(problem: Problem, row: Row) -> bool:
+def _is_missing(problem: RuleBreak, row: Row) -> bool:
     if problem.field == "won" and problem.seat:
         return row["won"][problem.seat - 1] is None
     return problem.field in ("last_in", "left_over") and row[problem.field] is None

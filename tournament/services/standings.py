@@ -13,14 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules import Deal as DealFacts
-from scoring.rules import deals_per_round
+from scoring.rules import DealFacts, deals_per_round
 from scoring.standings import (
     Entrant,
     StandingRow,
     Standings,
     TablePlay,
-    TableResult,
+    TableSums,
 )
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
@@ -93,7 +92,7 @@ def bye_points(tournament: Tournament) -> int:
 
 def _table_plays(
     tournament: Tournament, rounds: dict[str, object], include_unconfirmed: bool
-) -> tuple[list[TablePlay | TableResult], list[IncompleteTable]]:
+) -> tuple[list[TablePlay | TableSums], list[IncompleteTable]]:
     seats: dict[int, tuple[int, int, list[int], list[SeatSums]]] = {}
     for table_id, round_number, table_number, player_id, *sums in (
         Seat.objects.filter(round__tournament=tournament, **_on("round__", rounds))
@@ -106,7 +105,7 @@ def _table_plays(
 
     pending = _pending_deals(tournament) if include_unconfirmed else {}
     system = tournament.scoring_system
-    plays: list[TablePlay | TableResult] = []
+    plays: list[TablePlay | TableSums] = []
     incomplete = []
     for table_id, (round_number, table_number, players, table_sums) in seats.items():
         size = len(players)
@@ -117,7 +116,7 @@ def _table_plays(
         else:
             played = table_sums[0].deals
             plays.append(
-                TableResult(
+                TableSums(
                     round_number,
                     tuple(players),
                     tuple(points_from_sums(seat, size, system) for seat in table_sums),
@@ -132,7 +131,7 @@ def _table_plays(
     return plays, incomplete
 
 
-def released_plays(tournament: Tournament) -> list[TablePlay | TableResult]:
+def released_plays(tournament: Tournament) -> list[TablePlay | TableSums]:
     """The tables of the released rounds with their seats' sums, as the public standings
     count them: one query."""
     plays, _ = _table_plays(tournament, {"released": True}, include_unconfirmed=False)

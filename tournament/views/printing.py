@@ -42,7 +42,7 @@ COMPACT_ROWS_UP_TO = 20
 
 
 @dataclass(frozen=True)
-class SeatedPlayer:
+class PrintedSeat:
     position: int
     name: str
     club: str = ""
@@ -51,7 +51,7 @@ class SeatedPlayer:
 @dataclass(frozen=True)
 class PrintedTable:
     number: int
-    seats: tuple[SeatedPlayer, ...]
+    seats: tuple[PrintedSeat, ...]
 
     @property
     def size(self) -> int:
@@ -70,7 +70,7 @@ class FinderEntry:
 @dataclass(frozen=True)
 class DealRow:
     number: int
-    dealer: SeatedPlayer
+    dealer: PrintedSeat
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def _printed_tables(round_: Round, table_number: int | None = None) -> list[Prin
         PrintedTable(
             number=table.number,
             seats=tuple(
-                SeatedPlayer(seat.position, seat.player.name, seat.player.club)
+                PrintedSeat(seat.position, seat.player.name, seat.player.club)
                 for seat in table.seats.all()
             ),
         )
@@ -123,9 +123,9 @@ def _printed_tables(round_: Round, table_number: int | None = None) -> list[Prin
     ]
 
 
-def _finder(tables: list[PrintedTable], byes: list[SeatedPlayer]) -> list[FinderEntry]:
+def _finder(tables: list[PrintedTable], byes: list[PrintedSeat]) -> list[FinderEntry]:
     """Everyone in the round by name; players of one name are told apart by their club."""
-    everyone: list[tuple[SeatedPlayer, int | None]] = [
+    everyone: list[tuple[PrintedSeat, int | None]] = [
         (seat, table.number) for table in tables for seat in table.seats
     ]
     everyone += [(player, None) for player in byes]
@@ -188,7 +188,7 @@ def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     round_ = get_round(tournament, round)
     tables = _printed_tables(round_)
     byes = [
-        SeatedPlayer(0, bye.player.name, bye.player.club)
+        PrintedSeat(0, bye.player.name, bye.player.club)
         for bye in Bye.objects.filter(round=round_)
         .select_related("player")
         .order_by("player__name", "pk")

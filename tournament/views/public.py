@@ -14,7 +14,7 @@ from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words, tiebreak
 from tournament.http import HtmxHttpRequest
-from tournament.models import Round, Tournament
+from tournament.models import Tournament
 from tournament.permissions import get_public_tournament
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import tournament_file
@@ -24,14 +24,6 @@ from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 PROJECTOR_ROWS = 12
 PROJECTOR_SECONDS = 15
-
-
-def released_rounds(tournament: Tournament) -> list[int]:
-    return list(
-        Round.objects.filter(tournament=tournament, released=True)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
 
 
 @require_GET
