@@ -2,6 +2,9 @@
 
 from html.parser import HTMLParser
 
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.services.sheets import Row
+
 
 class _Inputs(HTMLParser):
     def __init__(self):
@@ -21,13 +24,13 @@ def inputs(response):
     return parser.inputs
 
 
-def sheet_cells(rows):
+def sheet_cells(rows: list[Row]) -> dict[str, str]:
     """The sheet entry form's cells for ``rows`` (``{"won": [...], "last_in", "left_over"}``),
     as the scorer types them."""
     data = {}
     for number, row in enumerate(rows, start=1):
         for seat, won in enumerate(row["won"], start=1):
-            data[f"d{number}_s{seat}"] = str(won)
-        data[f"d{number}_left_over"] = str(row["left_over"])
-        data[f"d{number}_last_in"] = str(row["last_in"])
+            data[cell_name(number, WON, seat)] = str(won)
+        data[cell_name(number, LEFT_OVER)] = str(row["left_over"])
+        data[cell_name(number, LAST_IN)] = str(row["last_in"])
     return data

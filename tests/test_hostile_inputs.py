@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from scoring.errors import UserError
 from scoring.rules import DealError, make_deal, validate_deal
 from tests.pages import sheet_cells
+from tournament.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name, parse_cell
 from tournament.models import (
     Deal,
     DealResult,
@@ -262,10 +263,12 @@ def test_checking_any_sheet_locates_every_problem_by_deal(table, rows, final, st
         )
     for number, row in enumerate(check.rows, start=1):
         assert all(p.startswith(f"deal {number}: ") for p in row.problems)
-        assert all(
-            re.fullmatch(rf"d{number}_(s[1-{size}]|left_over|last_in|checksum)", c)
-            for c in row.problem_cells
-        )
+        for name in row.problem_cells:
+            cell = parse_cell(name)
+            assert cell is not None, name
+            assert cell.deal == number, name
+            assert cell.field != WON or 1 <= cell.seat <= size, name
+            assert cell.field in (WON, LEFT_OVER, LAST_IN, CHECKSUM), name
         # Points only for a deal that obeys every rule.
         assert (row.points is None) or not row.problems
         if row.points is not None:
@@ -281,9 +284,9 @@ SHEET_ROWS = [
     {"won": [20, 0, 4, 6], "last_in": 3, "left_over": 22},
 ]
 CELLS = [
-    f"d{deal}_{cell}"
+    cell_name(deal, field, seat)
     for deal in range(1, 6)
-    for cell in ("s1", "s2", "s3", "s4", "s5", "left_over", "last_in")
+    for field, seat in [*((WON, seat) for seat in range(1, 6)), (LEFT_OVER, None), (LAST_IN, None)]
 ]
 CURRENT = object()  # stands for the sheet's version at the time of the post
 

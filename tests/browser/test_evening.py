@@ -11,6 +11,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tournament.cells import WON, cell_name
+
 pytestmark = pytest.mark.browser
 
 NAME = "Friday Card Night"
@@ -221,7 +223,7 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
         if deal < len(DEALS):
             # Enter moves on like Tab (sheet.js), past any note under the row.
             type_cell(simon, str(last_in), "Enter")
-            expect(simon.locator(f"#d{deal + 1}_s1")).to_be_focused()
+            expect(simon.locator(f"#{cell_name(deal + 1, WON, 1)}")).to_be_focused()
     expect(simon.locator("#d2_s2")).to_have_value("8")
     simon.keyboard.type(str(DEALS[-1][2]))
     # Enter on the last cell leaves the grid for the buttons; the change it makes is

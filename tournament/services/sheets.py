@@ -2,8 +2,9 @@
 
 Terms:
 
-- *row*: one deal as typed: ``{"won": [...], "last_in": ..., "left_over": ...}``; values
-  are whole numbers once cleaned, or whatever was typed when they are not.
+- *row*: one deal as typed (``Row``): ``{"won": [...], "last_in": ..., "left_over": ...}``
+  and, when the scorer filled counts in from the checksum, ``"derived"``; values are whole
+  numbers once cleaned, or whatever was typed when they are not.
 - *draft*: a sheet saved part-way; its rows are kept exactly as typed, problems and all.
 - *entered*: a complete, valid sheet awaiting a second person's confirmation (when the
   tournament has the two-person check; otherwise saving confirms it at once).
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from django.db import transaction
 from django.db.models import Case, Count, Prefetch, Value, When
@@ -36,6 +37,7 @@ from scoring.rules import (
     validate_deal,
 )
 from scoring.systems import SeatSums, score_deal, table_sums
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name, cell_part
 from tournament.models import (
     Deal,
     DealResult,
@@ -48,7 +50,21 @@ from tournament.models import (
 )
 from tournament.services.locks import hold_round
 
-Row = dict[str, Any]
+# What a row's cell holds: a whole number once cleaned, else blank (None) or the text as
+# typed, kept so that the rules can say what is wrong with it.
+CellValue = int | str | None
+
+
+class Row(TypedDict):
+    """One deal of a sheet: each seat's cards won (seat 1 first), the seat last in and the
+    cards left over; ``derived`` names (as ``tournament.cells`` parts: ``s3``,
+    ``left_over``) the counts filled in from the checksum rather than read off the paper."""
+
+    won: list[CellValue]
+    last_in: CellValue
+    left_over: CellValue
+    derived: NotRequired[list[str]]
+
 
 # The action of the version a re-seat gives a sheet: it changes no deal, but a page that
 # shows the old seating must not be saved.
@@ -57,7 +73,10 @@ RESEATED = "reseated"
 
 def deal_facts(row: Row) -> DealFacts:
     """A valid row's deal: {"won": [...], "last_in": seat, "left_over": cards}."""
-    return DealFacts(tuple(row["won"]), row["last_in"], row["left_over"])
+    # Valid means every value is a whole number: the rules checked it.
+    return DealFacts(
+        tuple(cast(list[int], row["won"])), cast(int, row["last_in"]), cast(int, row["left_over"])
+    )
 
 
 def seat_sums(rows: Sequence[Row], size: int) -> tuple[SeatSums, ...]:
@@ -110,7 +129,7 @@ class Mismatch:
     @property
     def cell(self) -> str:
         """The form field name of the cell, as in the sheet template."""
-        return f"d{self.deal}_s{self.seat}" if self.field == "won" else f"d{self.deal}_{self.field}"
+        return cell_name(self.deal, self.field, self.seat)
 
 
 class SheetMismatchError(UserError):
@@ -126,7 +145,7 @@ class SheetMismatchError(UserError):
 # Cleaning and checking --------------------------------------------------------------
 
 
-def clean_value(value: object) -> object:
+def clean_value(value: object) -> CellValue:
     """A typed cell: blank is None, digits are a whole number, anything else is kept as
     typed so that the rules can say what is wrong with it."""
     if value is None:
@@ -155,8 +174,8 @@ def clean_row(row: Row, size: int) -> Row:
     }
     marked = row.get("derived")
     if isinstance(marked, list | tuple):
-        counts = {f"s{seat}": value for seat, value in enumerate(cleaned["won"], start=1)}
-        counts["left_over"] = cleaned["left_over"]
+        counts = {cell_part(WON, seat): value for seat, value in enumerate(cleaned["won"], start=1)}
+        counts[cell_part(LEFT_OVER)] = cleaned["left_over"]
         derived = sorted(
             {name for name in marked if isinstance(name, str) and counts.get(name) is not None}
         )
@@ -206,14 +225,12 @@ class SheetCheck:
         return not self.problems
 
 
-def _cell(deal: int, problem_field: str, seat: int | None) -> str:
-    return f"d{deal}_s{seat}" if problem_field == "won" and seat else f"d{deal}_{problem_field}"
-
-
 def _is_missing(problem: RuleBreak, row: Row) -> bool:
-    if problem.field == "won" and problem.seat:
+    if problem.field == WON and problem.seat:
         return row["won"][problem.seat - 1] is None
-    return problem.field in ("last_in", "left_over") and row[problem.field] is None
+    if problem.field == LAST_IN:
+        return row["last_in"] is None
+    return problem.field == LEFT_OVER and row["left_over"] is None
 
 
 def check_rows(
@@ -254,13 +271,17 @@ def check_rows(
         reported = [p for p in found if not (number == typing and _is_missing(p, row))]
         located = tuple(f"deal {number}: {p}" for p in reported)
         problems.extend(located)
-        cells = tuple(_cell(number, p.field, p.seat) for p in reported)
+        cells = tuple(cell_name(number, p.field, p.seat) for p in reported)
         derived = None
-        if found and all(v is None or isinstance(v, int) for v in [*row["won"], row["left_over"]]):
-            guess = missing_value(row["won"], row["left_over"])
+        counts = [*row["won"], row["left_over"]]
+        if found and all(v is None or isinstance(v, int) for v in counts):
+            # Only blanks and whole numbers, as just checked.
+            guess = missing_value(
+                cast(list[int | None], row["won"]), cast(int | None, row["left_over"])
+            )
             if guess is not None:
                 field_name, seat, value = guess
-                derived = (_cell(number, field_name, seat), value)
+                derived = (cell_name(number, field_name, seat), value)
         points = None
         if not found:
             facts = deal_facts(row)
@@ -455,14 +476,15 @@ def diff(before: list[Row], after: list[Row]) -> list[dict[str, Any]]:
 
 def _write_deals(table: Table, rows: list[Row]) -> None:
     Deal.objects.filter(table=table).delete()
+    facts = [deal_facts(row) for row in rows]
     deals = Deal.objects.bulk_create(
-        Deal(table=table, number=number, last_in=row["last_in"], left_over=row["left_over"])
-        for number, row in enumerate(rows, start=1)
+        Deal(table=table, number=number, last_in=deal.last_in, left_over=deal.left_over)
+        for number, deal in enumerate(facts, start=1)
     )
     DealResult.objects.bulk_create(
         DealResult(deal=deal, seat=seat, won=won)
-        for deal, row in zip(deals, rows, strict=True)
-        for seat, won in enumerate(row["won"], start=1)
+        for deal, one in zip(deals, facts, strict=True)
+        for seat, won in enumerate(one.won, start=1)
     )
     write_seat_sums(table, rows)
 

@@ -35,7 +35,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services.csv_export import csv_text
-from tournament.services.sheets import deal_facts
+from tournament.services.sheets import Row, deal_facts
 
 POINTS_PER_DEAL = 26
 
@@ -72,6 +72,7 @@ class TournamentStandings:
 def _pending_deals(tournament: Tournament) -> dict[int, list[tuple[int, DealFacts]]]:
     """The rows of sheets awaiting confirmation, for those who may see them."""
     pending = {}
+    rows: list[Row]
     for table_id, rows in Sheet.objects.filter(
         table__round__tournament=tournament, status=SheetStatus.ENTERED
     ).values_list("table_id", "pending"):

@@ -57,7 +57,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services.sheets import seat_sums
+from tournament.services.sheets import Row, seat_sums
 
 FORMAT = FORMAT_2
 # A person reads the first problems and fixes the cause; the rest are counted.
@@ -852,14 +852,14 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         .order_by("deal_id", "seat")
     ):
         results.setdefault(deal_id, []).append(won)
-    deals: dict[int, list[dict[str, Any]]] = {}
+    deals: dict[int, list[Row]] = {}
     for deal_id, table_id, last_in, left_over in (
         Deal.objects.filter(table__round__tournament=tournament, **on("table__round__"))
         .values_list("pk", "table_id", "last_in", "left_over")
         .order_by("table_id", "number")
     ):
         deals.setdefault(table_id, []).append(
-            {"won": results.get(deal_id, []), "last_in": last_in, "left_over": left_over}
+            Row(won=list(results.get(deal_id, [])), last_in=last_in, left_over=left_over)
         )
     sheets = {} if released_only else _sheets(tournament)
     tables: dict[int, list[dict[str, Any]]] = {}

@@ -6,13 +6,12 @@ Every page fetches its tournament through ``get_tournament_for_scorer`` (organis
 too, anyone else gets a 404). The rules live in ``services.sheets``: these views turn the
 form's cells into rows, and the service's findings back into cells to show.
 
-Terms: a *cell* is one input of the sheet, named ``d{deal}_s{seat}``, ``d{deal}_left_over``
-or ``d{deal}_last_in`` (the names ``Mismatch.cell`` and ``RowCheck.problem_cells`` use).
+Terms: a *cell* is one input of the sheet, named by ``tournament.cells.cell_name`` (the
+names ``Mismatch.cell`` and ``RowCheck.problem_cells`` use too).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,6 +28,16 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.errors import UserError
 from scoring.rules import dealer_of, deals_per_round
+from tournament.cells import (
+    CHECKSUM,
+    LAST_IN,
+    LEFT_OVER,
+    NOTES,
+    WON,
+    cell_name,
+    parse_cell,
+    parse_part,
+)
 from tournament.forms import ConfirmModeForm, SheetPostForm
 from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
@@ -36,6 +45,7 @@ from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.services import sheets
 from tournament.services.desk import table_progress
 from tournament.services.sheets import (
+    CellValue,
     Row,
     SheetChangedError,
     SheetCheck,
@@ -45,9 +55,6 @@ from tournament.services.sheets import (
 
 # A tampered form must not make us build a million rows; a real sheet has at most 36.
 _MAX_ROWS = 100
-_DEAL_IN_CELL = re.compile(r"^d(\d{1,3})_")
-# A count the scorer filled in from the checksum offer, posted as ``derived``.
-_DERIVED_CELL = re.compile(r"^d(\d{1,3})_(s\d{1,2}|left_over)$")
 
 
 # Loading ------------------------------------------------------------------------------
@@ -126,19 +133,21 @@ def awaits_blind_confirmation(sheet: Sheet, user: Any) -> bool:
 def _typed_rows(data: Any, size: int, most: int) -> list[Row]:
     """The rows as typed, every cell a string; as many rows as the form showed (a sheet
     saved with more deals than a round has shows them all, so that they can be removed)."""
-    numbers = [int(m[1]) for key in data if (m := _DEAL_IN_CELL.match(key))]
+    numbers = [cell.deal for key in data if (cell := parse_cell(key))]
     count = min(max([most, *numbers]), _MAX_ROWS)
     derived: dict[int, list[str]] = {}
     marked = data.getlist("derived") if hasattr(data, "getlist") else []
     for name in marked[: _MAX_ROWS * 8]:
-        if m := _DERIVED_CELL.match(name):
-            derived.setdefault(int(m[1]), []).append(m[2])
+        # A count the scorer filled in from the checksum offer: a seat's or the left over.
+        cell = parse_cell(name)
+        if cell and (cell.field == LEFT_OVER or (cell.field == WON and cell.seat is not None)):
+            derived.setdefault(cell.deal, []).append(cell.part)
     rows = []
     for deal in range(1, count + 1):
         row: Row = {
-            "won": [data.get(f"d{deal}_s{seat}", "") for seat in range(1, size + 1)],
-            "left_over": data.get(f"d{deal}_left_over", ""),
-            "last_in": data.get(f"d{deal}_last_in", ""),
+            "won": [data.get(cell_name(deal, WON, seat), "") for seat in range(1, size + 1)],
+            "left_over": data.get(cell_name(deal, LEFT_OVER), ""),
+            "last_in": data.get(cell_name(deal, LAST_IN), ""),
         }
         if deal in derived:
             row["derived"] = derived[deal]
@@ -149,8 +158,9 @@ def _typed_rows(data: Any, size: int, most: int) -> list[Row]:
 def _padded(rows: list[Row], size: int, count: int) -> list[Row]:
     """Cleaned rows, with blank ones up to ``count`` (the unused lines of the paper)."""
     cleaned = [sheets.clean_row(row, size) for row in rows]
-    blank = {"won": [None] * size, "last_in": None, "left_over": None}
-    return cleaned + [dict(blank) for _ in range(count - len(cleaned))]
+    return cleaned + [
+        Row(won=[None] * size, last_in=None, left_over=None) for _ in range(count - len(cleaned))
+    ]
 
 
 def _shown(value: object) -> str:
@@ -187,6 +197,11 @@ class SheetRow:
     offer: Offer | None = None
 
     @property
+    def notes_id(self) -> str:
+        """The id of the line under the deal that the live check swaps in."""
+        return cell_name(self.number, NOTES)
+
+    @property
     def has_notes(self) -> bool:
         return bool(self.problems or self.offer)
 
@@ -194,22 +209,25 @@ class SheetRow:
 def _offer(derived: tuple[str, int] | None, number: int) -> Offer | None:
     if derived is None:
         return None
-    cell, value = derived
-    where = "left over" if cell.endswith("_left_over") else f"seat {cell.split('_s')[1]}"
-    return Offer(cell, value, f"{where}: {value} (derived so that deal {number} adds up to 52)")
+    name, value = derived
+    cell = parse_cell(name)
+    if cell is None:
+        raise ValueError(f"the check offered a value for {name!r}, which names no cell")
+    where = "left over" if cell.field == LEFT_OVER else f"seat {cell.seat}"
+    return Offer(name, value, f"{where}: {value} (derived so that deal {number} adds up to 52)")
 
 
 def _marked_cells(problem_cells: tuple[str, ...], size: int) -> set[str]:
     """The inputs to mark for a row's problems: a checksum that fails marks every count of
     the row, since any one of them may be the mistyped number."""
     marked: set[str] = set()
-    for cell in problem_cells:
-        deal, _, field_name = cell.partition("_")
-        if field_name == "checksum":
-            marked.update(f"{deal}_s{seat}" for seat in range(1, size + 1))
-            marked.add(f"{deal}_left_over")
+    for name in problem_cells:
+        cell = parse_cell(name)
+        if cell is not None and cell.field == CHECKSUM:
+            marked.update(cell_name(cell.deal, WON, seat) for seat in range(1, size + 1))
+            marked.add(cell_name(cell.deal, LEFT_OVER))
         else:
-            marked.add(cell)
+            marked.add(name)
     return marked
 
 
@@ -240,14 +258,18 @@ def _sheet_rows(
         found = check.rows[index] if check and index < len(check.rows) else None
         bad = _marked_cells(found.problem_cells, size) if found else set()
         dealer = seats[dealer_of(number, size) - 1]
-        derived = {f"d{number}_{name}" for name in row.get("derived", ())}
+        derived = {
+            cell_name(number, *part)
+            for name in row.get("derived", ())
+            if (part := parse_part(name)) is not None
+        }
         named = [
             *(
-                (f"d{number}_s{s.position}", row["won"][i], f"{s.player.name}, cards won")
+                (cell_name(number, WON, s.position), row["won"][i], f"{s.player.name}, cards won")
                 for i, s in enumerate(seats)
             ),
-            (f"d{number}_left_over", row["left_over"], "left over"),
-            (f"d{number}_last_in", row["last_in"], "last in (seat number)"),
+            (cell_name(number, LEFT_OVER), row["left_over"], "left over"),
+            (cell_name(number, LAST_IN), row["last_in"], "last in (seat number)"),
         ]
         cells = tuple(
             Cell(
@@ -280,13 +302,13 @@ def _sheet_rows(
     return result
 
 
-def _cell_values(rows: list[Row]) -> dict[str, object]:
-    values: dict[str, object] = {}
+def _cell_values(rows: list[Row]) -> dict[str, CellValue]:
+    values: dict[str, CellValue] = {}
     for number, row in enumerate(rows, start=1):
         for seat, value in enumerate(row["won"], start=1):
-            values[f"d{number}_s{seat}"] = value
-        values[f"d{number}_left_over"] = row["left_over"]
-        values[f"d{number}_last_in"] = row["last_in"]
+            values[cell_name(number, WON, seat)] = value
+        values[cell_name(number, LEFT_OVER)] = row["left_over"]
+        values[cell_name(number, LAST_IN)] = row["last_in"]
     return values
 
 
@@ -576,8 +598,8 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         return redirect(_round_home_url(tournament, round_))
 
     if mode == "review":
-        as_entered = _padded(sheets.current_rows(current), size, deals)
-        context["rows"] = _sheet_rows(as_entered, seats)
+        entered_rows = _padded(sheets.current_rows(current), size, deals)
+        context["rows"] = _sheet_rows(entered_rows, seats)
     elif mode == "retype":
         context["rows"] = _sheet_rows(blank, seats)
     return render(request, "scorer/confirm.html", context)
