@@ -168,7 +168,7 @@ def _shown(value: object) -> str:
 
 
 @dataclass(frozen=True)
-class Cell:
+class ShownCell:
     name: str
     value: str
     label: str
@@ -192,7 +192,7 @@ class SheetRow:
     number: int
     dealer: str
     dealer_seat: int
-    cells: tuple[Cell, ...]
+    cells: tuple[ShownCell, ...]
     problems: tuple[str, ...] = ()
     offer: Offer | None = None
 
@@ -272,7 +272,7 @@ def _sheet_rows(
             (cell_name(number, LAST_IN), row["last_in"], "last in (seat number)"),
         ]
         cells = tuple(
-            Cell(
+            ShownCell(
                 name=name,
                 value=_shown(value),
                 label=f"deal {number}, {label}",
