@@ -187,6 +187,21 @@ def test_a_fixed_table_keeps_the_affine_plane_free_of_repeats():
     assert result.quality.repeat_meetings == 0
 
 
+def test_a_fixed_table_holds_when_the_search_past_the_bound_starts_from_the_design():
+    """Found by the property test below: the design's own seating of 24 players put the
+    player fixed to table 1 at table 5 in round 4, and the search past the bound kept it."""
+    request = SeatingRequest(
+        players=players(24),
+        rounds=4,
+        keep_apart_early=((1, 2), (3, 4)),
+        early_rounds=1,
+        fixed_tables=((1, 1),),
+        seed=1,
+        search_effort=0.05,
+    )
+    assert [table_of(r, 1) for r in plan(request).rounds] == [1, 1, 1, 1]
+
+
 def test_a_later_round_avoids_everyone_already_met():
     first = plan(SeatingRequest(players=players(40), rounds=3))
     history = tuple(t for r in first.rounds for t in r.tables)

@@ -93,7 +93,13 @@ def search_past_bound(
             # A seating with nothing to repair ends at once; count it as a whole attempt.
             spent += max(tabu.work, attempt)
             tabu.restore(found)
-            if tabu.objective() < best and not _seats_hard_pair(problem, found):
+            # The design's own seating may not have every fixed player at their table
+            # (the tabu search never moves them, so it would not put them back).
+            if (
+                tabu.objective() < best
+                and not _seats_hard_pair(problem, found)
+                and not _moves_fixed_player(problem, found)
+            ):
                 best, best_tables = tabu.objective(), found
     if best[:3] > goal[:3]:
         tabu = TabuSearch(
@@ -110,6 +116,15 @@ def search_past_bound(
         if tabu.objective() < best:
             best_tables = found
     state.restore(best_tables)
+
+
+def _moves_fixed_player(problem: SeatingProblem, seating: list[list[list[int]]]) -> bool:
+    """Whether a player with a fixed table plays a round of ``seating`` at another table."""
+    for tables in seating:
+        for t, table in enumerate(tables):
+            if any(0 <= problem.fixed[p] != t for p in table):
+                return True
+    return False
 
 
 def _seats_hard_pair(problem: SeatingProblem, seating: list[list[list[int]]]) -> bool:
