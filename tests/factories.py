@@ -267,6 +267,9 @@ def played_tournament(
         **fields,
     )
     field = make_players(tournament, players)
+    # Drawn in the order tournament.demo.synthetic_tournament draws, so that a seed gives
+    # the evening its file would (tests/test_factories.py): tests written against a
+    # seed's outcome (a countback, a tie) keep testing the same thing.
     rng = random.Random(seed)
     strength = {player.ref: rng.uniform(0.7, 1.3) for player in field}
     by_ref = {player.ref: player for player in field}
