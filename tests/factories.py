@@ -58,7 +58,9 @@ class PlayerFactory(factory.django.DjangoModelFactory):
         model = Player
 
     tournament = factory.SubFactory(TournamentFactory)
-    ref = factory.Sequence(lambda n: f"p{n}")
+    # Not "p1", "p2", ...: those are make_players' ids, and a table of a size adds
+    # players to a tournament that may have them.
+    ref = factory.Sequence(lambda n: f"player-{n}")
     name = factory.Faker("name")
     club = ""
 

@@ -11,6 +11,7 @@ from tests.factories import (
     SheetFactory,
     TableFactory,
     TournamentFactory,
+    make_players,
     played_tournament,
     seated_round,
 )
@@ -32,6 +33,14 @@ def test_a_table_of_a_size_seats_new_players_of_its_tournament(db):
     assert [seat.position for seat in seats] == [1, 2, 3, 4]
     assert {seat.player.tournament for seat in seats} == {table.round.tournament}
     assert {seat.round for seat in seats} == {table.round}
+
+
+def test_a_table_of_a_size_joins_a_tournament_that_has_players(db):
+    tournament = TournamentFactory()
+    round_ = seated_round(tournament, make_players(tournament, 12))
+    table = TableFactory(round=round_, number=4, size=6)
+    assert tournament.players.count() == 18
+    assert table.seats.count() == 6
 
 
 def test_a_table_seats_the_players_given_in_order(db):
