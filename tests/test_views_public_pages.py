@@ -372,10 +372,9 @@ def test_an_unconfirmed_sheet_never_shows(client, make_played, django_user_model
 
 def test_an_unconfirmed_sheet_of_a_new_released_round_never_shows(client, make_played):
     tournament = make_played(players=8, rounds=1)
-    round_ = Round.objects.create(tournament=tournament, number=2, started=True, released=True)
-    table = Table.objects.create(round=round_, number=1)
+    round_ = RoundFactory(tournament=tournament, number=2, started=True, released=True)
     players = list(Player.objects.filter(tournament=tournament)[:4])
-    seat_table(table, players)
+    table = TableFactory(round=round_, number=1, players=players)
     user = get_user_model().objects.create_user("typist")
     row = {"won": ["40", "2", "4", "2"], "last_in": "1", "left_over": "4"}
     save_sheet(table, user, [row] * 4, expected_version=0, final=True)
