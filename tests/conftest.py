@@ -8,8 +8,18 @@ from tournament.services import tournament_file
 
 
 @pytest.fixture
+def make_played(db):
+    """Build a played tournament of the given shape with the factories
+    (``tests.factories.played_tournament``) and return it."""
+    from tests.factories import played_tournament
+
+    return played_tournament
+
+
+@pytest.fixture
 def make_tournament(db):
-    """Import a synthetic tournament of the given shape and return it."""
+    """Import a synthetic tournament of the given shape and return it: for tests of what
+    comes in through a tournament file (``make_played`` builds the same rows directly)."""
 
     def make(players=12, rounds=2, rotations=1, seed=1, slug="test-open", published=True, **kwargs):
         data = synthetic_tournament(
@@ -114,27 +124,15 @@ def outsider_client(outsider):
 
 
 @pytest.fixture
-def seated_round(make_tournament, organiser, scorer, second_scorer):
+def seated_round(db, organiser, scorer, second_scorer):
     """A private tournament of 12 players owned by ``organiser`` with two scorers, whose
     round 1 is seated at three tables of four and started, no sheets entered yet."""
-    from tournament.demo import table_sizes
-    from tournament.models import Player, Round, Seat, Table
+    from tests.factories import TournamentFactory, make_players, seated_round
 
-    tournament = make_tournament(players=12, rounds=0, published=False, slug="club-night")
-    tournament.owner = organiser
-    tournament.save()
-    tournament.scorers.add(scorer, second_scorer)
-    round_ = Round.objects.create(tournament=tournament, number=1, started=True)
-    players = list(Player.objects.filter(tournament=tournament))
-    start = 0
-    for number, size in enumerate(table_sizes(len(players)), start=1):
-        table = Table.objects.create(round=round_, number=number)
-        Seat.objects.bulk_create(
-            Seat(table=table, round=round_, position=position, player=player)
-            for position, player in enumerate(players[start : start + size], start=1)
-        )
-        start += size
-    return round_
+    tournament = TournamentFactory(
+        name="Test Open", slug="club-night", owner=organiser, scorers=[scorer, second_scorer]
+    )
+    return seated_round(tournament, make_players(tournament, 12))
 
 
 # CI runs the property tests on a fixed set of examples, so a submission's result does not

@@ -1,15 +1,56 @@
+"""factory-boy factories: the rows a test needs, built directly rather than imported from
+a tournament file (the file tests import files; the rest of the suite should not depend
+on the file format to get its data).
+
+- ``TableFactory(players=[...])`` or ``TableFactory(size=4)`` seats a table;
+- ``DealFactory(table=..., row={"won": [...], "last_in": ..., "left_over": ...})`` records
+  one confirmed deal with its per-seat results and keeps the seats' stored sums right
+  (the standings read those sums, not the deals);
+- ``TableFactory(..., deals=[row, ...])`` records a table's whole sheet at once, confirmed;
+- ``seated_round`` seats a round (optionally with confirmed deals), ``played_tournament``
+  a whole tournament of played rounds.
+"""
+
+import datetime
+import random
+from collections.abc import Sequence
+from typing import Any
+
 import factory
 
-from tournament.models import Deal, DealResult, Player, Round, Seat, Table, Tournament
-from tournament.services.sheets import confirmed_rows, write_seat_sums
+from scoring.rules import deals_per_round
+from scoring.seating import SeatingRequest, plan
+from tournament.demo import random_deal, table_sizes
+from tournament.models import (
+    Deal,
+    DealResult,
+    Player,
+    Round,
+    Seat,
+    Sheet,
+    SheetStatus,
+    Table,
+    Tournament,
+)
+from tournament.services.sheets import confirmed_rows, seat_sums, write_seat_sums
+
+Row = dict[str, Any]
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):
+    """``scorers=[user, ...]`` makes them the tournament's scorers."""
+
     class Meta:
         model = Tournament
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Tournament {n}")
     slug = factory.Sequence(lambda n: f"tournament-{n}")
+
+    @factory.post_generation
+    def scorers(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.scorers.set(extracted)
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
@@ -17,7 +58,9 @@ class PlayerFactory(factory.django.DjangoModelFactory):
         model = Player
 
     tournament = factory.SubFactory(TournamentFactory)
-    ref = factory.Sequence(lambda n: f"p{n}")
+    # Not "p1", "p2", ...: those are make_players' ids, and a table of a size adds
+    # players to a tournament that may have them.
+    ref = factory.Sequence(lambda n: f"player-{n}")
     name = factory.Faker("name")
     club = ""
 
@@ -31,29 +74,124 @@ class RoundFactory(factory.django.DjangoModelFactory):
 
 
 class TableFactory(factory.django.DjangoModelFactory):
+    """A table of ``round``; ``players=[...]`` seats them in order (seat 1 first),
+    ``size=n`` seats n new players of the round's tournament instead, and with either,
+    ``deals=[row, ...]`` records those rows as the table's confirmed sheet."""
+
     class Meta:
         model = Table
 
     round = factory.SubFactory(RoundFactory)
     number = factory.Sequence(lambda n: n + 1)
+    players = None
+    size = None
+    deals = None
+
+    @classmethod
+    def _create(cls, model_class, *args, players, size, deals, **kwargs):
+        table = super()._create(model_class, *args, **kwargs)
+        if size is not None:
+            if players is not None:
+                raise ValueError("give a table either players or a size, not both")
+            players = PlayerFactory.create_batch(size, tournament=table.round.tournament)
+        if players is not None:
+            fill_tables([(table, players, deals)])
+        elif deals is not None:
+            raise ValueError("a table's deals need its players: give players or a size")
+        return table
+
+    @classmethod
+    def _build(cls, model_class, *args, players, size, deals, **kwargs):
+        if (players, size, deals) != (None, None, None):
+            raise ValueError("a built table is not saved: seat it with fill_tables")
+        return super()._build(model_class, *args, **kwargs)
+
+
+class SheetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Sheet
+
+    table = factory.SubFactory(TableFactory, size=5)
+    status = SheetStatus.NOT_STARTED
+
+
+def a_deal(size: int) -> Row:
+    """A valid deal for a table of ``size``: seat 1 wins every pair, the last seat is
+    last in."""
+    return {"won": [40] + [0] * (size - 1), "last_in": size, "left_over": 12}
+
+
+class DealFactory(factory.django.DjangoModelFactory):
+    """One confirmed deal of ``table`` from ``row`` (default: ``a_deal``), numbered after
+    the table's last deal unless ``number`` is given. Its per-seat results are written
+    with it and the seats' stored sums follow, as the sheet services keep them."""
+
+    class Meta:
+        model = Deal
+
+    table = factory.SubFactory(TableFactory, size=5)
+    number = factory.LazyAttribute(lambda o: o.table.deals.count() + 1)
+    row = factory.LazyAttribute(lambda o: a_deal(o.table.seats.count()))
+    last_in = factory.LazyAttribute(lambda o: o.row["last_in"])
+    left_over = factory.LazyAttribute(lambda o: o.row["left_over"])
+
+    @classmethod
+    def _create(cls, model_class, *args, row, **kwargs):
+        deal = super()._create(model_class, *args, **kwargs)
+        DealResult.objects.bulk_create(
+            DealResult(deal=deal, seat=seat, won=won) for seat, won in enumerate(row["won"], 1)
+        )
+        write_seat_sums(deal.table, confirmed_rows(deal.table))
+        return deal
 
 
 def seat_table(table, players):
     """Seat ``players`` at ``table`` in order (seat 1 first)."""
-    return Seat.objects.bulk_create(
-        Seat(table=table, round=table.round, position=position, player=player)
-        for position, player in enumerate(players, start=1)
-    )
+    return fill_tables([(table, players, None)])
 
 
 def record_deal(table, number, won, last_in, left_over):
-    deal = Deal.objects.create(table=table, number=number, last_in=last_in, left_over=left_over)
-    DealResult.objects.bulk_create(
-        DealResult(deal=deal, seat=seat, won=count) for seat, count in enumerate(won, start=1)
+    return DealFactory(
+        table=table, number=number, row={"won": won, "last_in": last_in, "left_over": left_over}
     )
-    # As the sheet services do: the seats' sums follow the deals.
-    write_seat_sums(table, confirmed_rows(table))
-    return deal
+
+
+def fill_tables(tables: Sequence[tuple[Table, Sequence[Player], Sequence[Row] | None]]):
+    """Seat each saved, empty table's players in order (seat 1 first) and, where rows are
+    given, record them as its confirmed sheet, with the seats' sums over them: what
+    ``TableFactory(players=..., deals=...)`` does for one table, in five bulk inserts
+    however many tables. A sheet of fewer deals than a round has is marked stopped early,
+    as one confirmed that way is."""
+    seats = Seat.objects.bulk_create(
+        Seat(table=table, round=table.round, position=position, player=player, **sums)
+        for table, players, rows in tables
+        for position, (player, sums) in enumerate(
+            zip(players, map(Seat.sum_values, seat_sums(rows or (), len(players))), strict=True),
+            start=1,
+        )
+    )
+    played = [(table, players, rows) for table, players, rows in tables if rows is not None]
+    numbered = [(table, n, row) for table, _, rows in played for n, row in enumerate(rows, 1)]
+    deals = Deal.objects.bulk_create(
+        Deal(table=table, number=number, last_in=row["last_in"], left_over=row["left_over"])
+        for table, number, row in numbered
+    )
+    DealResult.objects.bulk_create(
+        DealResult(deal=deal, seat=seat, won=won)
+        for deal, (_, _, row) in zip(deals, numbered, strict=True)
+        for seat, won in enumerate(row["won"], start=1)
+    )
+    Sheet.objects.bulk_create(
+        SheetFactory.build(
+            table=table,
+            status=SheetStatus.CONFIRMED if rows else SheetStatus.NOT_STARTED,
+            stopped_early=0
+            < len(rows)
+            < deals_per_round(len(players), table.round.tournament.rotations_per_round),
+        )
+        for table, players, rows in played
+    )
+    return seats
 
 
 def clear_deals(tournament):
@@ -61,3 +199,101 @@ def clear_deals(tournament):
     for table in Table.objects.filter(round__tournament=tournament):
         Deal.objects.filter(table=table).delete()
         write_seat_sums(table, [])
+
+
+def make_players(tournament, count: int) -> list[Player]:
+    """``count`` players named "Player 0000" on, of three clubs in turn, ids p1 on."""
+    return Player.objects.bulk_create(
+        PlayerFactory.build(
+            tournament=tournament, ref=f"p{i + 1}", name=f"Player {i:04d}", club=f"Club {i % 3}"
+        )
+        for i in range(count)
+    )
+
+
+def seated_round(
+    tournament, players: Sequence[Player], *, number=1, started=True, released=False, deals=None
+) -> Round:
+    """Round ``number`` of ``tournament`` with ``players`` seated in order at tables as
+    close to five as possible (12 → 4, 4, 4). ``deals(table number, size)`` gives each table's
+    confirmed rows; without it no sheet is entered yet."""
+    round_ = RoundFactory(tournament=tournament, number=number, started=started, released=released)
+    seating, start = [], 0
+    for size in table_sizes(len(players)):
+        seating.append(players[start : start + size])
+        start += size
+    play_round(
+        round_,
+        seating,
+        None if deals is None else [deals(n, len(s)) for n, s in enumerate(seating, 1)],
+    )
+    return round_
+
+
+def play_round(round_, seating: Sequence[Sequence[Player]], deals=None) -> list[Table]:
+    """Tables 1, 2, ... of ``round_`` with ``seating``'s players, each table's confirmed
+    rows from ``deals`` (a list in table order) when given: a round's rows in a few bulk
+    inserts, however many tables."""
+    tables = Table.objects.bulk_create(
+        TableFactory.build(round=round_, number=number) for number in range(1, len(seating) + 1)
+    )
+    fill_tables(list(zip(tables, seating, deals or [None] * len(seating), strict=True)))
+    return tables
+
+
+def played_tournament(
+    *,
+    players=12,
+    rounds=2,
+    rotations=1,
+    seed=1,
+    slug="test-open",
+    name="Test Open",
+    published=True,
+    date=None,
+    absent: dict[int, Sequence[int]] | None = None,
+    stopped_early: dict[int, tuple[int, int]] | None = None,
+    **fields,
+) -> Tournament:
+    """A tournament of ``players`` (``make_players``) and ``rounds`` started and released
+    rounds, each seated by the seating engine and every table's sheet confirmed with
+    ``rotations`` rounds of random deals drawn from ``seed`` (stronger players win more),
+    as the demo's evening is made. ``absent`` maps a round to player indexes who miss it,
+    ``stopped_early`` a round to (table number, deals played)."""
+    tournament = TournamentFactory(
+        name=name,
+        slug=slug,
+        date=datetime.date.fromisoformat(date) if isinstance(date, str) else date,
+        rotations_per_round=rotations,
+        published=published,
+        **fields,
+    )
+    field = make_players(tournament, players)
+    # Drawn in the order tournament.demo.synthetic_tournament draws, so that a seed gives
+    # the evening its file would (tests/test_factories.py): tests written against a
+    # seed's outcome (a countback, a tie) keep testing the same thing.
+    rng = random.Random(seed)
+    strength = {player.ref: rng.uniform(0.7, 1.3) for player in field}
+    by_ref = {player.ref: player for player in field}
+    history: list[tuple[str, ...]] = []
+    for number in range(1, rounds + 1):
+        missing = set((absent or {}).get(number, ()))
+        here = tuple(p.ref for index, p in enumerate(field) if index not in missing)
+        request = SeatingRequest(
+            players=here,
+            split=tuple(table_sizes(len(here))),
+            history=tuple(history),
+            seed=seed + number,
+            search_effort=0.2,
+        )
+        seated = plan(request).rounds[0].tables
+        history.extend(seated)
+        round_ = RoundFactory(tournament=tournament, number=number, started=True, released=True)
+        stop = (stopped_early or {}).get(number, (0, 0))
+        deals = []
+        for table_number, refs in enumerate(seated, start=1):
+            count = stop[1] if stop[0] == table_number else len(refs) * rotations
+            strengths = [strength[ref] for ref in refs]
+            deals.append([random_deal(rng, strengths) for _ in range(count)])
+        play_round(round_, [[by_ref[ref] for ref in refs] for refs in seated], deals)
+    return tournament

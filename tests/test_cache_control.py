@@ -34,8 +34,8 @@ def test_every_page_a_logged_in_user_gets_is_private(name, organiser, private):
         assert "public" not in directives(response)
 
 
-def test_public_pages_of_a_logged_in_user_are_private(organiser_client, make_tournament):
-    tournament = make_tournament(slug="open-night")
+def test_public_pages_of_a_logged_in_user_are_private(organiser_client, make_played):
+    tournament = make_played(slug="open-night")
     for name in [name for name, route in ROUTES.items() if route.access is Access.PUBLIC]:
         response = organiser_client.get(url_for(name, tournament))
         assert response.status_code == 200
@@ -49,8 +49,8 @@ def test_logging_in_is_answered_privately(client, organiser):
 
 
 @pytest.mark.parametrize("name", sorted(n for n, r in ROUTES.items() if r.access is Access.PUBLIC))
-def test_anonymous_visitors_public_pages_keep_their_headers(client, make_tournament, name):
-    tournament = make_tournament(slug="open-night")
+def test_anonymous_visitors_public_pages_keep_their_headers(client, make_played, name):
+    tournament = make_played(slug="open-night")
     for _ in range(2):  # the first from the view, the second from the cache
         response = client.get(url_for(name, tournament))
         assert response.status_code == 200

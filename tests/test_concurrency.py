@@ -136,9 +136,9 @@ def one_step(seated_round):
 
 @pytest.mark.parametrize("two_person", [False, True], ids=["confirmed", "entered"])
 def test_eight_scorers_saving_tables_of_one_round_at_once_all_succeed(
-    make_tournament, django_user_model, monkeypatch, two_person
+    make_played, django_user_model, monkeypatch, two_person
 ):
-    tournament = make_tournament(players=40, rounds=0, published=False, slug="busy-night")
+    tournament = make_played(players=40, rounds=0, published=False, slug="busy-night")
     tournament.two_person_check = two_person
     tournament.save(update_fields=["two_person_check"])
     round_ = seating.seat_next_round(tournament, method="random")
@@ -241,8 +241,8 @@ def test_a_double_clicked_confirmation_records_once(
 # Seating ------------------------------------------------------------------------------
 
 
-def test_generating_a_round_twice_at_once_creates_one_round(make_tournament, monkeypatch):
-    tournament = make_tournament(players=12, rounds=1, slug="double-seat")
+def test_generating_a_round_twice_at_once_creates_one_round(make_played, monkeypatch):
+    tournament = make_played(players=12, rounds=1, slug="double-seat")
     slow_down(monkeypatch, seating, "_seat")
 
     outcomes = run_together(
@@ -312,9 +312,9 @@ def test_two_scorers_on_the_sheet_page_at_once_one_sees_both_copies(
 
 
 def test_seating_the_next_round_twice_at_once_on_the_rounds_page_creates_one(
-    make_tournament, organiser, monkeypatch
+    make_played, organiser, monkeypatch
 ):
-    tournament = make_tournament(players=12, rounds=1, slug="double-click-seat")
+    tournament = make_played(players=12, rounds=1, slug="double-click-seat")
     tournament.owner = organiser
     tournament.save(update_fields=["owner"])
     url = reverse("organiser:rounds", args=[tournament.slug])

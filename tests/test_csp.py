@@ -96,9 +96,9 @@ def people(client, organiser_client, scorer_client, outsider_client):
 
 
 @pytest.mark.parametrize("name", sorted(name for name, route in ROUTES.items() if route.reads))
-def test_every_page_keeps_to_the_policy(name, people, seated_round, make_tournament):
+def test_every_page_keeps_to_the_policy(name, people, seated_round, make_played):
     access = ROUTES[name].access
-    public = make_tournament(published=True, rounds=2, slug="test-open")
+    public = make_played(published=True, rounds=2, slug="test-open")
     tournament = public if access is Access.PUBLIC else seated_round.tournament
     url = url_for(name, tournament if access in TOURNAMENT_ACCESS else None)
     response = people[access].get(url)
@@ -108,26 +108,26 @@ def test_every_page_keeps_to_the_policy(name, people, seated_round, make_tournam
 
 @pytest.mark.parametrize("name", sorted(n for n, r in ROUTES.items() if r.access is Access.PUBLIC))
 def test_public_pages_keep_to_the_policy_for_logged_in_users_too(
-    name, organiser_client, make_tournament
+    name, organiser_client, make_played
 ):
     """They carry the log-out form and the htmx CSRF header."""
-    url = url_for(name, make_tournament(published=True, rounds=2, slug="test-open"))
+    url = url_for(name, make_played(published=True, rounds=2, slug="test-open"))
     response = organiser_client.get(url)
     assert response.status_code == 200
     assert_keeps_to_the_policy(response, name)
 
 
-def test_the_player_page_draws_its_chart_without_inline_styles(client, make_tournament):
-    response = client.get(url_for("player", make_tournament(published=True, rounds=3)))
+def test_the_player_page_draws_its_chart_without_inline_styles(client, make_played):
+    response = client.get(url_for("player", make_played(published=True, rounds=3)))
     html = response.content.decode()
     assert "<svg" in html
     assert_keeps_to_the_policy(response, "player")
 
 
 def test_htmx_fragments_keep_to_the_policy(
-    client, organiser_client, scorer_client, seated_round, make_tournament
+    client, organiser_client, scorer_client, seated_round, make_played
 ):
-    public = make_tournament(published=True, rounds=2, slug="test-open")
+    public = make_played(published=True, rounds=2, slug="test-open")
     private = seated_round.tournament
     htmx = {"HTTP_HX_REQUEST": "true"}
     fragments = {

@@ -100,9 +100,9 @@ def test_the_standings_command_writes_the_same_safe_csv(hostile):
     assert_safe(out.getvalue(), [*HOSTILE, "\rCR"])
 
 
-def test_a_shared_rank_is_not_a_formula(client, make_tournament):
+def test_a_shared_rank_is_not_a_formula(client, make_played):
     # Before any round, all three share first place.
-    tournament = make_tournament(players=3, rounds=0)
+    tournament = make_played(players=3, rounds=0)
     text = download(client, tournament).content.decode("utf-8-sig")
     _, *rows = typed_rows(text)
     assert [row[0] for row in rows] == ["1="] * 3
@@ -120,8 +120,8 @@ def visible_headers(client, tournament):
     "tiebreaks",
     [["last_in", "table_wins", "countback"], ["table_wins", "best_round", "opponents"]],
 )
-def test_decided_by_names_the_column_people_see(client, make_tournament, tiebreaks):
-    tournament = make_tournament(players=30, rounds=3)
+def test_decided_by_names_the_column_people_see(client, make_played, tiebreaks):
+    tournament = make_played(players=30, rounds=3)
     tournament.tiebreaks = tiebreaks
     tournament.save()
     text = download(client, tournament).content.decode("utf-8-sig")
@@ -140,8 +140,8 @@ def test_decided_by_names_the_column_people_see(client, make_tournament, tiebrea
 
 
 @pytest.mark.parametrize("name", ["standings_csv", "tournament_json"])
-def test_every_export_answers_head(client, make_tournament, name):
-    tournament = make_tournament(players=6, rounds=1)
+def test_every_export_answers_head(client, make_played, name):
+    tournament = make_played(players=6, rounds=1)
     url = reverse(name, args=[tournament.slug])
     got = client.get(url)
     head = client.head(url)

@@ -151,7 +151,7 @@ def url_for_any(name):
 
 @pytest.fixture
 def state(
-    seated_round, make_tournament, outsider, organiser_client, scorer_client, second_scorer_client
+    seated_round, make_played, outsider, organiser_client, scorer_client, second_scorer_client
 ):
     """club-night with table 1 entered by simon and a pair kept apart, and another
     tournament with rows of its own (whose ids are junk to club-night's views)."""
@@ -178,7 +178,7 @@ def state(
         failures_since_start=settings.AXES_FAILURE_LIMIT,
         attempt_time=timezone.now(),
     )
-    other = make_tournament(players=6, rounds=1, slug="other-open")
+    other = make_played(players=6, rounds=1, slug="other-open")
     others = list(Player.objects.filter(tournament=other).order_by("pk")[:2])
     other_pair = KeepApart.objects.create(tournament=other, first=others[0], second=others[1])
     other.scorers.add(outsider)

@@ -228,8 +228,8 @@ def test_a_sheet_page_showing_the_old_seating_gets_both_versions_after_a_re_seat
 
 
 @pytest.mark.django_db
-def test_swapping_in_a_draft_round_leaves_the_sheets_alone(make_tournament):
-    tournament = make_tournament(players=12, rounds=0, slug="draft-swap")
+def test_swapping_in_a_draft_round_leaves_the_sheets_alone(make_played):
+    tournament = make_played(players=12, rounds=0, slug="draft-swap")
     round_ = seating.seat_next_round(tournament, method="random")
     first, second = players_at(round_, 1)[0], players_at(round_, 2)[0]
     seating.swap_players(round_, first, second)
@@ -262,10 +262,10 @@ def settings_form(tournament, **changes):
 
 
 @pytest.fixture
-def tables_of_five(make_tournament, organiser, scorer):
+def tables_of_five(make_played, organiser, scorer):
     """Ten players at two tables of five, two rotations a round (ten deals), round 1
     started, sheets confirmed at once."""
-    tournament = make_tournament(players=10, rounds=0, rotations=2, published=False, slug="fives")
+    tournament = make_played(players=10, rounds=0, rotations=2, published=False, slug="fives")
     tournament.owner = organiser
     tournament.two_person_check = False
     tournament.save()
@@ -396,8 +396,8 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
 # Starting a round while it is seated again --------------------------------------------
 
 
-def draft_round(make_tournament, organiser):
-    tournament = make_tournament(players=12, rounds=0, published=False, slug="draft-night")
+def draft_round(make_played, organiser):
+    tournament = make_played(players=12, rounds=0, published=False, slug="draft-night")
     tournament.owner = organiser
     tournament.save(update_fields=["owner"])
     return seating.seat_next_round(tournament, method="random", seed=1)
@@ -418,9 +418,9 @@ def start_form(page):
 
 @pytest.mark.django_db
 def test_a_round_seated_again_since_the_page_was_loaded_is_not_started(
-    make_tournament, organiser, organiser_client
+    make_played, organiser, organiser_client
 ):
-    round_ = draft_round(make_tournament, organiser)
+    round_ = draft_round(make_played, organiser)
     slug = round_.tournament.slug
     page = organiser_client.get(reverse("organiser:round", args=[slug, 1]))
     shown = seating_of(round_)
@@ -447,9 +447,9 @@ def test_a_round_seated_again_since_the_page_was_loaded_is_not_started(
 @pytest.mark.parametrize("start_delay", [0, 0.1], ids=["at once", "regenerate first"])
 @pytest.mark.django_db(transaction=True)
 def test_starting_a_round_while_it_is_seated_again_starts_the_seating_shown_or_none(
-    postgresql, make_tournament, organiser, monkeypatch, start_delay
+    postgresql, make_played, organiser, monkeypatch, start_delay
 ):
-    round_ = draft_round(make_tournament, organiser)
+    round_ = draft_round(make_played, organiser)
     slug = round_.tournament.slug
     client = Client()
     client.force_login(organiser)
@@ -482,9 +482,9 @@ def test_starting_a_round_while_it_is_seated_again_starts_the_seating_shown_or_n
 
 @pytest.mark.django_db
 def test_dropping_a_player_seated_in_a_round_not_started_says_to_regenerate_it(
-    make_tournament, organiser, organiser_client
+    make_played, organiser, organiser_client
 ):
-    round_ = draft_round(make_tournament, organiser)
+    round_ = draft_round(make_played, organiser)
     slug = round_.tournament.slug
     seated = players_at(round_, 1)[0]
     drop_url = reverse("organiser:player_drop", args=[slug, seated.pk])
@@ -501,9 +501,9 @@ def test_dropping_a_player_seated_in_a_round_not_started_says_to_regenerate_it(
 
 @pytest.mark.django_db(transaction=True)
 def test_dropping_a_player_while_the_next_round_is_seated_is_told_where_they_sit(
-    postgresql, make_tournament, organiser, monkeypatch
+    postgresql, make_played, organiser, monkeypatch
 ):
-    tournament = make_tournament(players=12, rounds=1, published=False, slug="late-drop")
+    tournament = make_played(players=12, rounds=1, published=False, slug="late-drop")
     tournament.owner = organiser
     tournament.save(update_fields=["owner"])
     leaving = Player.objects.filter(tournament=tournament).order_by("name").first()

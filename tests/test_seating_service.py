@@ -191,8 +191,8 @@ def test_a_fixed_table_is_honoured(empty_tournament):
     assert set(Seat.objects.filter(player=player).values_list("table__number", flat=True)) == {2}
 
 
-def test_seating_by_standings_puts_the_leaders_together(make_tournament):
-    tournament = make_tournament(players=15, rounds=2, rotations=1)
+def test_seating_by_standings_puts_the_leaders_together(make_played):
+    tournament = make_played(players=15, rounds=2, rotations=1)
     round_ = seating.seat_next_round(tournament, method="standings")
     from tournament.services.standings import tournament_standings
 

@@ -30,8 +30,8 @@ def private(seated_round):
 
 
 @pytest.fixture
-def public(make_tournament):
-    return make_tournament(published=True, rounds=2, slug="test-open")
+def public(make_played):
+    return make_played(published=True, rounds=2, slug="test-open")
 
 
 def csrf_client(user=None) -> Client:

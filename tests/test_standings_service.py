@@ -89,8 +89,8 @@ def test_csv_and_text_show_every_tiebreak_value(worked_example):
     assert text.splitlines()[4].split()[:3] == ["1", "E", "16"]
 
 
-def test_shared_ranks_are_marked(db, make_tournament):
-    tournament = make_tournament(players=3, rounds=0)
+def test_shared_ranks_are_marked(db, make_played):
+    tournament = make_played(players=3, rounds=0)
     rows = json.loads(run_standings(tournament.slug, "json"))["rows"]
     assert [(r["rank"], r["shared"]) for r in rows] == [(1, True)] * 3
     assert run_standings(tournament.slug, "csv").splitlines()[1].startswith('"1=",')
@@ -101,26 +101,26 @@ def test_unknown_slug(db):
         run_standings("nope", "json")
 
 
-def test_incomplete_tables_are_reported(make_tournament):
-    tournament = make_tournament(players=10, rounds=2, rotations=2, stopped_early={2: (1, 7)})
+def test_incomplete_tables_are_reported(make_played):
+    tournament = make_played(players=10, rounds=2, rotations=2, stopped_early={2: (1, 7)})
     result = tournament_standings(tournament)
     assert [(t.round, t.table, t.deals, t.expected) for t in result.incomplete_tables] == [
         (2, 1, 7, 10)
     ]
 
 
-def test_incomplete_tables_are_named_by_the_command(make_tournament):
-    tournament = make_tournament(players=10, rounds=2, rotations=2, stopped_early={2: (1, 7)})
+def test_incomplete_tables_are_named_by_the_command(make_played):
+    tournament = make_played(players=10, rounds=2, rotations=2, stopped_early={2: (1, 7)})
     data = json.loads(run_standings(tournament.slug, "json"))
     assert data["incomplete_tables"] == [{"round": 2, "table": 1, "deals": 7, "expected": 10}]
     assert "round 2, table 1: 7 of 10 deals" in run_standings(tournament.slug, "text")
 
 
-def test_a_seated_round_not_yet_started_counts_nowhere(make_tournament):
+def test_a_seated_round_not_yet_started_counts_nowhere(make_played):
     from tournament.services import seating
 
     # Classic stakes: a round played counts 0 for best_round only if it is counted at all.
-    tournament = make_tournament(players=10, rounds=2, rotations=1)
+    tournament = make_played(players=10, rounds=2, rotations=1)
     tournament.scoring = "classic-stakes"
     tournament.planned_rounds = 3
     tournament.save()
@@ -139,9 +139,9 @@ def _queries(function):
 
 
 @pytest.mark.parametrize("fmt", ["json", "text", "csv"])
-def test_the_standings_command_query_count_does_not_grow(make_tournament, fmt):
-    small = make_tournament(players=6, rounds=1, rotations=1, slug="small")
-    large = make_tournament(players=40, rounds=5, rotations=2, slug="large")
+def test_the_standings_command_query_count_does_not_grow(make_played, fmt):
+    small = make_played(players=6, rounds=1, rotations=1, slug="small")
+    large = make_played(players=40, rounds=5, rotations=2, slug="large")
     small_count = _queries(lambda: run_standings(small.slug, fmt))
     assert small_count == _queries(lambda: run_standings(large.slug, fmt))
     assert small_count <= 5
@@ -155,11 +155,11 @@ def test_the_standings_command_query_count_does_not_grow(make_tournament, fmt):
         ("average", "classic-stakes", 0),
     ],
 )
-def test_bye_points_follow_the_setting(make_tournament, bye_score, scoring, expected):
+def test_bye_points_follow_the_setting(make_played, bye_score, scoring, expected):
     from tournament.models import Bye, Player, Round
     from tournament.services.standings import bye_points
 
-    tournament = make_tournament(players=10, rounds=1, rotations=2)
+    tournament = make_played(players=10, rounds=1, rotations=2)
     tournament.bye_score = bye_score
     tournament.scoring = scoring
     tournament.save()

@@ -241,8 +241,8 @@ def test_a_registered_tiebreak_is_offered_in_the_settings(
     assert '<option value="worst_round">worst round</option>' in create
 
 
-def test_a_registered_tiebreak_is_shown_as_a_column(worst_round, client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_a_registered_tiebreak_is_shown_as_a_column(worst_round, client, make_played):
+    tournament = make_played(players=12, rounds=2)
     tournament.tiebreaks = ["worst_round", "last_in"]
     tournament.save(update_fields=["tiebreaks"])
     response = client.get(reverse("standings", args=[tournament.slug]), {"sort": "worst_round"})

@@ -187,9 +187,9 @@ def test_a_confirmation_that_fails_half_way_leaves_the_sheet_awaiting_confirmati
 
 
 @pytest.fixture
-def played_tournament(make_tournament):
+def played_tournament(make_played):
     """Twelve players with one started round: the next round is number 2."""
-    return make_tournament(players=12, rounds=1, slug="seating-night")
+    return make_played(players=12, rounds=1, slug="seating-night")
 
 
 @pytest.mark.parametrize("model", [Seat, Sheet], ids=["half the seats", "half the sheets"])

@@ -4,15 +4,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 
-def test_home_lists_tournaments(client, make_tournament):
-    make_tournament()
+def test_home_lists_tournaments(client, make_played):
+    make_played()
     response = client.get(reverse("home"))
     assert response.status_code == 200
     assert b"Test Open" in response.content
 
 
-def test_standings_page_shows_ranks_values_and_the_chain(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2, stopped_early={2: (1, 3)})
+def test_standings_page_shows_ranks_values_and_the_chain(client, make_played):
+    tournament = make_played(players=12, rounds=2, stopped_early={2: (1, 3)})
     response = client.get(reverse("standings", args=[tournament.slug]))
     assert response.status_code == 200
     html = response.content.decode()
@@ -30,8 +30,8 @@ def test_standings_page_shows_ranks_values_and_the_chain(client, make_tournament
     assert len(table.rows) == 12
 
 
-def test_a_shared_rank_is_shown_with_equals(client, make_tournament):
-    tournament = make_tournament(players=3, rounds=0)
+def test_a_shared_rank_is_shown_with_equals(client, make_played):
+    tournament = make_played(players=3, rounds=0)
     html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     assert html.count(">=1<") == 3
 
@@ -40,9 +40,9 @@ def test_unknown_tournament_is_404(client, db):
     assert client.get(reverse("standings", args=["nope"])).status_code == 404
 
 
-def test_the_standings_page_query_count_does_not_grow(client, make_tournament):
-    small = make_tournament(players=6, rounds=1, slug="small")
-    large = make_tournament(players=40, rounds=5, rotations=2, slug="large")
+def test_the_standings_page_query_count_does_not_grow(client, make_played):
+    small = make_played(players=6, rounds=1, slug="small")
+    large = make_played(players=40, rounds=5, rotations=2, slug="large")
 
     def count(slug):
         with CaptureQueriesContext(connection) as captured:
@@ -53,7 +53,7 @@ def test_the_standings_page_query_count_does_not_grow(client, make_tournament):
 
 
 @pytest.mark.parametrize("method", ["post", "put", "delete"])
-def test_standings_page_is_read_only(client, make_tournament, method):
-    tournament = make_tournament()
+def test_standings_page_is_read_only(client, make_played, method):
+    tournament = make_played()
     response = getattr(client, method)(reverse("standings", args=[tournament.slug]))
     assert response.status_code == 405

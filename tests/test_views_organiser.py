@@ -742,9 +742,9 @@ def test_players_of_one_name_are_told_apart_by_club_when_seating(
 
 
 def test_lowering_rotations_under_many_full_tables_names_three_and_counts_the_rest(
-    organiser_client, organiser, make_tournament
+    organiser_client, organiser, make_played
 ):
-    tournament = make_tournament(players=20, rounds=2, rotations=2)
+    tournament = make_played(players=20, rounds=2, rotations=2)
     tournament.owner = organiser
     tournament.save()
     url = reverse("organiser:edit", args=[tournament.slug])

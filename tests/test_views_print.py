@@ -271,11 +271,11 @@ def test_print_pages_are_read_only(organiser_client, seated_round, name, method)
 
 @pytest.mark.parametrize(("name", "queries"), [("seating", 7), ("sheets", 6)])
 def test_query_count_does_not_grow_with_tables_and_players(
-    make_tournament, organiser, organiser_client, django_assert_num_queries, name, queries
+    make_played, organiser, organiser_client, django_assert_num_queries, name, queries
 ):
     rounds = []
     for players, byes, slug in [(7, 1, "small"), (43, 4, "large")]:
-        tournament = make_tournament(players=players, rounds=1, published=False, slug=slug)
+        tournament = make_played(players=players, rounds=1, published=False, slug=slug)
         tournament.owner = organiser
         tournament.save()
         round_ = tournament.rounds.get()

@@ -129,8 +129,8 @@ def test_an_unreleased_round_and_an_unconfirmed_sheet_are_invisible(
     assert data["rounds"] == []
 
 
-def test_the_tournament_file_export_holds_released_confirmed_rounds(client, make_tournament):
-    tournament = make_tournament(players=10, rounds=2)
+def test_the_tournament_file_export_holds_released_confirmed_rounds(client, make_played):
+    tournament = make_played(players=10, rounds=2)
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
     mark_changed(tournament.pk)
     response = get(client, "tournament_json", tournament)
@@ -140,10 +140,8 @@ def test_the_tournament_file_export_holds_released_confirmed_rounds(client, make
     assert tournament_file.check(data) == []
 
 
-def test_standings_page_marks_the_podium_explains_tiebreaks_and_links_players(
-    client, make_tournament
-):
-    tournament = make_tournament(players=12, rounds=2)
+def test_standings_page_marks_the_podium_explains_tiebreaks_and_links_players(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     html = get(client, "standings", tournament).content.decode()
     assert "Winner" in html
     assert "Runner-up" in html
@@ -152,8 +150,8 @@ def test_standings_page_marks_the_podium_explains_tiebreaks_and_links_players(
     assert "standings.csv" in html
 
 
-def test_search_filters_by_name_and_keeps_ranks(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_search_filters_by_name_and_keeps_ranks(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     response = get(client, "standings", tournament, q="player 0003")
     rows = response.context["table"].rows
     assert [row.record["name"] for row in rows] == ["Player 0003"]
@@ -166,8 +164,8 @@ def test_search_filters_by_name_and_keeps_ranks(client, make_tournament):
     assert "No player matches that name." in partial
 
 
-def test_standings_can_be_sorted(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_standings_can_be_sorted(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     rows = get(client, "standings", tournament, sort="deals").context["table"].rows
     deals = [row.record["deals"] for row in rows]
     assert deals == sorted(deals)
@@ -178,8 +176,8 @@ def test_standings_can_be_sorted(client, make_tournament):
     )
 
 
-def test_projector_pages_through_the_standings_and_refreshes_itself(client, make_tournament):
-    tournament = make_tournament(players=30, rounds=2)
+def test_projector_pages_through_the_standings_and_refreshes_itself(client, make_played):
+    tournament = make_played(players=30, rounds=2)
     html = get(client, "projector", tournament).content.decode()
     assert "Standings after round 2" in html
     assert "page 1 of 3" in html
@@ -194,8 +192,8 @@ def test_projector_pages_through_the_standings_and_refreshes_itself(client, make
     assert "page 1 of 3" in get(client, "projector", tournament, page="x").content.decode()
 
 
-def test_csv_export(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_csv_export(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     response = get(client, "standings_csv", tournament)
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
@@ -203,8 +201,8 @@ def test_csv_export(client, make_tournament):
     assert {"rank", "name", "points", "round_1", "round_2"} <= set(rows[0])
 
 
-def test_names_with_html_are_escaped(client, make_tournament):
-    tournament = make_tournament(players=6, rounds=1)
+def test_names_with_html_are_escaped(client, make_played):
+    tournament = make_played(players=6, rounds=1)
     player = tournament.players.first()
     player.name = "<script>alert(1)</script>"
     player.save()
@@ -215,16 +213,16 @@ def test_names_with_html_are_escaped(client, make_tournament):
 
 
 @pytest.mark.parametrize("name", PUBLIC_PAGES)
-def test_public_page_queries_do_not_grow(client, make_tournament, settings, name):
+def test_public_page_queries_do_not_grow(client, make_played, settings, name):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
-    small = make_tournament(players=6, rounds=1, slug="small")
-    large = make_tournament(players=40, rounds=4, rotations=2, slug="large")
+    small = make_played(players=6, rounds=1, slug="small")
+    large = make_played(players=40, rounds=4, rotations=2, slug="large")
     assert queries(lambda: get(client, name, small)) == queries(lambda: get(client, name, large))
 
 
 @pytest.mark.parametrize("name", PUBLIC_PAGES)
-def test_anonymous_pages_come_from_the_cache_until_results_change(client, make_tournament, name):
-    tournament = make_tournament(players=12, rounds=2, slug=f"cached-{name.replace('_', '-')}")
+def test_anonymous_pages_come_from_the_cache_until_results_change(client, make_played, name):
+    tournament = make_played(players=12, rounds=2, slug=f"cached-{name.replace('_', '-')}")
     first = get(client, name, tournament)
     assert queries(lambda: get(client, name, tournament)) == 1
     assert get(client, name, tournament).content == first.content
@@ -246,8 +244,8 @@ def test_a_confirmed_sheet_clears_the_cache_by_itself(client, published, second_
 
 
 @pytest.mark.parametrize("name", PUBLIC_PAGES)
-def test_public_pages_are_read_only(client, make_tournament, name):
-    tournament = make_tournament()
+def test_public_pages_are_read_only(client, make_played, name):
+    tournament = make_played()
     assert client.post(reverse(name, args=[tournament.slug])).status_code == 405
 
 
@@ -263,8 +261,8 @@ def test_drafts_and_unconfirmed_sheets_leave_the_cache_alone(client, published, 
     assert get(client, "standings", tournament).content == first.content
 
 
-def test_long_standings_come_a_hundred_to_a_page(client, make_tournament):
-    tournament = make_tournament(players=130, rounds=1, slug="big-open")
+def test_long_standings_come_a_hundred_to_a_page(client, make_played):
+    tournament = make_played(players=130, rounds=1, slug="big-open")
     first = get(client, "standings", tournament).content.decode()
     second = get(client, "standings", tournament, page=2).content.decode()
     assert first.count('<td class="rank">') == 100
@@ -289,8 +287,8 @@ def test_long_standings_come_a_hundred_to_a_page(client, make_tournament):
 
 
 @pytest.mark.parametrize("name", ["standings", "projector", "final"])
-def test_nobody_is_marked_a_winner_before_a_round_is_released(client, make_tournament, name):
-    tournament = make_tournament(players=12, rounds=1)
+def test_nobody_is_marked_a_winner_before_a_round_is_released(client, make_played, name):
+    tournament = make_played(players=12, rounds=1)
     Round.objects.filter(tournament=tournament).update(released=False)
     mark_changed(tournament.pk)
     html = get(client, name, tournament).content.decode()
@@ -302,10 +300,10 @@ def test_nobody_is_marked_a_winner_before_a_round_is_released(client, make_tourn
     assert len(re.findall(r'<tr class="podium"', html)) >= 3
 
 
-def test_a_csv_import_shows_on_a_cached_standings_page(client, make_tournament):
+def test_a_csv_import_shows_on_a_cached_standings_page(client, make_played):
     from tournament.services.players import import_csv
 
-    tournament = make_tournament(players=12, rounds=1)
+    tournament = make_played(players=12, rounds=1)
     assert "Zelda Newcomer" not in get(client, "standings", tournament).content.decode()
     assert queries(lambda: get(client, "standings", tournament)) == 1
     import_csv(tournament, "name,club\nZelda Newcomer,Late Club\n")
@@ -316,8 +314,8 @@ def public_version(tournament):
     return Tournament.objects.values_list("public_changed", flat=True).get(pk=tournament.pk)
 
 
-def test_seating_and_starting_a_round_leave_the_public_cache_alone(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=1)
+def test_seating_and_starting_a_round_leave_the_public_cache_alone(client, make_played):
+    tournament = make_played(players=12, rounds=1)
     before = public_version(tournament)
     first = get(client, "projector", tournament).content
     rounds.start_round(seating.seat_next_round(tournament))
@@ -357,8 +355,8 @@ def test_only_confirmations_in_released_rounds_change_the_public_pages(
 
 
 @pytest.mark.parametrize("name", ["standings", "projector"])
-def test_restoring_a_pushed_url_from_history_gets_the_whole_page(client, make_tournament, name):
-    tournament = make_tournament(players=12, rounds=1)
+def test_restoring_a_pushed_url_from_history_gets_the_whole_page(client, make_played, name):
+    tournament = make_played(players=12, rounds=1)
     url = reverse(name, args=[tournament.slug])
     fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in fragment
@@ -381,16 +379,16 @@ def test_restoring_a_pushed_url_from_history_gets_the_whole_page(client, make_to
     ],
 )
 def test_query_strings_a_page_does_not_read_share_its_cache_entry(
-    client, make_tournament, name, params, same_as
+    client, make_played, name, params, same_as
 ):
-    tournament = make_tournament(players=12, rounds=1)
+    tournament = make_played(players=12, rounds=1)
     first = get(client, name, tournament, **same_as).content
     assert queries(lambda: get(client, name, tournament, **params)) == 1
     assert get(client, name, tournament, **params).content == first
 
 
-def test_the_standings_keep_their_sort_and_pages_with_any_query_string(client, make_tournament):
-    tournament = make_tournament(players=130, rounds=1, slug="big-open")
+def test_the_standings_keep_their_sort_and_pages_with_any_query_string(client, make_played):
+    tournament = make_played(players=130, rounds=1, slug="big-open")
     second = get(client, "standings", tournament, page="2", junk="1").content.decode()
     assert second.count('<td class="rank">') == 30
     assert "junk" not in second
@@ -418,9 +416,9 @@ def header_labels(html):
     ],
 )
 def test_standings_show_the_tiebreaks_in_the_tournaments_order(
-    client, make_tournament, tiebreaks, expected
+    client, make_played, tiebreaks, expected
 ):
-    tournament = make_tournament(players=12, rounds=3)
+    tournament = make_played(players=12, rounds=3)
     tournament.tiebreaks = tiebreaks
     tournament.save()
     response = get(client, "standings", tournament)
@@ -447,8 +445,8 @@ def test_standings_show_the_tiebreaks_in_the_tournaments_order(
 
 
 @pytest.mark.parametrize("column", ["round_1", "round_2", "best_round"])
-def test_standings_sort_by_round_totals_and_best_round(client, make_tournament, column):
-    tournament = make_tournament(players=24, rounds=2)
+def test_standings_sort_by_round_totals_and_best_round(client, make_played, column):
+    tournament = make_played(players=24, rounds=2)
     tournament.tiebreaks = ["countback", "best_round"]
     tournament.save()
     response = get(client, "standings", tournament, sort=f"-{column}")
@@ -460,8 +458,8 @@ def test_standings_sort_by_round_totals_and_best_round(client, make_tournament, 
     ]
 
 
-def test_countback_marks_the_round_that_decided(client, make_tournament):
-    tournament = make_tournament(players=40, rounds=3, seed=3)
+def test_countback_marks_the_round_that_decided(client, make_played):
+    tournament = make_played(players=40, rounds=3, seed=3)
     tournament.tiebreaks = ["countback"]
     tournament.save()
     response = get(client, "standings", tournament)
@@ -484,8 +482,8 @@ def test_countback_marks_the_round_that_decided(client, make_tournament):
         assert marks == ["decided" if i == index else "" for i in range(len(marks))]
 
 
-def test_projector_labels_the_winner_and_runners_up_in_words(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_projector_labels_the_winner_and_runners_up_in_words(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     html = get(client, "projector", tournament).content.decode()
     podium = re.findall(r'<tr class="podium">(.*?)</tr>', html, re.S)
     assert len(podium) >= 3
@@ -496,8 +494,8 @@ def test_projector_labels_the_winner_and_runners_up_in_words(client, make_tourna
     assert set(labels[1:]) == {"Runner-up"}
 
 
-def test_final_page_shows_each_players_deals(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_final_page_shows_each_players_deals(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     response = get(client, "final", tournament)
     html = response.content.decode()
     assert '<th scope="col" class="num">Deals</th>' in html

@@ -127,8 +127,8 @@ def test_player_page_shows_table_seat_opponents_total_and_rank(client, worked):
     assert "last in" in html
 
 
-def test_player_page_draws_the_rank_after_each_round_as_inline_svg(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=3)
+def test_player_page_draws_the_rank_after_each_round_as_inline_svg(client, make_played):
+    tournament = make_played(players=12, rounds=3)
     player = player_of(tournament, 1, 1, 1)
     response = client.get(reverse("player", args=[tournament.slug, player.pk]))
     html = response.content.decode()
@@ -147,9 +147,9 @@ def test_player_page_draws_the_rank_after_each_round_as_inline_svg(client, make_
 
 
 def test_rank_after_a_round_is_the_standings_over_the_released_rounds_up_to_it(
-    make_tournament,
+    make_played,
 ):
-    tournament = make_tournament(players=13, rounds=3, stopped_early={2: (1, 3)})
+    tournament = make_played(players=13, rounds=3, stopped_early={2: (1, 3)})
     histories = public_ranks(tournament).history
     for number in (1, 2, 3):
         Round.objects.filter(tournament=tournament).update(released=False)
@@ -160,15 +160,15 @@ def test_rank_after_a_round_is_the_standings_over_the_released_rounds_up_to_it(
             assert (rank.rank, rank.shared, rank.points) == (row.rank, row.shared, row.points)
 
 
-def test_the_released_standings_are_those_of_the_standings_page(make_tournament):
-    tournament = make_tournament(players=13, rounds=3, stopped_early={2: (1, 3)})
+def test_the_released_standings_are_those_of_the_standings_page(make_played):
+    tournament = make_played(players=13, rounds=3, stopped_early={2: (1, 3)})
     Round.objects.filter(tournament=tournament, number=3).update(released=False)
     expected = tournament_standings(tournament, released_only=True).standings
     assert public_ranks(tournament).rows == {row.key: row for row in expected.rows}
 
 
-def test_a_bye_and_an_absence_are_shown_as_such(client, make_tournament):
-    tournament = make_tournament(players=11, rounds=2, absent={2: [0, 1]})
+def test_a_bye_and_an_absence_are_shown_as_such(client, make_played):
+    tournament = make_played(players=11, rounds=2, absent={2: [0, 1]})
     first, second = Player.objects.filter(tournament=tournament).order_by("pk")[:2]
     Bye.objects.create(round=Round.objects.get(tournament=tournament, number=2), player=first)
     html = page(client, reverse("player", args=[tournament.slug, first.pk]))
@@ -226,8 +226,8 @@ def test_round_page_shows_seating_results_and_winners(client, worked):
     ]
 
 
-def test_round_page_marks_tables_that_stopped_early_and_shared_wins(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2, stopped_early={2: (1, 3)})
+def test_round_page_marks_tables_that_stopped_early_and_shared_wins(client, make_played):
+    tournament = make_played(players=12, rounds=2, stopped_early={2: (1, 3)})
     response = client.get(reverse("public_round", args=[tournament.slug, 2]))
     tables = response.context["tables"]
     assert [(t.number, len(t.deals), t.expected_deals, t.stopped_early) for t in tables] == [
@@ -248,8 +248,8 @@ def test_round_page_marks_tables_that_stopped_early_and_shared_wins(client, make
 # The final page ----------------------------------------------------------------------
 
 
-def test_final_page_shows_the_podium_standings_and_tiebreak_order(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2, date="2026-12-05")
+def test_final_page_shows_the_podium_standings_and_tiebreak_order(client, make_played):
+    tournament = make_played(players=12, rounds=2, date="2026-12-05")
     tournament.venue = "The Red Lion"
     tournament.tiebreaks = ["table_wins", "last_in", "countback"]
     tournament.save()
@@ -290,9 +290,9 @@ def test_final_page_shows_shared_ranks_with_equals(client, db):
 
 
 def test_a_private_tournament_is_404_for_the_public_on_every_page(
-    client, outsider_client, organiser_client, organiser, make_tournament
+    client, outsider_client, organiser_client, organiser, make_played
 ):
-    tournament = make_tournament(published=False)
+    tournament = make_played(published=False)
     tournament.owner = organiser
     tournament.save()
     for url in urls(tournament):
@@ -301,8 +301,8 @@ def test_a_private_tournament_is_404_for_the_public_on_every_page(
         assert organiser_client.get(url).status_code == 200, url
 
 
-def test_an_unreleased_round_does_not_exist_publicly(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_an_unreleased_round_does_not_exist_publicly(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
     public_cache.mark_changed(tournament.pk)
     round_two = reverse("public_round", args=[tournament.slug, 2])
@@ -341,8 +341,8 @@ def test_an_unreleased_round_does_not_exist_publicly(client, make_tournament):
     assert [line["row"] for line in response.context["rows"]] == list(round_one_only.rows)
 
 
-def test_an_unconfirmed_sheet_never_shows(client, make_tournament, django_user_model):
-    tournament = make_tournament(players=12, rounds=2)
+def test_an_unconfirmed_sheet_never_shows(client, make_played, django_user_model):
+    tournament = make_played(players=12, rounds=2)
     table = Table.objects.get(round__tournament=tournament, round__number=1, number=1)
     Deal.objects.filter(table=table).delete()
     seat_one = player_of(tournament, 1, 1, 1)
@@ -370,12 +370,11 @@ def test_an_unconfirmed_sheet_never_shows(client, make_tournament, django_user_m
     assert expected.rows != with_pending.rows
 
 
-def test_an_unconfirmed_sheet_of_a_new_released_round_never_shows(client, make_tournament):
-    tournament = make_tournament(players=8, rounds=1)
-    round_ = Round.objects.create(tournament=tournament, number=2, started=True, released=True)
-    table = Table.objects.create(round=round_, number=1)
+def test_an_unconfirmed_sheet_of_a_new_released_round_never_shows(client, make_played):
+    tournament = make_played(players=8, rounds=1)
+    round_ = RoundFactory(tournament=tournament, number=2, started=True, released=True)
     players = list(Player.objects.filter(tournament=tournament)[:4])
-    seat_table(table, players)
+    table = TableFactory(round=round_, number=1, players=players)
     user = get_user_model().objects.create_user("typist")
     row = {"won": ["40", "2", "4", "2"], "last_in": "1", "left_over": "4"}
     save_sheet(table, user, [row] * 4, expected_version=0, final=True)
@@ -389,8 +388,8 @@ def test_an_unconfirmed_sheet_of_a_new_released_round_never_shows(client, make_t
     assert response.context["rounds"][1].result.points == 0
 
 
-def test_names_are_escaped_everywhere(client, make_tournament):
-    tournament = make_tournament(players=6, rounds=1)
+def test_names_are_escaped_everywhere(client, make_played):
+    tournament = make_played(players=6, rounds=1)
     player = player_of(tournament, 1, 1, 1)
     player.name = SCRIPT
     player.save()
@@ -403,8 +402,8 @@ def test_names_are_escaped_everywhere(client, make_tournament):
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, url
 
 
-def test_pages_have_no_inline_scripts_or_event_handlers(client, make_tournament):
-    tournament = make_tournament(players=6, rounds=1)
+def test_pages_have_no_inline_scripts_or_event_handlers(client, make_played):
+    tournament = make_played(players=6, rounds=1)
     for url in urls(tournament):
         html = page(client, url)
         for tag in re.findall(r"<script[^>]*>", html):
@@ -413,9 +412,9 @@ def test_pages_have_no_inline_scripts_or_event_handlers(client, make_tournament)
         assert "style=" not in html, url
 
 
-def test_unknown_player_or_round_is_404(client, make_tournament):
-    tournament = make_tournament(players=6, rounds=1)
-    other = make_tournament(players=6, rounds=1, slug="other-open")
+def test_unknown_player_or_round_is_404(client, make_played):
+    tournament = make_played(players=6, rounds=1)
+    other = make_played(players=6, rounds=1, slug="other-open")
     stranger = Player.objects.filter(tournament=other).first()
     assert client.get(reverse("player", args=[tournament.slug, stranger.pk])).status_code == 404
     assert client.get(reverse("player", args=[tournament.slug, 999999])).status_code == 404
@@ -425,8 +424,8 @@ def test_unknown_player_or_round_is_404(client, make_tournament):
 
 
 @pytest.mark.parametrize("method", ["post", "put", "delete"])
-def test_public_pages_are_read_only(client, make_tournament, method):
-    tournament = make_tournament(players=6, rounds=1)
+def test_public_pages_are_read_only(client, make_played, method):
+    tournament = make_played(players=6, rounds=1)
     for url in urls(tournament):
         assert getattr(client, method)(url).status_code == 405, url
 
@@ -439,10 +438,10 @@ def test_public_pages_are_read_only(client, make_tournament, method):
     [("player", 8), ("public_round", 6), ("final", 6)],
 )
 def test_query_counts_do_not_grow_with_the_tournament(
-    client, make_tournament, django_assert_num_queries, name, budget
+    client, make_played, django_assert_num_queries, name, budget
 ):
-    small = make_tournament(players=6, rounds=1, slug="small")
-    large = make_tournament(players=40, rounds=5, rotations=2, slug="large")
+    small = make_played(players=6, rounds=1, slug="small")
+    large = make_played(players=40, rounds=5, rotations=2, slug="large")
     for tournament in (small, large):
         Bye.objects.create(
             round=Round.objects.get(tournament=tournament, number=1),
@@ -457,8 +456,8 @@ def test_query_counts_do_not_grow_with_the_tournament(
             assert client.get(reverse(name, args=args)).status_code == 200
 
 
-def test_anonymous_pages_are_cached_until_the_tournament_changes(client, make_tournament):
-    tournament = make_tournament(players=12, rounds=2)
+def test_anonymous_pages_are_cached_until_the_tournament_changes(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     player = player_of(tournament, 1, 1, 1)
     for url in urls(tournament, player.pk):
         first = page(client, url)
@@ -478,12 +477,12 @@ def test_anonymous_pages_are_cached_until_the_tournament_changes(client, make_to
 
 
 def test_a_player_page_after_another_reads_only_that_players_tables(
-    client, make_tournament, django_assert_num_queries
+    client, make_played, django_assert_num_queries
 ):
     """The field's rank history is made once and shared: the next player's page (a page
     cache miss, as a crawler walking every player gets) costs the page's own queries."""
-    small = make_tournament(players=6, rounds=1, slug="small")
-    large = make_tournament(players=40, rounds=5, rotations=2, slug="large")
+    small = make_played(players=6, rounds=1, slug="small")
+    large = make_played(players=40, rounds=5, rotations=2, slug="large")
     for tournament in (small, large):
         first, second = (
             Player.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
@@ -495,10 +494,8 @@ def test_a_player_page_after_another_reads_only_that_players_tables(
         assert response.status_code == 200
 
 
-def test_the_shared_rank_history_is_made_again_once_something_public_changes(
-    client, make_tournament
-):
-    tournament = make_tournament(players=12, rounds=2)
+def test_the_shared_rank_history_is_made_again_once_something_public_changes(client, make_played):
+    tournament = make_played(players=12, rounds=2)
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
     public_cache.mark_changed(tournament.pk)
     player = player_of(tournament, 1, 1, 1)

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory, TableFactory, seat_table
+from tests.factories import PlayerFactory, RoundFactory, TableFactory
 from tests.pages import inputs, sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import sheets
@@ -312,8 +312,8 @@ def test_the_live_check_and_the_confirm_page_warn_of_a_stop_between_rotations(
 
 
 def test_saving_is_refused_for_a_round_not_started(scorer_client, seated_round):
-    later = Round.objects.create(tournament=seated_round.tournament, number=2)
-    seat_table(TableFactory(round=later, number=1), list(seated_round.tournament.players.all()[:4]))
+    later = RoundFactory(tournament=seated_round.tournament, number=2)
+    TableFactory(round=later, number=1, players=list(seated_round.tournament.players.all()[:4]))
     for response in (
         scorer_client.get(url("sheet", round_number=2)),
         scorer_client.post(url("sheet", round_number=2), form()),
@@ -573,9 +573,8 @@ def _more_tables(round_, count):
     tournament = round_.tournament
     start = Table.objects.filter(round=round_).count()
     for number in range(start + 1, start + count + 1):
-        new = TableFactory(round=round_, number=number)
         players = [PlayerFactory(tournament=tournament, ref=f"t{number}s{i}") for i in range(5)]
-        seat_table(new, players)
+        TableFactory(round=round_, number=number, players=players)
 
 
 def test_the_desk_costs_the_same_queries_however_many_tables(
@@ -603,9 +602,7 @@ def test_the_sheet_page_costs_the_same_queries_whatever_the_table_size(
     state,
     queries,
 ):
-    tournament = seated_round.tournament
-    new = TableFactory(round=seated_round, number=4)
-    seat_table(new, [PlayerFactory(tournament=tournament, ref=f"x{i}") for i in range(size)])
+    new = TableFactory(round=seated_round, number=4, size=size)
     rows = [{"won": [2] * size, "last_in": 1, "left_over": 52 - 2 * size}] * size
     sheets.save_sheet(new, scorer, rows, expected_version=0, final=state != "draft")
     if state == "confirmed":

@@ -41,8 +41,8 @@ def test_the_watch_sees_a_violation(new_page, db):
     assert any("style-src" in violation for violation in violations)
 
 
-def test_public_pages_and_htmx_search_run_under_the_policy(new_page, make_tournament):
-    tournament = make_tournament(published=True, rounds=2, slug="test-open")
+def test_public_pages_and_htmx_search_run_under_the_policy(new_page, make_played):
+    tournament = make_played(published=True, rounds=2, slug="test-open")
     page = new_page()
     violations = watch_for_violations(page)
     for path in (
