@@ -1,5 +1,8 @@
 """Seating rounds of a stored tournament with the engine in ``scoring.seating``.
 
+Over 400 lines: building the engine's request from the stored rounds, keeping its plan,
+re-seating by hand and the quality figures all read the same history of who sat where.
+
 Terms:
 
 - *draft round*: a round that is seated but not started. Its seating may be regenerated

@@ -1,5 +1,8 @@
 """Score sheets: typing them in, saving drafts, confirming them, correcting them.
 
+Over 400 lines: cleaning, checking and writing a sheet share the row helpers and one
+locking discipline (``services.locks``); the sections below keep them apart.
+
 Terms:
 
 - *row*: one deal as typed (``Row``): ``{"won": [...], "last_in": ..., "left_over": ...}``

@@ -1,5 +1,9 @@
 """Tournament files: a whole tournament as JSON, to archive, move and restore.
 
+Over 400 lines: the format's checks (structure, the rules of a deal, sheets and their
+history) sit with its import and export, because a change to the format changes all of
+them in step; the checks come first, in the order docs/tournament-file.md describes.
+
 The format is ``lld-tournament/2`` (``lld-tournament/1`` files still import), described
 by ``docs/tournament-file.schema.json`` (built by ``tournament.file_schema`` from the
 same limits as the models and forms) and ``docs/tournament-file.md``. Version 2 adds what

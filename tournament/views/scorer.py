@@ -2,6 +2,9 @@
 second person, each sheet's history, and the round desk where the organiser sees at a
 glance which sheets are missing.
 
+Over 400 lines: these pages share the turning of form cells into rows and of the rules'
+findings back into cells to show (the first sections), which is most of the module.
+
 Every page fetches its tournament through ``get_tournament_for_scorer`` (organisers pass
 too, anyone else gets a 404). The rules live in ``services.sheets``: these views turn the
 form's cells into rows, and the service's findings back into cells to show.
