@@ -66,6 +66,8 @@ def test_the_scorers_live_check_runs_under_the_policy(new_page, seated_round, sc
     violations = watch_for_violations(page)
     slug = seated_round.tournament.slug
     log_in(page, scorer.username, f"/score/{slug}/r1/t1/")
+    # Typing must wait for the deferred sheet.js, whose live check is under test.
+    page.wait_for_load_state("domcontentloaded")
     page.locator("#d1_s1").fill("7")
     page.locator("#d1_s1").press("Tab")
     expect(page.locator("#sheet-check")).to_contain_text("7 cards won is odd")
