@@ -221,3 +221,37 @@ def test_a_database_that_cannot_be_read_is_a_clear_error(make_tournament, tmp_pa
     with pytest.raises(CommandError, match=r"cannot read the database \(connection to server"):
         run_backup(tmp_path)
     assert folders(tmp_path) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_export_tournament_reads_one_moment(seated_round, scorer, monkeypatch):
+    """A sheet confirmed while the export runs is wholly in the file or not at all, as in
+    a backup: never confirmed in the sheet's status but missing its deals."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite transactions always read one moment; this checks PostgreSQL's")
+    from tests.test_concurrency import complete_rows, load_table
+    from tournament.models import Table
+
+    tournament = seated_round.tournament
+    tournament.two_person_check = False
+    tournament.save(update_fields=["two_person_check"])
+    table = Table.objects.get(round=seated_round, number=1)
+    real = tournament_file._sheets
+
+    def confirmed_meanwhile(*args, **kwargs):
+        def other():
+            save_sheet(
+                load_table(table.pk), scorer, complete_rows(4), expected_version=0, final=True
+            )
+            connection.close()
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament_file, "_sheets", confirmed_meanwhile)
+    out = io.StringIO()
+    call_command("export_tournament", tournament.slug, stdout=out)
+    first = json.loads(out.getvalue())["rounds"][0]["tables"][0]
+    assert first.get("sheet", {}).get("status") != "confirmed" or first["deals"], first

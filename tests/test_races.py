@@ -13,6 +13,7 @@ others run on both databases.
 """
 
 import io
+import json
 import threading
 import time
 
@@ -35,7 +36,7 @@ from tests.test_concurrency import (
 )
 from tournament.forms import TournamentForm
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import rounds, seating, sheets
+from tournament.services import rounds, seating, sheets, tournament_file
 from tournament.services.sheets import SheetChangedError, deals_beyond_rotations
 
 
@@ -391,6 +392,73 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
     cache.clear()
     fresh = Client().get(standings_url).content.decode()
     assert served == fresh
+
+
+@pytest.mark.parametrize("action", ["release", "reveal"])
+@pytest.mark.django_db(transaction=True)
+def test_releasing_a_round_while_a_second_scorer_confirms_leaves_no_stale_public_page(
+    postgresql, one_step, scorer, second_scorer, monkeypatch, action
+):
+    """As above, with the two-person check: the confirmation holds its round as a save
+    does, so the release waits for it or comes first."""
+    round_ = one_step
+    tournament = round_.tournament
+    tournament.published = True
+    tournament.two_person_check = True
+    tournament.save(update_fields=["published", "two_person_check"])
+    table = Table.objects.get(round=round_, number=1)
+    sheets.save_sheet(
+        load_table(table.pk), scorer, complete_rows(4), expected_version=0, final=True
+    )
+    standings_url = reverse("standings", args=[tournament.slug])
+    cache.clear()
+    linger_after(monkeypatch, sheets, "_record", 0.4)
+    visitor = Client()
+
+    def confirm():
+        return sheets.confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+
+    def release():
+        rounds.release_round(load_table(table.pk).round)
+
+    outcomes = run_together(
+        confirm,
+        after(
+            0.1,
+            release if action == "release" else lambda: rounds.reveal_final_results(tournament),
+        ),
+        after(0.2, lambda: visitor.get(standings_url)),
+    )
+
+    assert [o.error for o in outcomes] == [None, None, None]
+    served = visitor.get(standings_url).content.decode()
+    cache.clear()
+    fresh = Client().get(standings_url).content.decode()
+    assert served == fresh
+
+
+@pytest.mark.django_db(transaction=True)
+def test_replacing_a_tournament_from_its_file_while_a_sheet_is_saved_waits_its_turn(
+    postgresql, one_step, scorer, monkeypatch
+):
+    """``import_tournament --replace`` takes the rounds before the tournament row, as a
+    sheet save does: one waits for the other instead of a deadlock."""
+    round_ = one_step
+    tournament = round_.tournament
+    tournament.two_person_check = False
+    tournament.save(update_fields=["two_person_check"])
+    round_.released = True
+    round_.save(update_fields=["released"])
+    table = Table.objects.get(round=round_, number=1)
+    data = json.loads(tournament_file.dumps(tournament_file.export_tournament(tournament)))
+    linger_after(monkeypatch, sheets, "_write_deals", 0.5)
+
+    outcomes = run_together(
+        saver(table.pk, scorer, complete_rows(4), expected_version=0, final=True),
+        after(0.1, lambda: tournament_file.import_tournament(data, replace=True)),
+    )
+
+    assert [o.error for o in outcomes] == [None, None], outcomes
 
 
 # Starting a round while it is seated again --------------------------------------------

@@ -215,6 +215,11 @@ def test_a_version_1_file_restores_nothing_more_public_than_it_was(db, tmp_path)
             "rounds[1].released: only a file of format “lld-tournament/2” holds this; the "
             "file says “lld-tournament/1”",
         ),
+        (
+            lambda d: d["players"][0].update(checked_in=True),
+            "players[0].checked_in: only a file of format “lld-tournament/2” holds this; "
+            "the file says “lld-tournament/1”",
+        ),
     ],
 )
 def test_a_version_1_file_cannot_say_what_only_version_2_holds(db, change, problem):
@@ -325,3 +330,21 @@ def test_backup_exits_zero_with_sheets_being_typed_and_awaiting_confirmation(
     )
     with pytest.raises(CommandError, match="import_tournament would refuse"):
         call_command("backup", "--dir", str(tmp_path / "again"), stdout=io.StringIO())
+
+
+def test_who_checked_in_is_restored(seated_round):
+    """Once anyone has checked in, the next round seats only those who have: a restore
+    that forgot them would seat everyone."""
+    from tournament.models import Player
+    from tournament.services.players import set_status
+
+    tournament = seated_round.tournament
+    here = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    set_status(here, checked_in=True)
+    data = json.loads(tournament_file.dumps(tournament_file.export_tournament(tournament)))
+    assert [p.get("checked_in", False) for p in data["players"]].count(True) == 1
+    import_tournament(data, replace=True)
+    restored = Tournament.objects.get(slug=tournament.slug)
+    assert list(
+        Player.objects.filter(tournament=restored, checked_in=True).values_list("ref", flat=True)
+    ) == [here.ref]

@@ -185,6 +185,12 @@ def _player() -> dict[str, Any]:
                 "description": "false once the player has dropped out: later rounds do "
                 "not seat them.",
             },
+            "checked_in": {
+                "type": "boolean",
+                "default": False,
+                "description": "Format 2: the player has checked in at the door; once anyone "
+                "has, rounds seat only those who have.",
+            },
             "fixed_table": _whole(
                 limits.FIXED_TABLE,
                 description="Accessibility: the player always sits at this table number.",

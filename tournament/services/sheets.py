@@ -622,6 +622,9 @@ def confirm_sheet(
     """A second person confirms an entered sheet, by re-typing it blind (``retyped``) or
     by reviewing it against the paper (``retyped=None``)."""
     with transaction.atomic():
+        # Held as a save holds it: a release meanwhile waits, then sees this confirmation
+        # (and clears the public pages' cache), or comes first and is seen here.
+        table = _as_held(table)
         # Nothing joined, as in save_sheet.
         sheet = Sheet.objects.select_for_update().filter(table=table).first()
         if sheet is None:

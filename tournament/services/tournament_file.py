@@ -32,13 +32,14 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import jsonschema
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
@@ -61,6 +62,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.services.locks import lock_rounds
 from tournament.services.sheets import Row, seat_sums
 
 FORMAT = FORMAT_2
@@ -354,17 +356,20 @@ def slug_for(data: Mapping[str, Any]) -> str:
     return limits.slug_from_name(name) if isinstance(name, str) else ""
 
 
-# What only a version-2 file holds, at the top, in a round and in a table.
+# What only a version-2 file holds, at the top, in a round, in a table and in a player.
 _VERSION_2_KEYS = (
     ("published", "hold_back_rounds", "two_person_check", "owner", "scorers"),
     ("started", "released"),
     ("sheet",),
+    ("checked_in",),
 )
 
 
 def _version_2_places(data: dict[str, Any]) -> Iterator[str]:
-    top, in_round, in_table = _VERSION_2_KEYS
+    top, in_round, in_table, in_player = _VERSION_2_KEYS
     yield from (key for key in top if key in data)
+    for index, player in _dicts(data.get("players")):
+        yield from (f"players[{index}].{key}" for key in in_player if key in player)
     for index, round_ in _dicts(data.get("rounds")):
         yield from (f"rounds[{index}].{key}" for key in in_round if key in round_)
         for table_index, table in _dicts(round_.get("tables")):
@@ -594,6 +599,21 @@ def check(data: object) -> list[str]:
 # Import and export ----------------------------------------------------------------------
 
 
+@contextmanager
+def consistent_read() -> Iterator[None]:
+    """A read-only transaction whose queries all see the database at one moment: an
+    export read inside it never holds half of a sheet confirmed meanwhile."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        # PostgreSQL's default READ COMMITTED gives each query its own moment; SQLite's
+        # transactions already read one moment. Inside an outer transaction (tests) the
+        # isolation level can no longer be changed.
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 @dataclass(frozen=True)
 class ImportSummary:
     tournament: Tournament
@@ -627,6 +647,11 @@ def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
     assert isinstance(data, dict)
     slug = slug_for(data)
     with transaction.atomic():
+        # The rounds before the tournament row, in the order of ``services.locks``: a sheet
+        # save holds its round and then marks the tournament's public pages changed.
+        found = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
+        if found is not None and replace:
+            lock_rounds(found)
         existing = Tournament.objects.select_for_update().filter(slug=slug).first()
         if existing is not None and not replace:
             raise TournamentExistsError(slug)
@@ -691,6 +716,7 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
             name=p["name"],
             club=p.get("club", ""),
             active=p.get("active", True),
+            checked_in=p.get("checked_in", False),
             fixed_table=p.get("fixed_table"),
         )
         for p in data["players"]
@@ -829,7 +855,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
 
     players = list(
         Player.objects.filter(tournament=tournament).values_list(
-            "pk", "ref", "name", "club", "active", "fixed_table"
+            "pk", "ref", "name", "club", "active", "checked_in", "fixed_table"
         )
     )
     refs = {pk: ref for pk, ref, *_ in players}
@@ -897,9 +923,11 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
                 "name": name,
                 "club": club,
                 **({} if active else {"active": False}),
+                # Who is here tonight decides who the next round seats; not public.
+                **({"checked_in": True} if checked_in and not released_only else {}),
                 **({"fixed_table": fixed} if fixed and not released_only else {}),
             }
-            for _, ref, name, club, active, fixed in players
+            for _, ref, name, club, active, checked_in, fixed in players
         ],
         "rounds": [
             {

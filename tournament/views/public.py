@@ -109,9 +109,8 @@ def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def tournament_json(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The tournament file of the released rounds, for archiving."""
     tournament = get_public_tournament(request, slug)
-    response = JsonResponse(
-        tournament_file.export_tournament(tournament, released_only=True),
-        json_dumps_params={"indent": 2, "ensure_ascii": False},
-    )
+    with tournament_file.consistent_read():
+        data = tournament_file.export_tournament(tournament, released_only=True)
+    response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{slug}.json"'
     return response

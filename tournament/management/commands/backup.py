@@ -19,14 +19,12 @@ import datetime
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError
 
 from tournament.models import Tournament
 from tournament.services import tournament_file
@@ -46,20 +44,6 @@ class Written:
     deals: int
     # What import_tournament would refuse in this file (a backup that cannot be restored).
     problems: tuple[str, ...]
-
-
-@contextmanager
-def consistent_read() -> Iterator[None]:
-    """A read-only transaction whose queries all see the database at one moment."""
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        # PostgreSQL's default READ COMMITTED gives each query its own moment; SQLite's
-        # transactions already read one moment. Inside an outer transaction (tests) the
-        # isolation level can no longer be changed.
-        if outermost and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
 
 
 def _file_name(tournament: Tournament) -> str:
@@ -158,7 +142,7 @@ class Command(BaseCommand):
     def _write_all(self, staging: Path) -> list[Written]:
         written = []
         for pk in Tournament.objects.order_by("slug").values_list("pk", flat=True):
-            with consistent_read():
+            with tournament_file.consistent_read():
                 tournament = Tournament.objects.filter(pk=pk).first()
                 if tournament is None:
                     continue  # deleted while the backup ran

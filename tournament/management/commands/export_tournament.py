@@ -23,9 +23,9 @@ class Command(BaseCommand):
             return
         if slug is None:
             raise CommandError("give the slug of the tournament to export (or --schema)")
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            raise CommandError(f"no tournament with the slug “{slug}”")
-        self.stdout.write(
-            tournament_file.dumps(tournament_file.export_tournament(tournament)), ending=""
-        )
+        with tournament_file.consistent_read():
+            tournament = Tournament.objects.filter(slug=slug).first()
+            if tournament is None:
+                raise CommandError(f"no tournament with the slug “{slug}”")
+            data = tournament_file.export_tournament(tournament)
+        self.stdout.write(tournament_file.dumps(data), ending="")
