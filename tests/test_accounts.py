@@ -82,6 +82,31 @@ def test_the_organiser_cannot_unlock_someone_who_is_not_their_scorer(
     assert not can_log_in("oscar")
 
 
+@pytest.mark.parametrize("role", ["superuser", "staff", "organiser", "other_scorer"])
+def test_an_account_that_is_more_than_this_organisers_scorer_only_an_administrator_unlocks(
+    organiser_client, tournament, django_user_model, make_played, role
+):
+    """Anyone can be added as a scorer by user name: an organiser must not be able to add
+    an administrator (or another organiser) and lift its lockout again and again."""
+    admin = django_user_model.objects.create_user(
+        "root", password="pw", is_superuser=role == "superuser", is_staff=role == "staff"
+    )
+    if role == "organiser":
+        own = make_played(players=6, rounds=0, slug="roots-own")
+        own.owner = admin
+        own.save(update_fields=["owner"])
+    if role == "other_scorer":
+        make_played(players=6, rounds=0, slug="elsewhere").scorers.add(admin)
+    tournament.scorers.add(admin)
+    lock_out("root")
+    html = organiser_client.get(url_for("organiser:scorers", tournament)).content.decode()
+    assert "Unlock root" not in html
+    assert "an administrator can unlock this account" in html
+    response = organiser_client.post(unlock_url(tournament), {"scorer": admin.pk}, follow=True)
+    assert "only an administrator can unlock it" in response.content.decode()
+    assert not can_log_in("root")
+
+
 def test_scorers_and_outsiders_cannot_unlock(scorer_client, outsider_client, tournament, scorer):
     lock_out("simon")
     assert scorer_client.post(unlock_url(tournament), {"scorer": scorer.pk}).status_code == 403
@@ -232,4 +257,4 @@ def test_a_scorer_counts_as_locked_out_at_any_address_and_only_at_the_limit(tour
             client.post(reverse("login"), {"username": "sarah", "password": "wrong"})
     assert locked_out_scorers(tournament) == []  # four at each address is not five
     lock_out("simon")
-    assert [scorer.username for scorer, _ in locked_out_scorers(tournament)] == ["simon"]
+    assert [scorer.username for scorer, *_ in locked_out_scorers(tournament)] == ["simon"]

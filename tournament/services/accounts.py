@@ -56,12 +56,15 @@ def lockouts(usernames: Iterable[str], now: datetime | None = None) -> dict[str,
     return locked
 
 
-def locked_out_scorers(tournament: Tournament) -> list[tuple[AbstractBaseUser, datetime]]:
-    """``tournament``'s locked-out scorers by user name, each with when its lock ends."""
+def locked_out_scorers(
+    tournament: Tournament,
+) -> list[tuple[AbstractBaseUser, datetime, bool]]:
+    """``tournament``'s locked-out scorers by user name, each with when its lock ends and
+    whether the organiser may unlock it (``organiser_may_unlock``)."""
     scorers = list(tournament.scorers.order_by("username"))
     locked = lockouts(scorer.get_username() for scorer in scorers)
     return [
-        (scorer, locked[scorer.get_username()])
+        (scorer, locked[scorer.get_username()], organiser_may_unlock(tournament, scorer))
         for scorer in scorers
         if scorer.get_username() in locked
     ]
@@ -83,6 +86,20 @@ def lockout_ends(
     return ends if ends is not None and ends > now else None
 
 
+def organiser_may_unlock(tournament: Tournament, scorer: AbstractBaseUser) -> bool:
+    """Whether ``tournament``'s organiser may lift ``scorer``'s lockout: only an account
+    that is a scorer and nothing more, and only of tournaments that organiser organises.
+    Anyone may be added as a scorer by user name, so without this an organiser could add
+    an administrator's account and unlock it again and again to guess its password."""
+    if getattr(scorer, "is_staff", False) or getattr(scorer, "is_superuser", False):
+        return False
+    if Tournament.objects.filter(owner_id=scorer.pk).exists():
+        return False
+    return not (
+        Tournament.objects.filter(scorers=scorer).exclude(owner_id=tournament.owner_id).exists()
+    )
+
+
 def unlock_scorer(tournament: Tournament, scorer: AbstractBaseUser) -> int:
     """Forget the wrong passwords of one of ``tournament``'s scorers, at every address.
 
@@ -91,5 +108,11 @@ def unlock_scorer(tournament: Tournament, scorer: AbstractBaseUser) -> int:
     with transaction.atomic():
         if not tournament.scorers.filter(pk=scorer.pk).exists():
             raise UserError(f"{scorer.get_username()} is not a scorer of {tournament.name}.")
+        if not organiser_may_unlock(tournament, scorer):
+            raise UserError(
+                f"{scorer.get_username()} also organises, scores another organiser's "
+                "tournament or administers the site: only an administrator can unlock it "
+                "(admin pages, Access attempts)"
+            )
         removed, _ = AccessAttempt.objects.filter(username=scorer.get_username()).delete()
     return removed
