@@ -511,3 +511,27 @@ def test_the_shared_rank_history_is_made_again_once_something_public_changes(cli
     row = next(row for row in expected.rows if row.key == player.pk)
     assert "Round 2" in html
     assert f"<dd>{row.points} " in html
+
+
+def test_a_message_waiting_for_one_visitor_is_never_shown_to_another(make_played):
+    """A logged-out visitor may still carry a flash message (in its cookie): the page that
+    shows it is theirs, neither served from the shared cache nor put in it."""
+    from django.contrib.messages import constants
+    from django.contrib.messages.storage.base import Message
+    from django.contrib.messages.storage.cookie import CookieStorage
+    from django.http import HttpRequest
+    from django.test import Client
+
+    tournament = make_played(players=12, rounds=1)
+    url = reverse("standings", args=[tournament.slug])
+    carrying = Client()
+    carrying.cookies["messages"] = CookieStorage(HttpRequest())._encode(
+        [Message(constants.SUCCESS, "Imported 12 players.")]
+    )
+    assert "Imported 12 players." in carrying.get(url).content.decode()
+    assert "Imported 12 players." not in Client().get(url).content.decode()
+    # And a page cached before is not served in place of theirs.
+    carrying.cookies["messages"] = CookieStorage(HttpRequest())._encode(
+        [Message(constants.SUCCESS, "Sheet saved.")]
+    )
+    assert "Sheet saved." in carrying.get(url).content.decode()

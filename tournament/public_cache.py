@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from functools import partial, wraps
 from typing import Any
 
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -92,7 +94,7 @@ def cached_public_page(
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         request.GET = _normalised_query(request, reads)  # type: ignore[assignment]
-        if request.method != "GET" or request.user.is_authenticated:
+        if request.method != "GET" or request.user.is_authenticated or _own_page(request):
             return view(request, slug, *args, **kwargs)
         found = Tournament.objects.filter(slug=slug, published=True).values_list(
             "pk", "public_changed"
@@ -119,6 +121,16 @@ def cached_public_page(
         return response
 
     return wrapper
+
+
+def _own_page(request: HtmxHttpRequest) -> bool:
+    """A visitor with a session or a message waiting (logged out since, say) may see a
+    page of their own, with a flash message in it: it is neither served from the shared
+    cache nor put there for everyone else."""
+    return (
+        settings.SESSION_COOKIE_NAME in request.COOKIES
+        or CookieStorage.cookie_name in request.COOKIES
+    )
 
 
 def _round_change_is_public(instance: Round, saved: bool, signal_kwargs: dict[str, Any]) -> bool:

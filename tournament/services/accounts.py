@@ -96,7 +96,9 @@ def organiser_may_unlock(tournament: Tournament, scorer: AbstractBaseUser) -> bo
     if Tournament.objects.filter(owner_id=scorer.pk).exists():
         return False
     return not (
-        Tournament.objects.filter(scorers=scorer).exclude(owner_id=tournament.owner_id).exists()
+        Tournament.objects.filter(scorers__pk=scorer.pk)
+        .exclude(owner_id=tournament.owner_id)
+        .exists()
     )
 
 
