@@ -154,3 +154,16 @@ def test_every_export_answers_head(client, make_played, name):
 def test_only_text_cells_are_neutralised():
     text = csv_text(["rank", "name", "points"], [["3=", "-Ann", -3], [4, "Bob", None]])
     assert text == '"rank","name","points"\n"3=","\'-Ann",-3\n4,"Bob",""\n'
+
+
+@pytest.mark.parametrize(
+    "name",
+    [" =1+1", '\u200b=HYPERLINK("http://x")', "\u00a0@SUM(1)", "＝1+1", "＋1", "－2", "＠A1"],
+)
+def test_a_formula_behind_spaces_invisible_characters_or_full_width_signs_stays_text(name):
+    [_, row] = csv.reader(io.StringIO(csv_text(["name"], [[name]])))
+    assert row == ["'" + name]
+
+
+def test_an_ordinary_name_after_a_space_is_left_alone():
+    assert csv_text(["name"], [[" Ann"]]).splitlines()[1] == '" Ann"'

@@ -494,3 +494,19 @@ def test_a_bounded_check_counts_rule_problems_beyond_the_ones_it_shows(db):
     assert problems.total == 149
     assert problems.shown == tuple(f"rounds[{i}]: round 1 appears twice" for i in range(1, 11))
     assert len(tournament_file.check(data)) == 149
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "problem"),
+    [
+        ("name", "\u200b\u200b", "players[0].name: the name has no visible characters"),
+        ("name", "Ann\u202eevil", "players[0].name: the name has invisible direction-changing"),
+        ("club", "Red\u200bLion", "players[0].club: the club has an invisible character (U+200B"),
+    ],
+)
+def test_a_files_names_obey_the_rule_of_names_typed_or_listed(db, field, text, problem):
+    data = valid_file()
+    data["players"][0][field] = text
+    with pytest.raises(TournamentFileError) as refused:
+        import_tournament(data)
+    assert any(line.startswith(problem) for line in refused.value.problems), refused.value

@@ -1,7 +1,8 @@
 """CSV files the app writes, made safe to open in a spreadsheet.
 
 Terms: a *formula start* is a first character that makes Excel or LibreOffice read a
-cell as a formula or a link (``=``, ``+``, ``-``, ``@``, a tab, a carriage return). A
+cell as a formula or a link (``=``, ``+``, ``-``, ``@``, their full-width forms, a tab,
+a line break), also after leading spaces or invisible characters. A
 text cell that begins with one is *neutralised* by a leading apostrophe, as OWASP's
 CSV-injection advice has it: the spreadsheet shows the text, the apostrophe included,
 and evaluates nothing. Numbers are written as numbers (a score of -3 stays a number a
@@ -13,9 +14,10 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterable, Sequence
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 
 # Excel reads a CSV file without a byte order mark in the machine's legacy code page,
 # so "Zoë" would show as "ZoÃ«"; with it, as UTF-8.
@@ -24,8 +26,19 @@ DOWNLOAD_ENCODING = "utf-8-sig"
 Cell = str | int | None
 
 
+def _after_blanks(text: str) -> str:
+    """``text`` from its first character that is neither a space nor invisible: a
+    spreadsheet may skip those before it reads a formula."""
+    for index, char in enumerate(text):
+        if not (char.isspace() or unicodedata.category(char) in ("Cf", "Cc", "Zs")):
+            return text[index:]
+    return ""
+
+
 def neutralised(value: Cell) -> Cell:
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and (
+        value.startswith(FORMULA_STARTS) or _after_blanks(value).startswith(FORMULA_STARTS)
+    ):
         return "'" + value
     return value
 

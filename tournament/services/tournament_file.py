@@ -63,6 +63,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services.locks import lock_rounds
+from tournament.services.players import text_problem
 from tournament.services.sheets import Row, seat_sums
 
 FORMAT = FORMAT_2
@@ -412,6 +413,12 @@ def rule_problems(data: object) -> Iterator[str]:
     players_readable = isinstance(data.get("players"), list)
     players: dict[str, str] = {}
     for index, player in _dicts(data.get("players")):
+        # The same rule as a name typed or imported from a list: nothing invisible or
+        # direction-changing, which could show as an empty or a spoofed row.
+        for what in ("name", "club"):
+            text = player.get(what)
+            if isinstance(text, str) and (wrong := text_problem(text, what)):
+                yield f"players[{index}].{what}: {wrong}"
         player_id = player.get("id")
         if not isinstance(player_id, str):
             continue
