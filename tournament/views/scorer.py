@@ -573,12 +573,18 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         except SheetMismatchError as mismatch:
             entered = {m.cell: m.entered for m in mismatch.mismatches}
             error = capfirst(str(mismatch)) + ". Nothing was saved."
-            if len(entered) > MISMATCHES_SHOWN:
+            few = len(entered) <= MISMATCHES_SHOWN
+            if not few:
+                # Not even which cells differ: marking them would tell, for a re-type of
+                # one value everywhere, every cell that holds that value.
+                differing = sorted({m.deal for m in mismatch.mismatches})
                 error = (
-                    f"{len(entered)} cells differ from the sheet as entered: too many to be "
-                    "slips of the finger, so the entered numbers are not shown. Re-type the "
-                    "marked cells from the paper, or check the sheet with the person who "
-                    "entered it. Nothing was saved."
+                    f"{len(entered)} cells differ from the sheet as entered, in deal"
+                    f"{'s' if len(differing) != 1 else ''} {', '.join(map(str, differing))}: "
+                    "too many "
+                    "to be slips of the finger, so neither the cells nor the entered numbers "
+                    "are shown. Re-type the sheet from the paper, or check it with the person "
+                    "who entered it. Nothing was saved."
                 )
             context.update(
                 expected_version=expected,
@@ -586,8 +592,8 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 rows=_sheet_rows(
                     _padded(retyped or [], size, len(blank)),
                     seats,
-                    marks=dict.fromkeys(entered, "mismatch"),
-                    others=entered if len(entered) <= MISMATCHES_SHOWN else None,
+                    marks=dict.fromkeys(entered, "mismatch") if few else None,
+                    others=entered if few else None,
                 ),
             )
             return render(request, "scorer/confirm.html", context, status=422)
