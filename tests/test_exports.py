@@ -80,6 +80,10 @@ def assert_safe(text, originals):
     return by_column
 
 
+@pytest.mark.unrestorable(
+    "names with a tab, a line break or a carriage return, stored directly: neither the web "
+    "nor a file lets such a name in any more, but an older database may hold one"
+)
 def test_the_standings_download_keeps_formulas_as_text(client, hostile):
     response = download(client, hostile)
     assert response.status_code == 200
