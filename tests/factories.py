@@ -12,15 +12,13 @@ on the file format to get its data).
 """
 
 import datetime
-import random
 from collections.abc import Sequence
 from typing import Any
 
 import factory
 
 from scoring.rules import deals_per_round
-from scoring.seating import SeatingRequest, plan
-from tournament.demo import random_deal, table_sizes
+from tournament.demo import synthetic_rounds, table_sizes
 from tournament.models import (
     Deal,
     DealResult,
@@ -269,31 +267,23 @@ def played_tournament(
         **fields,
     )
     field = make_players(tournament, players)
-    # Drawn in the order tournament.demo.synthetic_tournament draws, so that a seed gives
-    # the evening its file would (tests/test_factories.py): tests written against a
-    # seed's outcome (a countback, a tie) keep testing the same thing.
-    rng = random.Random(seed)
-    strength = {player.ref: rng.uniform(0.7, 1.3) for player in field}
+    # The demo's evening (tournament.demo.synthetic_rounds), so that a seed gives the
+    # evening its file would (tests/test_factories.py): tests written against a seed's
+    # outcome (a countback, a tie) keep testing the same thing.
     by_ref = {player.ref: player for player in field}
-    history: list[tuple[str, ...]] = []
-    for number in range(1, rounds + 1):
-        missing = set((absent or {}).get(number, ()))
-        here = tuple(p.ref for index, p in enumerate(field) if index not in missing)
-        request = SeatingRequest(
-            players=here,
-            split=tuple(table_sizes(len(here))),
-            history=tuple(history),
-            seed=seed + number,
-            search_effort=0.2,
-        )
-        seated = plan(request).rounds[0].tables
-        history.extend(seated)
+    evening = synthetic_rounds(
+        [player.ref for player in field],
+        rounds,
+        rotations,
+        seed,
+        absent=absent,
+        stopped_early=stopped_early,
+    )
+    for number, tables in evening:
         round_ = RoundFactory(tournament=tournament, number=number, started=True, released=True)
-        stop = (stopped_early or {}).get(number, (0, 0))
-        deals = []
-        for table_number, refs in enumerate(seated, start=1):
-            count = stop[1] if stop[0] == table_number else len(refs) * rotations
-            strengths = [strength[ref] for ref in refs]
-            deals.append([random_deal(rng, strengths) for _ in range(count)])
-        play_round(round_, [[by_ref[ref] for ref in refs] for refs in seated], deals)
+        play_round(
+            round_,
+            [[by_ref[ref] for ref in refs] for refs, _ in tables],
+            [deals for _, deals in tables],
+        )
     return tournament

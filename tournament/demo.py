@@ -10,7 +10,7 @@ players (a per-player weight) win more pairs and are last in more often.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from scoring.seating import SeatingRequest, plan
@@ -62,6 +62,45 @@ def random_deal(rng: random.Random, strengths: Sequence[float]) -> dict[str, Any
     return {"won": won, "last_in": last_in, "left_over": left_over}
 
 
+def synthetic_rounds(
+    refs: Sequence[str],
+    rounds: int,
+    rotations: int,
+    seed: int,
+    *,
+    absent: dict[int, Sequence[int]] | None = None,
+    stopped_early: dict[int, tuple[int, int]] | None = None,
+) -> Iterator[tuple[int, list[tuple[tuple[str, ...], list[dict[str, Any]]]]]]:
+    """Each round of a made-up evening of the players ``refs``: its number and its tables,
+    each as (the players in seat order, the deals played), seated by the seating engine
+    and dealt at random from ``seed`` (stronger players win more). ``absent`` maps a round
+    number to indexes of players who miss it; ``stopped_early`` maps a round number to
+    ``(table number, deals played)`` for a table that stopped early."""
+    rng = random.Random(seed)
+    strength = {ref: rng.uniform(0.7, 1.3) for ref in refs}
+    history: list[tuple[int | str, ...]] = []
+    for number in range(1, rounds + 1):
+        missing = {refs[index] for index in (absent or {}).get(number, ())}
+        active = tuple(ref for ref in refs if ref not in missing)
+        request = SeatingRequest(
+            players=active,
+            split=tuple(table_sizes(len(active))),
+            history=tuple(history),
+            seed=seed + number,
+            search_effort=0.2,
+        )
+        seated = plan(request).rounds[0].tables
+        history.extend(seated)
+        stop = (stopped_early or {}).get(number, (0, 0))
+        tables = []
+        for table_number, seats in enumerate(seated, start=1):
+            count = stop[1] if stop[0] == table_number else len(seats) * rotations
+            strengths = [strength[str(ref)] for ref in seats]
+            deals = [random_deal(rng, strengths) for _ in range(count)]
+            tables.append((tuple(str(ref) for ref in seats), deals))
+        yield number, tables
+
+
 def synthetic_tournament(
     *,
     name: str,
@@ -79,40 +118,21 @@ def synthetic_tournament(
     ``absent`` maps a round number to player indexes who miss it; ``stopped_early`` maps a
     round number to ``(table number, deals played)`` for a table that stopped early.
     """
-    rng = random.Random(seed)
     refs = [f"p{index}" for index in range(1, len(players) + 1)]
-    strength = {ref: rng.uniform(0.7, 1.3) for ref in refs}
-    absent = absent or {}
-    stopped_early = stopped_early or {}
-    file_rounds = []
-    history: list[tuple[int | str, ...]] = []
-    for number in range(1, rounds + 1):
-        missing = {refs[index] for index in absent.get(number, ())}
-        active = tuple(ref for ref in refs if ref not in missing)
-        request = SeatingRequest(
-            players=active,
-            split=tuple(table_sizes(len(active))),
-            history=tuple(history),
-            seed=seed + number,
-            search_effort=0.2,
+    file_rounds = [
+        {
+            "number": number,
+            "started": True,
+            "released": True,
+            "tables": [
+                {"number": table_number, "seats": list(seats), "deals": deals}
+                for table_number, (seats, deals) in enumerate(tables, start=1)
+            ],
+        }
+        for number, tables in synthetic_rounds(
+            refs, rounds, rotations, seed, absent=absent, stopped_early=stopped_early
         )
-        seated = plan(request).rounds[0].tables
-        history.extend(seated)
-        tables = []
-        for table_number, seats in enumerate(seated, start=1):
-            size = len(seats)
-            deals = size * rotations
-            if stopped_early.get(number, (0, 0))[0] == table_number:
-                deals = stopped_early[number][1]
-            strengths = [strength[str(ref)] for ref in seats]
-            tables.append(
-                {
-                    "number": table_number,
-                    "seats": list(seats),
-                    "deals": [random_deal(rng, strengths) for _ in range(deals)],
-                }
-            )
-        file_rounds.append({"number": number, "started": True, "released": True, "tables": tables})
+    ]
     return {
         "format": FORMAT,
         "name": name,
