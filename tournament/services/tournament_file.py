@@ -31,6 +31,7 @@ import heapq
 import json
 import re
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -215,9 +216,14 @@ def unstorable_text(data: object) -> Iterator[str]:
 
 
 def _short(text: str, limit: int = 40) -> str:
-    """Text from the file quoted in a problem, cut short: a 10 MB name must not make a
-    10 MB message."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Text from the file quoted in a problem, cut short (a 10 MB name must not make a
+    10 MB message), its control and invisible characters shown by their codes (a name
+    that is only a line break must not make a message that seems to say nothing)."""
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "".join(
+        f"U+{ord(char):04X}" if unicodedata.category(char) in ("Cc", "Cf") else char
+        for char in text
+    )
 
 
 def _json_path(path: Iterable[object]) -> str:
