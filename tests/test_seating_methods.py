@@ -14,8 +14,8 @@ from scoring.seating import METHODS, Method, RoundSeating, SeatingRequest, metho
 from scoring.seating.keep_apart import ApartPairs, clash_change
 from scoring.seating.quality import PairCounts, add_meetings
 from scoring.seating.request import SeatingError
-from tournament.forms import SeatRoundForm
 from tournament.models import Player, Seat, Tournament
+from tournament.round_forms import SeatRoundForm
 from tournament.services import seating
 
 

@@ -314,14 +314,19 @@ def public_version(tournament):
     return Tournament.objects.values_list("public_changed", flat=True).get(pk=tournament.pk)
 
 
-def test_seating_and_starting_a_round_leave_the_public_cache_alone(client, make_played):
+def test_seating_a_round_leaves_the_public_cache_alone_and_starting_it_refreshes_it(
+    client, make_played
+):
     tournament = make_played(players=12, rounds=1)
     before = public_version(tournament)
     first = get(client, "projector", tournament).content
-    rounds.start_round(seating.seat_next_round(tournament))
+    next_round = seating.seat_next_round(tournament)
     assert public_version(tournament) == before
     assert queries(lambda: get(client, "projector", tournament)) == 1
     assert get(client, "projector", tournament).content == first
+    # A started round's seating is public: the room looks its table up at once.
+    rounds.start_round(next_round)
+    assert public_version(tournament) > before
 
 
 def test_only_confirmations_in_released_rounds_change_the_public_pages(

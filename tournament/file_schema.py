@@ -309,6 +309,23 @@ def build_schema() -> dict[str, Any]:
                     "description": "Version 2: a sheet counts only once a second scorer "
                     "confirms it.",
                 },
+                "seating_public": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "Version 2: a started round's seating is public before "
+                    "its results are released.",
+                },
+                "round_minutes": _whole(
+                    limits.ROUND_MINUTES,
+                    default=45,
+                    description="Version 2: the length of the round clock, in minutes.",
+                ),
+                "finished": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Version 2: the organiser marked the tournament finished, "
+                    "so its standings are final.",
+                },
                 "owner": {
                     **_USER,
                     "description": "Version 2: the organiser's user name.",

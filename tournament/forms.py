@@ -1,12 +1,13 @@
+"""The forms of the organiser's pages: the tournament's settings, its players and its
+scorers (a round's seating and its score sheets have theirs in ``round_forms``)."""
+
 from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
 from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
-from scoring.seating import method_choices
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament import limits
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
@@ -72,6 +73,8 @@ class TournamentForm(forms.ModelForm):
             "keep_clubs_apart_rounds",
             "two_person_check",
             "hold_back_rounds",
+            "seating_public",
+            "round_minutes",
         ]
         # <input type="date"> reads and posts ISO dates only, whatever the site's language.
         widgets = {"date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})}
@@ -81,17 +84,22 @@ class TournamentForm(forms.ModelForm):
             "keep_clubs_apart_rounds": "Keep players of one club apart for the first … rounds",
             "two_person_check": "Two-person check of score sheets",
             "hold_back_rounds": "Hold back the results of the last … rounds until the final reveal",
+            "seating_public": "Show a round's seating on the public pages once it starts",
+            "round_minutes": "Round clock (minutes)",
         }
         help_texts = {
             "slug": "Used in links: /t/<slug>/. Lower-case letters, digits and single "
             "hyphens; made from the name when left empty.",
             "rotations_per_round": "Each table plays rotations × table size deals a round.",
+            "round_minutes": "The clock the projector and the round pages show, started by you "
+            "when play starts.",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["hold_back_rounds"].required = False
+        self.fields["round_minutes"].required = False
         self.fields["keep_clubs_apart_rounds"].required = False
         for name, allowed in self.RANGES.items():
             limit_to(self.fields[name], allowed)
@@ -103,6 +111,7 @@ class TournamentForm(forms.ModelForm):
         "planned_rounds": limits.PLANNED_ROUNDS,
         "keep_clubs_apart_rounds": limits.KEEP_CLUBS_APART_ROUNDS,
         "hold_back_rounds": limits.HOLD_BACK_ROUNDS,
+        "round_minutes": limits.ROUND_MINUTES,
     }
 
     TIEBREAK_FIELD = "tiebreak_{}"
@@ -179,6 +188,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_hold_back_rounds(self) -> int:
         return self.cleaned_data.get("hold_back_rounds") or 0
+
+    def clean_round_minutes(self) -> int:
+        return self.cleaned_data.get("round_minutes") or self.instance.round_minutes
 
     def clean_keep_clubs_apart_rounds(self) -> int:
         return self.cleaned_data.get("keep_clubs_apart_rounds") or 0
@@ -285,35 +297,6 @@ class KeepApartForm(forms.Form):
         return data
 
 
-class SeatRoundForm(forms.Form):
-    method = forms.ChoiceField(choices=method_choices)
-    seed = forms.IntegerField(required=False, min_value=0, max_value=10**9)
-    split = forms.ChoiceField(required=False, label="Tables")
-
-    def __init__(self, *args: Any, splits: list[tuple[int, ...]], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        cast(forms.ChoiceField, self.fields["split"]).choices = [("", "best split")] + [
-            (",".join(map(str, s)), " + ".join(map(str, s))) for s in splits
-        ]
-
-    def clean_split(self) -> tuple[int, ...] | None:
-        value = self.cleaned_data.get("split")
-        return tuple(int(part) for part in value.split(",")) if value else None
-
-
-class SwapForm(forms.Form):
-    first = PlayerChoiceField(queryset=Player.objects.none(), label="Swap")
-    second = PlayerChoiceField(queryset=Player.objects.none(), label="with")
-    reseat = forms.BooleanField(
-        required=False, label="Re-seat a started round (only tables with no scores yet)"
-    )
-
-    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        cast(forms.ModelChoiceField, self.fields["first"]).queryset = players
-        cast(forms.ModelChoiceField, self.fields["second"]).queryset = players
-
-
 class UnlockScorerForm(forms.Form):
     """Which of the tournament's scorers to let log in again."""
 
@@ -376,25 +359,3 @@ def _checked_text(value: str, what: str) -> str:
     if problem:
         raise forms.ValidationError(capfirst(problem) + ".")
     return value
-
-
-class StartRoundForm(forms.Form):
-    # The seating the organiser was shown (``services.seating.seating_token``); absent from a
-    # request that did not come from the round page.
-    seating = forms.CharField(required=False, max_length=128)
-
-
-class SheetPostForm(forms.Form):
-    """What a sheet page posts besides its cells (the cells are checked by the rules of
-    a deal, in ``services.sheets``)."""
-
-    expected_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
-    # "Save sheet" (final) or "Save draft".
-    action = forms.ChoiceField(choices=[("draft", "draft"), ("final", "final")], required=False)
-    stopped_early = forms.BooleanField(required=False)
-    # The deal whose row is being typed, sent with the live check.
-    typing = forms.IntegerField(required=False, min_value=1, max_value=999)
-
-
-class ConfirmModeForm(forms.Form):
-    mode = forms.ChoiceField(choices=[("review", "review"), ("retype", "retype")], required=False)

@@ -62,6 +62,8 @@ KEEP_CLUBS_APART_ROUNDS = Range(0, PLANNED_ROUNDS.high, "rounds")
 HOLD_BACK_ROUNDS = Range(0, PLANNED_ROUNDS.high, "rounds")
 # A club night has a handful of tables; a thousand is already a festival.
 TABLE_NUMBERS = Range(1, 1000, "")
+# A round of a table of six at ten rotations is a long evening; five minutes is a test.
+ROUND_MINUTES = Range(5, 600, "minutes")
 ROUND_NUMBERS = Range(1, 1000, "")
 FIXED_TABLE = Range(
     TABLE_NUMBERS.low,

@@ -4,6 +4,9 @@ Scores are computed from these facts (``scoring``), so a tournament can be re-sc
 under the other system at any time. Each seat also keeps its sums over its table's
 deals (cards won, deals last in and dealt, with their left-over cards), written in the
 same transaction as the deals: they hold no scores either, so re-scoring still works.
+
+Every table of the app is here, where Django looks for them; the module is over 400 lines
+because each model keeps the constraints that guard its facts beside its fields.
 """
 
 from dataclasses import astuple
@@ -98,6 +101,19 @@ class Tournament(models.Model):
     hold_back_rounds = models.PositiveSmallIntegerField(
         default=0, validators=limits.HOLD_BACK_ROUNDS.validators()
     )
+    # A started round's seating (tables, seats, who deals first) is public before its
+    # results are released, so players can find their table.
+    seating_public = models.BooleanField(
+        default=True,
+        help_text="Players find their table on the public pages as soon as a round starts.",
+    )
+    # The round clock's length, set going by the organiser when play starts.
+    round_minutes = models.PositiveSmallIntegerField(
+        default=45, validators=limits.ROUND_MINUTES.validators()
+    )
+    # Marked by the organiser; until then (or until the last planned round is released)
+    # the public pages call the standings provisional.
+    finished = models.BooleanField(default=False)
     # When anything shown on the public pages last changed; part of their cache keys.
     public_changed = models.DateTimeField(default=timezone.now)
     created = models.DateTimeField(auto_now_add=True)
@@ -176,12 +192,20 @@ class Round(models.Model):
     # Its confirmed results count on public pages only once the organiser releases it.
     released = models.BooleanField(default=False)
     seed = models.IntegerField(default=0)
+    # The round clock: running, it ends at ``clock_ends``; paused, ``clock_left`` seconds
+    # remain; never started, both are empty (services.clock).
+    clock_ends = models.DateTimeField(null=True, blank=True)
+    clock_left = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(clock_ends__isnull=True) | Q(clock_left__isnull=True),
+                name="round_clock_running_or_paused",
+            ),
         ]
 
     def __str__(self) -> str:

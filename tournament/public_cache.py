@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
+from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpResponse, QueryDict
@@ -133,27 +134,33 @@ def _own_page(request: HtmxHttpRequest) -> bool:
     )
 
 
+# What of a round the public pages show besides its results: whether it has started
+# (its seating is then public, unless the tournament keeps it private) and its clock.
+_PUBLIC_ROUND_FIELDS = frozenset({"released", "started", "clock_ends", "clock_left"})
+
+
 def _round_change_is_public(instance: Round, saved: bool, signal_kwargs: dict[str, Any]) -> bool:
-    if instance.released:
+    if instance.released or instance.started:
         return True
-    # Creating or deleting an unreleased round shows nowhere publicly, nor does seeding
-    # or starting one; a save that may have withheld it (a full save, or one of
-    # ``released``) does.
+    # Creating or deleting a round not yet started shows nowhere publicly, nor does
+    # seeding one; a save that may have withheld or un-started it (a full save, or one
+    # of the fields above) does.
     if not saved or signal_kwargs.get("created"):
         return False
     update_fields = signal_kwargs.get("update_fields")
-    return update_fields is None or "released" in update_fields
+    return update_fields is None or bool(_PUBLIC_ROUND_FIELDS & set(update_fields))
 
 
 def _public_tournament_id(instance: Any) -> int | None:
     """The tournament whose public pages this row belongs to, or None when the public
-    cannot see it: the tables, seats, byes and sheets of an unreleased round (whose
-    release clears the cache anyway)."""
+    cannot see it: the tables, seats and byes of a round not yet started (whose start
+    clears the cache anyway), and the sheets of an unreleased round (whose release
+    does)."""
     if isinstance(instance, Player | Round | KeepApart):
         return instance.tournament_id
     if isinstance(instance, Table | Seat | Bye):
         return (
-            Round.objects.filter(pk=instance.round_id, released=True)
+            Round.objects.filter(Q(released=True) | Q(started=True), pk=instance.round_id)
             .values_list("tournament_id", flat=True)
             .first()
         )

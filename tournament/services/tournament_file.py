@@ -365,7 +365,16 @@ def slug_for(data: Mapping[str, Any]) -> str:
 
 # What only a version-2 file holds, at the top, in a round, in a table and in a player.
 _VERSION_2_KEYS = (
-    ("published", "hold_back_rounds", "two_person_check", "owner", "scorers"),
+    (
+        "published",
+        "hold_back_rounds",
+        "two_person_check",
+        "seating_public",
+        "round_minutes",
+        "finished",
+        "owner",
+        "scorers",
+    ),
     ("started", "released"),
     ("sheet",),
     ("checked_in",),
@@ -693,7 +702,14 @@ _SETTINGS = (
 )
 # Version 2: what decides what the public sees, under the same name in a file and on
 # the model.
-_PUBLIC_SETTINGS = ("published", "hold_back_rounds", "two_person_check")
+_PUBLIC_SETTINGS = (
+    "published",
+    "hold_back_rounds",
+    "two_person_check",
+    "seating_public",
+    "round_minutes",
+    "finished",
+)
 
 
 def _user_names(data: dict[str, Any]) -> set[str]:

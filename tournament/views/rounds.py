@@ -21,16 +21,11 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
-from tournament.forms import (
-    SeatRoundForm,
-    StartRoundForm,
-    SwapForm,
-    player_label,
-    shared_names,
-)
+from tournament.forms import player_label, shared_names
 from tournament.http import HtmxHttpRequest
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Tournament
 from tournament.permissions import get_round, get_tournament_for_organiser
+from tournament.round_forms import SeatRoundForm, StartRoundForm, SwapForm
 from tournament.services import rounds as round_service
 from tournament.services import seating
 

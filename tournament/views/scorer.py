@@ -41,10 +41,10 @@ from tournament.cells import (
     parse_cell,
     parse_part,
 )
-from tournament.forms import ConfirmModeForm, SheetPostForm
 from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_scorer
+from tournament.round_forms import ConfirmModeForm, SheetPostForm
 from tournament.services import sheets
 from tournament.services.desk import table_progress
 from tournament.services.sheets import (

@@ -1,0 +1,61 @@
+"""The forms of a round's seating (seat, swap, start) and of its score sheets."""
+
+from typing import Any, cast
+
+from django import forms
+from django.db.models import QuerySet
+
+from scoring.seating import method_choices
+from tournament.forms import PlayerChoiceField
+from tournament.models import Player
+
+
+class SeatRoundForm(forms.Form):
+    method = forms.ChoiceField(choices=method_choices)
+    seed = forms.IntegerField(required=False, min_value=0, max_value=10**9)
+    split = forms.ChoiceField(required=False, label="Tables")
+
+    def __init__(self, *args: Any, splits: list[tuple[int, ...]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["split"]).choices = [("", "best split")] + [
+            (",".join(map(str, s)), " + ".join(map(str, s))) for s in splits
+        ]
+
+    def clean_split(self) -> tuple[int, ...] | None:
+        value = self.cleaned_data.get("split")
+        return tuple(int(part) for part in value.split(",")) if value else None
+
+
+class SwapForm(forms.Form):
+    first = PlayerChoiceField(queryset=Player.objects.none(), label="Swap")
+    second = PlayerChoiceField(queryset=Player.objects.none(), label="with")
+    reseat = forms.BooleanField(
+        required=False, label="Re-seat a started round (only tables with no scores yet)"
+    )
+
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["first"]).queryset = players
+        cast(forms.ModelChoiceField, self.fields["second"]).queryset = players
+
+
+class StartRoundForm(forms.Form):
+    # The seating the organiser was shown (``services.seating.seating_token``); absent from a
+    # request that did not come from the round page.
+    seating = forms.CharField(required=False, max_length=128)
+
+
+class SheetPostForm(forms.Form):
+    """What a sheet page posts besides its cells (the cells are checked by the rules of
+    a deal, in ``services.sheets``)."""
+
+    expected_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+    # "Save sheet" (final) or "Save draft".
+    action = forms.ChoiceField(choices=[("draft", "draft"), ("final", "final")], required=False)
+    stopped_early = forms.BooleanField(required=False)
+    # The deal whose row is being typed, sent with the live check.
+    typing = forms.IntegerField(required=False, min_value=1, max_value=999)
+
+
+class ConfirmModeForm(forms.Form):
+    mode = forms.ChoiceField(choices=[("review", "review"), ("retype", "retype")], required=False)

@@ -1,0 +1,164 @@
+"""What the room sees while a tournament is played, besides the released results: the
+current round's seating, and how far the standings have got.
+
+Terms:
+
+- *current round*: the highest-numbered started round. Its seating is public as soon
+  as it starts, unless the tournament keeps seating private (``seating_public``); a
+  released round's seating is public either way, with its results.
+- *progress*: the released rounds against the planned ones. The standings are
+  *provisional* until the last planned round is released or the organiser marks the
+  tournament finished; only then is there a winner.
+
+Every loader runs a fixed number of queries whatever the size of the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.rules import dealer_of
+from tournament.models import Bye, Round, Seat, Tournament
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    position: int
+    player_id: int
+    name: str
+    club: str
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    number: int
+    # Seat 1 first: seat 1 deals the first deal, the deal passes to seat 2, and so on.
+    seats: tuple[SeatedPlayer, ...]
+
+    @property
+    def first_dealer(self) -> SeatedPlayer:
+        return self.seats[dealer_of(1, len(self.seats)) - 1]
+
+    def opponents(self, player_id: int) -> tuple[SeatedPlayer, ...]:
+        return tuple(seat for seat in self.seats if seat.player_id != player_id)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one player sits in a seated round."""
+
+    player: SeatedPlayer
+    table: SeatedTable
+
+    @property
+    def deals_in_turn(self) -> int:
+        """1 when the player deals first, 2 when second, …"""
+        return self.player.position
+
+
+@dataclass(frozen=True)
+class SeatedRound:
+    round: Round
+    tables: tuple[SeatedTable, ...]
+    # The names of the players sitting the round out, alphabetically.
+    byes: tuple[SeatedPlayer, ...]
+
+    @property
+    def number(self) -> int:
+        return self.round.number
+
+    def placements(self) -> list[Placement]:
+        """Every seated player with their table, alphabetically by name (then table), as
+        the projector and the seating list show them."""
+        found = [Placement(seat, table) for table in self.tables for seat in table.seats]
+        return sorted(found, key=lambda p: (p.player.name.casefold(), p.table.number))
+
+    def placement_of(self, player_id: int) -> Placement | None:
+        for table in self.tables:
+            for seat in table.seats:
+                if seat.player_id == player_id:
+                    return Placement(seat, table)
+        return None
+
+    def find(self, text: str) -> list[Placement]:
+        """The placements whose player's name holds ``text`` (case and surrounding spaces
+        ignored), alphabetically; none for empty text."""
+        wanted = " ".join(text.split()).casefold()
+        if not wanted:
+            return []
+        return [
+            p for p in self.placements() if wanted in " ".join(p.player.name.split()).casefold()
+        ]
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The highest-numbered started round, or None before any round starts: one query."""
+    return Round.objects.filter(tournament=tournament, started=True).order_by("-number").first()
+
+
+def seating_is_public(tournament: Tournament, round_: Round) -> bool:
+    return round_.released or (round_.started and tournament.seating_public)
+
+
+def seated_round(tournament: Tournament, round_: Round) -> SeatedRound:
+    """The round's tables with their seats in order, and its byes: two queries. Whether
+    the visitor may see it is the caller's to check (``seating_is_public``)."""
+    tables: dict[int, list[SeatedPlayer]] = {}
+    for table_no, position, player_id, name, club in (
+        Seat.objects.filter(round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "position", "player_id", "player__name", "player__club")
+    ):
+        tables.setdefault(table_no, []).append(SeatedPlayer(position, player_id, name, club))
+    byes = tuple(
+        SeatedPlayer(0, player_id, name, club)
+        for player_id, name, club in Bye.objects.filter(round=round_)
+        .order_by("player__name", "player_id")
+        .values_list("player_id", "player__name", "player__club")
+    )
+    return SeatedRound(
+        round=round_,
+        tables=tuple(SeatedTable(number, tuple(seats)) for number, seats in tables.items()),
+        byes=byes,
+    )
+
+
+def public_seating(tournament: Tournament) -> SeatedRound | None:
+    """The current round's seating when the public may see it, else None: at most three
+    queries."""
+    round_ = current_round(tournament)
+    if round_ is None or not seating_is_public(tournament, round_):
+        return None
+    return seated_round(tournament, round_)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the public standings have got."""
+
+    # The highest released round, or 0 before any is released.
+    after_round: int
+    planned_rounds: int
+    final: bool
+
+    @property
+    def started(self) -> bool:
+        return self.after_round > 0
+
+    @property
+    def label(self) -> str:
+        """ "after round 2 of 4 — provisional", "final standings", or "no results yet"."""
+        if self.final and self.started:
+            return "final standings"
+        if not self.started:
+            return "no results yet"
+        return f"after round {self.after_round} of {self.planned_rounds} — provisional"
+
+
+def progress(tournament: Tournament, released_numbers: list[int] | tuple[int, ...]) -> Progress:
+    """The standings' progress from the released round numbers the page already has: no
+    query."""
+    after = max(released_numbers, default=0)
+    planned = max(tournament.planned_rounds, after)
+    final = after > 0 and (tournament.finished or after >= tournament.planned_rounds)
+    return Progress(after_round=after, planned_rounds=planned, final=final)
