@@ -183,14 +183,28 @@ def round_swap(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse
 @login_required
 @require_POST
 def round_start(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    def start(tournament: Tournament, round_: Round) -> str:
-        form = StartRoundForm(request.POST)
+    """Start the round. While the round before has tables with no confirmed sheet, the
+    first press shows the round again asking to confirm, naming those tables; the second
+    press (``confirm`` set) starts it. Works without JavaScript: two plain POSTs."""
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_round(tournament, number)
+    form = StartRoundForm(request.POST)
+    try:
         if not form.is_valid():
             raise UserError("the seating on your page could not be read: reload the page")
-        round_service.start_round(round_, seating=form.cleaned_data["seating"] or None)
-        return f"Round {number} has started: print the score sheets."
-
-    return _round_change(request, slug, number, start)
+        round_service.start_round(
+            round_,
+            seating=form.cleaned_data["seating"] or None,
+            despite_unfinished=form.cleaned_data["confirm"],
+        )
+    except round_service.PreviousRoundUnfinished as unfinished:
+        context = _round_context(tournament, round_, confirm_start=unfinished)
+        return render(request, "organiser/round.html", context)
+    except UserError as error:
+        messages.error(request, _about_round(number, str(error)))
+    else:
+        messages.success(request, f"Round {number} has started: print the score sheets.")
+    return redirect("organiser:round", slug, number)
 
 
 @login_required
