@@ -84,7 +84,7 @@ def seat_round(page: Page, number: int) -> None:
     expect(page.locator("#quality")).to_contain_text(
         re.compile(
             r"repeat meetings\s+\d+\s+\(a lower bound: at least \d+ repeats? forced by "
-            r"counting\),\s+"
+            r"the table sizes and who has met\),\s+"
             r"most meetings of any pair\s+\d+"
         )
     )
