@@ -113,6 +113,24 @@ def test_a_stale_seating_is_still_refused_when_confirming(organiser_client, seco
     assert not second_round.started
 
 
+def test_the_rounds_page_warns_before_seating_the_next_round(organiser_client, seated_round):
+    _sheet(seated_round, 2, SheetStatus.CONFIRMED)
+    html = organiser_client.get(_round_url("rounds", seated_round.tournament)).content.decode()
+    assert (
+        "Round 1: tables 1 and 3 have no confirmed sheet yet. You may seat round 2 now; "
+        "starting it will ask first." in html
+    )
+    _sheet(seated_round, 1, SheetStatus.CONFIRMED)
+    _sheet(seated_round, 3, SheetStatus.CONFIRMED)
+    html = organiser_client.get(_round_url("rounds", seated_round.tournament)).content.decode()
+    assert "no confirmed sheet" not in html
+
+
+def test_a_draft_round_is_not_warned_about(organiser_client, second_round):
+    html = organiser_client.get(_round_url("rounds", second_round.tournament)).content.decode()
+    assert "no confirmed sheet" not in html
+
+
 def test_outsiders_and_scorers_cannot_start(outsider_client, scorer_client, client, second_round):
     assert _start(outsider_client, second_round, confirm="on").status_code == 404
     assert _start(scorer_client, second_round, confirm="on").status_code == 403

@@ -39,10 +39,11 @@ class PreviousRoundUnfinished(UserError):
         self.round_number = round_number
         self.previous = round_number - 1
         self.tables = tables
+        self.table_list = _and_list(tables)
         noun = "table" if len(tables) == 1 else "tables"
         verb = "has" if len(tables) == 1 else "have"
         super().__init__(
-            f"Round {self.previous}: {noun} {_and_list(tables)} {verb} no confirmed sheet. "
+            f"Round {self.previous}: {noun} {self.table_list} {verb} no confirmed sheet. "
             f"Start round {round_number} anyway?"
         )
 

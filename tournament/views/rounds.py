@@ -48,11 +48,20 @@ def rounds(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Round {round_.number} is seated. Check it, then start it.")
             return redirect("organiser:round", slug, round_.number)
+    rounds = list(tournament.rounds.annotate(tables_count=Count("tables")).order_by("number"))
     context = {
         "tournament": tournament,
         "form": form,
-        "rounds": tournament.rounds.annotate(tables_count=Count("tables")).order_by("number"),
+        "rounds": rounds,
         "active_players": tournament.players.filter(active=True).count(),
+        # Seating a draft is harmless, so this only warns; Start asks (round_start).
+        "unfinished": (
+            round_service.PreviousRoundUnfinished(rounds[-1].number + 1, tables)
+            if rounds
+            and rounds[-1].started
+            and (tables := round_service.unconfirmed_tables(rounds[-1]))
+            else None
+        ),
     }
     return render(request, "organiser/rounds.html", context)
 
