@@ -98,6 +98,7 @@ ROUTES: dict[str, Route] = {
     "organiser:keep_apart_remove": _route(Access.ORGANISER, "POST"),
     "print:seating": _route(Access.ORGANISER),
     "print:sheets": _route(Access.ORGANISER),
+    "print:rules_cards": _route(Access.ORGANISER),
     # Scorer
     "scorer:home": _route(Access.SCORER),
     "scorer:desk": _route(Access.SCORER),

@@ -147,3 +147,41 @@ def test_behind_a_proxy_clients_are_told_apart_by_the_header_it_sets(
     olive = Client(REMOTE_ADDR=proxy)
     log_in(olive, RIGHT, HTTP_X_FORWARDED_FOR="198.51.100.7")
     assert logged_in(olive) is separate
+
+
+# User names are matched ignoring case and surrounding spaces; the lockout follows the
+# account, not the spelling.
+
+
+@pytest.mark.parametrize("typed", ["OLIVE", "  Olive ", "olive\t"])
+def test_the_user_name_ignores_case_and_surrounding_spaces(client, organiser, typed):
+    log_in(client, {"username": typed, "password": "pw"})
+    assert logged_in(client)
+    assert client.session["_auth_user_id"] == str(organiser.pk)
+
+
+def test_a_lockout_still_triggers_when_the_case_varies(client, organiser):
+    for typed in ["olive", "Olive", "OLIVE", " oLive", "olivE "]:
+        log_in(client, {"username": typed, "password": "not-it"})
+    response = log_in(client, {"username": "Olive", "password": "pw"})
+    assert response.status_code == 429
+    assert not logged_in(client)
+    # Counted under the account's own name, as the Scorers page's Unlock finds it.
+    assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"olive"}
+    assert "The password for <strong>olive</strong> was wrong" in response.content.decode()
+
+
+def test_two_accounts_differing_only_in_case_each_log_in_by_their_exact_name(
+    django_user_model,
+):
+    upper = django_user_model.objects.create_user("Sam", password="upper-pw")
+    lower = django_user_model.objects.create_user("sam", password="lower-pw")
+    for typed, password, user in [("Sam", "upper-pw", upper), (" sam ", "lower-pw", lower)]:
+        client = Client()
+        log_in(client, {"username": typed, "password": password})
+        assert client.session["_auth_user_id"] == str(user.pk)
+    # Neither spelled exactly: no account is picked, and the form says nothing more.
+    client = Client()
+    response = log_in(client, {"username": "SAM", "password": "upper-pw"})
+    assert not logged_in(client)
+    assert "Please enter a correct username and password" in response.content.decode()

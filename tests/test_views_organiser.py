@@ -441,7 +441,11 @@ def test_seat_regenerate_swap_and_start_a_round(organiser_client, tournament):
     assert "repeat meetings" in html
     assert Seat.objects.get(round=round_, table__number=1, position=1).player == b
 
+    # Round 1's sheets are not in: the first press asks, the confirmed one starts.
     organiser_client.post(url("round_start", tournament, 2), {})
+    round_.refresh_from_db()
+    assert not round_.started
+    organiser_client.post(url("round_start", tournament, 2), {"confirm": "on"})
     round_.refresh_from_db()
     assert round_.started
     response = organiser_client.post(

@@ -5,12 +5,14 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament import limits
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
+from tournament.services.accounts import AmbiguousUsername, canonical_username
 from tournament.services.players import text_problem
 from tournament.services.sheets import deals_beyond_rotations, rotations_refusal
 
@@ -273,6 +275,20 @@ class CsvImportForm(forms.Form):
         # The players page shows this form's errors in one place, above it: an error kept
         # beside a field (an empty file, a NUL character) would not be shown at all.
         super().add_error(None, error)
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, matching the user name ignoring case and surrounding spaces
+    (``accounts.canonical_username``). The account's own user name is what is checked
+    and what django-axes counts failures under, so "Olive" and "olive" share one lockout."""
+
+    def clean_username(self) -> str:
+        try:
+            return canonical_username(self.cleaned_data["username"])
+        except AmbiguousUsername:
+            # No account is picked: the password is checked against none, as for a name
+            # nobody has (the form's error does not say which accounts exist).
+            return str(self.cleaned_data["username"]).strip()
 
 
 class ScorerForm(forms.Form):

@@ -43,6 +43,9 @@ class StartRoundForm(forms.Form):
     # The seating the organiser was shown (``services.seating.seating_token``); absent from a
     # request that did not come from the round page.
     seating = forms.CharField(required=False, max_length=128)
+    # Set by the second press, after the page asked whether to start although the round
+    # before still has tables with no confirmed sheet.
+    confirm = forms.BooleanField(required=False)
 
 
 class SheetPostForm(forms.Form):

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from tournament.views import printing
+from tournament.views import printing, rules_cards
 
 app_name = "print"
 
 urlpatterns = [
     path("<slug:slug>/r<int:round>/seating/", printing.seating, name="seating"),
     path("<slug:slug>/r<int:round>/sheets/", printing.sheets, name="sheets"),
+    path("<slug:slug>/r<int:round>/rules/", rules_cards.rules_cards, name="rules_cards"),
 ]

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -118,3 +119,30 @@ def unlock_scorer(tournament: Tournament, scorer: AbstractBaseUser) -> int:
             )
         removed, _ = AccessAttempt.objects.filter(username=scorer.get_username()).delete()
     return removed
+
+
+class AmbiguousUsername(UserError):
+    """Two or more accounts have the typed user name, ignoring case, and none has it
+    exactly."""
+
+
+def canonical_username(typed: str) -> str:
+    """The account's own user name for ``typed``, matched ignoring case and surrounding
+    spaces ("  Sarah " finds "sarah"). An exact match (after stripping) wins over matches
+    that differ only in case; several such matches and no exact one raise
+    ``AmbiguousUsername``. A name no account has comes back stripped, as typed."""
+    name = typed.strip()
+    matches = list(
+        get_user_model()
+        .objects.filter(username__iexact=name)
+        .order_by("username")
+        .values_list("username", flat=True)[:10]
+    )
+    if name in matches or not matches:
+        return name
+    if len(matches) > 1:
+        raise AmbiguousUsername(
+            f"The user names {', '.join(f'“{m}”' for m in matches)} differ only in "
+            "capital letters: type the one you mean exactly."
+        )
+    return str(matches[0])

@@ -17,18 +17,57 @@ gives, so a sheet saved at the same moment either commits before the change or s
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 
 from scoring.errors import UserError
 from tournament import public_cache
-from tournament.models import Round, Tournament
+from tournament.models import Round, SheetStatus, Table, Tournament
 from tournament.services.locks import lock_round, lock_rounds
 from tournament.services.seating import seating_token
 
 
-def start_round(round_: Round, *, seating: str | None = None) -> None:
+def _and_list(numbers: list[int]) -> str:
+    words = [str(number) for number in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+class PreviousRoundUnfinished(UserError):
+    """Starting a round while the round before it still has tables with no confirmed
+    sheet: the organiser may go ahead, but is asked first."""
+
+    def __init__(self, round_number: int, tables: list[int]) -> None:
+        self.round_number = round_number
+        self.previous = round_number - 1
+        self.tables = tables
+        self.table_list = _and_list(tables)
+        noun = "table" if len(tables) == 1 else "tables"
+        verb = "has" if len(tables) == 1 else "have"
+        super().__init__(
+            f"Round {self.previous}: {noun} {self.table_list} {verb} no confirmed sheet. "
+            f"Start round {round_number} anyway?"
+        )
+
+
+def unconfirmed_tables(round_: Round) -> list[int]:
+    """The numbers of the round's tables whose sheet is missing or not confirmed yet."""
+    return list(
+        Table.objects.filter(round=round_)
+        .filter(Q(sheet__isnull=True) | ~Q(sheet__status=SheetStatus.CONFIRMED))
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def start_round(
+    round_: Round, *, seating: str | None = None, despite_unfinished: bool = True
+) -> None:
     """Start the round, freezing its seating. With ``seating`` (``seating_token`` of the
     seating the organiser was shown), refused when the round was seated again or had
-    players swapped meanwhile: the organiser starts the seating they checked, or none."""
+    players swapped meanwhile: the organiser starts the seating they checked, or none.
+
+    With ``despite_unfinished=False`` (the round page's first press of Start), raises
+    ``PreviousRoundUnfinished`` naming the tables of the round before that have no
+    confirmed sheet yet, so that the organiser is asked before going ahead."""
     with transaction.atomic():
         round_ = lock_round(round_.pk)
         if not round_.tables.exists():
@@ -38,6 +77,13 @@ def start_round(round_: Round, *, seating: str | None = None) -> None:
                 f"round {round_.number} was seated again, or had players swapped, since your "
                 "page was loaded: check the seating shown now, then start it"
             )
+        if not round_.started and not despite_unfinished:
+            previous = Round.objects.filter(
+                tournament_id=round_.tournament_id, number=round_.number - 1
+            ).first()
+            unfinished = unconfirmed_tables(previous) if previous is not None else []
+            if unfinished:
+                raise PreviousRoundUnfinished(round_.number, unfinished)
         round_.started = True
         round_.save(update_fields=["started"])
 

@@ -9,10 +9,13 @@ from django.db import transaction
 
 from scoring.errors import UserError
 from tournament.models import Tournament
+from tournament.services.accounts import canonical_username
 
 
 def add_scorer(tournament: Tournament, username: str) -> Any:
-    """The account called ``username``, now a scorer of ``tournament``."""
+    """The account called ``username`` (ignoring case and surrounding spaces, an exact
+    match first: ``accounts.canonical_username``), now a scorer of ``tournament``."""
+    username = canonical_username(username)
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise UserError(

@@ -45,6 +45,7 @@ from scoring.seating import (
     quality,
     table_splits,
 )
+from scoring.seating.table_bound import round_forced_repeats
 from tournament.models import (
     Bye,
     KeepApart,
@@ -467,7 +468,28 @@ def round_quality(round_: Round) -> RoundQuality:
         for a, b in combinations(sorted(table), 2)
         if met.get((a, b))
     )
+    # What the table sizes force, given who sat together in each earlier round.
+    forced = round_forced_repeats(
+        [len(table) for table in current.tables],
+        len(current.byes),
+        [p for table in current.tables for p in table] + list(current.byes),
+        _history_by_round(tournament, before=round_.number),
+    )
+    history_repeats = sum(times - 1 for times in met.values())
+    figures = replace(figures, lower_bound=max(figures.lower_bound, history_repeats + forced))
     return RoundQuality(figures, tuple(repeats), not_checked_in(tournament))
+
+
+def _history_by_round(tournament: Tournament, before: int) -> list[list[list[int]]]:
+    """The tables of each round before ``before``, as lists of player ids."""
+    rounds: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for number, table_id, player_id in (
+        Seat.objects.filter(round__tournament=tournament, round__number__lt=before)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table_id", "player_id")
+    ):
+        rounds[number][table_id].append(player_id)
+    return [list(tables.values()) for tables in rounds.values()]
 
 
 def _tables_of(round_: Round) -> dict[int, list[int]]:

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
 
+from tournament.forms import LoginForm
 from tournament.services.accounts import lockout_ends
 
 
@@ -49,6 +50,8 @@ def locked_out(
 
 
 class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return super().get_context_data(
             password_reset_by_email=settings.PASSWORD_RESET_BY_EMAIL, **kwargs

@@ -28,7 +28,7 @@ from tournament.forms import (
     form_errors,
 )
 from tournament.http import HtmxHttpRequest
-from tournament.models import Tournament
+from tournament.models import SheetStatus, Tournament
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
 from tournament.services import rounds as round_service
@@ -64,7 +64,15 @@ def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         playing=Count("pk", filter=Q(active=True)),
         present=Count("pk", filter=Q(checked_in=True, active=True)),
     )
-    rounds = list(tournament.rounds.order_by("number"))
+    # Each round's progress in the one query: tables, and tables with a confirmed sheet.
+    rounds = list(
+        tournament.rounds.annotate(
+            tables_total=Count("tables", distinct=True),
+            tables_confirmed=Count(
+                "tables", filter=Q(tables__sheet__status=SheetStatus.CONFIRMED), distinct=True
+            ),
+        ).order_by("number")
+    )
     context = {
         "tournament": tournament,
         "counts": counts,
@@ -154,13 +162,12 @@ def scorers(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = ScorerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        username = form.cleaned_data["username"].strip()
         try:
-            scorer_access.add_scorer(tournament, username)
+            user = scorer_access.add_scorer(tournament, form.cleaned_data["username"])
         except UserError as refused:
             form.add_error("username", str(refused))
         else:
-            messages.success(request, f"{username} may now enter and confirm sheets.")
+            messages.success(request, f"{user.get_username()} may now enter and confirm sheets.")
             return redirect("organiser:scorers", slug)
     context = {
         "tournament": tournament,

@@ -105,7 +105,7 @@ def qr_svg(url: str) -> SafeString:
     return mark_safe(svg)  # segno's own markup; the URL is encoded, not embedded
 
 
-def _printed_tables(round_: Round, table_number: int | None = None) -> list[PrintedTable]:
+def printed_tables(round_: Round, table_number: int | None = None) -> list[PrintedTable]:
     tables = Table.objects.filter(round=round_).prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     )
@@ -171,7 +171,7 @@ def points_at_this_computer_only(url: str) -> bool:
         return False
 
 
-def _table_filter(request: HttpRequest) -> int | None:
+def table_filter(request: HttpRequest) -> int | None:
     value = request.GET.get("table")
     if value is None or value == "":
         return None
@@ -186,7 +186,7 @@ def _table_filter(request: HttpRequest) -> int | None:
 def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     round_ = get_round(tournament, round)
-    tables = _printed_tables(round_)
+    tables = printed_tables(round_)
     byes = [
         PrintedSeat(0, bye.player.name, bye.player.club)
         for bye in Bye.objects.filter(round=round_)
@@ -211,8 +211,8 @@ def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
 def sheets(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     round_ = get_round(tournament, round)
-    only_table = _table_filter(request)
-    tables = _printed_tables(round_, only_table)
+    only_table = table_filter(request)
+    tables = printed_tables(round_, only_table)
     if only_table is not None and not tables:
         raise Http404("No such table")
     score_sheets = [_score_sheet(request, tournament, round_, table) for table in tables]

@@ -48,11 +48,20 @@ def rounds(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Round {round_.number} is seated. Check it, then start it.")
             return redirect("organiser:round", slug, round_.number)
+    rounds = list(tournament.rounds.annotate(tables_count=Count("tables")).order_by("number"))
     context = {
         "tournament": tournament,
         "form": form,
-        "rounds": tournament.rounds.annotate(tables_count=Count("tables")).order_by("number"),
+        "rounds": rounds,
         "active_players": tournament.players.filter(active=True).count(),
+        # Seating a draft is harmless, so this only warns; Start asks (round_start).
+        "unfinished": (
+            round_service.PreviousRoundUnfinished(rounds[-1].number + 1, tables)
+            if rounds
+            and rounds[-1].started
+            and (tables := round_service.unconfirmed_tables(rounds[-1]))
+            else None
+        ),
     }
     return render(request, "organiser/rounds.html", context)
 
@@ -183,14 +192,28 @@ def round_swap(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse
 @login_required
 @require_POST
 def round_start(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    def start(tournament: Tournament, round_: Round) -> str:
-        form = StartRoundForm(request.POST)
+    """Start the round. While the round before has tables with no confirmed sheet, the
+    first press shows the round again asking to confirm, naming those tables; the second
+    press (``confirm`` set) starts it. Works without JavaScript: two plain POSTs."""
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_round(tournament, number)
+    form = StartRoundForm(request.POST)
+    try:
         if not form.is_valid():
             raise UserError("the seating on your page could not be read: reload the page")
-        round_service.start_round(round_, seating=form.cleaned_data["seating"] or None)
-        return f"Round {number} has started: print the score sheets."
-
-    return _round_change(request, slug, number, start)
+        round_service.start_round(
+            round_,
+            seating=form.cleaned_data["seating"] or None,
+            despite_unfinished=form.cleaned_data["confirm"],
+        )
+    except round_service.PreviousRoundUnfinished as unfinished:
+        context = _round_context(tournament, round_, confirm_start=unfinished)
+        return render(request, "organiser/round.html", context)
+    except UserError as error:
+        messages.error(request, _about_round(number, str(error)))
+    else:
+        messages.success(request, f"Round {number} has started: print the score sheets.")
+    return redirect("organiser:round", slug, number)
 
 
 @login_required

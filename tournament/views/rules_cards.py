@@ -1,0 +1,172 @@
+"""The rules card: one printed page per table of a round, to lie beside its score sheet.
+
+Terms:
+
+- *rules card*: the table's seats and players, who deals each deal, how the game is
+  played and a deal counted (the wording of docs/rules.md, shortened), and a worked
+  example of one deal under the tournament's scoring system.
+- *worked example*: the example deal for the table's size (``scoring.examples``) with
+  the table's own players in its seats; its points come from
+  ``scoring.systems.score_deal``, and each seat's working shows how.
+
+Printed by the browser (``static/css/print.css``), like the score sheets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from scoring.examples import EXAMPLE_DEALER, example_deal
+from scoring.rules import (
+    CARDS_IN_PACK,
+    DealFacts,
+    TableParams,
+    dealer_of,
+    deals_per_round,
+    table_params,
+)
+from scoring.systems import ScoringSystem, score_deal
+from tournament.models import Round, Tournament
+from tournament.permissions import get_round, get_tournament_for_organiser
+from tournament.views.printing import PrintedSeat, PrintedTable, printed_tables, table_filter
+
+
+@dataclass(frozen=True)
+class DealingSeat:
+    seat: PrintedSeat
+    deals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ExampleSeat:
+    seat: PrintedSeat
+    won: int
+    dealer: bool
+    last_in: bool
+    cards: int  # the cards scored: won, plus the left over where the system puts them
+    points: int
+    working: str
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    deal: DealFacts
+    seats: tuple[ExampleSeat, ...]
+    system: ScoringSystem
+    params: TableParams
+
+    @property
+    def won_total(self) -> int:
+        return sum(self.deal.won)
+
+    @property
+    def points_total(self) -> int:
+        return sum(seat.points for seat in self.seats)
+
+    @property
+    def gets_left_over(self) -> ExampleSeat:
+        """The seat the left-over cards go to: last in, or the dealer under classic stakes."""
+        wanted = "last_in" if self.system is ScoringSystem.WINNER_ADVANTAGE else "dealer"
+        return next(seat for seat in self.seats if getattr(seat, wanted))
+
+
+@dataclass(frozen=True)
+class RulesCard:
+    table: PrintedTable
+    dealing: tuple[DealingSeat, ...]
+    deals: int
+    params: TableParams
+    example: WorkedExample
+
+    @property
+    def cards_in_all_deals(self) -> int:
+        return CARDS_IN_PACK * self.deals
+
+
+def _working(
+    system: ScoringSystem, params: TableParams, dealer: bool, last_in: bool, cards: int
+) -> str:
+    """How a seat's points of the example are worked out, in the card's arithmetic."""
+    if system is ScoringSystem.WINNER_ADVANTAGE:
+        return f"{cards} ÷ 2"
+    parts = [f"−{params.dealer_stake if dealer else params.other_stake}"]
+    if last_in:
+        parts.append(f"+ {params.last_in_prize}")
+    parts.append(f"+ ({cards} − {params.break_even}) ÷ 2")
+    return " ".join(parts)
+
+
+def worked_example(table: PrintedTable, system: ScoringSystem) -> WorkedExample:
+    """The example deal for the table's size, seated with the table's players."""
+    deal = example_deal(table.size)
+    params = table_params(table.size)
+    points = score_deal(deal, EXAMPLE_DEALER, system)
+    takes_left_over = deal.last_in if system is ScoringSystem.WINNER_ADVANTAGE else EXAMPLE_DEALER
+    seats = []
+    for printed, won, scored in zip(table.seats, deal.won, points, strict=True):
+        position = printed.position
+        cards = won + (deal.left_over if position == takes_left_over else 0)
+        dealer, last_in = position == EXAMPLE_DEALER, position == deal.last_in
+        seats.append(
+            ExampleSeat(
+                printed,
+                won,
+                dealer,
+                last_in,
+                cards,
+                scored,
+                _working(system, params, dealer, last_in, cards),
+            )
+        )
+    return WorkedExample(deal, tuple(seats), system, params)
+
+
+def rules_card(tournament: Tournament, table: PrintedTable) -> RulesCard:
+    deals = deals_per_round(table.size, tournament.rotations_per_round)
+    dealing = tuple(
+        DealingSeat(
+            seat,
+            tuple(d for d in range(1, deals + 1) if dealer_of(d, table.size) == seat.position),
+        )
+        for seat in table.seats
+    )
+    return RulesCard(
+        table=table,
+        dealing=dealing,
+        deals=deals,
+        params=table_params(table.size),
+        example=worked_example(table, tournament.scoring_system),
+    )
+
+
+def rules_cards_for(
+    tournament: Tournament, round_: Round, only_table: int | None
+) -> list[RulesCard]:
+    tables = printed_tables(round_, only_table)
+    if only_table is not None and not tables:
+        raise Http404("No such table")
+    return [rules_card(tournament, table) for table in tables]
+
+
+@login_required
+@require_GET
+def rules_cards(request: HttpRequest, slug: str, round: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_round(tournament, round)
+    only_table = table_filter(request)
+    return render(
+        request,
+        "print/rules_cards.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "only_table": only_table,
+            "cards": rules_cards_for(tournament, round_, only_table),
+            "winner_advantage": tournament.scoring_system is ScoringSystem.WINNER_ADVANTAGE,
+        },
+    )
