@@ -64,6 +64,7 @@ ROUTES: dict[str, Route] = {
     "player": _route(Access.PUBLIC),
     "public_round": _route(Access.PUBLIC),
     "final": _route(Access.PUBLIC),
+    "find_seat": _route(Access.PUBLIC),
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
