@@ -77,3 +77,17 @@ def test_a_player_checks_in_at_the_door_and_undoes_it(
     page.get_by_role("link", name="Next player").click()
     expect(page.get_by_label("Your name")).to_be_visible()
     fits(page, TABLET["width"])
+
+
+def test_the_door_runs_under_the_content_security_policy(new_page, seated_round):
+    from tests.browser.test_csp import watch_for_violations
+
+    tournament = seated_round.tournament
+    page = new_page(viewport=TABLET)
+    violations = watch_for_violations(page)
+    page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    page.get_by_label("Your name").fill("Player 0001")
+    page.get_by_role("button", name="Player 0001").click()
+    expect(page.get_by_role("status")).to_contain_text("you are checked in")
+    assert page.locator("head style").count() == 0
+    assert violations == []
