@@ -308,3 +308,14 @@ def test_the_door_record_cannot_be_a_login(client, tournament, organiser):
     client.cookies["sessionid"] = row.session_key
     response = client.get(reverse("organiser:dashboard", args=[tournament.slug]))
     assert response.status_code == 302
+
+
+def test_the_address_is_the_one_the_tablet_reaches(organiser_client, tournament, settings):
+    token = door.door_token(tournament)
+    setup = reverse("door:setup", args=[tournament.slug])
+    settings.PUBLIC_BASE_URL = "http://192.168.1.20:8000"
+    page = text(organiser_client.get(setup))
+    assert f'href="http://192.168.1.20:8000{address(tournament, token)}"' in page
+    assert "names this computer only" not in page
+    settings.PUBLIC_BASE_URL = "http://127.0.0.1:8000"
+    assert "names this computer only" in text(organiser_client.get(setup))

@@ -9,6 +9,7 @@ closed, replaced, expired) gets a page saying so, with status 403.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -24,7 +25,7 @@ from tournament.models import Tournament
 from tournament.permissions import get_tournament_for_scorer
 from tournament.public_cache import wants_fragment
 from tournament.services import door as door_service
-from tournament.views.printing import qr_svg
+from tournament.views.printing import points_at_this_computer_only, qr_svg
 
 # The staff side --------------------------------------------------------------------
 
@@ -34,16 +35,18 @@ from tournament.views.printing import qr_svg
 def setup(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_scorer(request, slug)
     door = door_service.current_door(tournament)
-    address = (
-        request.build_absolute_uri(reverse("door:tablet", args=[slug, door.token]))
-        if door
-        else None
-    )
+    address = None
+    if door is not None:
+        # The address the tablet reaches, as on the printed sheets' QR codes.
+        path = reverse("door:tablet", args=[slug, door.token])
+        base = settings.PUBLIC_BASE_URL
+        address = base + path if base else request.build_absolute_uri(path)
     context = {
         "tournament": tournament,
         "door": door,
         "address": address,
         "qr": qr_svg(address) if address else None,
+        "this_computer_only": bool(address and points_at_this_computer_only(address)),
         "hours": door_service.DOOR_HOURS,
     }
     return render(request, "door/setup.html", context)
