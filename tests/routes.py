@@ -14,6 +14,7 @@ from typing import Any
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tournament.models import Player, Tournament
+from tournament.services import door
 
 
 class Access(Enum):
@@ -22,6 +23,9 @@ class Access(Enum):
     ACCOUNT = "account"  # any logged-in user: their own account, their own tournaments
     SCORER = "scorer"  # the tournament's scorers and its organiser
     ORGANISER = "organiser"  # the tournament's organiser only
+    # Anyone holding the tournament's open door address (its token), logged in or not:
+    # door check-in on a tablet (tournament/services/door.py).
+    DOOR = "door"
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ ROUTES: dict[str, Route] = {
     "player": _route(Access.PUBLIC),
     "public_round": _route(Access.PUBLIC),
     "final": _route(Access.PUBLIC),
+    "find_seat": _route(Access.PUBLIC),
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
@@ -106,9 +111,17 @@ ROUTES: dict[str, Route] = {
     "scorer:check": _route(Access.SCORER, "POST"),
     "scorer:confirm": _route(Access.SCORER, "GET POST"),
     "scorer:history": _route(Access.SCORER),
+    # Door check-in
+    "door:setup": _route(Access.SCORER),
+    "door:open": _route(Access.SCORER, "POST"),
+    "door:close": _route(Access.SCORER, "POST"),
+    "door:hand_over": _route(Access.SCORER, "POST"),
+    "door:tablet": _route(Access.DOOR),
+    "door:check_in": _route(Access.DOOR, "POST"),
+    "door:undo": _route(Access.DOOR, "POST"),
 }
 
-TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER}
+TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER, Access.DOOR}
 
 
 @dataclass(frozen=True)
@@ -149,7 +162,8 @@ def patterns_by_name() -> dict[str, Pattern]:
 
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
-    players, round 1 and its table 1."""
+    players, round 1 and its table 1; a door page's, the tournament's open door (opened
+    when it is closed)."""
     pattern = patterns_by_name()[name]
     values: dict[str, Any] = {"uidb64": "MQ", "token": "not-a-token"}
     if tournament is not None:
@@ -160,6 +174,8 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
             "round": 1,
             "table": 1,
         }
+        if ROUTES[name].access is Access.DOOR:
+            values["token"] = door.door_token(tournament)
     missing = set(pattern.kwargs) - set(values)
     assert not missing, f"tests/routes.py cannot fill {sorted(missing)} in {name}'s URL"
     return reverse(name, kwargs={key: values[key] for key in pattern.kwargs})

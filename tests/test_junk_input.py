@@ -151,7 +151,13 @@ def url_for_any(name):
 
 @pytest.fixture
 def state(
-    seated_round, make_played, outsider, organiser_client, scorer_client, second_scorer_client
+    seated_round,
+    make_played,
+    outsider,
+    client,
+    organiser_client,
+    scorer_client,
+    second_scorer_client,
 ):
     """club-night with table 1 entered by simon and a pair kept apart, and another
     tournament with rows of its own (whose ids are junk to club-night's views)."""
@@ -194,6 +200,8 @@ def state(
             Access.ACCOUNT: [organiser_client],
             Access.PUBLIC: [organiser_client],
             Access.ANYONE: [organiser_client],
+            # The door's pages, by their address alone.
+            Access.DOOR: [client],
         },
     }
 

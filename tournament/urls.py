@@ -12,4 +12,5 @@ urlpatterns = [
     path("manage/", include("tournament.urls_organiser")),
     path("score/", include("tournament.urls_scorer")),
     path("print/", include("tournament.urls_print")),
+    path("door/", include("tournament.urls_door")),
 ]

@@ -8,4 +8,5 @@ urlpatterns = [
     path("players/<int:pk>/", public_pages.player, name="player"),
     path("rounds/<int:number>/", public_pages.public_round, name="public_round"),
     path("final/", public_pages.final, name="final"),
+    path("seat/", public_pages.find_seat, name="find_seat"),
 ]

@@ -54,8 +54,10 @@ def test_public_pages_and_htmx_search_run_under_the_policy(new_page, make_played
     ):
         page.goto(path)
     page.goto(f"/t/{tournament.slug}/")
-    page.get_by_role("searchbox").fill("Player 0003")
+    page.get_by_role("searchbox", name="Find a player").fill("Player 0003")
     expect(page.locator("table.standings tbody tr")).to_have_count(1)
+    page.get_by_role("searchbox", name="Find my seat").fill("Player 0003")
+    expect(page.locator(".seat-found li")).to_have_count(1)
     # htmx was told to leave its indicator styles to app.css.
     assert page.locator("head style").count() == 0
     assert violations == []

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Exists, OuterRef
+
 from scoring.rules import dealer_of
 from tournament.models import Bye, Round, Seat, Tournament
 
@@ -54,6 +56,15 @@ class Placement:
     def deals_in_turn(self) -> int:
         """1 when the player deals first, 2 when second, …"""
         return self.player.position
+
+    @property
+    def deals(self) -> str:
+        """ "deals first", "deals second", …"""
+        return deals_in_words(self.player.position)
+
+    @property
+    def opponents(self) -> tuple[SeatedPlayer, ...]:
+        return self.table.opponents(self.player.player_id)
 
 
 @dataclass(frozen=True)
@@ -162,3 +173,67 @@ def progress(tournament: Tournament, released_numbers: list[int] | tuple[int, ..
     planned = max(tournament.planned_rounds, after)
     final = after > 0 and (tournament.finished or after >= tournament.planned_rounds)
     return Progress(after_round=after, planned_rounds=planned, final=final)
+
+
+# What a seated player needs to know: their table, their seat, when they deal, and
+# whom they play. --------------------------------------------------------------------
+
+_TURNS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def deals_in_words(position: int) -> str:
+    """ "deals first", "deals second", … for the player in seat ``position``: seat 1
+    deals the round's first deal, and the deal passes round the table in seat order."""
+    turn = _TURNS[position - 1] if 1 <= position <= len(_TURNS) else f"{position}th"
+    return f"deals {turn}"
+
+
+def seated_round_number(tournament: Tournament) -> int | None:
+    """The number of the current round when its seating is public but its results are
+    not released yet, for the public pages' navigation (a released round is listed
+    with the released ones): one query."""
+    round_ = current_round(tournament)
+    if round_ is None or round_.released or not seating_is_public(tournament, round_):
+        return None
+    return round_.number
+
+
+@dataclass(frozen=True)
+class NowPlaying:
+    """The round being played publicly (started, seating public, results not released)
+    as one player sees it: at ``placement``, sitting it out (``bye``), or neither (a
+    player the round does not include)."""
+
+    round_number: int
+    placement: Placement | None
+    bye: bool
+
+    @property
+    def involved(self) -> bool:
+        return self.bye or self.placement is not None
+
+
+def now_playing(tournament: Tournament, player_id: int) -> NowPlaying | None:
+    """Where ``player_id`` is in the round being played publicly, None when no round is:
+    at most two queries (the round, with whether the player sits it out; the player's
+    table)."""
+    round_ = (
+        Round.objects.filter(tournament=tournament, started=True)
+        .annotate(bye=Exists(Bye.objects.filter(round=OuterRef("pk"), player_id=player_id)))
+        .order_by("-number")
+        .first()
+    )
+    if round_ is None or round_.released or not seating_is_public(tournament, round_):
+        return None
+    if round_.bye:
+        return NowPlaying(round_.number, None, bye=True)
+    rows = list(
+        Seat.objects.filter(round=round_, table__seats__player_id=player_id)
+        .order_by("position")
+        .values_list("table__number", "position", "player_id", "player__name", "player__club")
+    )
+    if not rows:
+        return NowPlaying(round_.number, None, bye=False)
+    table = SeatedTable(rows[0][0], tuple(SeatedPlayer(*row[1:]) for row in rows))
+    placement = next(Placement(seat, table) for seat in table.seats if seat.player_id == player_id)
+    return NowPlaying(round_.number, placement, bye=False)

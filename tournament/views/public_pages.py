@@ -1,14 +1,17 @@
 """Public pages beyond the standings: a player's tournament, a round's tables, and the
-printable final results.
+printable final results; and where a player sits in the round being played ("Find my
+seat").
 
 Like every public page they show published tournaments only (``can_see``), count only
 released rounds and confirmed sheets (``services.public``), and are served from the cache
-to anonymous visitors (``public_cache``). An unreleased round does not exist here: its
-page is a 404 and nothing of it appears elsewhere.
+to anonymous visitors (``public_cache``). Of an unreleased round only its seating shows,
+once it has started and unless the tournament keeps seating private (``services.room``):
+its page is then the seating with no scores, else a 404, and none of its sheets appears.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,8 +20,11 @@ from django.views.decorators.http import require_GET
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
+from tournament.http import HtmxHttpRequest
+from tournament.models import Round, Tournament
 from tournament.permissions import get_public_tournament
-from tournament.public_cache import cached_public_page
+from tournament.public_cache import cached_public_page, wants_fragment
+from tournament.services import room
 from tournament.services.public import (
     RoundRank,
     player_rounds,
@@ -134,6 +140,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         raise Http404("No such player")
     rounds = player_rounds(tournament, pk, ranks)
     row = ranks.rows[pk]
+    now = room.now_playing(tournament, pk)
     context = {
         "tournament": tournament,
         "public_rounds": ranks.round_numbers,
@@ -145,6 +152,8 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "rounds": rounds,
         "chart": rank_chart([r.rank_after for r in rounds], ranks.field_size),
         "system": tournament.scoring_system,
+        "now": now,
+        "seated_number": now.round_number if now else None,
     }
     return render(request, "public/player.html", context)
 
@@ -155,7 +164,7 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     public_rounds = released_round_numbers(tournament)
     if number not in public_rounds:
-        raise Http404("No such round")
+        return _seating_page(request, tournament, public_rounds, number)
     context = {
         "tournament": tournament,
         "public_rounds": public_rounds,
@@ -165,6 +174,110 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "system": tournament.scoring_system,
     }
     return render(request, "public/round.html", context)
+
+
+def _seating_page(
+    request: HttpRequest, tournament: Tournament, public_rounds: list[int], number: int
+) -> HttpResponse:
+    """A started round not yet released: its seating, when the public may see it."""
+    seating = room.public_seating(tournament)
+    if seating is None or seating.number != number:
+        raise Http404("No such round")
+    context = {
+        "tournament": tournament,
+        "public_rounds": public_rounds,
+        "number": number,
+        "seating": seating,
+        "seated_number": number,
+    }
+    return render(request, "public/round.html", context)
+
+
+# Part of a name is typed: a hundred characters is more than anyone types, and keeps
+# the cache key of the answer short.
+SEAT_QUERY_MAX = 100
+
+
+def seat_query(value: str) -> str:
+    """The name typed into "Find my seat", its spaces normalised; one character past
+    the longest text that is searched, so that the page can say it is too long."""
+    return " ".join(value.split())[: SEAT_QUERY_MAX + 1]
+
+
+@require_GET
+@cached_public_page(reads={"q": seat_query})
+def find_seat(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Where the players whose name holds the typed text sit in the current round."""
+    tournament = get_public_tournament(request, slug)
+    query = request.GET.get("q", "")
+    round_ = room.current_round(tournament)
+    seating = None
+    if round_ is not None and room.seating_is_public(tournament, round_):
+        seating = room.seated_round(tournament, round_)
+    context = {
+        "tournament": tournament,
+        "public_rounds": released_round_numbers(tournament),
+        "seated_number": round_.number if seating and round_ and not round_.released else None,
+        "seat_search": _seat_search(query, round_, seating),
+    }
+    if wants_fragment(request):
+        return render(request, "public/find_seat.html#results", context)
+    return render(request, "public/find_seat.html", context)
+
+
+@dataclass(frozen=True)
+class SeatSearch:
+    query: str
+    round_number: int | None
+    released: bool
+    found: tuple[room.Placement, ...]
+    byes: tuple[room.SeatedPlayer, ...]
+    # Why nothing is listed, in words for the player; empty when something is.
+    message: str
+
+    @property
+    def count(self) -> int:
+        return len(self.found) + len(self.byes)
+
+
+def _seat_search(query: str, round_: Round | None, seating: room.SeatedRound | None) -> SeatSearch:
+    def answer(
+        message: str,
+        found: Sequence[room.Placement] = (),
+        byes: Sequence[room.SeatedPlayer] = (),
+    ) -> SeatSearch:
+        return SeatSearch(
+            query=query[:SEAT_QUERY_MAX],
+            round_number=round_.number if round_ else None,
+            released=bool(round_ and round_.released),
+            found=tuple(found),
+            byes=tuple(byes),
+            message=message,
+        )
+
+    if round_ is None:
+        return answer("No round has started yet: seats show here as soon as round 1 starts.")
+    if seating is None:
+        return answer(
+            f"The seating of round {round_.number} is not published here: see the seating "
+            "list in the room, or ask the organiser."
+        )
+    if not query:
+        return answer("Type part of your name to find your seat.")
+    if len(query) > SEAT_QUERY_MAX:
+        return answer(
+            f"That is too long to look up ({SEAT_QUERY_MAX} characters at most): type part "
+            "of your name."
+        )
+    wanted = query.casefold()
+    byes = [bye for bye in seating.byes if wanted in " ".join(bye.name.split()).casefold()]
+    found = seating.find(query)
+    if not found and not byes:
+        return answer(
+            f"Nobody in round {round_.number} has “{query}” in their name: check the "
+            "spelling, or type less of it."
+        )
+    return answer("", found, byes)
 
 
 def _final_cells(

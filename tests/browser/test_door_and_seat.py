@@ -1,0 +1,93 @@
+"""The room on its phones: an anonymous phone finds a seat of a started round, and a
+player at the door checks in on a tablet and undoes it, with htmx and without
+JavaScript. At 360 px nothing scrolls sideways.
+
+Screenshots go to artifacts/screenshots/seats/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tournament.models import Player, Seat, Tournament
+from tournament.services import door
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+TABLET = {"width": 768, "height": 1024}
+
+
+def fits(page, width):
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_phone_finds_a_seat_of_the_started_round(
+    new_page, seated_round, screenshot_dir, javascript
+):
+    tournament = seated_round.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(published=True)
+    mine = Seat.objects.select_related("player").get(
+        round=seated_round, table__number=3, position=2
+    )
+    page = new_page(viewport=PHONE, java_script_enabled=javascript)
+    page.goto(reverse("standings", args=[tournament.slug]))
+    page.get_by_label("Find my seat").fill(mine.player.name.lower())
+    if not javascript:
+        page.get_by_role("button", name="Find seat").click()
+    found = page.locator(".seat-found li")
+    expect(found).to_have_count(1)
+    expect(found).to_contain_text("Table 3, seat 2 — deals second")
+    fits(page, PHONE["width"])
+    shots = screenshot_dir("seats") if javascript else None
+    if shots:
+        page.screenshot(path=shots / "find-my-seat.png", full_page=True)
+
+    page.goto(reverse("public_round", args=[tournament.slug, 1]))
+    expect(page.get_by_text("results not released yet")).to_be_visible()
+    expect(page.locator(".round-table")).to_have_count(3)
+    fits(page, PHONE["width"])
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_player_checks_in_at_the_door_and_undoes_it(
+    new_page, seated_round, screenshot_dir, javascript
+):
+    tournament = seated_round.tournament
+    mine = Seat.objects.select_related("player").get(
+        round=seated_round, table__number=2, position=1
+    )
+    page = new_page(viewport=TABLET, java_script_enabled=javascript)
+    page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    page.get_by_label("Your name").fill(mine.player.name[-4:])
+    if not javascript:
+        page.get_by_role("button", name="Find").click()
+    page.get_by_role("button", name=mine.player.name).click()
+    expect(page.get_by_role("status")).to_contain_text(f"{mine.player.name}, you are checked in.")
+    expect(page.get_by_role("status")).to_contain_text("table 2, seat 1 — deals first")
+    assert Player.objects.get(pk=mine.player.pk).checked_in
+    if javascript:
+        page.screenshot(path=screenshot_dir("seats") / "door-checked-in.png", full_page=True)
+    page.get_by_role("button", name="Undo — that is not me").click()
+    expect(page.get_by_role("status")).to_contain_text("is no longer checked in")
+    assert not Player.objects.get(pk=mine.player.pk).checked_in
+    page.get_by_role("link", name="Next player").click()
+    expect(page.get_by_label("Your name")).to_be_visible()
+    fits(page, TABLET["width"])
+
+
+def test_the_door_runs_under_the_content_security_policy(new_page, seated_round):
+    from tests.browser.test_csp import watch_for_violations
+
+    tournament = seated_round.tournament
+    page = new_page(viewport=TABLET)
+    violations = watch_for_violations(page)
+    page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    page.get_by_label("Your name").fill("Player 0001")
+    page.get_by_role("button", name="Player 0001").click()
+    expect(page.get_by_role("status")).to_contain_text("you are checked in")
+    assert page.locator("head style").count() == 0
+    assert violations == []
