@@ -8,12 +8,11 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.contrib.sessions.models import Session
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import TournamentFactory, make_players
-from tournament.models import Player, Seat
+from tournament.models import OpenDoor, Player, Seat
 from tournament.services import door
 
 pytestmark = pytest.mark.django_db
@@ -299,15 +298,19 @@ def test_an_htmx_request_to_a_closed_door_reloads_the_page(client, tournament):
     assert response["HX-Refresh"] == "true"
 
 
-def test_the_door_record_cannot_be_a_login(client, tournament, organiser):
-    """The record's row in the session table holds no user: presenting its key as a
-    session cookie (if anyone knew it) logs nobody in."""
-    door.door_token(tournament, organiser)
-    (row,) = Session.objects.all()
-    assert "_auth_user_id" not in row.get_decoded()
-    client.cookies["sessionid"] = row.session_key
-    response = client.get(reverse("organiser:dashboard", args=[tournament.slug]))
-    assert response.status_code == 302
+def test_a_tournament_has_one_door_record_and_closing_one_leaves_another_open(
+    client, tournament, organiser
+):
+    other = TournamentFactory(owner=organiser, published=True)
+    first = door.door_token(tournament, organiser)
+    door.open_door(tournament, organiser)
+    theirs = door.door_token(other, organiser)
+    assert OpenDoor.objects.filter(tournament=tournament).count() == 1
+    assert door.current_door(tournament).token != first
+    door.close_door(tournament)
+    assert door.current_door(tournament) is None
+    assert door.current_door(other).token == theirs
+    assert client.get(address(other, theirs)).status_code == 200
 
 
 def test_the_address_is_the_one_the_tablet_reaches(organiser_client, tournament, settings):

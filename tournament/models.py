@@ -184,6 +184,21 @@ class KeepApart(models.Model):
         return f"{self.first} / {self.second}"
 
 
+class OpenDoor(models.Model):
+    """A tournament's door check-in while it is open (``services.door``): the random part
+    of its address, who opened it and when it closes by itself. Closing the door deletes
+    the row; opening it again replaces the random part, so an old address stops working."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="+")
+    nonce = models.CharField(max_length=64)
+    opened_by = models.CharField(max_length=150, blank=True)
+    opened_at = models.DateTimeField()
+    closes_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Door of {self.tournament_id}"
+
+
 class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()

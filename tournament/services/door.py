@@ -11,12 +11,8 @@ Terms:
   cannot be forged or moved to another tournament. It works without a login (the tablet
   need not be logged in at all) and only while the door it was made for is open:
   closing the door, or opening it again with a new address, ends it.
-- *door record*: what the server keeps of an open door (its nonce, who opened it, when
-  it closes). It is a row of Django's session table under a key made from the
-  tournament and the secret key: a store every worker and app server shares, which
-  expires rows by itself (``clearsessions``) and needs no table of its own. Nobody can
-  present that key as a session cookie without knowing the secret key, and it holds no
-  login.
+- *door record*: what the server keeps of an open door (``OpenDoor``: its nonce, who
+  opened it, when it closes), one row per tournament, shared by every worker.
 
 A player at the door can do nothing but find names and check one in or undo that
 (``services.players.set_status``, as the players page does); they see where a player
@@ -30,15 +26,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.sessions.backends.db import SessionStore
-from django.contrib.sessions.models import Session
 from django.core import signing
 from django.db import transaction
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
 
 from scoring.errors import UserError
-from tournament.models import Player, Tournament
+from tournament.models import OpenDoor, Player, Tournament
 from tournament.services import players as player_service
 from tournament.services import room
 
@@ -64,64 +57,53 @@ class Door:
     closes_at: datetime
 
 
-def _record_key(tournament_id: int) -> str:
-    return "door" + salted_hmac(_SALT + ".record", str(tournament_id)).hexdigest()[:32]
-
-
 def _token(tournament_id: int, nonce: str) -> str:
     return signing.Signer(salt=_SALT).sign(f"{tournament_id}.{nonce}")
 
 
-def _door_of(tournament_id: int, data: dict[str, object]) -> Door:
+def _door_of(record: OpenDoor) -> Door:
     return Door(
-        tournament_id=tournament_id,
-        token=_token(tournament_id, str(data["nonce"])),
-        opened_by=str(data.get("opened_by", "")),
-        opened_at=datetime.fromisoformat(str(data["opened_at"])),
-        closes_at=datetime.fromisoformat(str(data["closes_at"])),
+        tournament_id=record.tournament_id,
+        token=_token(record.tournament_id, record.nonce),
+        opened_by=record.opened_by,
+        opened_at=record.opened_at,
+        closes_at=record.closes_at,
     )
 
 
-def _record(tournament_id: int) -> dict[str, object] | None:
-    row = Session.objects.filter(session_key=_record_key(tournament_id)).first()
-    if row is None:
-        return None
-    data: dict[str, object] = SessionStore().decode(row.session_data)
-    return data if data.get("tournament") == tournament_id else None
+def _record(tournament_id: int) -> OpenDoor | None:
+    return OpenDoor.objects.filter(tournament_id=tournament_id).first()
 
 
 def open_door(tournament: Tournament, by: AbstractBaseUser | None) -> Door:
     """Open the door with a new address; an address given out before stops working."""
     now = timezone.now()
-    closes = now + timedelta(hours=DOOR_HOURS)
-    data = {
-        "tournament": tournament.pk,
-        "nonce": secrets.token_urlsafe(16),
-        "opened_by": by.get_username() if by is not None else "",
-        "opened_at": now.isoformat(),
-        "closes_at": closes.isoformat(),
-    }
     with transaction.atomic():
-        Session.objects.update_or_create(
-            session_key=_record_key(tournament.pk),
-            defaults={"session_data": SessionStore().encode(data), "expire_date": closes},
+        record, _ = OpenDoor.objects.update_or_create(
+            tournament=tournament,
+            defaults={
+                "nonce": secrets.token_urlsafe(16),
+                "opened_by": by.get_username() if by is not None else "",
+                "opened_at": now,
+                "closes_at": now + timedelta(hours=DOOR_HOURS),
+            },
         )
-    return _door_of(tournament.pk, data)
+    return _door_of(record)
 
 
 def close_door(tournament: Tournament) -> bool:
     """Close the door: its address stops working. False when it was not open."""
     with transaction.atomic():
-        deleted, _ = Session.objects.filter(session_key=_record_key(tournament.pk)).delete()
+        deleted, _ = OpenDoor.objects.filter(tournament=tournament).delete()
     return deleted > 0
 
 
 def current_door(tournament: Tournament) -> Door | None:
     """The open door, None when it is closed (or closed itself)."""
-    data = _record(tournament.pk)
-    if data is None:
+    record = _record(tournament.pk)
+    if record is None:
         return None
-    door = _door_of(tournament.pk, data)
+    door = _door_of(record)
     return door if door.closes_at > timezone.now() else None
 
 
@@ -148,18 +130,18 @@ def tournament_at_door(slug: str, token: str) -> Tournament:
             "This door address belongs to another tournament. Ask the organiser or a scorer "
             "for this tournament's door address."
         )
-    data = _record(tournament_id)
-    if data is None:
+    record = _record(tournament_id)
+    if record is None:
         raise DoorRefused(
             f"The door check-in of {tournament.name} is closed. The organiser or a scorer "
             "can open it again (Door check-in)."
         )
-    if data["nonce"] != nonce:
+    if not secrets.compare_digest(record.nonce, nonce):
         raise DoorRefused(
             f"The door check-in of {tournament.name} has a newer address: this one no longer "
             "works. Open the address the organiser's Door check-in page shows now."
         )
-    door = _door_of(tournament_id, data)
+    door = _door_of(record)
     if door.closes_at <= timezone.now():
         closed = timezone.localtime(door.closes_at).strftime("%H:%M on %d %B")
         raise DoorRefused(
