@@ -21,15 +21,20 @@ def clock_of(round_: Round) -> ClockState:
 
 
 @register.simple_tag
-def public_round_clock(tournament: Tournament, number: int) -> ClockState | None:
+def public_round_clock(
+    tournament: Tournament, number: int, round_: Any = None
+) -> ClockState | None:
     """The clock of the tournament's round ``number`` while it is being played (started,
-    results not released), for a page whose view has not loaded the round: one query."""
-    round_ = (
-        Round.objects.filter(tournament=tournament, number=number, started=True, released=False)
-        .only("clock_ends", "clock_left")
-        .first()
-    )
-    return None if round_ is None else clock_state(round_)
+    results not released): from ``round_`` when the page has it, else one query."""
+    if not isinstance(round_, Round):
+        round_ = (
+            Round.objects.filter(tournament=tournament, number=number)
+            .only("started", "released", "clock_ends", "clock_left")
+            .first()
+        )
+    if round_ is None or not round_.started or round_.released:
+        return None
+    return clock_state(round_)
 
 
 register.filter("instant", instant)
