@@ -22,7 +22,7 @@ in the phase counts as "missed"), then the ratios of the figures. Linux only (/p
 Run from the repository root::
 
     .venv/bin/python bench/live_updates.py
-    .venv/bin/python bench/live_updates.py --watchers 200 --seconds 20 --workers 4 --threads 50
+    .venv/bin/python bench/live_updates.py --watchers 200 --seconds 20 --workers 4 --threads 60
 
 Every loop is bounded in time and only talks to 127.0.0.1; every SSE stream ends after
 the phase (``BENCH_SSE_SECONDS``).
@@ -64,7 +64,7 @@ class Watch:
     watch_bytes: int = 0
     errors: int = 0
     latencies: list[float] = field(default_factory=list)  # per request, seconds
-    seen_after: list[float] = field(default_factory=list)  # release -> seen, seconds
+    seen_at: list[float] = field(default_factory=list)  # when each phone saw a change
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, size: int, latency: float, status: int | str) -> None:
@@ -107,16 +107,29 @@ clock.start_clock(r)
     )
 
 
-def set_round_four(env: dict[str, str], released: bool) -> None:
+def set_round_four(env: dict[str, str], released: bool) -> float:
+    """Release or withhold round 4; the time (``time.time()``) its change committed."""
     change = "release_round" if released else "withhold_round"
-    django_child(
-        env,
-        f"""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"""
+import django, time
+django.setup()
 from tournament.models import Round
 from tournament.services import rounds
 rounds.{change}(Round.objects.get(tournament__slug="{SLUG}", number=4))
+print(time.time())
 """,
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     )
+    return float(done.stdout.split()[-1])
 
 
 def cpu_seconds(master: int) -> float:
@@ -161,17 +174,18 @@ def get(
     return response.status, response.getheader("ETag") or etag
 
 
-def poller(port: int, interval: float, until: float, released: list[float], watch: Watch) -> None:
+def poller(port: int, interval: float, until: float, watch: Watch) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     time.sleep(random.uniform(0, interval))  # phones arrive through the first interval
     path = f"/t/{SLUG}/"
     _, etag = get(connection, path, watch)
+    seen = False
     while time.monotonic() < until:
         time.sleep(interval)
         status, new = get(connection, path, watch, etag)
-        if status == 200 and new != etag and released:
-            watch.seen_after.append(time.time() - released[0])
-            released = []  # each phone counts the release once
+        if status == 200 and new != etag and not seen:
+            watch.seen_at.append(time.time())
+            seen = True  # and it goes on watching
         etag = new
     connection.close()
 
@@ -183,7 +197,7 @@ def load_page(port: int, watch: Watch) -> None:
     page.close()
 
 
-def sse_watcher(port: int, until: float, released: list[float], watch: Watch) -> None:
+def sse_watcher(port: int, until: float, watch: Watch) -> None:
     time.sleep(random.uniform(0, 1.0))
     load_page(port, watch)  # the phone loads the page, then listens
     try:
@@ -215,9 +229,8 @@ def sse_watcher(port: int, until: float, released: list[float], watch: Watch) ->
         count = received.count(b"event: changed")
         if count > events:
             events = count
-            if events > 1 and released:  # the first event is the state on connecting
-                watch.seen_after.append(time.time() - released[0])
-                released = []
+            if events == 2:  # the first event is the state on connecting
+                watch.seen_at.append(time.time())
                 load_page(port, watch)
     stream.close()
 
@@ -233,25 +246,23 @@ def run_phase(
     extra: tuple[object, ...],
 ) -> dict[str, float]:
     watch = Watch()
-    released: list[float] = []
     start = time.monotonic()
     until = start + seconds
     cpu_before = cpu_seconds(master)
     threads = [
-        threading.Thread(target=target, args=(port, *extra, until, released, watch), daemon=True)
+        threading.Thread(target=target, args=(port, *extra, until, watch), daemon=True)
         for _ in range(watchers)
     ]
     for thread in threads:
         thread.start()
     time.sleep(seconds / 2)
-    set_round_four(env, released=True)
-    released.append(time.time())
+    released = set_round_four(env, released=True)
     for thread in threads:
         thread.join(timeout=max(0.0, until - time.monotonic()) + 10)
     elapsed = time.monotonic() - start
     cpu = cpu_seconds(master) - cpu_before
-    missed = watchers - len(watch.seen_after)
-    seen = watch.seen_after
+    seen = [moment - released for moment in watch.seen_at]
+    missed = watchers - len(seen)
     figures = {
         "cpu": cpu,
         "rps": watch.requests / elapsed,
@@ -277,7 +288,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--interval", type=float, default=4.0)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=50)
+    # 200 phones on 4 processes: 50 streams each, and room for the pages they load.
+    parser.add_argument("--threads", type=int, default=60)
     parser.add_argument("--port", type=int, default=8395)
     args = parser.parse_args()
 
