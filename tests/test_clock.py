@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from scoring.errors import UserError
 from tournament.models import Round
-from tournament.services import clock
+from tournament.services import clock, rounds
 from tournament.services.clock import ClockState, clock_state
 
 NOON = datetime.datetime(2026, 11, 24, 12, 0, tzinfo=datetime.UTC)
@@ -112,6 +112,7 @@ def test_a_clock_change_clears_the_public_pages_cache(round_one):
     ("setup", "change", "message"),
     [
         ("not started", lambda r: clock.start_clock(r), "round 1 has not started"),
+        ("released", lambda r: clock.start_clock(r), "round 1's results are released"),
         ("not started", lambda r: clock.add_minutes(r, 5), "round 1 has not started"),
         ("no clock", lambda r: clock.pause_clock(r), "round 1's clock has not been started"),
         ("no clock", lambda r: clock.resume_clock(r), "round 1's clock is not paused"),
@@ -127,6 +128,7 @@ def test_a_clock_change_clears_the_public_pages_cache(round_one):
 def test_refused_clock_changes_say_why_and_change_nothing(round_one, setup, change, message):
     fields = {
         "not started": {"started": False},
+        "released": {"released": True},
         "no clock": {},
         "paused": {"clock_left": 600},
         "running": {"clock_ends": timezone.now() + datetime.timedelta(minutes=5)},
@@ -262,13 +264,13 @@ def test_the_round_desk_shows_the_clock(scorer_client, round_one):
     assert "data-clock" in fragment
 
 
-def test_the_public_round_page_shows_the_end_time_without_javascript(client, round_one):
+def test_a_released_rounds_page_shows_no_clock(client, round_one):
     tournament = round_one.tournament
     tournament.published = True
     tournament.save(update_fields=["published"])
-    Round.objects.filter(pk=round_one.pk).update(released=True)
     clock.start_clock(round_one)
-    # A released round's time is over: no clock.
+    rounds.release_round(round_one)
+    # A released round's play is over: no clock.
     page = reverse("public_round", args=[tournament.slug, 1])
     assert "round-clock" not in client.get(page).content.decode()
 

@@ -87,9 +87,7 @@ def test_the_clock_counts_by_the_servers_time_and_says_when_time_is_up(
     screen.screenshot(path=shots / "01-time-is-up.png")
 
 
-def test_without_javascript_the_projector_shows_when_time_is_up(
-    new_page, round_two
-):
+def test_without_javascript_the_projector_shows_when_time_is_up(new_page, round_two):
     slug = round_two.tournament.slug
     page = new_page(java_script_enabled=False, viewport={"width": 360, "height": 740})
     page.goto(f"/t/{slug}/projector/")

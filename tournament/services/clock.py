@@ -88,6 +88,11 @@ def start_clock(round_: Round) -> Round:
     starts it afresh."""
     with transaction.atomic():
         round_ = _changed_clock(round_.pk, "start")
+        if round_.released:
+            raise UserError(
+                f"round {round_.number}'s results are released: its play is over, so no "
+                "screen shows its clock"
+            )
         minutes = round_.tournament.round_minutes
         round_.clock_ends = timezone.now() + timedelta(minutes=minutes)
         round_.clock_left = None
