@@ -435,6 +435,7 @@ def test_public_pages_are_read_only(client, make_played, method):
 # Queries and caching -----------------------------------------------------------------
 
 
+# The round page's clock reads its round: one query (none when the view passes it).
 @pytest.mark.parametrize(
     ("name", "budget"),
     [("player", 9), ("public_round", 7), ("final", 7)],

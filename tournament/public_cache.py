@@ -8,11 +8,22 @@ page of that tournament stale at once, with no list of keys to delete.
 
 Only anonymous visitors' GET requests are cached: a logged-in user's page carries their
 name and a CSRF token.
+
+Conditional requests: every cached page carries an ``ETag`` made from its cache key, and a
+request whose ``If-None-Match`` names it is answered ``304 Not Modified`` after the one
+query that reads ``public_changed``, without rendering or even reading the cache. The
+screens that follow the evening (``static/js/live.js``) poll this way: a room of phones
+costs a tiny request each until something changes (docs/live-updates.md).
+
+Pages with a running clock show the server's time at *serving*, not at rendering: they
+write ``NOW_MARKER`` (``clock`` template tags), replaced on the way out.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from functools import partial, wraps
 from typing import Any
 
@@ -22,9 +33,9 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
-from django.http import HttpResponse, QueryDict
+from django.http import HttpResponse, HttpResponseNotModified, QueryDict
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import urlencode
 
 from tournament.http import HtmxHttpRequest
@@ -42,6 +53,8 @@ from tournament.models import (
 
 TIMEOUT = 60 * 60
 _KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+_VARY = ["HX-Request", "HX-History-Restore-Request", "Cookie"]
+NOW_MARKER = "lld-server-now-at-serving"
 
 
 def mark_changed(tournament_id: int) -> None:
@@ -103,25 +116,64 @@ def cached_public_page(
         if not found:
             return view(request, slug, *args, **kwargs)
         ((pk, changed),) = found
+        request.stamps_now = True  # type: ignore[attr-defined]
         htmx = "htmx" if wants_fragment(request) else "page"
         key = (
             f"lld:public:{pk}:{changed.timestamp()}:{htmx}:{request.path}?{request.GET.urlencode()}"
         )
-        stored = cache.get(key)
-        if stored is not None:
-            status, headers, content = stored
-            response = HttpResponse(content, status=status)
-            for name, value in headers.items():
-                response[name] = value
+        etag = page_etag(key)
+        request.public_etag = etag  # type: ignore[attr-defined]
+        response: HttpResponse
+        if etag_matches(request.headers.get("If-None-Match", ""), etag):
+            response = HttpResponseNotModified()
         else:
-            response = view(request, slug, *args, **kwargs)
-            if response.status_code == 200 and not response.cookies:
-                headers = {h: response[h] for h in _KEPT_HEADERS if response.has_header(h)}
-                cache.set(key, (response.status_code, headers, response.content), TIMEOUT)
-        patch_vary_headers(response, ["HX-Request", "HX-History-Restore-Request", "Cookie"])
+            response = _cached_response(key, lambda: view(request, slug, *args, **kwargs))
+        if response.status_code == 304 or (response.status_code == 200 and not response.cookies):
+            response["ETag"] = etag
+            # Keep it, but ask each time: the answer is a 304 until the page changes.
+            patch_cache_control(response, no_cache=True)
+        patch_vary_headers(response, _VARY)
         return response
 
     return wrapper
+
+
+def _cached_response(key: str, render: Callable[[], HttpResponse]) -> HttpResponse:
+    stored = cache.get(key)
+    if stored is not None:
+        status, headers, content = stored
+        response = HttpResponse(content, status=status)
+        for name, value in headers.items():
+            response[name] = value
+    else:
+        response = render()
+        if response.status_code == 200 and not response.cookies:
+            headers = {h: response[h] for h in _KEPT_HEADERS if response.has_header(h)}
+            cache.set(key, (response.status_code, headers, response.content), TIMEOUT)
+    marker = NOW_MARKER.encode()
+    if marker in response.content:
+        response.content = response.content.replace(marker, instant(timezone.now()).encode())
+    return response
+
+
+def instant(moment: datetime) -> str:
+    """ISO 8601 in UTC to the millisecond, as every browser's ``Date.parse`` reads it."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def page_etag(key: str) -> str:
+    """Weak: the page's bytes differ by the serving time its clock carries."""
+    return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+
+
+def etag_matches(if_none_match: str, etag: str) -> bool:
+    """Whether ``If-None-Match`` names ``etag``, compared weakly (RFC 9110, 13.1.2)."""
+    opaque = etag.removeprefix("W/")
+    for candidate in if_none_match.split(","):
+        candidate = candidate.strip()
+        if candidate == "*" or candidate.removeprefix("W/") == opaque:
+            return True
+    return False
 
 
 def _own_page(request: HtmxHttpRequest) -> bool:

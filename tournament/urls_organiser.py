@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.views import organiser, players, rounds
+from tournament.views import clock, organiser, players, rounds
 
 app_name = "organiser"
 
@@ -51,6 +51,11 @@ urlpatterns = [
         rounds.round_withhold,
         name="round_withhold",
     ),
+    path("<slug:slug>/rounds/<int:number>/clock/start/", clock.clock_start, name="clock_start"),
+    path("<slug:slug>/rounds/<int:number>/clock/pause/", clock.clock_pause, name="clock_pause"),
+    path("<slug:slug>/rounds/<int:number>/clock/resume/", clock.clock_resume, name="clock_resume"),
+    path("<slug:slug>/rounds/<int:number>/clock/add/", clock.clock_add, name="clock_add"),
+    path("<slug:slug>/rounds/<int:number>/clock/reset/", clock.clock_reset, name="clock_reset"),
     path("<slug:slug>/standings/", organiser.standings, name="standings"),
     path("<slug:slug>/publish/", organiser.publish, name="publish"),
     path("<slug:slug>/unpublish/", organiser.unpublish, name="unpublish"),

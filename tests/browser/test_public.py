@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 from tournament.models import Seat
 from tournament.services import rounds
 from tournament.services.sheets import confirm_sheet, save_sheet
-from tournament.views import public as public_views
+from tournament.templatetags import live
 
 pytestmark = pytest.mark.browser
 
@@ -78,8 +78,8 @@ def test_standings_on_a_phone_find_a_player(new_page, released_round, screenshot
 def test_projector_follows_a_confirmation_without_reloading(
     new_page, released_round, second_scorer, screenshot_dir, monkeypatch
 ):
-    # The live server runs in this process: a short turn keeps the test quick.
-    monkeypatch.setattr(public_views, "PROJECTOR_SECONDS", 1)
+    # The live server runs in this process: a short poll keeps the test quick.
+    monkeypatch.setattr(live, "POLL_SECONDS", 1)
     shots = screenshot_dir("public-projector")
     slug = released_round.tournament.slug
     late = seat_one_of(released_round, 3)

@@ -12,18 +12,16 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
-from scoring.tiebreaks import order_in_words, tiebreak
+from scoring.tiebreaks import order_in_words
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import get_public_tournament
+from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import tournament_file
 from tournament.services.csv_export import csv_download
 from tournament.services.standings import as_csv, tournament_standings
 from tournament.tables import PER_PAGE, standings_sort, standings_table
-
-PROJECTOR_ROWS = 12
-PROJECTOR_SECONDS = 15
 
 
 @require_GET
@@ -60,31 +58,12 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_GET
 @cached_public_page(reads={"page": page_number})
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Large type for a screen across the room: pages through the standings and fetches
-    the next page every few seconds (htmx), so it follows new results by itself."""
+    """Large type for a screen across the room (``tournament.projector``): the seating and
+    the clock while a round is played, the standings once it is released. Every page of
+    the board comes at once and turns by itself; the page polls for changes
+    (``static/js/live.js``) and swaps the board when one comes."""
     tournament = get_public_tournament(request, slug)
-    result = tournament_standings(tournament, released_only=True)
-    rows = result.standings.rows
-    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
-    try:
-        page = int(request.GET.get("page", "1"))
-    except ValueError:
-        page = 1
-    page = min(max(page, 1), pages)
-    shown = rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS]
-    chosen = [tiebreak(key) for key in result.standings.tiebreaks]
-    context = {
-        "tournament": tournament,
-        "result": result,
-        "rows": [(row, result.info(row), [tb.value(row.tally) for tb in chosen]) for row in shown],
-        "page": page,
-        "pages": pages,
-        "next_page": page % pages + 1,
-        "seconds": PROJECTOR_SECONDS,
-        "latest_round": max(result.standings.round_numbers, default=None),
-        "tiebreaks": [tb.label for tb in chosen],
-        "updated": tournament.public_changed,
-    }
+    context = projector_board(tournament, int(request.GET.get("page") or 1))
     if wants_fragment(request):
         return render(request, "public/projector.html#board", context)
     return render(request, "public/projector.html", context)

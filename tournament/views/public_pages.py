@@ -172,6 +172,8 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tables": released_tables(tournament, number),
         "byes": released_byes(tournament, number),
         "system": tournament.scoring_system,
+        # A released round's play is over: no clock to look up.
+        "released": True,
     }
     return render(request, "public/round.html", context)
 
@@ -189,6 +191,7 @@ def _seating_page(
         "number": number,
         "seating": seating,
         "seated_number": number,
+        "round": seating.round,
     }
     return render(request, "public/round.html", context)
 

@@ -1,0 +1,150 @@
+"""What the projector shows across the room (``views.public.projector``).
+
+Terms:
+
+- *seating board*: while the current round is started, its results not released and its
+  seating public (``services.room``), every seated player alphabetically with their
+  table and seat and who deals first, and the round clock;
+- *standings board*: otherwise (a round released, or none started): the released
+  standings with the provisional wording of ``room.progress``, the tiebreak value that
+  placed each row highlighted as on the standings page, and the leader's margin in words
+  when a tiebreak decides it.
+
+Both are cut into pages of ``ROWS``; the page shows one at a time (static/js/projector.js
+turns them, a reload does without JavaScript).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.standings import StandingRow, Standings
+from scoring.tiebreaks import Column, decided_column, decided_words, standings_columns
+from tournament.models import Tournament
+from tournament.services import room
+from tournament.services.clock import clock_state
+from tournament.services.standings import tournament_standings
+
+ROWS = 12
+# How long each page stays up; a release shows within live.js's poll whatever the page.
+SECONDS = 15
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def deals_in_words(turn: int) -> str:
+    return f"deals {_ORDINALS[turn - 1]}" if turn <= len(_ORDINALS) else f"deals {turn}th"
+
+
+def _pages(items: list[Any]) -> list[list[Any]]:
+    return [items[i : i + ROWS] for i in range(0, len(items), ROWS)] or [[]]
+
+
+def board(tournament: Tournament, page: int) -> dict[str, Any]:
+    """The projector's context: the seating board while a round is played, else the
+    standings board. ``page`` (from 1) is the one shown first; out of range is clamped."""
+    seating = room.public_seating(tournament)
+    if seating is not None and not seating.round.released:
+        context = _seating_board(seating)
+    else:
+        context = _standings_board(tournament)
+    count = len(context["pages"])
+    current = min(max(page, 1), count)
+    return {
+        **context,
+        "tournament": tournament,
+        "page": current,
+        "page_count": count,
+        "next_page": current % count + 1,
+        "seconds": SECONDS,
+    }
+
+
+def _seating_board(seating: room.SeatedRound) -> dict[str, Any]:
+    rows = [
+        {
+            "name": p.player.name,
+            "table": p.table.number,
+            "seat": p.player.position,
+            "deals": deals_in_words(p.deals_in_turn),
+            "first": p.deals_in_turn == 1,
+        }
+        for p in seating.placements()
+    ]
+    return {
+        "mode": "seating",
+        "round_number": seating.number,
+        "clock": clock_state(seating.round),
+        "pages": _pages(rows),
+        "byes": [bye.name for bye in seating.byes],
+    }
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    row: StandingRow
+    club: str
+    cells: list[tuple[Any, bool]]  # (value, decided)
+    honour: str  # "Leader", "Winner", "Runner-up" or ""
+
+
+def _standings_board(tournament: Tournament) -> dict[str, Any]:
+    result = tournament_standings(tournament, released_only=True)
+    standings = result.standings
+    progress = room.progress(tournament, standings.round_numbers)
+    columns = standings_columns(standings.tiebreaks, standings.round_numbers)
+    rows = [
+        BoardRow(
+            row=row,
+            club=result.info(row).club,
+            cells=_cells(row, above, standings, columns),
+            honour=_honour(row, progress),
+        )
+        for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
+    ]
+    return {
+        "mode": "standings",
+        "progress": progress,
+        "columns": columns,
+        "pages": _pages(rows),
+        "margin": leader_margin(standings, columns) if progress.started else "",
+    }
+
+
+def _cells(
+    row: StandingRow, above: StandingRow | None, standings: Standings, columns: list[Column]
+) -> list[tuple[Any, bool]]:
+    decided = decided_column(row, above, standings.round_numbers)
+    cells = []
+    for column in columns:
+        value = column.figure(row.tally)
+        cells.append(("–" if value is None else value, column.name == decided))
+    return cells
+
+
+def _honour(row: StandingRow, progress: room.Progress) -> str:
+    if not progress.started:
+        return ""
+    if progress.final:
+        return {1: "Winner", 2: "Runner-up", 3: "Runner-up"}.get(row.rank, "")
+    return "Leader" if row.rank == 1 else ""
+
+
+def leader_margin(standings: Standings, columns: list[Column]) -> str:
+    """Why the leader is ahead of the next player when a tiebreak decides it, in words:
+    "ahead of Joan Penhallow on deals last in, 10 to 9"; level on every key, "level
+    with …"; nothing when points decide (the points column says it)."""
+    if len(standings.rows) < 2:
+        return ""
+    leader, second = standings.rows[0], standings.rows[1]
+    if second.shared or second.decided_by is None:
+        return f"level with {second.name} on every tiebreak"
+    decided = decided_column(second, leader, standings.round_numbers)
+    if decided is None:
+        return ""
+    words = decided_words(second, leader, standings.round_numbers)
+    on = f"ahead of {second.name} on {words[:1].lower()}{words[1:]}"
+    column = next((c for c in columns if c.name == decided), None)
+    if column is None:
+        return on
+    return f"{on}, {column.figure(leader.tally)} to {column.figure(second.tally)}"
