@@ -180,6 +180,7 @@ class PlayersTable(tables.Table):
     class Meta:
         orderable = False
         attrs = {"class": "standings players"}
+        empty_text = "No players yet: add them one by one below, or import a list (CSV)."
         row_attrs = {"class": lambda record: "" if record.active else "dropped"}
 
     def __init__(self, *args, duplicates: set[int], slug: str, **kwargs) -> None:
