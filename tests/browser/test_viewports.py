@@ -95,13 +95,16 @@ def check_fits(page: Page, where: str) -> None:
         rows = table.evaluate(ROW_CELLS)
         for which, cells in zip(("first", "last"), rows, strict=False):
             for cell in cells:
-                assert cell["left"] >= -0.5 and cell["right"] <= width + 0.5, (
+                spans = (
                     f"{where}: table {index + 1}, {which} row, cell {cell['text']!r} "
                     f"spans {cell['left']:.0f}–{cell['right']:.0f}px of {width}px"
                 )
+                assert cell["left"] >= -0.5, spans
+                assert cell["right"] <= width + 0.5, spans
             if "ranked" in (table.get_attribute("class") or ""):
                 shown = [cell["cls"] for cell in cells]
-                assert "rank" in shown[0] and "name" in shown[1], f"{where}: {shown}"
+                assert "rank" in shown[0], f"{where}: {shown}"
+                assert "name" in shown[1], f"{where}: {shown}"
                 assert len(cells) >= 3, f"{where}: no points column on screen"
 
 
@@ -116,7 +119,8 @@ def test_public_pages_fit_every_screen(new_page, club_night, screenshot_dir):
         page = new_page(viewport={"width": width, "height": height}, is_mobile=width < 768)
         for name, path in pages.items():
             response = page.goto(path)
-            assert response is not None and response.ok, f"{name}: {path}"
+            assert response is not None, f"{name}: {path}"
+            assert response.ok, f"{name}: {path}"
             check_fits(page, f"{name} at {width}×{height}")
             page.screenshot(path=shots / f"{name}-{width}x{height}.png", full_page=True)
 
@@ -137,6 +141,7 @@ def test_the_desk_pages_fit_a_phone(new_page, club_night, screenshot_dir):
     }
     for name, path in pages.items():
         response = page.goto(path)
-        assert response is not None and response.ok, f"{name}: {path}"
+        assert response is not None, f"{name}: {path}"
+        assert response.ok, f"{name}: {path}"
         check_fits(page, f"{name} at 360×740")
         page.screenshot(path=shots / f"{name}-360x740.png", full_page=True)
