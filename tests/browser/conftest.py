@@ -36,7 +36,9 @@ AXE = Path(__file__).with_name("axe.min.js")
 # What axe reports and how much of it: the rules of WCAG 2.0-2.2 A and AA and axe's best
 # practices; only serious and critical violations fail a test.
 AXE_RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
+  // A page that never lets axe finish fails the test rather than hanging it.
+  const late = new Promise((_, fail) => setTimeout(() => fail(new Error("axe-core took over 30 s")), 30000));
+  const result = await Promise.race([axe.run(document, {resultTypes: ["violations"]}), late]);
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.impact} ${v.id} (${v.help}): ` + v.nodes.slice(0, 4)
@@ -123,20 +125,29 @@ class Visited:
         page.on("framenavigated", navigated)
 
 
+def _who(context: BrowserContext) -> str:
+    """Whose pages a context shows: its session, or nobody's."""
+    return next((c["value"] for c in context.cookies() if c["name"] == "sessionid"), "")
+
+
 def check_accessibility(contexts: list[BrowserContext], visited: Visited) -> list[str]:
-    """axe-core's serious and critical violations on every page the contexts showed."""
+    """axe-core's serious and critical violations on every page the contexts showed. An
+    address shown to the same person in several contexts (one per screen size) is checked
+    once."""
     problems: list[str] = []
+    checked: set[tuple[str, str]] = set()
     for context in contexts:
-        checked = set()
+        who = _who(context)
         for page in context.pages:
             if page.url.startswith("http"):
                 problems += [f"{page.url}: {found}" for found in axe_violations(page)]
-                checked.add(page.url)
-        again = [url for url in visited.addresses.get(context, []) if url not in checked]
+                checked.add((who, page.url))
+        again = [url for url in visited.addresses.get(context, []) if (who, url) not in checked]
         if not again:
             continue
         page = context.new_page()
         for url in again:
+            checked.add((who, url))
             try:
                 response = page.goto(url)
             except PlaywrightError:  # an address only a POST answers (405, no body)
