@@ -164,7 +164,7 @@ class Countback(Tiebreak):
     def columns(self, round_numbers: Sequence[int]) -> list[Column]:
         return [
             Column(f"round_{n}", f"R{n}", f"Countback: round {n} total", self.key, figure)
-            for n, figure in reversed(round_figures(round_numbers))
+            for n, figure in round_figures(round_numbers)
         ]
 
     def decided_column(self, row: Placed, above: Placed, round_numbers: Sequence[int]) -> str:

@@ -104,6 +104,8 @@ ROUTES: dict[str, Route] = {
     "organiser:publish": _route(Access.ORGANISER, "POST"),
     "organiser:unpublish": _route(Access.ORGANISER, "POST"),
     "organiser:reveal": _route(Access.ORGANISER, "POST"),
+    "organiser:finish": _route(Access.ORGANISER, "POST"),
+    "organiser:unfinish": _route(Access.ORGANISER, "POST"),
     "organiser:scorer_remove": _route(Access.ORGANISER, "POST"),
     "organiser:keep_apart_remove": _route(Access.ORGANISER, "POST"),
     "print:seating": _route(Access.ORGANISER),

@@ -61,7 +61,7 @@ WORDS = {
     "countback": (
         "countback (latest round first)",
         "Countback (latest round first)",
-        ["round_3", "round_2", "round_1"],
+        ["round_1", "round_2", "round_3"],
     ),
     "best_round": ("best round", "Best round", ["best_round"]),
     "opponents": ("opponents' points", "Opponents' points", ["opponents"]),
@@ -100,16 +100,17 @@ def test_the_order_in_words_starts_with_points():
     assert order_in_words(["last_in"], joiner=", ") == "points, deals last in"
 
 
-def test_the_columns_follow_the_order_and_countback_shows_the_rounds_latest_first():
+def test_the_columns_follow_the_order_and_countback_shows_the_rounds_in_play_order():
+    # Countback compares the latest round first, but people read R1, R2, … left to right.
     columns = standings_columns(["opponents", "countback", "last_in"], [1, 2])
     assert [(c.name, c.label, c.title) for c in columns] == [
         ("opponents", "Opponents' points", "opponents' points"),
-        ("round_2", "R2", "Countback: round 2 total"),
         ("round_1", "R1", "Countback: round 1 total"),
+        ("round_2", "R2", "Countback: round 2 total"),
         ("last_in", "Deals last in", "deals last in"),
     ]
     row = tally(last_in=4, opponents=90, rounds=(7, None))
-    assert [c.figure(row) for c in columns] == [90, None, 7, 4]
+    assert [c.figure(row) for c in columns] == [90, 7, None, 4]
 
 
 def test_without_countback_the_round_totals_come_last_in_round_order():

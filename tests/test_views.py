@@ -3,6 +3,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.factories import RoundFactory, TableFactory, TournamentFactory
+
 
 def test_home_lists_tournaments(client, make_played):
     make_played()
@@ -30,10 +32,20 @@ def test_standings_page_shows_ranks_values_and_the_chain(client, make_played):
     assert len(table.rows) == 12
 
 
-def test_a_shared_rank_is_shown_with_equals(client, make_played):
-    tournament = make_played(players=3, rounds=0)
+def test_a_shared_rank_is_shown_with_equals(client, db):
+    # A released round whose table has no confirmed deal yet: all three are level.
+    tournament = TournamentFactory(published=True)
+    round_ = RoundFactory(tournament=tournament, number=1, started=True, released=True)
+    TableFactory(round=round_, size=3)
     html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     assert html.count(">=1<") == 3
+
+
+def test_before_any_round_is_released_nobody_is_ranked(client, make_played):
+    tournament = make_played(players=3, rounds=0)
+    html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert ">=1<" not in html
+    assert "No results yet" in html
 
 
 def test_unknown_tournament_is_404(client, db):

@@ -122,7 +122,7 @@ def test_player_page_shows_table_seat_opponents_total_and_rank(client, worked):
     assert f'href="{reverse("player", args=[tournament.slug, eve.pk])}"' not in html
     assert "round total <strong>16</strong>" in html
     assert "table winner" in html
-    assert "<dt>Rank</dt><dd>1 of 5</dd>" in html
+    assert '<dt>Rank</dt><dd>1 of 5 <span class="muted">' in html
     assert "<td>Ann</td>" in html  # the dealer of deal 1
     assert "last in" in html
 
@@ -249,7 +249,7 @@ def test_round_page_marks_tables_that_stopped_early_and_shared_wins(client, make
 
 
 def test_final_page_shows_the_podium_standings_and_tiebreak_order(client, make_played):
-    tournament = make_played(players=12, rounds=2, date="2026-12-05")
+    tournament = make_played(players=12, rounds=2, date="2026-12-05", planned_rounds=2)
     tournament.venue = "The Red Lion"
     tournament.tiebreaks = ["table_wins", "last_in", "countback"]
     tournament.save()
@@ -259,7 +259,7 @@ def test_final_page_shows_the_podium_standings_and_tiebreak_order(client, make_p
     assert "5 December 2026 · The Red Lion" in html
     assert "Ranked by points, then table wins, then deals last in, then countback" in html
     headers = re.findall(r'<th scope="col" class="num" title="[^"]*">([^<]*)</th>', html)
-    assert headers == ["Table wins", "Deals last in", "R2", "R1"]
+    assert headers == ["Table wins", "Deals last in", "R1", "R2"]
     standings = tournament_standings(tournament, released_only=True).standings
     assert [line["row"] for line in response.context["rows"]] == list(standings.rows)
     assert [row.name for _, row in response.context["podium"]] == [
@@ -272,7 +272,7 @@ def test_final_page_shows_the_podium_standings_and_tiebreak_order(client, make_p
 
 
 def test_final_page_shows_shared_ranks_with_equals(client, db):
-    tournament = TournamentFactory(slug="tied", published=True)
+    tournament = TournamentFactory(slug="tied", published=True, planned_rounds=1)
     round_ = RoundFactory(tournament=tournament, number=1, started=True, released=True)
     table = TableFactory(round=round_, number=1)
     players = [PlayerFactory(tournament=tournament, name=n) for n in ("Ann", "Bob", "Cat", "Dan")]

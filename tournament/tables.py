@@ -28,7 +28,7 @@ class StandingsTable(tables.Table):
 
     class Meta:
         orderable = False
-        attrs = {"class": "standings"}
+        attrs = {"class": "standings ranked"}
         template_name = "standings_table.html"
 
     # Set by the public pages: each name links to the player's page.
@@ -84,18 +84,38 @@ def _order_value(value: int | None) -> int:
 _ANY_ID = 987654321
 
 
+def _extra(club: str, labelled: list[tuple[str, tuple[str, object]]]) -> SafeString:
+    """What a phone shows under the name in place of the columns it has no room for: the
+    club, then each number with its header ("Deals 12 · Deals last in 3")."""
+    figures = " · ".join(
+        f'<span class="{css}">{conditional_escape(label)} {conditional_escape(str(value))}</span>'
+        if css
+        else f"{conditional_escape(label)} {conditional_escape(str(value))}"
+        for label, (css, value) in labelled
+    )
+    club_part = f'<span class="club">{conditional_escape(club)}</span> ' if club else ""
+    return mark_safe(f'<span class="row-extra">{club_part}{figures}</span>')
+
+
 def standings_table(
-    result: TournamentStandings, *, orderable: bool = False, name_filter: str = ""
+    result: TournamentStandings,
+    *,
+    orderable: bool = False,
+    name_filter: str = "",
+    honours: bool = False,
+    highlight: bool = True,
 ) -> StandingsTable:
     """The standings with the tiebreak values in the tournament's order (``standings_columns``).
     ``name_filter`` keeps the rows whose name contains it; ranks stay those of the whole
-    field."""
+    field. ``honours`` marks the winner and runners-up (final standings only);
+    ``highlight`` marks the value that placed each player below the one above, which is
+    true only while the rows are shown in the ranking's order."""
     standings = result.standings
     columns = standings_columns(standings.tiebreaks, standings.round_numbers)
     slug = result.tournament.slug
     wanted = name_filter.casefold()
     # Before any round counts publicly everyone shares rank 1: nobody has won anything.
-    honours = HONOURS if standings.round_numbers else {}
+    shown_honours = HONOURS if honours and standings.round_numbers else {}
     # One reverse() for the whole field, not one per player (a thousand cost 40 ms): the
     # player's id is the last part of the address.
     head, _, tail = reverse("player", args=[slug, _ANY_ID]).rpartition(str(_ANY_ID))
@@ -103,24 +123,28 @@ def standings_table(
     for row, above in zip(standings.rows, (None, *standings.rows), strict=False):
         if wanted and wanted not in row.name.casefold():
             continue
-        decided = decided_column(row, above, standings.round_numbers)
+        decided = decided_column(row, above, standings.round_numbers) if highlight else None
+        club = result.info(row).club
         record = {
             "rank": rank_label(row),
             "rank_number": row.rank,
             "name": row.name,
             "url": f"{head}{row.key}{tail}",
-            "honour": honours.get(row.rank, ""),
-            "club": result.info(row).club,
+            "honour": shown_honours.get(row.rank, ""),
+            "club": club,
             "points": row.points,
             "deals": row.deals,
-            "row_class": "podium" if row.rank in honours else "",
+            "row_class": "podium" if row.rank in shown_honours else "",
         }
         cells = [_cell(row.points, False), _cell(row.deals, False)]
+        labelled = [("Deals", cells[1])]
         for column in columns:
             value = column.figure(row.tally)
             record[column.name] = _order_value(value)
             cells.append(_cell(value, column.name == decided))
+            labelled.append((column.label, cells[-1]))
         record["cells"] = _Cells(cells)
+        record["extra"] = _extra(club, labelled)
         records.append(record)
     extra = [
         (
@@ -156,6 +180,7 @@ class PlayersTable(tables.Table):
     class Meta:
         orderable = False
         attrs = {"class": "standings players"}
+        empty_text = "No players yet: add them one by one below, or import a list (CSV)."
         row_attrs = {"class": lambda record: "" if record.active else "dropped"}
 
     def __init__(self, *args, duplicates: set[int], slug: str, **kwargs) -> None:

@@ -59,6 +59,8 @@ urlpatterns = [
     path("<slug:slug>/standings/", organiser.standings, name="standings"),
     path("<slug:slug>/publish/", organiser.publish, name="publish"),
     path("<slug:slug>/unpublish/", organiser.unpublish, name="unpublish"),
+    path("<slug:slug>/finish/", organiser.finish, name="finish"),
+    path("<slug:slug>/unfinish/", organiser.unfinish, name="unfinish"),
     path("<slug:slug>/reveal/", organiser.reveal, name="reveal"),
     path("<slug:slug>/scorers/remove/", organiser.scorer_remove, name="scorer_remove"),
 ]

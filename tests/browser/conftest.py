@@ -3,6 +3,12 @@ live server (a real HTTP server in a thread, on the transactional test database)
 
 Chromium is the system's (/usr/bin/chromium); Playwright never downloads a browser here.
 Without it the tests skip, except in CI, which must run them.
+
+Every page a test opens is checked with axe-core (``axe.min.js`` beside this file, vendored
+from the npm package ``axe-core`` with its licence header; nothing is fetched when the tests
+run): after the test, each page still open is checked as it stands, and every other
+address its pages showed is opened again in the same browser context (the same login) and
+checked. A serious or critical violation fails the test.
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -25,6 +32,19 @@ CHROMIUM_ARGS = [
 ]
 LAPTOP = {"width": 1280, "height": 900}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+AXE = Path(__file__).with_name("axe.min.js")
+# What axe reports and how much of it: the rules of WCAG 2.0-2.2 A and AA and axe's best
+# practices; only serious and critical violations fail a test.
+AXE_RUN = """async () => {
+  // A page that never lets axe finish fails the test rather than hanging it.
+  const late = new Promise((_, fail) => setTimeout(() => fail(new Error("axe-core took over 30 s")), 30000));
+  const result = await Promise.race([axe.run(document, {resultTypes: ["violations"]}), late]);
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ` + v.nodes.slice(0, 4)
+      .map((n) => n.target.join(" ") + " — " + (n.failureSummary || "").replace(/\\s+/g, " "))
+      .join("; "));
+}"""
 
 # A loaded 2-core machine can take longer than Playwright's 5 s default to answer.
 expect.set_options(timeout=15_000)
@@ -73,26 +93,106 @@ def chromium(chromium_executable: str, pytestconfig: pytest.Config) -> Iterator[
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+def axe_violations(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on the page as it
+    stands."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # Evaluated by the browser's devtools protocol, which the page's
+        # Content-Security-Policy does not govern: the page itself still runs no inline
+        # script.
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    return page.evaluate(AXE_RUN)
+
+
+class Visited:
+    """The addresses each browser context's pages showed, in order, without repeats."""
+
+    def __init__(self) -> None:
+        self.addresses: dict[BrowserContext, list[str]] = {}
+        self.watched: set[Page] = set()
+
+    def watch(self, context: BrowserContext, page: Page) -> None:
+        if page in self.watched:
+            return
+        self.watched.add(page)
+
+        def navigated(frame: Frame) -> None:
+            if frame == page.main_frame and frame.url.startswith("http"):
+                seen = self.addresses.setdefault(context, [])
+                if frame.url not in seen:
+                    seen.append(frame.url)
+
+        page.on("framenavigated", navigated)
+
+
+def _who(context: BrowserContext) -> str:
+    """Whose pages a context shows: its session, or nobody's."""
+    return next((c["value"] for c in context.cookies() if c["name"] == "sessionid"), "")
+
+
+def check_accessibility(contexts: list[BrowserContext], visited: Visited) -> list[str]:
+    """axe-core's serious and critical violations on every page the contexts showed. An
+    address shown to the same person in several contexts (one per screen size) is checked
+    once."""
+    problems: list[str] = []
+    checked: set[tuple[str, str]] = set()
+    for context in contexts:
+        who = _who(context)
+        for page in context.pages:
+            if page.url.startswith("http"):
+                problems += [f"{page.url}: {found}" for found in axe_violations(page)]
+                checked.add((who, page.url))
+        again = [url for url in visited.addresses.get(context, []) if (who, url) not in checked]
+        if not again:
+            continue
+        page = context.new_page()
+        for url in again:
+            checked.add((who, url))
+            try:
+                response = page.goto(url)
+            except PlaywrightError:  # an address only a POST answers (405, no body)
+                continue
+            # A page that has gone since (a removed player) or that only a POST shows.
+            if (
+                response is None
+                or not response.ok
+                or "html" not in response.headers.get("content-type", "")
+            ):
+                continue
+            problems += [f"{url}: {found}" for found in axe_violations(page)]
+        page.close()
+    return problems
+
+
 @pytest.fixture
 def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[..., Page]]:
     """Open a page in a fresh browser context (its own cookies: one person) on the live
     server, at a laptop's viewport unless told otherwise. JavaScript errors in any of the
-    pages fail the test."""
-    contexts = []
+    pages, and serious or critical accessibility violations on any page they showed
+    (axe-core), fail the test."""
+    contexts: list[BrowserContext] = []
     errors: list[str] = []
+    visited = Visited()
 
     def open_page(**context_args: object) -> Page:
         context = chromium.new_context(
             **{"base_url": live_server.url, "viewport": LAPTOP, **context_args}
         )
         context.on("weberror", lambda error: errors.append(str(error.error)))
+        context.on("page", lambda page: visited.watch(context, page))
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        visited.watch(context, page)
+        return page
 
     yield open_page
-    for context in contexts:
-        context.close()
+    try:
+        problems = check_accessibility(contexts, visited)
+    finally:
+        for context in contexts:
+            context.close()
     assert not errors, f"JavaScript errors in the pages: {errors}"
+    assert not problems, "Accessibility violations (axe-core):\n" + "\n".join(problems)
 
 
 @pytest.fixture

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef
 
 from scoring.rules import dealer_of
+from scoring.standings import StandingRow, Standings
+from scoring.tiebreaks import POINTS, decided_column, standings_columns
 from tournament.models import Bye, Round, Seat, Tournament
 
 
@@ -237,3 +239,43 @@ def now_playing(tournament: Tournament, player_id: int) -> NowPlaying | None:
     table = SeatedTable(rows[0][0], tuple(SeatedPlayer(*row[1:]) for row in rows))
     placement = next(Placement(seat, table) for seat in table.seats if seat.player_id == player_id)
     return NowPlaying(round_.number, placement, bye=False)
+
+
+@dataclass(frozen=True)
+class Lead:
+    """The top of the standings for a headline: the players sharing rank 1, and why the
+    first of them is above the next player, in words."""
+
+    leaders: tuple[StandingRow, ...]
+    # "3 points ahead of Joan Penhallow", "ahead of Joan Penhallow on deals last in, 10
+    # to 9"; empty when the top is shared or nobody else is ranked.
+    margin: str
+
+
+def lead(standings: Standings) -> Lead | None:
+    """The leader(s) and their margin over the next player: no query. None before any
+    round counts (everyone would share rank 1)."""
+    rows = standings.rows
+    if not rows or not standings.round_numbers:
+        return None
+    leaders = tuple(row for row in rows if row.rank == 1)
+    if len(leaders) > 1 or len(rows) < 2:
+        return Lead(leaders, "")
+    first, second = rows[0], rows[1]
+    if second.decided_by == POINTS.key:
+        gap = first.points - second.points
+        return Lead(leaders, f"{gap} point{'s' if gap != 1 else ''} ahead of {second.name}")
+    name = decided_column(second, first, standings.round_numbers)
+    column = next(
+        c for c in standings_columns(standings.tiebreaks, standings.round_numbers) if c.name == name
+    )
+    words = column.title[0].lower() + column.title[1:]
+    mine, theirs = column.figure(first.tally), column.figure(second.tally)
+    return Lead(
+        leaders,
+        f"ahead of {second.name} on {words}, {_figure(mine)} to {_figure(theirs)}",
+    )
+
+
+def _figure(value: int | None) -> str:
+    return "none" if value is None else str(value)

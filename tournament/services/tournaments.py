@@ -62,6 +62,15 @@ def set_published(tournament: Tournament, published: bool) -> None:
         tournament.save(update_fields=["published"])
 
 
+def set_finished(tournament: Tournament, finished: bool) -> None:
+    """Mark the tournament finished (its public standings are final, with a winner, even
+    before the last planned round is released) or undo it. Only this field is written;
+    saving it makes the public pages' cache stale (``public_cache``)."""
+    with transaction.atomic():
+        tournament.finished = finished
+        tournament.save(update_fields=["finished"])
+
+
 def create_tournament(tournament: Tournament, owner: Any) -> Tournament:
     """Save a new tournament (as filled in by the form) with ``owner`` as its organiser."""
     with transaction.atomic():

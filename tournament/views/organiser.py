@@ -31,8 +31,8 @@ from tournament.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
+from tournament.services import room, scorer_access, tournaments
 from tournament.services import rounds as round_service
-from tournament.services import scorer_access, tournaments
 from tournament.services.standings import tournament_standings
 from tournament.tables import standings_table
 
@@ -78,6 +78,7 @@ def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "counts": counts,
         "rounds": rounds,
         "tiebreak_chain": order_in_words(tournament.tiebreaks),
+        "progress": room.progress(tournament, [r.number for r in rounds if r.released]),
     }
     return render(request, "organiser/dashboard.html", context)
 
@@ -226,6 +227,26 @@ def unpublish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     tournaments.set_published(tournament, False)
     messages.success(request, "The tournament is private again.")
+    return redirect("organiser:dashboard", slug)
+
+
+@login_required
+@require_POST
+def finish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    tournaments.set_finished(tournament, True)
+    messages.success(
+        request, "The tournament is finished: the public pages show the final results."
+    )
+    return redirect("organiser:dashboard", slug)
+
+
+@login_required
+@require_POST
+def unfinish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    tournaments.set_finished(tournament, False)
+    messages.success(request, "The tournament is under way again: its standings are provisional.")
     return redirect("organiser:dashboard", slug)
 
 

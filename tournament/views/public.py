@@ -18,7 +18,7 @@ from tournament.models import Tournament
 from tournament.permissions import get_public_tournament
 from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
-from tournament.services import tournament_file
+from tournament.services import room, tournament_file
 from tournament.services.csv_export import csv_download
 from tournament.services.standings import as_csv, tournament_standings
 from tournament.tables import PER_PAGE, standings_sort, standings_table
@@ -34,8 +34,19 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     result = tournament_standings(tournament, released_only=True)
+    round_numbers = result.standings.round_numbers
+    progress = room.progress(tournament, round_numbers)
     query = request.GET.get("q", "").strip()
-    table = standings_table(result, orderable=True, name_filter=query)
+    # The highlighted tiebreak explains a row's place below the row above it, which is
+    # true only of the ranking's order.
+    in_ranking_order = standings_sort(request.GET.get("sort", "")) in {"", "rank"}
+    table = standings_table(
+        result,
+        orderable=True,
+        name_filter=query,
+        honours=progress.final,
+        highlight=in_ranking_order,
+    )
     table.link_players = True
     # A federation's thousand players come a hundred to a page; the search box finds anyone.
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
@@ -45,10 +56,15 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "table": table,
         "query": query,
         "chain": order_in_words(result.standings.tiebreaks),
-        "rounds_played": len(result.standings.round_numbers),
-        "public_rounds": result.standings.round_numbers,
+        "rounds_played": len(round_numbers),
+        "public_rounds": round_numbers,
+        "progress": progress,
+        "lead": room.lead(result.standings),
+        "in_ranking_order": in_ranking_order,
         "podium": [row for row in result.standings.rows if row.rank <= 3],
         "incomplete_tables": result.incomplete_tables,
+        # Before any result counts, what is going on instead: one query.
+        "playing": None if progress.started else room.current_round(tournament),
     }
     if wants_fragment(request):
         return render(request, "standings.html#standings-table", context)

@@ -144,6 +144,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "public_rounds": ranks.round_numbers,
+        "progress": room.progress(tournament, ranks.round_numbers),
         "player": info,
         "player_pk": pk,
         "row": row,
@@ -168,6 +169,7 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "public_rounds": public_rounds,
+        "progress": room.progress(tournament, public_rounds),
         "number": number,
         "tables": released_tables(tournament, number),
         "byes": released_byes(tournament, number),
@@ -292,7 +294,13 @@ def _final_cells(
     cells: list[dict[str, object]] = []
     for column in columns:
         value = column.figure(row.tally)
-        cells.append({"value": "–" if value is None else value, "decided": column.name == decided})
+        cells.append(
+            {
+                "label": column.label,
+                "value": "–" if value is None else value,
+                "decided": column.name == decided,
+            }
+        )
     return cells
 
 
@@ -303,11 +311,15 @@ def final(request: HttpRequest, slug: str) -> HttpResponse:
     result = tournament_standings(tournament, released_only=True)
     standings = result.standings
     columns = standings_columns(standings.tiebreaks, standings.round_numbers)
+    progress = room.progress(tournament, standings.round_numbers)
     context = {
         "tournament": tournament,
         "public_rounds": standings.round_numbers,
+        "progress": progress,
+        "lead": room.lead(standings),
         "result": result,
-        "podium": podium(standings.rows) if standings.round_numbers else [],
+        # No winner and runners-up until the standings are final.
+        "podium": podium(standings.rows) if progress.final else [],
         "columns": columns,
         "rows": [
             {
@@ -319,6 +331,5 @@ def final(request: HttpRequest, slug: str) -> HttpResponse:
             for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
         ],
         "chain": order_in_words(standings.tiebreaks),
-        "provisional": len(standings.round_numbers) < tournament.planned_rounds,
     }
     return render(request, "public/final.html", context)
