@@ -7,15 +7,18 @@ Without it the tests skip, except in CI, which must run them.
 Every page a test opens is checked with axe-core (``axe.min.js`` beside this file, vendored
 from the npm package ``axe-core`` with its licence header; nothing is fetched when the tests
 run): after the test, each page still open is checked as it stands, and every other
-address its pages showed is opened again in the same browser context (the same login) and
-checked. A serious or critical violation fails the test.
+address its pages showed is opened again, once the test's contexts are closed, in a fresh
+context with the same cookies (the same login), and checked. A serious or critical
+violation fails the test.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect, sync_playwright
@@ -130,24 +133,49 @@ def _who(context: BrowserContext) -> str:
     return next((c["value"] for c in context.cookies() if c["name"] == "sessionid"), "")
 
 
-def check_accessibility(contexts: list[BrowserContext], visited: Visited) -> list[str]:
-    """axe-core's serious and critical violations on every page the contexts showed. An
-    address shown to the same person in several contexts (one per screen size) is checked
-    once."""
+@dataclass
+class Revisit:
+    """Addresses a context showed earlier, to open again as the same person."""
+
+    state: Any
+    viewport: Any
+    urls: list[str]
+
+
+def check_open_pages(
+    contexts: list[BrowserContext], visited: Visited
+) -> tuple[list[str], list[Revisit]]:
+    """axe-core's serious and critical violations on every page still open, and what each
+    context showed before, to be opened again. An address shown to the same person in
+    several contexts (one per screen size) is checked once."""
     problems: list[str] = []
+    revisits: list[Revisit] = []
     checked: set[tuple[str, str]] = set()
     for context in contexts:
         who = _who(context)
+        viewport = None
         for page in context.pages:
+            viewport = page.viewport_size
             if page.url.startswith("http"):
                 problems += [f"{page.url}: {found}" for found in axe_violations(page)]
                 checked.add((who, page.url))
         again = [url for url in visited.addresses.get(context, []) if (who, url) not in checked]
-        if not again:
-            continue
+        checked.update((who, url) for url in again)
+        if again:
+            revisits.append(Revisit(context.storage_state(), viewport, again))
+    return problems, revisits
+
+
+def check_revisits(chromium: Browser, revisits: list[Revisit]) -> list[str]:
+    """axe-core's serious and critical violations on the pages opened again, each person's
+    in a fresh context of their own (their cookies), once the test's contexts are closed."""
+    problems: list[str] = []
+    for revisit in revisits:
+        context = chromium.new_context(
+            storage_state=revisit.state, viewport=revisit.viewport or LAPTOP
+        )
         page = context.new_page()
-        for url in again:
-            checked.add((who, url))
+        for url in revisit.urls:
             try:
                 response = page.goto(url)
             except PlaywrightError:  # an address only a POST answers (405, no body)
@@ -160,7 +188,7 @@ def check_accessibility(contexts: list[BrowserContext], visited: Visited) -> lis
             ):
                 continue
             problems += [f"{url}: {found}" for found in axe_violations(page)]
-        page.close()
+        context.close()
     return problems
 
 
@@ -187,10 +215,11 @@ def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[...
 
     yield open_page
     try:
-        problems = check_accessibility(contexts, visited)
+        problems, revisits = check_open_pages(contexts, visited)
     finally:
         for context in contexts:
             context.close()
+    problems += check_revisits(chromium, revisits)
     assert not errors, f"JavaScript errors in the pages: {errors}"
     assert not problems, "Accessibility violations (axe-core):\n" + "\n".join(problems)
 
