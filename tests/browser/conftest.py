@@ -143,11 +143,13 @@ class Revisit:
 
 
 def check_open_pages(
-    contexts: list[BrowserContext], visited: Visited
+    contexts: list[BrowserContext], visited: Visited, scriptless: set[BrowserContext]
 ) -> tuple[list[str], list[Revisit]]:
     """axe-core's serious and critical violations on every page still open, and what each
     context showed before, to be opened again. An address shown to the same person in
-    several contexts (one per screen size) is checked once."""
+    several contexts (one per screen size) is checked once. The pages of a context with
+    JavaScript turned off cannot run axe-core (Chromium then runs no script, the
+    devtools' included): they are all opened again, in a fresh context with it on."""
     problems: list[str] = []
     revisits: list[Revisit] = []
     checked: set[tuple[str, str]] = set()
@@ -156,7 +158,7 @@ def check_open_pages(
         viewport = None
         for page in context.pages:
             viewport = page.viewport_size
-            if page.url.startswith("http"):
+            if page.url.startswith("http") and context not in scriptless:
                 problems += [f"{page.url}: {found}" for found in axe_violations(page)]
                 checked.add((who, page.url))
         again = [url for url in visited.addresses.get(context, []) if (who, url) not in checked]
@@ -199,6 +201,7 @@ def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[...
     pages, and serious or critical accessibility violations on any page they showed
     (axe-core), fail the test."""
     contexts: list[BrowserContext] = []
+    scriptless: set[BrowserContext] = set()
     errors: list[str] = []
     visited = Visited()
 
@@ -206,6 +209,8 @@ def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[...
         context = chromium.new_context(
             **{"base_url": live_server.url, "viewport": LAPTOP, **context_args}
         )
+        if context_args.get("java_script_enabled") is False:
+            scriptless.add(context)
         context.on("weberror", lambda error: errors.append(str(error.error)))
         context.on("page", lambda page: visited.watch(context, page))
         contexts.append(context)
@@ -215,7 +220,7 @@ def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[...
 
     yield open_page
     try:
-        problems, revisits = check_open_pages(contexts, visited)
+        problems, revisits = check_open_pages(contexts, visited, scriptless)
     finally:
         for context in contexts:
             context.close()

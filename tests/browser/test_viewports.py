@@ -26,6 +26,7 @@ from tests.factories import (
     seated_round,
 )
 from tournament.models import Player, Tournament
+from tournament.services import door
 
 pytestmark = pytest.mark.browser
 
@@ -78,8 +79,11 @@ def public_pages(tournament: Tournament) -> dict[str, str]:
         "player": reverse("player", args=[slug, first.pk]),
         "projector": reverse("projector", args=[slug]),
     }
-    for round_ in tournament.rounds.filter(released=True).order_by("number"):
+    # Released rounds show their results; the round being played shows its seating.
+    for round_ in tournament.rounds.filter(started=True).order_by("number"):
         pages[f"round-{round_.number}"] = reverse("public_round", args=[slug, round_.number])
+    # "Find my seat" with several answers (a letter most names have).
+    pages["find-my-seat"] = reverse("find_seat", args=[slug]) + "?q=e"
     return pages
 
 
@@ -137,6 +141,9 @@ def test_the_desk_pages_fit_a_phone(new_page, club_night, screenshot_dir):
         "sheet-table-of-six": reverse("scorer:sheet", args=[slug, 2, 1]),
         "round-desk": reverse("scorer:desk", args=[slug, 2]),
         "players": reverse("organiser:players", args=[slug]),
+        "door-setup": reverse("door:setup", args=[slug]),
+        # The door's own page, as the tablet (or a phone) shows it, with a search.
+        "door": reverse("door:tablet", args=[slug, door.door_token(club_night)]) + "?q=e",
     }
     for name, path in pages.items():
         response = page.goto(path)
