@@ -30,10 +30,32 @@ def test_standings_page_shows_ranks_values_and_the_chain(client, make_played):
     assert len(table.rows) == 12
 
 
-def test_a_shared_rank_is_shown_with_equals(client, make_played):
+def test_a_shared_rank_is_shown_with_equals(client, db):
+    from tests.factories import (
+        PlayerFactory,
+        RoundFactory,
+        TableFactory,
+        TournamentFactory,
+        record_deal,
+        seat_table,
+    )
+
+    tournament = TournamentFactory(slug="tied", published=True)
+    round_ = RoundFactory(tournament=tournament, number=1, started=True, released=True)
+    table = TableFactory(round=round_, number=1)
+    players = [PlayerFactory(tournament=tournament, name=n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    seat_table(table, players)
+    # Bob and Cat are equal on every key: points 5, never last in, no table win.
+    record_deal(table, 1, [20, 10, 10, 0], last_in=1, left_over=12)
+    html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert html.count('<td class="rank">=2</td>') == 2
+
+
+def test_before_any_result_nobody_is_listed_as_equal_first(client, make_played):
     tournament = make_played(players=3, rounds=0)
     html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
-    assert html.count(">=1<") == 3
+    assert ">=1<" not in html
+    assert "No results yet: the first round has not started." in html
 
 
 def test_unknown_tournament_is_404(client, db):
