@@ -3,7 +3,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import RoundFactory, TableFactory, TournamentFactory
+from tests.factories import (
+    PlayerFactory,
+    RoundFactory,
+    TableFactory,
+    TournamentFactory,
+    record_deal,
+    seat_table,
+)
 
 
 def test_home_lists_tournaments(client, make_played):
@@ -33,19 +40,22 @@ def test_standings_page_shows_ranks_values_and_the_chain(client, make_played):
 
 
 def test_a_shared_rank_is_shown_with_equals(client, db):
-    # A released round whose table has no confirmed deal yet: all three are level.
-    tournament = TournamentFactory(published=True)
+    tournament = TournamentFactory(slug="tied", published=True)
     round_ = RoundFactory(tournament=tournament, number=1, started=True, released=True)
-    TableFactory(round=round_, size=3)
+    table = TableFactory(round=round_, number=1)
+    players = [PlayerFactory(tournament=tournament, name=n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    seat_table(table, players)
+    # Bob and Cat are equal on every key: points 5, never last in, no table win.
+    record_deal(table, 1, [20, 10, 10, 0], last_in=1, left_over=12)
     html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
-    assert html.count(">=1<") == 3
+    assert html.count('<td class="rank">=2</td>') == 2
 
 
-def test_before_any_round_is_released_nobody_is_ranked(client, make_played):
+def test_before_any_result_nobody_is_listed_as_equal_first(client, make_played):
     tournament = make_played(players=3, rounds=0)
     html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     assert ">=1<" not in html
-    assert "No results yet" in html
+    assert "No results yet: the first round has not started." in html
 
 
 def test_unknown_tournament_is_404(client, db):
