@@ -10,9 +10,10 @@ from django.urls import reverse
 
 from scoring.standings import Standings
 from tournament.models import Round, Seat
-from tournament.projector import ROWS, deals_in_words, leader_margin
+from tournament.projector import ROWS
 from tournament.public_cache import mark_changed
 from tournament.services import clock, rounds, seating
+from tournament.services.room import deals_in_words, lead
 
 
 @pytest.fixture
@@ -125,24 +126,28 @@ def standings_of(rows, tiebreaks=("last_in",), round_numbers=(1,)):
     )
 
 
-def test_the_leaders_margin_in_words_when_a_tiebreak_decides():
-    from scoring.tiebreaks import standings_columns
-
+def test_the_leaders_margin_in_words():
     cases = [
         # A tiebreak decides: say which and by what.
         (
             [(1, False, "Ann", 40, 10, None), (2, False, "Joan Penhallow", 40, 9, "last_in")],
             "ahead of Joan Penhallow on deals last in, 10 to 9",
         ),
-        # Points decide: the points column says it.
-        ([(1, False, "Ann", 50, 1, None), (2, False, "Joan", 40, 9, "points")], ""),
-        # Level on everything.
+        # Points decide: by how many.
         (
-            [(1, True, "Ann", 40, 9, None), (1, True, "Joan", 40, 9, None)],
-            "level with Joan on every tiebreak",
+            [(1, False, "Ann", 50, 1, None), (2, False, "Joan", 40, 9, "points")],
+            "10 points ahead of Joan",
         ),
+        # Level on everything: no margin, two leaders.
+        ([(1, True, "Ann", 40, 9, None), (1, True, "Joan", 40, 9, None)], ""),
     ]
     for rows, words in cases:
-        standings = standings_of(rows)
-        columns = standings_columns(standings.tiebreaks, standings.round_numbers)
-        assert leader_margin(standings, columns) == words
+        found = lead(standings_of(rows))
+        assert found.margin == words
+    assert [row.name for row in lead(standings_of(cases[2][0])).leaders] == ["Ann", "Joan"]
+
+
+def test_the_projector_says_the_leaders_margin(client, make_played):
+    tournament = make_played(players=23, rounds=4, seed=7, planned_rounds=4)
+    html = projector(client, tournament)
+    assert re.search(r'<p class="margin">[^<]+ is (\d+ points? ahead of|ahead of) ', html)

@@ -8,7 +8,7 @@ Terms:
 - *standings board*: otherwise (a round released, or none started): the released
   standings with the provisional wording of ``room.progress``, the tiebreak value that
   placed each row highlighted as on the standings page, and the leader's margin in words
-  when a tiebreak decides it.
+  (``room.lead``, as the standings page says it).
 
 Both are cut into pages of ``ROWS``; the page shows one at a time (static/js/projector.js
 turns them, a reload does without JavaScript).
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.standings import StandingRow, Standings
-from scoring.tiebreaks import Column, decided_column, decided_words, standings_columns
+from scoring.tiebreaks import Column, decided_column, standings_columns
 from tournament.models import Tournament
 from tournament.services import room
 from tournament.services.clock import clock_state
@@ -29,11 +29,6 @@ from tournament.services.standings import tournament_standings
 ROWS = 12
 # How long each page stays up; a release shows within live.js's poll whatever the page.
 SECONDS = 15
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-
-
-def deals_in_words(turn: int) -> str:
-    return f"deals {_ORDINALS[turn - 1]}" if turn <= len(_ORDINALS) else f"deals {turn}th"
 
 
 def _pages(items: list[Any]) -> list[list[Any]]:
@@ -66,7 +61,7 @@ def _seating_board(seating: room.SeatedRound) -> dict[str, Any]:
             "name": p.player.name,
             "table": p.table.number,
             "seat": p.player.position,
-            "deals": deals_in_words(p.deals_in_turn),
+            "deals": room.deals_in_words(p.deals_in_turn),
             "first": p.deals_in_turn == 1,
         }
         for p in seating.placements()
@@ -107,7 +102,7 @@ def _standings_board(tournament: Tournament) -> dict[str, Any]:
         "progress": progress,
         "columns": columns,
         "pages": _pages(rows),
-        "margin": leader_margin(standings, columns) if progress.started else "",
+        "lead": room.lead(standings),
     }
 
 
@@ -128,23 +123,3 @@ def _honour(row: StandingRow, progress: room.Progress) -> str:
     if progress.final:
         return {1: "Winner", 2: "Runner-up", 3: "Runner-up"}.get(row.rank, "")
     return "Leader" if row.rank == 1 else ""
-
-
-def leader_margin(standings: Standings, columns: list[Column]) -> str:
-    """Why the leader is ahead of the next player when a tiebreak decides it, in words:
-    "ahead of Joan Penhallow on deals last in, 10 to 9"; level on every key, "level
-    with …"; nothing when points decide (the points column says it)."""
-    if len(standings.rows) < 2:
-        return ""
-    leader, second = standings.rows[0], standings.rows[1]
-    if second.shared or second.decided_by is None:
-        return f"level with {second.name} on every tiebreak"
-    decided = decided_column(second, leader, standings.round_numbers)
-    if decided is None:
-        return ""
-    words = decided_words(second, leader, standings.round_numbers)
-    on = f"ahead of {second.name} on {words[:1].lower()}{words[1:]}"
-    column = next((c for c in columns if c.name == decided), None)
-    if column is None:
-        return on
-    return f"{on}, {column.figure(leader.tally)} to {column.figure(second.tally)}"
