@@ -87,9 +87,14 @@ def test_the_organisers_pages_run_under_the_policy(new_page, seated_round, organ
         f"/manage/{slug}/",
         f"/manage/{slug}/edit/",
         f"/manage/{slug}/players/",
+        f"/manage/{slug}/rounds/",
         f"/manage/{slug}/rounds/1/",
+        f"/manage/{slug}/scorers/",
+        f"/manage/{slug}/standings/",
+        f"/door/{slug}/",
         f"/print/{slug}/r1/seating/",
         f"/print/{slug}/r1/sheets/",
+        f"/print/{slug}/r1/rules/",
     ):
         page.goto(path)
     assert violations == []

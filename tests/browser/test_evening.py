@@ -201,6 +201,8 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
     log_in(simon, scorer.username, f"/score/{SLUG}/")
     simon.locator("li[data-table='1'] a.table-link").click()
     expect(simon.get_by_role("heading", name="Round 1 · Table 1")).to_be_visible()
+    # sheet.js (deferred) makes Enter move on; before it runs, Enter would save a draft.
+    simon.wait_for_load_state("domcontentloaded")
     expect(simon.locator("thead th.seat .sub")).to_have_text(table_1_names)
     check = simon.locator("#sheet-check")
     simon.locator("#d1_s1").focus()
