@@ -32,12 +32,35 @@
       next.focus();
       next.select();
     } else {
-      input.form.querySelector("button[type=submit]").focus();
+      // The last cell of the last deal: on to "Save sheet", never to "Save draft".
+      var save =
+        input.form.querySelector("button[type=submit][value=final]") ||
+        input.form.querySelector("button[type=submit]");
+      save.focus();
     }
   });
 
-  // Digits only: anything else typed or pasted into a cell is refused as it is typed.
+  // Digits only: anything else typed or pasted into a cell is refused as it is typed, and
+  // said so under the sheet, naming the cell (its data-where, written by the server).
   // The server still checks every cell, for pages used without this file.
+  function refuse(input, text) {
+    var note = input.form.querySelector("#typed-refusal");
+    if (!note) {
+      return;
+    }
+    note.textContent =
+      (input.dataset.where || input.getAttribute("aria-label")) +
+      ": \u201c" + text.trim() + "\u201d is not a number: type digits only";
+    note.hidden = false;
+  }
+
+  function unrefuse(input) {
+    var note = input.form && input.form.querySelector("#typed-refusal");
+    if (note && !note.hidden) {
+      note.hidden = true;
+      note.textContent = "";
+    }
+  }
   document.addEventListener("beforeinput", function (event) {
     var input = event.target;
     if (!input.matches || !input.matches(CELL) || !event.inputType.startsWith("insert")) {
@@ -49,6 +72,9 @@
     }
     if (text && /[^0-9]/.test(text.trim())) {
       event.preventDefault();
+      refuse(input, text);
+    } else {
+      unrefuse(input);
     }
   });
 
@@ -83,6 +109,18 @@
     markDerived(input, true);
     input.dispatchEvent(new Event("change", { bubbles: true }));
     input.focus();
+  });
+
+  // A problem's link goes to its deal's first cell: focus it there, ready to type over.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a.problem-link");
+    var target = link && document.getElementById(link.hash.slice(1));
+    if (!target) {
+      return;
+    }
+    event.preventDefault();
+    target.focus();
+    target.select();
   });
 
   // A derived value that the scorer types over is theirs again.

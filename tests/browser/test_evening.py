@@ -229,11 +229,11 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
             expect(simon.locator(f"#{cell_name(deal + 1, WON, 1)}")).to_be_focused()
     expect(simon.locator("#d2_s2")).to_have_value("8")
     simon.keyboard.type(str(DEALS[-1][2]))
-    # Enter on the last cell leaves the grid for the buttons; the change it makes is
-    # checked once more (waited for, so that no check is running while saving).
+    # Enter on the last cell goes to "Save sheet"; the change it makes is checked once
+    # more (waited for, so that no check is running while saving).
     with simon.expect_response(re.compile(r"/check/$")):
         simon.keyboard.press("Enter")
-    expect(simon.get_by_role("button", name="Save draft")).to_be_focused()
+    expect(simon.get_by_role("button", name="Save sheet")).to_be_focused()
     expect(check).to_contain_text("No problems in the deals typed so far.")
     expect(simon.locator("input.cell[aria-invalid]")).to_have_count(0)
     expect(simon.locator("#totals tr.points td")).to_have_text([*POINTS, "", ""])
@@ -245,7 +245,6 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
     simon.set_viewport_size(PHONE)
     shot(simon, "09-sheet-phone", full_page=True)
     simon.set_viewport_size(laptop)
-    simon.keyboard.press("Tab")
     expect(simon.get_by_role("button", name="Save sheet")).to_be_focused()
     simon.keyboard.press("Enter")
     expect_message(simon, "Round 1, table 1 saved: it now awaits confirmation")

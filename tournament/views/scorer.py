@@ -15,6 +15,7 @@ names ``Mismatch.cell`` and ``RowCheck.problem_cells`` use too).
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -176,6 +177,8 @@ class ShownCell:
     value: str
     label: str
     css: str = ""
+    # Where the cell is, as a message about it says ("deal 3, seat 2").
+    where: str = ""
     # On a blind re-type that does not match, or a sheet saved meanwhile by someone else:
     # what the other copy holds in this cell.
     other: str | None = None
@@ -198,6 +201,10 @@ class SheetRow:
     cells: tuple[ShownCell, ...]
     problems: tuple[str, ...] = ()
     offer: Offer | None = None
+
+    @property
+    def first_cell(self) -> str:
+        return self.cells[0].name
 
     @property
     def notes_id(self) -> str:
@@ -268,11 +275,16 @@ def _sheet_rows(
         }
         named = [
             *(
-                (cell_name(number, WON, s.position), row["won"][i], f"{s.player.name}, cards won")
+                (
+                    cell_name(number, WON, s.position),
+                    row["won"][i],
+                    f"{s.player.name}, cards won",
+                    f"seat {s.position}",
+                )
                 for i, s in enumerate(seats)
             ),
-            (cell_name(number, LEFT_OVER), row["left_over"], "left over"),
-            (cell_name(number, LAST_IN), row["last_in"], "last in (seat number)"),
+            (cell_name(number, LEFT_OVER), row["left_over"], "left over", "left over"),
+            (cell_name(number, LAST_IN), row["last_in"], "last in (seat number)", "last in"),
         ]
         cells = tuple(
             ShownCell(
@@ -289,8 +301,9 @@ def _sheet_rows(
                     if c
                 ),
                 other=_shown(others[name]) if name in others else None,
+                where=f"deal {number}, {where}",
             )
-            for name, value, label in named
+            for name, value, label, where in named
         )
         result.append(
             SheetRow(
@@ -326,6 +339,32 @@ def _differences(mine: list[Row], theirs: list[Row], size: int) -> tuple[set[str
 # The sheet entry page -----------------------------------------------------------------
 
 
+# The deal a problem of ``SheetCheck.problems`` is about: "deal 3: …", "deals 5–8 are …".
+_ABOUT_DEAL = re.compile(r"deals? (\d+)\b")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem to show, with the first cell of its deal to jump to (blank if none)."""
+
+    text: str
+    cell: str = ""
+
+
+def _linked(problems: tuple[str, ...], rows: list[SheetRow]) -> list[Problem]:
+    cells = {row.number: row.first_cell for row in rows}
+    linked = []
+    for text in problems:
+        about = _ABOUT_DEAL.match(text)
+        linked.append(Problem(text, cells.get(int(about.group(1)), "") if about else ""))
+    return linked
+
+
+def _first_empty(rows: list[SheetRow]) -> str:
+    """The cell to start typing in: the first blank one."""
+    return next((c.name for row in rows for c in row.cells if c.value == ""), "")
+
+
 def _sheet_context(
     request: HttpRequest,
     table: Table,
@@ -358,14 +397,17 @@ def _sheet_context(
         others = {name: saved_values.get(name) for name in differing}
         theirs = _padded(conflict.current_rows, size, len(conflict.current_rows))
         saved_rows = _sheet_rows(theirs, seats, marks=marks)
+    shown = _sheet_rows(padded, seats, check=check, marks=marks, others=others)
     return {
         "tournament": tournament,
         "round": table.round,
         "table": table,
         "seats": seats,
         "sheet": sheet,
-        "rows": _sheet_rows(padded, seats, check=check, marks=marks, others=others),
+        "rows": shown,
         "check": check,
+        "problems": _linked(check.problems, shown),
+        "autofocus": _first_empty(shown),
         "problem_cells": sorted(
             {c for row in check.rows for c in _marked_cells(row.problem_cells, size)}
         ),
@@ -609,8 +651,11 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
     if mode == "review":
         entered_rows = _padded(sheets.current_rows(current), size, deals)
         context["rows"] = _sheet_rows(entered_rows, seats)
+        # Totals to compare with the paper's bottom line.
+        context["totals"] = sheets.check_rows(entered_rows, table_, final=False)
     elif mode == "retype":
         context["rows"] = _sheet_rows(blank, seats)
+        context["autofocus"] = _first_empty(context["rows"])
     return render(request, "scorer/confirm.html", context)
 
 

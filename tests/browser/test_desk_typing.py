@@ -1,0 +1,99 @@
+"""Typing a sheet at the desk with the keyboard only: where the cursor starts, Enter to
+"Save sheet" at the end, a pasted word refused naming its cell, problems that take the
+cursor to their deal, and the number of keys a clean sheet takes (stated in the README)."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_evening import expect_message, log_in
+from tests.factories import TournamentFactory, make_players, seated_round
+
+pytestmark = pytest.mark.browser
+
+# A clean sheet of a table of five, two rotations: cards won by seats 1-5, left over,
+# last in; each row adds up to 52, counts are even.
+DEALS = [
+    ([10, 8, 6, 4, 12], 12, 1),
+    ([14, 2, 8, 10, 6], 12, 2),
+    ([6, 6, 6, 6, 6], 22, 3),
+    ([20, 4, 2, 0, 8], 18, 4),
+    ([8, 10, 12, 4, 2], 16, 5),
+    ([4, 4, 10, 16, 6], 12, 1),
+    ([12, 2, 2, 8, 10], 18, 2),
+    ([0, 18, 6, 6, 4], 18, 3),
+    ([10, 10, 4, 8, 2], 18, 4),
+    ([2, 6, 14, 10, 8], 12, 5),
+]
+# The keys to type DEALS from the desk: every digit, an Enter after each cell (the last
+# one moves to "Save sheet"), and the Enter that presses it. The README's "Score entry"
+# states this number: a change to the page that makes it grow must say so there.
+KEYS_FOR_A_CLEAN_SHEET = 167
+
+
+@pytest.fixture
+def table_of_five(db, organiser, scorer):
+    tournament = TournamentFactory(
+        name="Five Open",
+        slug="five-open",
+        owner=organiser,
+        scorers=[scorer],
+        rotations_per_round=2,
+    )
+    return seated_round(tournament, make_players(tournament, 5))
+
+
+def open_sheet(page: Page, username: str) -> None:
+    log_in(page, username, "/score/five-open/r1/t1/")
+    expect(page.get_by_role("heading", name="Round 1 · Table 1")).to_be_visible()
+    # sheet.js is deferred: a person's first key comes after it has run.
+    page.wait_for_load_state("load")
+
+
+def test_a_clean_sheet_of_ten_deals_takes_a_known_number_of_keys(new_page, scorer, table_of_five):
+    page = new_page()
+    console_errors: list[str] = []
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    open_sheet(page, scorer.username)
+    expect(page.locator("#d1_s1")).to_be_focused()  # no click, no Tab to start
+    keys = 0
+    for won, left_over, last_in in DEALS:
+        for value in (*won, left_over, last_in):
+            # As fast as a keyboard goes: the live checks typed over are dropped while one
+            # is on its way (never cut off, which htmx reports as console errors).
+            page.keyboard.type(str(value))
+            page.keyboard.press("Enter")
+            keys += len(str(value)) + 1
+    expect(page.get_by_role("button", name="Save sheet")).to_be_focused()
+    page.keyboard.press("Enter")
+    keys += 1
+    expect_message(page, "awaits confirmation")
+    assert keys == KEYS_FOR_A_CLEAN_SHEET
+    assert console_errors == []
+
+
+def test_a_pasted_word_is_refused_naming_the_cell(new_page, scorer, table_of_five):
+    page = new_page()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_sheet(page, scorer.username)
+    page.evaluate("navigator.clipboard.writeText('1O')")
+    page.locator("#d3_s2").focus()
+    page.keyboard.press("Control+V")
+    refusal = page.locator("#typed-refusal")
+    expect(refusal).to_have_text("deal 3, seat 2: “1O” is not a number: type digits only")
+    expect(page.locator("#d3_s2")).to_have_value("")
+    page.keyboard.type("10")
+    expect(refusal).to_be_hidden()
+    expect(page.locator("#d3_s2")).to_have_value("10")
+
+
+def test_a_problem_takes_the_cursor_to_its_deal(new_page, scorer, table_of_five):
+    page = new_page()
+    open_sheet(page, scorer.username)
+    page.locator("#d2_s1").fill("3")
+    page.locator("#d2_s1").dispatch_event("change")
+    problem = page.locator("#sheet-check a.problem-link").filter(has_text="deal 2: seat 1")
+    expect(problem).to_have_text(re.compile("3 cards won is odd"))
+    problem.click()
+    expect(page.locator("#d2_s1")).to_be_focused()
