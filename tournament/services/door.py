@@ -174,27 +174,22 @@ class DoorSearch:
     message: str
 
 
-def normalised(text: str) -> str:
-    return " ".join(text.split())
-
-
 def find_players(tournament: Tournament, text: str) -> DoorSearch:
     """The tournament's players whose name holds ``text`` (case and spaces ignored),
     alphabetically, at most ``SHOWN_MAX``: one query."""
-    query = normalised(text)
+    query = room.single_spaced(text)
     if not query:
         return DoorSearch("", (), 0, "Type part of your name, then tap it.")
     if len(query) > QUERY_MAX:
         return DoorSearch(
             "", (), 0, f"That is too long ({QUERY_MAX} characters at most): type part of your name."
         )
-    wanted = query.casefold()
     found = [
         ArrivingPlayer(*row)
         for row in Player.objects.filter(tournament=tournament)
         .order_by("name", "pk")
         .values_list("pk", "name", "club", "checked_in", "active")
-        if wanted in normalised(row[1]).casefold()
+        if room.name_holds(row[1], query)
     ]
     if not found:
         return DoorSearch(

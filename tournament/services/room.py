@@ -25,6 +25,17 @@ from scoring.tiebreaks import POINTS, decided_column, standings_columns
 from tournament.models import Bye, Round, Seat, Tournament
 
 
+def single_spaced(text: str) -> str:
+    """``text`` with surrounding spaces dropped and inner runs of spaces made one."""
+    return " ".join(text.split())
+
+
+def name_holds(name: str, text: str) -> bool:
+    """Whether ``name`` holds the typed ``text``, case and spacing ignored: how Find my
+    seat and the door look a player up."""
+    return single_spaced(text).casefold() in single_spaced(name).casefold()
+
+
 @dataclass(frozen=True)
 class SeatedPlayer:
     position: int
@@ -96,12 +107,9 @@ class SeatedRound:
     def find(self, text: str) -> list[Placement]:
         """The placements whose player's name holds ``text`` (case and surrounding spaces
         ignored), alphabetically; none for empty text."""
-        wanted = " ".join(text.split()).casefold()
-        if not wanted:
+        if not single_spaced(text):
             return []
-        return [
-            p for p in self.placements() if wanted in " ".join(p.player.name.split()).casefold()
-        ]
+        return [p for p in self.placements() if name_holds(p.player.name, text)]
 
 
 def current_round(tournament: Tournament) -> Round | None:

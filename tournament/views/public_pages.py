@@ -206,7 +206,7 @@ SEAT_QUERY_MAX = 100
 def seat_query(value: str) -> str:
     """The name typed into "Find my seat", its spaces normalised; one character past
     the longest text that is searched, so that the page can say it is too long."""
-    return " ".join(value.split())[: SEAT_QUERY_MAX + 1]
+    return room.single_spaced(value)[: SEAT_QUERY_MAX + 1]
 
 
 @require_GET
@@ -274,8 +274,7 @@ def _seat_search(query: str, round_: Round | None, seating: room.SeatedRound | N
             f"That is too long to look up ({SEAT_QUERY_MAX} characters at most): type part "
             "of your name."
         )
-    wanted = query.casefold()
-    byes = [bye for bye in seating.byes if wanted in " ".join(bye.name.split()).casefold()]
+    byes = [bye for bye in seating.byes if room.name_holds(bye.name, query)]
     found = seating.find(query)
     if not found and not byes:
         return answer(
