@@ -210,6 +210,12 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
 )
 AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 
+# Wrong table codes are rate limited per address (django-ratelimit, services.table_entry),
+# counted in the cache: with Redis (CACHE_URL) every app server shares the count; with the
+# default in-process cache each gunicorn worker of `run.py serve` counts on its own. The
+# address is read as the login lockout reads it, behind a proxy too.
+RATELIMIT_IP_META_KEY = "axes.helpers.get_client_ip_address"
+
 # A laptop serving the pub's wifi (``run.py serve``) has no TLS: production otherwise
 # (debug off, a secret key of its own), but no HTTPS redirect, HSTS or secure-only
 # cookies, which would lock every phone out over plain HTTP.

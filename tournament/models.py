@@ -24,6 +24,7 @@ from scoring.rules import MAX_TABLE_SIZE
 from scoring.systems import ScoringSystem, SeatSums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament import limits
+from tournament.codes import CODE_LENGTH, new_table_code
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
 
@@ -110,6 +111,20 @@ class Tournament(models.Model):
     # The round clock's length, set going by the organiser when play starts.
     round_minutes = models.PositiveSmallIntegerField(
         default=45, validators=limits.ROUND_MINUTES.validators()
+    )
+    # Players type their table's sheet on a phone, opened by the table code printed on
+    # the sheet (services.table_entry); a scorer or a second phone then confirms it.
+    table_entry = models.BooleanField(
+        default=True,
+        help_text="Each printed score sheet carries a table code: a phone at the table "
+        "opens it and types the sheet in; a scorer confirms it at the desk.",
+    )
+    # A second phone at the table may confirm a sheet entered at the table by re-typing
+    # it blind (the opponents confirm at the table, as in bridge).
+    table_confirm = models.BooleanField(
+        default=False,
+        help_text="A second phone at the same table can confirm a sheet typed at the "
+        "table by re-typing it blind, without a scorer.",
     )
     # Marked by the organiser; until then (or until the last planned round is released)
     # the public pages call the standings provisional.
@@ -230,6 +245,9 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    # The table code printed on its score sheet (tournament.codes), which opens the
+    # table's entry page on a phone without an account; renewed by the organiser.
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_table_code)
 
     class Meta:
         ordering = ["number"]
@@ -346,6 +364,27 @@ class DealResult(models.Model):
         return f"Seat {self.seat}: {self.won} cards won"
 
 
+class TablePhone(models.Model):
+    """A phone that saved something of a table's sheet through its table code: "phone 2"
+    of that table in the sheet's history. ``token`` is the random key the phone keeps in
+    its session; ``number`` counts the table's phones in the order they first saved."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="phones")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="table_phone_number_unique"),
+            models.UniqueConstraint(fields=["table", "token"], name="table_phone_token_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, phone {self.number}"
+
+
 class Bye(models.Model):
     """A player sitting out a round under the byes table policy."""
 
@@ -392,6 +431,13 @@ class Sheet(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Typed at the table (``TablePhone.number``) rather than by a user: "table 4, phone 1".
+    entered_by_phone = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_by_phone = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A second phone's blind re-type that did not match the entered sheet: shown to both
+    # phones to settle from the paper, until the sheet is saved or confirmed.
+    retyped = models.JSONField(default=list, blank=True)
+    retyped_by_phone = models.PositiveSmallIntegerField(null=True, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -412,12 +458,20 @@ class SheetVersion(models.Model):
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # Saved at the table, by this phone of it (``TablePhone.number``), not by a user.
+    phone = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The idempotency key the saving page sent: a retried submission carrying it again
+    # is recognised and recorded once. Blank when the page sent none.
+    key = models.CharField(max_length=64, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["sheet", "number"], name="sheet_version_unique"),
+            models.UniqueConstraint(
+                fields=["sheet", "key"], condition=~Q(key=""), name="sheet_version_key_unique"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -18,7 +18,13 @@ Terms:
 Every save names the ``version`` it was made from. A save from an older version is
 refused with ``SheetChangedError`` (showing both), so that two scorers saving the same
 table never silently lose one of the saves; submitting the same rows twice (a double
-click) records them once.
+click) records them once. A save may also carry an idempotency *key* (the page makes one
+per submission): a submission retried with its key, say after the network dropped the
+answer, is recognised and recorded once, whatever happened to the sheet meanwhile.
+
+Who saves is a user (a scorer or the organiser) or a phone at the table (``AtTable``),
+which opened the table's entry page with its table code. A phone is known by a token it
+keeps in its session and is numbered in the table's history ("table 4, phone 2").
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from tournament.models import (
     SheetStatus,
     SheetVersion,
     Table,
+    TablePhone,
     Tournament,
 )
 from tournament.services.locks import hold_round
@@ -67,6 +74,18 @@ class Row(TypedDict):
     last_in: CellValue
     left_over: CellValue
     derived: NotRequired[list[str]]
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """A phone at the table saving through the table code, known by the random token it
+    keeps in its session (not a user)."""
+
+    token: str
+
+
+# Who saves or confirms a sheet: a user, or a phone at the table.
+Author = Any
 
 
 # The action of the version a re-seat gives a sheet: it changes no deal, but a page that
@@ -527,10 +546,57 @@ def record_reseat(sheet: Sheet, changes: list[dict[str, Any]], user: Any) -> Non
         changes=changes,
         by=user,
     )
+    Sheet.objects.filter(pk=sheet.pk).update(retyped=[], retyped_by_phone=None)
 
 
-def _record(sheet: Sheet, action: str, rows: list[Row], before: list[Row], user: Any) -> None:
+def _phone_number(table: Table, phone: AtTable) -> int:
+    """The number of ``phone`` at ``table``, given on its first save. The caller holds the
+    table's sheet, so two phones saving at once are numbered one after the other."""
+    known = TablePhone.objects.filter(table=table, token=phone.token).first()
+    if known is not None:
+        return known.number
+    latest = TablePhone.objects.filter(table=table).order_by("-number").first()
+    number = latest.number + 1 if latest else 1
+    TablePhone.objects.create(table=table, number=number, token=phone.token)
+    return number
+
+
+@dataclass(frozen=True)
+class _Who:
+    """An author as the sheet records them: a user, or the number of a table's phone."""
+
+    user: Any
+    phone: int | None
+
+    def same_as(self, user_id: int | None, phone: int | None) -> bool:
+        if self.phone is not None:
+            return phone == self.phone
+        return user_id is not None and user_id == getattr(self.user, "pk", None)
+
+
+def _who(table: Table, author: Author) -> _Who:
+    if isinstance(author, AtTable):
+        return _Who(None, _phone_number(table, author))
+    return _Who(author, None)
+
+
+def _repeated_key(sheet: Sheet, key: str | None) -> bool:
+    """Whether a version of ``sheet`` was already recorded for this submission."""
+    return bool(key) and SheetVersion.objects.filter(sheet=sheet, key=key).exists()
+
+
+def _record(
+    sheet: Sheet,
+    action: str,
+    rows: list[Row],
+    before: list[Row],
+    who: _Who,
+    key: str | None = None,
+) -> None:
     sheet.version += 1
+    # A re-type that did not match was of the sheet as it was: it no longer stands.
+    sheet.retyped = []
+    sheet.retyped_by_phone = None
     sheet.save()
     SheetVersion.objects.create(
         sheet=sheet,
@@ -539,7 +605,9 @@ def _record(sheet: Sheet, action: str, rows: list[Row], before: list[Row], user:
         status=sheet.status,
         deals=rows,
         changes=diff(before, rows),
-        by=user,
+        by=who.user,
+        phone=who.phone,
+        key=key or "",
     )
 
 
@@ -553,19 +621,21 @@ class SaveResult:
 
 def save_sheet(
     table: Table,
-    user: Any,
+    user: Author,
     rows: list[Row],
     *,
     expected_version: int,
     final: bool,
     stopped_early: bool = False,
+    key: str | None = None,
 ) -> SaveResult:
     """Save the sheet of ``table`` as a draft (``final=False``) or as complete.
 
     A complete sheet must pass every rule; it then awaits confirmation by another person,
-    or is confirmed at once when the tournament does not use the two-person check. The
-    rules are those in force when the save commits: the round is held meanwhile, so the
-    organiser cannot re-seat the table or lower the rotations under it.
+    or is confirmed at once when the tournament does not use the two-person check. A sheet
+    typed at the table (``user`` is ``AtTable``) always awaits confirmation. The rules are
+    those in force when the save commits: the round is held meanwhile, so the organiser
+    cannot re-seat the table or lower the rotations under it.
     """
     with transaction.atomic():
         table = _as_held(table)
@@ -575,13 +645,16 @@ def save_sheet(
             check = check_rows(rows, table, final=True, stopped_early=stopped_early)
             if not check.ok:
                 raise SheetInvalidError(check.problems)
-        two_person = table.round.tournament.two_person_check
+        two_person = table.round.tournament.two_person_check or isinstance(user, AtTable)
         sheet = sheet_of(table)
         # Nothing joined (no select_related): a save that waited for the lock gets the
         # sheet row as the other save left it, but joined rows as they were before
         # (PostgreSQL re-reads only the locked row), so ``entered_by`` would name the
         # wrong person in SheetChangedError.
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        if _repeated_key(sheet, key):
+            return SaveResult(sheet, sheet.status, repeated=True)
+        who = _who(table, user)
         now = current_rows(sheet)
         if final:
             target = SheetStatus.ENTERED if two_person else SheetStatus.CONFIRMED
@@ -599,11 +672,13 @@ def save_sheet(
             correcting = Deal.objects.filter(table=table).exists()
         sheet.status = target
         sheet.stopped_early = stopped_early and final
-        sheet.entered_by = user
+        sheet.entered_by = who.user
+        sheet.entered_by_phone = who.phone
         if target == SheetStatus.CONFIRMED:
             _write_deals(table, rows)
             sheet.pending = []
-            sheet.confirmed_by = user
+            sheet.confirmed_by = who.user
+            sheet.confirmed_by_phone = who.phone
             action = "corrected" if correcting and diff(before, rows) else "confirmed"
         elif final:
             sheet.pending = rows
@@ -611,16 +686,32 @@ def save_sheet(
         else:
             sheet.pending = rows
             action = "correction_draft" if correcting else "draft"
-        _record(sheet, action, rows, before, user)
+        _record(sheet, action, rows, before, who, key)
     warning = stop_warning(len(rows), size) if final and stopped_early else None
     return SaveResult(sheet, sheet.status, (warning,) if warning else ())
 
 
+class ConfirmRefusedError(UserError):
+    """The sheet cannot be confirmed by this person or phone, or not at all now."""
+
+
 def confirm_sheet(
-    table: Table, user: Any, *, expected_version: int, retyped: list[Row] | None = None
+    table: Table,
+    user: Author,
+    *,
+    expected_version: int,
+    retyped: list[Row] | None = None,
+    key: str | None = None,
 ) -> SaveResult:
     """A second person confirms an entered sheet, by re-typing it blind (``retyped``) or
-    by reviewing it against the paper (``retyped=None``)."""
+    by reviewing it against the paper (``retyped=None``).
+
+    A phone at the table (``AtTable``) confirms only by re-typing blind, only a sheet
+    typed at the table by another phone, and only when the tournament allows it
+    (``table_confirm``). A phone's re-type that does not match is kept on the sheet
+    (``Sheet.retyped``), so that the phone that entered it sees the differences too.
+    """
+    mismatches: list[Mismatch] = []
     with transaction.atomic():
         # Held as a save holds it: a release meanwhile waits, then sees this confirmation
         # (and clears the public pages' cache), or comes first and is seen here.
@@ -628,15 +719,26 @@ def confirm_sheet(
         # Nothing joined, as in save_sheet.
         sheet = Sheet.objects.select_for_update().filter(table=table).first()
         if sheet is None:
-            raise UserError("this sheet is not awaiting confirmation")
-        if sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1:
+            raise ConfirmRefusedError("this sheet is not awaiting confirmation")
+        if _repeated_key(sheet, key) or (
+            sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1
+        ):
             return SaveResult(sheet, sheet.status, repeated=True)
         if sheet.status != SheetStatus.ENTERED:
-            raise UserError("this sheet is not awaiting confirmation")
+            raise ConfirmRefusedError("this sheet is not awaiting confirmation")
         if sheet.version != expected_version:
             raise SheetChangedError(sheet, current_rows(sheet))
-        if sheet.entered_by_id == user.pk:
-            raise UserError("you entered this sheet: a different person must confirm it")
+        at_table = isinstance(user, AtTable)
+        if at_table:
+            _check_table_may_confirm(table, sheet, retyped)
+        who = _who(table, user)
+        if who.same_as(sheet.entered_by_id, sheet.entered_by_phone):
+            raise ConfirmRefusedError(
+                "this phone entered the sheet: another phone at the table, or a scorer at "
+                "the desk, must confirm it"
+                if at_table
+                else "you entered this sheet: a different person must confirm it"
+            )
         rows = list(sheet.pending)
         # Entered under the rules then in force; they still hold unless the organiser
         # found a way round the checks, which must not reach the official facts.
@@ -646,15 +748,36 @@ def confirm_sheet(
         if retyped is not None:
             retyped = trim([clean_row(row, table.size) for row in retyped])
             mismatches = compare(rows, retyped)
-            if mismatches:
-                raise SheetMismatchError(mismatches)
-        before = confirmed_rows(table)
-        _write_deals(table, rows)
-        sheet.status = SheetStatus.CONFIRMED
-        sheet.pending = []
-        sheet.confirmed_by = user
-        _record(sheet, "correction_confirmed" if before else "confirmed", rows, before, user)
+        if mismatches:
+            if at_table:
+                Sheet.objects.filter(pk=sheet.pk).update(
+                    retyped=retyped, retyped_by_phone=who.phone
+                )
+        else:
+            before = confirmed_rows(table)
+            _write_deals(table, rows)
+            sheet.status = SheetStatus.CONFIRMED
+            sheet.pending = []
+            sheet.confirmed_by = who.user
+            sheet.confirmed_by_phone = who.phone
+            action = "correction_confirmed" if before else "confirmed"
+            _record(sheet, action, rows, before, who, key)
+    if mismatches:
+        raise SheetMismatchError(mismatches)
     return SaveResult(sheet, sheet.status)
+
+
+def _check_table_may_confirm(table: Table, sheet: Sheet, retyped: list[Row] | None) -> None:
+    if not table.round.tournament.table_confirm:
+        raise ConfirmRefusedError(
+            "this tournament has sheets confirmed by a scorer at the desk, not at the table"
+        )
+    if sheet.entered_by_phone is None:
+        raise ConfirmRefusedError(
+            "this sheet was entered by a scorer: it is confirmed at the desk, not at the table"
+        )
+    if retyped is None:
+        raise ConfirmRefusedError("a phone at the table confirms by re-typing the sheet blind")
 
 
 def compare(entered: list[Row], retyped: list[Row]) -> list[Mismatch]:

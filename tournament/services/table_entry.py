@@ -1,0 +1,107 @@
+"""Entry at the table: a phone opens its table's sheet with the table code printed on the
+paper sheet (``tournament.codes``), types it in and submits it; a scorer (or, where the
+organiser allows it, a second phone at the table) confirms it (``services.sheets``).
+
+A code opens its own table of its own round only, and only while that sheet can still
+be typed at the table: the tournament has table entry on, the round has started and its
+results are not released yet, and the sheet is not confirmed. Whatever the reason a code
+does not open a sheet, the answer is the same ``TableCodeRefusedError``, so that a
+wrong guess learns nothing. Wrong codes count against the address they came from
+(``wrong_code_limit``).
+
+Terms: the *phone token* is a random key a phone keeps in its session for one table
+(``phone_token``); ``services.sheets`` numbers the phones of a table by it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import MutableMapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.http import HttpRequest
+from django_ratelimit.core import is_ratelimited
+
+from tournament.codes import clean_code, new_table_code
+from tournament.models import Round, Seat, SheetStatus, Table
+from tournament.services.locks import lock_round
+from tournament.services.sheets import AtTable, peek_sheet
+
+# Wrong table codes one address may try before it has to wait: a pub's wifi is one
+# address, and a mistyped code is tried again at once, so this is generous for people
+# and hopeless for guessing (codes.py: about 10¹² codes).
+WRONG_CODES_RATE = "20/m"
+_RATE_GROUP = "table-code"
+
+
+class TableCodeRefusedError(Exception):
+    """The code opens no sheet now. Deliberately says nothing about why."""
+
+
+def table_for_code(typed: str) -> Table:
+    """The table whose sheet ``typed`` opens now, with its round, tournament and seats."""
+    code = clean_code(typed)
+    if code is None:
+        raise TableCodeRefusedError
+    table = (
+        Table.objects.filter(code=code)
+        .select_related("round__tournament")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+    if table is None or not open_at_table(table):
+        raise TableCodeRefusedError
+    return table
+
+
+def open_at_table(table: Table) -> bool:
+    """Whether the table's sheet can be typed or confirmed at the table now."""
+    round_ = table.round
+    if not round_.tournament.table_entry or not round_.started or round_.released:
+        return False
+    return peek_sheet(table).status != SheetStatus.CONFIRMED
+
+
+def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
+    """Whether the address of ``request`` has tried too many wrong codes lately; with
+    ``count``, this request's code was wrong and counts."""
+    return is_ratelimited(
+        request, group=_RATE_GROUP, key="ip", rate=WRONG_CODES_RATE, method=None, increment=count
+    )
+
+
+def phone_token(session: MutableMapping[str, Any], table: Table) -> AtTable:
+    """The phone behind ``session`` at ``table``: the same token for every save it makes
+    there, a new one for a phone (or browser) the table has not seen."""
+    tokens = session.get("table_phones") or {}
+    key = str(table.pk)
+    if key not in tokens:
+        tokens = {**tokens, key: secrets.token_urlsafe(16)}
+        session["table_phones"] = tokens
+    return AtTable(tokens[key])
+
+
+def known_phone(session: MutableMapping[str, Any], table: Table) -> AtTable | None:
+    """The phone behind ``session`` if it has a token for ``table`` (without making one)."""
+    token = (session.get("table_phones") or {}).get(str(table.pk))
+    return AtTable(token) if token else None
+
+
+def renew_code(table: Table) -> str:
+    """A new code for ``table``: the old one stops working at once."""
+    with transaction.atomic():
+        table.code = new_table_code()
+        Table.objects.filter(pk=table.pk).update(code=table.code)
+    return table.code
+
+
+def renew_codes(round_: Round) -> int:
+    """New codes for every table of ``round_``; how many tables."""
+    with transaction.atomic():
+        lock_round(round_.pk)
+        tables = list(Table.objects.filter(round=round_).only("pk"))
+        for table in tables:
+            Table.objects.filter(pk=table.pk).update(code=new_table_code())
+    return len(tables)
