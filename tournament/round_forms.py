@@ -58,6 +58,9 @@ class SheetPostForm(forms.Form):
     stopped_early = forms.BooleanField(required=False)
     # The deal whose row is being typed, sent with the live check.
     typing = forms.IntegerField(required=False, min_value=1, max_value=999)
+    # The submission's idempotency key (static/js/keep.js makes one per submission): a
+    # retry carrying it again is recorded once (services.sheets). Blank without script.
+    key = forms.RegexField(regex=r"\A[A-Za-z0-9_-]{8,64}\Z", required=False)
 
 
 class ConfirmModeForm(forms.Form):
