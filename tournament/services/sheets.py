@@ -580,6 +580,30 @@ def _who(table: Table, author: Author) -> _Who:
     return _Who(author, None)
 
 
+class ClosedAtTableError(UserError):
+    """The table's sheet can no longer be typed at the table: it was confirmed, its round
+    released, or table entry turned off, since the phone's page was loaded."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this sheet can no longer be changed at the table: it has been confirmed, or the "
+            "round closed; ask a scorer at the desk"
+        )
+
+
+def _check_open_at_table(table: Table, sheet: Sheet) -> None:
+    """A phone's save or confirmation, checked again under the locks: what the page's code
+    opened may have closed while the request was on its way."""
+    round_ = table.round
+    if (
+        not round_.tournament.table_entry
+        or not round_.started
+        or round_.released
+        or sheet.status == SheetStatus.CONFIRMED
+    ):
+        raise ClosedAtTableError
+
+
 def _repeated_key(sheet: Sheet, key: str | None) -> bool:
     """Whether a version of ``sheet`` was already recorded for this submission."""
     return bool(key) and SheetVersion.objects.filter(sheet=sheet, key=key).exists()
@@ -654,6 +678,8 @@ def save_sheet(
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
         if _repeated_key(sheet, key):
             return SaveResult(sheet, sheet.status, repeated=True)
+        if isinstance(user, AtTable):
+            _check_open_at_table(table, sheet)
         who = _who(table, user)
         now = current_rows(sheet)
         if final:
@@ -724,11 +750,13 @@ def confirm_sheet(
             sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1
         ):
             return SaveResult(sheet, sheet.status, repeated=True)
+        at_table = isinstance(user, AtTable)
+        if at_table:
+            _check_open_at_table(table, sheet)
         if sheet.status != SheetStatus.ENTERED:
             raise ConfirmRefusedError("this sheet is not awaiting confirmation")
         if sheet.version != expected_version:
             raise SheetChangedError(sheet, current_rows(sheet))
-        at_table = isinstance(user, AtTable)
         if at_table:
             _check_table_may_confirm(table, sheet, retyped)
         who = _who(table, user)
