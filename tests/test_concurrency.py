@@ -330,3 +330,72 @@ def test_seating_the_next_round_twice_at_once_on_the_rounds_page_creates_one(
     (refused,) = (o.value for o in outcomes if o.value.status_code == 200)
     assert "round 2 is seated but not started" in refused.content.decode()
     assert list(Round.objects.values_list("number", flat=True)) == [1, 2]
+
+
+# Phones at the table ------------------------------------------------------------------
+
+
+def test_two_phones_at_one_table_saving_at_once_one_is_told_the_sheet_changed(
+    seated_round, sheet_rows, monkeypatch
+):
+    table = Table.objects.get(round=seated_round, number=1)
+    mine, theirs = complete_rows(4, variant=1)[:1], complete_rows(4, variant=2)[:1]
+    slow_down(monkeypatch, sheets, "current_rows")
+
+    outcomes = run_together(
+        saver(table.pk, sheets.AtTable("phone-a"), mine, expected_version=0, final=False),
+        saver(table.pk, sheets.AtTable("phone-b"), theirs, expected_version=0, final=False),
+    )
+
+    refused = [o for o in outcomes if o.error is not None]
+    assert len(refused) == 1, outcomes
+    assert isinstance(refused[0].error, SheetChangedError), refused[0].error
+    sheet = Sheet.objects.get(table=table)
+    # The phone that got in first is phone 1; the refused one was not numbered.
+    assert (sheet.version, sheet.entered_by_phone, sheet.entered_by_id) == (1, 1, None)
+    assert list(table.phones.values_list("number", flat=True)) == [1]
+    assert list(SheetVersion.objects.values_list("phone", flat=True)) == [1]
+
+
+def test_a_phone_retrying_a_submission_while_the_first_try_is_saving_records_it_once(
+    seated_round, sheet_rows, monkeypatch
+):
+    table = Table.objects.get(round=seated_round, number=1)
+    rows = complete_rows(4)
+    phone = sheets.AtTable("phone-a")
+    slow_down(monkeypatch, sheets, "current_rows")
+
+    outcomes = run_together(
+        *(
+            saver(table.pk, phone, rows, expected_version=0, final=True, key="retry-key-1")
+            for _ in range(2)
+        )
+    )
+
+    assert [o.error for o in outcomes] == [None, None]
+    assert sorted(o.value.repeated for o in outcomes) == [False, True]
+    sheet = Sheet.objects.get(table=table)
+    assert (sheet.status, sheet.version, sheet.entered_by_phone) == (SheetStatus.ENTERED, 1, 1)
+    assert SheetVersion.objects.count() == 1
+
+
+def test_a_phone_submitting_as_the_round_is_released_is_refused_not_saved(
+    seated_round, sheet_rows, monkeypatch
+):
+    """The phone's page opened the sheet before the release; its save arrives just after."""
+    table = Table.objects.get(round=seated_round, number=1)
+    # The save waits before taking its locks, so the release certainly commits first.
+    slow_down(monkeypatch, sheets, "_as_held")
+    round_ = Round.objects.get(pk=seated_round.pk)
+    phone = sheets.AtTable("phone-a")
+
+    outcomes = run_together(
+        saver(table.pk, phone, complete_rows(4), expected_version=0, final=True),
+        lambda: rounds.release_round(round_),
+    )
+
+    assert outcomes[1].error is None, outcomes
+    assert isinstance(outcomes[0].error, sheets.ClosedAtTableError), outcomes
+    assert "can no longer be changed at the table" in str(outcomes[0].error)
+    assert Round.objects.get(pk=round_.pk).released
+    assert not SheetVersion.objects.exists()
