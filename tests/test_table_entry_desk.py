@@ -82,7 +82,7 @@ def test_the_desk_says_in_words_where_each_sheet_is_and_who_has_it(organiser_cli
         "simon",
         "table 6, phone 1",
     ]
-    assert "<td >table 4, phone 1</td>" in desk_row(page, 4)
+    assert '<td class="entered-by">table 4, phone 1</td>' in desk_row(page, 4)
 
 
 def test_the_desk_counts_tables_by_the_same_statuses(organiser_client, every_status):
@@ -207,9 +207,8 @@ def test_a_new_code_for_one_table_retires_the_old_one(organiser_client, seated_r
     assert table_entry.table_for_code(new).pk == table(2).pk
     page = response.content.decode()
     print_url = reverse("print:sheets", args=[SLUG, 1]) + "?table=2"
-    assert f"Round 1, table 2 has a new code: {shown_code(new)}." in page
-    assert f'<a href="{print_url}">print table 2' in page
-    assert "s score sheet again</a>" in page
+    assert f'table 2 has a new code: <strong class="table-code">{shown_code(new)}</strong>.' in page
+    assert f'<a href="{print_url}">print table 2’s score sheet again</a>' in page
 
 
 def test_new_codes_for_every_table_of_the_round(organiser_client, seated_round):

@@ -257,8 +257,9 @@ def table_new_code(request: HtmxHttpRequest, slug: str, number: int, table: int)
             raise Http404("No such table")
         code = shown_code(table_entry.renew_code(table_))
         return format_html(
-            "Round {round}, table {table} has a new code: {code}. The old code no longer "
-            'opens its sheet: <a href="{url}">print table {table}\'s score sheet again</a>.',
+            'Round {round}, table {table} has a new code: <strong class="table-code">{code}'
+            "</strong>. The old code no longer opens its sheet: "
+            '<a href="{url}">print table {table}’s score sheet again</a>.',
             round=number,
             table=table,
             code=code,

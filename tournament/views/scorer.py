@@ -800,11 +800,14 @@ class DeskTable(tables.Table):
         template_name="scorer/_desk_status.html",
         attrs={"td": {"class": "status"}},
     )
-    entered_by = tables.Column(verbose_name="Entered by", default="–")
+    entered_by = tables.Column(
+        verbose_name="Entered by", default="–", attrs={"td": {"class": "entered-by"}}
+    )
     deals = tables.TemplateColumn(
         verbose_name="Deals",
         template_code="{{ record.deals }} of {{ record.most }}"
         "{% if record.stopped_early %} (stopped early){% endif %}",
+        attrs={"td": {"class": "deals"}},
     )
     links = tables.TemplateColumn(
         verbose_name="",
