@@ -95,6 +95,8 @@ ROUTES: dict[str, Route] = {
     "organiser:round_start": _route(Access.ORGANISER, "POST"),
     "organiser:round_release": _route(Access.ORGANISER, "POST"),
     "organiser:round_withhold": _route(Access.ORGANISER, "POST"),
+    "organiser:round_new_codes": _route(Access.ORGANISER, "POST"),
+    "organiser:table_new_code": _route(Access.ORGANISER, "POST"),
     "organiser:clock_start": _route(Access.ORGANISER, "POST"),
     "organiser:clock_pause": _route(Access.ORGANISER, "POST"),
     "organiser:clock_resume": _route(Access.ORGANISER, "POST"),

@@ -1,9 +1,10 @@
 import re
 
 import pytest
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
-from tournament.models import Bye, Player, Seat
+from tournament.codes import shown_code
+from tournament.models import Bye, Player, Seat, Table
 from tournament.views import printing
 
 
@@ -38,6 +39,13 @@ def _seating(round_):
 
 
 def _entry_url(round_, table_number):
+    """What a sheet's QR code opens with table entry on (the default): the phone page of
+    the table's code."""
+    code = Table.objects.get(round=round_, number=table_number).code
+    return f"http://testserver/e/{code}/"
+
+
+def _scorer_url(round_, table_number):
     path = reverse("scorer:sheet", args=[round_.tournament.slug, round_.number, table_number])
     return f"http://testserver{path}"
 
@@ -200,9 +208,47 @@ def test_the_qr_code_is_a_full_qr_code_of_the_url(monkeypatch, organiser_client,
 def test_the_qr_code_can_carry_the_address_phones_reach(organiser_client, seated_round, settings):
     settings.PUBLIC_BASE_URL = "http://192.168.1.20:8000"
     sheet = _article(_html(organiser_client, _url("sheets", seated_round)), 1)
-    path = reverse("scorer:sheet", args=[seated_round.tournament.slug, seated_round.number, 1])
+    path = printing.entry_path(Table.objects.get(round=seated_round, number=1).code)
     assert f'data-qr-url="http://192.168.1.20:8000{path}"' in sheet
     assert printing.qr_svg(f"http://192.168.1.20:8000{path}") in sheet
+    assert "No camera? Go to <strong>http://192.168.1.20:8000/e/</strong>" in sheet
+
+
+def test_each_sheet_prints_its_table_code_beside_the_qr_code(organiser_client, seated_round):
+    html = _html(organiser_client, _url("sheets", seated_round))
+    for table in Table.objects.filter(round=seated_round):
+        sheet = _article(html, table.number)
+        assert f'<p class="code">{shown_code(table.code)}</p>' in sheet
+        assert "No camera? Go to <strong>http://testserver/e/</strong> and type the code." in sheet
+        # Each sheet its own table's code only.
+        others = Table.objects.filter(round=seated_round).exclude(pk=table.pk)
+        assert not any(shown_code(other.code) in sheet for other in others)
+
+
+def test_without_table_entry_the_qr_code_opens_the_scorers_sheet(organiser_client, seated_round):
+    tournament = seated_round.tournament
+    tournament.table_entry = False
+    tournament.save()
+    html = _html(organiser_client, _url("sheets", seated_round))
+    for table in Table.objects.filter(round=seated_round):
+        sheet = _article(html, table.number)
+        scorer_url = _scorer_url(seated_round, table.number)
+        assert f'data-qr-url="{scorer_url}"' in sheet
+        assert printing.qr_svg(scorer_url) in sheet
+        assert shown_code(table.code) not in sheet
+        assert table.code not in sheet
+        assert "No camera?" not in sheet
+
+
+def test_the_printed_paths_are_the_phone_pages(seated_round):
+    """``printing`` spells the phone pages' paths out; they must be those pages'."""
+    try:
+        start = reverse("table:code")
+    except NoReverseMatch:
+        pytest.skip("the phone pages (urls_table.py) are not in this build")
+    code = Table.objects.get(round=seated_round, number=1).code
+    assert start == printing.ENTRY_START_PATH
+    assert printing.entry_path(code) == reverse("table:entry", args=[code])
 
 
 def test_sheets_follow_the_tournament_scoring_system(organiser_client, seated_round):

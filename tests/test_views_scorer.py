@@ -527,7 +527,7 @@ def test_home_lists_the_tables_of_the_latest_started_round(scorer_client, seated
     page = response.content.decode()
     assert "Round 2 (not started)" in page
     assert f'href="{url("sheet", table=3)}"' in page
-    assert "Awaiting confirmation" in page
+    assert '<span class="status">Entered by a scorer</span>' in page
     assert f'href="{url("confirm")}"' in page
     assert scorer_client.get(url("home"), {"round": "9"}).status_code == 404
 
@@ -544,8 +544,8 @@ def test_the_desk_shows_every_table_and_refreshes_itself(
     assert "Not yet confirmed: tables 1, 2, 3." in page
     desk = {row["number"]: row for row in response.context["desk_table"].data}
     assert [desk[n]["status_label"] for n in (1, 2, 3)] == [
-        "Awaiting confirmation",
-        "Entering",
+        "Entered by a scorer",
+        "Being entered by a scorer",
         "Not started",
     ]
     assert (desk[1]["entered_by"], desk[1]["deals"], desk[2]["deals"]) == ("simon", 4, 1)
@@ -565,8 +565,12 @@ def test_the_desk_shows_no_time_for_sheets_nobody_has_saved(
     desk = {row["number"]: row for row in response.context["desk_table"].data}
     assert desk[1]["updated"] is not None
     assert (desk[2]["updated"], desk[3]["updated"]) == (None, None)
-    row = re.search(r'data-table="2">(.*?)</tr>', response.content.decode(), re.S)[1]
-    assert [cell.strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)][5] == "–"
+    page = response.content.decode()
+    saved, unsaved = (re.search(rf'data-table="{n}">(.*?)</tr>', page, re.S)[1] for n in (1, 2))
+    assert re.search(
+        r'<td class="status">.*<time datetime="[^"]+" title="[^"]+">just now</time>', saved
+    )
+    assert "<time" not in unsaved
 
 
 def _more_tables(round_, count):

@@ -326,6 +326,18 @@ def build_schema() -> dict[str, Any]:
                     "description": "Version 2: the organiser marked the tournament finished, "
                     "so its standings are final.",
                 },
+                "table_entry": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "Version 2: a phone at a table may type the table's "
+                    "sheet in, opened by the table code printed on the sheet.",
+                },
+                "table_confirm": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Version 2: a second phone at the table may confirm a "
+                    "sheet typed at the table, by re-typing it blind.",
+                },
                 "owner": {
                     **_USER,
                     "description": "Version 2: the organiser's user name.",

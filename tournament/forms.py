@@ -77,6 +77,8 @@ class TournamentForm(forms.ModelForm):
             "hold_back_rounds",
             "seating_public",
             "round_minutes",
+            "table_entry",
+            "table_confirm",
         ]
         # <input type="date"> reads and posts ISO dates only, whatever the site's language.
         widgets = {"date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})}
@@ -88,6 +90,8 @@ class TournamentForm(forms.ModelForm):
             "hold_back_rounds": "Hold back the results of the last … rounds until the final reveal",
             "seating_public": "Show a round's seating on the public pages once it starts",
             "round_minutes": "Round clock (minutes)",
+            "table_entry": "Tables type their own sheets on a phone",
+            "table_confirm": "A second phone at the table may confirm a sheet",
         }
         help_texts = {
             "slug": "Used in links: /t/<slug>/. Lower-case letters, digits and single "
@@ -95,6 +99,13 @@ class TournamentForm(forms.ModelForm):
             "rotations_per_round": "Each table plays rotations × table size deals a round.",
             "round_minutes": "The clock the projector and the round pages show, started by you "
             "when play starts.",
+            "table_entry": "Each printed score sheet carries its table's code and a QR code: "
+            "a phone at the table opens the sheet with it, without an account, and types it "
+            "in. A scorer at the desk then confirms it. Off: the QR code opens the sheet for "
+            "a scorer, and only scorers type sheets in.",
+            "table_confirm": "With tables typing their own sheets: another phone at the same "
+            "table may confirm a sheet by re-typing it blind from the paper, instead of a "
+            "scorer at the desk. Off: a scorer confirms every sheet typed at a table.",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

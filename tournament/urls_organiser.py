@@ -51,6 +51,16 @@ urlpatterns = [
         rounds.round_withhold,
         name="round_withhold",
     ),
+    path(
+        "<slug:slug>/rounds/<int:number>/new-codes/",
+        rounds.round_new_codes,
+        name="round_new_codes",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/new-code/",
+        rounds.table_new_code,
+        name="table_new_code",
+    ),
     path("<slug:slug>/rounds/<int:number>/clock/start/", clock.clock_start, name="clock_start"),
     path("<slug:slug>/rounds/<int:number>/clock/pause/", clock.clock_pause, name="clock_pause"),
     path("<slug:slug>/rounds/<int:number>/clock/resume/", clock.clock_resume, name="clock_resume"),

@@ -248,7 +248,7 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
     expect(simon.get_by_role("button", name="Save sheet")).to_be_focused()
     simon.keyboard.press("Enter")
     expect_message(simon, "Round 1, table 1 saved: it now awaits confirmation")
-    expect(simon.locator("li[data-table='1'] .status")).to_have_text("Awaiting confirmation")
+    expect(simon.locator("li[data-table='1'] .status")).to_have_text("Entered by a scorer")
     shot(simon, "10-sheet-saved")
 
     # 6. Scorer B confirms it, reviewing it against the paper ------------------------------

@@ -2,8 +2,11 @@
 organiser's desk page and the scorers' home page.
 
 Terms: a table's *status* is its sheet's (``SheetStatus``); a table whose deals were
-restored from a tournament file without a sheet row counts as confirmed. *Deals* are the
-ones awaiting confirmation while the sheet is a draft or entered, else the ones recorded.
+restored from a tournament file without a sheet row counts as confirmed. Its *desk
+status* (``DeskStatus``) says the same in the desk's words, and who is typing: a phone at
+the table (``Sheet.entered_by_phone``) or a scorer. *Deals* are the ones awaiting
+confirmation while the sheet is a draft or entered, else the ones recorded. A phone is
+named as the sheet's history names it: "table 4, phone 1".
 """
 
 from __future__ import annotations
@@ -12,10 +15,47 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
 from django.db.models import Count, Prefetch
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from scoring.rules import deals_per_round
 from tournament.models import Round, Seat, Sheet, SheetStatus, Table, Tournament
+
+
+class DeskStatus(models.TextChoices):
+    """Where a table's sheet stands, and who has it: what the desk acts on."""
+
+    NOT_STARTED = "not_started", "Not started"
+    AT_TABLE = "at_table", "Being entered at the table"
+    BY_SCORER = "by_scorer", "Being entered by a scorer"
+    SUBMITTED = "submitted", "Submitted by the table"
+    ENTERED = "entered", "Entered by a scorer"
+    CONFIRMED = "confirmed", "Confirmed"
+
+
+def desk_status(status: SheetStatus, by_phone: bool) -> DeskStatus:
+    """``status`` of a sheet last saved by a phone at the table (``by_phone``) or a user."""
+    if status == SheetStatus.DRAFT:
+        return DeskStatus.AT_TABLE if by_phone else DeskStatus.BY_SCORER
+    if status == SheetStatus.ENTERED:
+        return DeskStatus.SUBMITTED if by_phone else DeskStatus.ENTERED
+    return DeskStatus(status.value)
+
+
+def phone_name(table_number: int, phone: int) -> str:
+    """A phone at a table, as pages and the history name it."""
+    return f"table {table_number}, phone {phone}"
+
+
+def ago(moment: datetime.datetime, now: datetime.datetime | None = None) -> str:
+    """How long before ``now`` ``moment`` was, as the desk says it: "just now" within a
+    minute, else its largest unit ("4 minutes ago", "2 hours ago")."""
+    now = now or timezone.now()
+    if now - moment < datetime.timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment, now, depth=1)} ago"
 
 
 @dataclass(frozen=True)
@@ -23,7 +63,8 @@ class TableProgress:
     number: int
     players: str  # the seats' names in seat order, comma-separated
     status: SheetStatus
-    entered_by: str  # user names, empty when nobody has
+    desk_status: DeskStatus
+    entered_by: str  # a user name or "table 4, phone 1", empty when nobody has
     confirmed_by: str
     deals: int
     most: int  # the deals a table of its size plays in a round
@@ -32,7 +73,7 @@ class TableProgress:
 
     @property
     def status_label(self) -> str:
-        return str(self.status.label)
+        return str(self.desk_status.label)
 
 
 def _deal_count(table: Table) -> int:
@@ -66,8 +107,13 @@ def _progress(tournament: Tournament, table: Table) -> TableProgress:
         number=table.number,
         players=", ".join(seat.player.name for seat in seats),
         status=status,
-        entered_by=_user_name(sheet.entered_by) if sheet else "",
-        confirmed_by=_user_name(sheet.confirmed_by) if sheet else "",
+        desk_status=desk_status(status, bool(sheet and sheet.entered_by_phone is not None)),
+        entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone)
+        if sheet
+        else "",
+        confirmed_by=author_name(table.number, sheet.confirmed_by, sheet.confirmed_by_phone)
+        if sheet
+        else "",
         deals=len(sheet.pending) if pending and sheet else _deal_count(table),
         most=deals_per_round(len(seats), tournament.rotations_per_round),
         stopped_early=bool(sheet and sheet.stopped_early),
@@ -84,5 +130,9 @@ def _sheet_or_none(table: Table) -> Sheet | None:
         return None
 
 
-def _user_name(user: Any) -> str:
+def author_name(table_number: int, user: Any, phone: int | None) -> str:
+    """Who saved a sheet of table ``table_number``: a phone of the table ("table 4, phone
+    1") or a user's name; empty when neither is known."""
+    if phone is not None:
+        return phone_name(table_number, phone)
     return user.get_username() if user is not None else ""

@@ -372,6 +372,8 @@ _VERSION_2_KEYS = (
         "seating_public",
         "round_minutes",
         "finished",
+        "table_entry",
+        "table_confirm",
         "owner",
         "scorers",
     ),
@@ -700,8 +702,9 @@ _SETTINGS = (
     "bye_score",
     "keep_clubs_apart_rounds",
 )
-# Version 2: what decides what the public sees, under the same name in a file and on
-# the model.
+# Version 2: what decides what the public sees and how sheets are typed in, under the
+# same name in a file and on the model. Table codes and phones are not in a file: a
+# restored tournament's tables get new codes (the old paper sheets' codes stop working).
 _PUBLIC_SETTINGS = (
     "published",
     "hold_back_rounds",
@@ -709,6 +712,8 @@ _PUBLIC_SETTINGS = (
     "seating_public",
     "round_minutes",
     "finished",
+    "table_entry",
+    "table_confirm",
 )
 
 

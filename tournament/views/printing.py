@@ -6,7 +6,9 @@ Terms:
   deals first), then the same people alphabetically ("find your table").
 - *score sheet*: the paper a table fills in, one row per deal, one page per table. The
   dealer of each row follows from the seating (``scoring.rules.dealer_of``), so it is
-  printed, not written in. Its QR code opens that table's entry page.
+  printed, not written in. With table entry on (``Tournament.table_entry``), its QR code
+  opens the table's entry page on a phone, and the table's code is printed beside it for
+  a phone without a camera; with it off, the QR code opens the table's sheet for a scorer.
 
 Pages are printed by the browser (print CSS in ``static/css/print.css``); nothing here
 makes PDFs.
@@ -30,6 +32,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
 from scoring.systems import ScoringSystem
+from tournament.codes import shown_code
 from tournament.forms import player_label, shared_names
 from tournament.models import Bye, Round, Seat, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_organiser
@@ -52,6 +55,7 @@ class PrintedSeat:
 class PrintedTable:
     number: int
     seats: tuple[PrintedSeat, ...]
+    code: str = ""  # the table code (``tournament.codes``)
 
     @property
     def size(self) -> int:
@@ -79,6 +83,10 @@ class ScoreSheet:
     deals: tuple[DealRow, ...]
     entry_url: str
     qr_svg: SafeString
+    # With table entry on: the table code as printed ("K7QM-3RXD") and the page where a
+    # phone without a camera types it; else both empty.
+    code: str = ""
+    code_url: str = ""
 
     @property
     def row_class(self) -> str:
@@ -105,6 +113,17 @@ def qr_svg(url: str) -> SafeString:
     return mark_safe(svg)  # segno's own markup; the URL is encoded, not embedded
 
 
+# The phone pages' addresses (``table:code`` and ``table:entry`` in urls_table.py), spelt
+# out here so that printing does not wait for those pages; tests/test_views_print.py
+# checks them against the URL names once both are in place.
+ENTRY_START_PATH = "/e/"
+
+
+def entry_path(code: str) -> str:
+    """The path of the phone page of the table whose code is ``code``."""
+    return f"{ENTRY_START_PATH}{code}/"
+
+
 def printed_tables(round_: Round, table_number: int | None = None) -> list[PrintedTable]:
     tables = Table.objects.filter(round=round_).prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
@@ -114,6 +133,7 @@ def printed_tables(round_: Round, table_number: int | None = None) -> list[Print
     return [
         PrintedTable(
             number=table.number,
+            code=table.code,
             seats=tuple(
                 PrintedSeat(seat.position, seat.player.name, seat.player.club)
                 for seat in table.seats.all()
@@ -151,12 +171,26 @@ def _score_sheet(
         DealRow(number, seat_at[dealer_of(number, table.size)])
         for number in range(1, deals_per_round(table.size, tournament.rotations_per_round) + 1)
     )
+    if tournament.table_entry:
+        entry_url = _reachable(request, entry_path(table.code))
+        return ScoreSheet(
+            table=table,
+            deals=deals,
+            entry_url=entry_url,
+            qr_svg=qr_svg(entry_url),
+            code=shown_code(table.code),
+            code_url=_reachable(request, ENTRY_START_PATH),
+        )
     path = reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
-    # The address the scorers' phones reach, which need not be the one the sheets are
-    # printed from (a laptop printing from 127.0.0.1).
-    base = settings.PUBLIC_BASE_URL
-    entry_url = base + path if base else request.build_absolute_uri(path)
+    entry_url = _reachable(request, path)
     return ScoreSheet(table=table, deals=deals, entry_url=entry_url, qr_svg=qr_svg(entry_url))
+
+
+def _reachable(request: HttpRequest, path: str) -> str:
+    """``path`` at the address the phones reach, which need not be the one the sheets are
+    printed from (a laptop printing from 127.0.0.1)."""
+    base = settings.PUBLIC_BASE_URL
+    return base + path if base else request.build_absolute_uri(path)
 
 
 def points_at_this_computer_only(url: str) -> bool:

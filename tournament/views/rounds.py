@@ -1,6 +1,6 @@
 """The organiser's rounds: seating the next round, a round's page with its seating and
-quality, and one view for each change to a round (regenerate, swap, start, release,
-withhold).
+quality (and, with table entry on, each table's code), and one view for each change to a
+round (regenerate, swap, start, release, withhold, new table codes).
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); seating is written by
@@ -15,19 +15,23 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
+from tournament.codes import shown_code
 from tournament.forms import player_label, shared_names
 from tournament.http import HtmxHttpRequest
-from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Tournament
+from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_organiser
 from tournament.round_forms import SeatRoundForm, StartRoundForm, SwapForm
 from tournament.services import rounds as round_service
-from tournament.services import seating
+from tournament.services import seating, table_entry
 
 
 @login_required
@@ -74,13 +78,14 @@ def _round_context(tournament: Tournament, round_: Round, **extra: object) -> di
         for pk, name, club in everyone
     }
     tables: dict[int, dict[str, Any]] = {}
-    for table_number, table_id, position, player_id in (
+    for table_number, table_id, code, position, player_id in (
         Seat.objects.filter(round=round_)
         .order_by("table__number", "position")
-        .values_list("table__number", "table_id", "position", "player_id")
+        .values_list("table__number", "table_id", "table__code", "position", "player_id")
     ):
         entry = tables.setdefault(
-            table_number, {"number": table_number, "id": table_id, "seats": []}
+            table_number,
+            {"number": table_number, "id": table_id, "code": shown_code(code), "seats": []},
         )
         entry["seats"].append((position, names[player_id]))
     statuses = dict(Sheet.objects.filter(table__round=round_).values_list("table_id", "status"))
@@ -234,3 +239,50 @@ def round_withhold(request: HtmxHttpRequest, slug: str, number: int) -> HttpResp
         return f"Round {number}'s results are hidden from the public."
 
     return _round_change(request, slug, number, withhold)
+
+
+def _reprint(tournament: Tournament, round_: Round, table: int | None = None) -> str:
+    url = reverse("print:sheets", args=[tournament.slug, round_.number])
+    return f"{url}?table={table}" if table is not None else url
+
+
+@login_required
+@require_POST
+def table_new_code(request: HtmxHttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A new code for one table, say after its sheet's code was seen by the wrong table."""
+
+    def renew(tournament: Tournament, round_: Round) -> SafeString:
+        table_ = Table.objects.filter(round=round_, number=table).first()
+        if table_ is None:
+            raise Http404("No such table")
+        code = shown_code(table_entry.renew_code(table_))
+        return format_html(
+            'Round {round}, table {table} has a new code: <strong class="table-code">{code}'
+            "</strong>. The old code no longer opens its sheet: "
+            '<a href="{url}">print table {table}’s score sheet again</a>.',
+            round=number,
+            table=table,
+            code=code,
+            url=_reprint(tournament, round_, table),
+        )
+
+    return _round_change(request, slug, number, renew)
+
+
+@login_required
+@require_POST
+def round_new_codes(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """New codes for every table of the round."""
+
+    def renew(tournament: Tournament, round_: Round) -> SafeString:
+        count = table_entry.renew_codes(round_)
+        return format_html(
+            "Every table of round {round} has a new code ({count} table{s}). The old codes "
+            'no longer open their sheets: <a href="{url}">print the score sheets again</a>.',
+            round=number,
+            count=count,
+            s="" if count == 1 else "s",
+            url=_reprint(tournament, round_),
+        )
+
+    return _round_change(request, slug, number, renew)

@@ -26,6 +26,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -47,7 +48,7 @@ from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Tab
 from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.round_forms import ConfirmModeForm, SheetPostForm
 from tournament.services import sheets
-from tournament.services.desk import table_progress
+from tournament.services.desk import DeskStatus, ago, author_name, phone_name, table_progress
 from tournament.services.sheets import (
     CellValue,
     Row,
@@ -422,6 +423,7 @@ def _sheet_context(
         "is_correction": sheet.confirmed_by_id is not None
         and sheet.status != SheetStatus.CONFIRMED,
         "entered_by_me": sheet.entered_by_id == request.user.pk,
+        "entered_by_name": author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
     }
 
 
@@ -587,6 +589,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         "deals": deals,
         "expected_version": current.version,
         "entered_by_me": current.entered_by_id == request.user.pk,
+        "entered_by_name": author_name(table_.number, current.entered_by, current.entered_by_phone),
         "can_confirm": current.status == SheetStatus.ENTERED
         and current.entered_by_id != request.user.pk,
         "stop_warning": sheets.stop_warning(deals, size) if current.stopped_early else None,
@@ -736,7 +739,11 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
             {
                 "number": version.number,
                 "action": _ACTIONS.get(version.action, version.action),
-                "by": version.by.get_username() if version.by else "someone since removed",
+                "by": phone_name(table_.number, version.phone)
+                if version.phone is not None
+                else version.by.get_username()
+                if version.by
+                else "someone since removed",
                 "at": version.at,
                 "deals": len(version.deals),
                 "hidden": hidden,
@@ -760,7 +767,9 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
 
 
 def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
-    """``table_progress`` of the round, each table with the links to its pages."""
+    """``table_progress`` of the round, each table with the links to its pages and how
+    long ago its sheet last changed."""
+    now = timezone.now()
 
     def link(name: str, number: int) -> str:
         return reverse(name, args=[tournament.slug, round_.number, number])
@@ -769,6 +778,7 @@ def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
         {
             **asdict(entry),
             "status_label": entry.status_label,
+            "ago": ago(entry.updated, now) if entry.updated else "",
             "sheet_url": link("scorer:sheet", entry.number),
             "confirm_url": link("scorer:confirm", entry.number),
             "history_url": link("scorer:history", entry.number),
@@ -784,14 +794,21 @@ class DeskTable(tables.Table):
         attrs={"td": {"class": "num"}},
     )
     players = tables.Column(verbose_name="Players", attrs={"td": {"class": "players"}})
-    status_label = tables.Column(verbose_name="Status", attrs={"td": {"class": "status"}})
-    entered_by = tables.Column(verbose_name="Entered by", default="–")
+    # A link as well as the number: on a phone the status is the easier thing to tap.
+    status_label = tables.TemplateColumn(
+        verbose_name="Status",
+        template_name="scorer/_desk_status.html",
+        attrs={"td": {"class": "status"}},
+    )
+    entered_by = tables.Column(
+        verbose_name="Entered by", default="–", attrs={"td": {"class": "entered-by"}}
+    )
     deals = tables.TemplateColumn(
         verbose_name="Deals",
         template_code="{{ record.deals }} of {{ record.most }}"
         "{% if record.stopped_early %} (stopped early){% endif %}",
+        attrs={"td": {"class": "deals"}},
     )
-    updated = tables.DateTimeColumn(verbose_name="Last saved", format="H:i", default="–")
     links = tables.TemplateColumn(
         verbose_name="",
         template_name="scorer/_desk_links.html",
@@ -802,14 +819,15 @@ class DeskTable(tables.Table):
         orderable = False
         attrs = {"class": "desk"}
         row_attrs = {
-            "class": lambda record: f"status-{record['status']}",
+            "class": lambda record: f"status-{record['status']} desk-{record['desk_status']}",
             "data-table": lambda record: record["number"],
         }
 
 
 def _progress(records: list[dict[str, Any]]) -> list[tuple[str, int]]:
     return [
-        (status.label, sum(1 for r in records if r["status"] == status)) for status in SheetStatus
+        (status.label, sum(1 for r in records if r["desk_status"] == status))
+        for status in DeskStatus
     ]
 
 
