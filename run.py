@@ -7,8 +7,10 @@
                                       the pub's wifi (gunicorn, debug off; 0.0.0.0:8000)
     python3 run.py test               run the whole test suite (lint, types, checks, pytest)
 
-Each creates the virtual environment in .venv from requirements.lock the first time,
-and again whenever the lock file changes.
+Each creates the virtual environment in .venv the first time and brings it up to date
+whenever a lock file changes: `demo` and `serve` install what the app needs to run
+(requirements.lock), `test` adds the test tools (requirements-dev.lock, which pins the
+same versions of the app's packages).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 LOCK = ROOT / "requirements.lock"
-STAMP = VENV / ".requirements.lock.sha256"
+DEV_LOCK = ROOT / "requirements-dev.lock"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 # The secret key of `serve`, made once per installation and kept out of git.
@@ -46,17 +48,32 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
         sys.exit(completed.returncode)
 
 
-def ensure_venv() -> None:
+def _stamp(lock: Path) -> Path:
+    """Where the venv records the lock file it was last installed from."""
+    return VENV / f".{lock.name}.sha256"
+
+
+def _installed(lock: Path) -> bool:
+    wanted = hashlib.sha256(lock.read_bytes()).hexdigest()
+    stamp = _stamp(lock)
+    return stamp.exists() and stamp.read_text().strip() == wanted
+
+
+def ensure_venv(*, dev: bool = False) -> None:
+    """The virtual environment with the runtime lock installed, and with ``dev`` the dev
+    lock too (a superset pinning the same versions: tests/test_locks.py checks it)."""
     if sys.version_info < (3, 11):
         sys.exit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}.")
-    wanted = hashlib.sha256(LOCK.read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text().strip() == wanted and PYTHON.exists():
+    lock = DEV_LOCK if dev else LOCK
+    if _installed(lock) and _installed(LOCK) and PYTHON.exists():
         return
     if not PYTHON.exists():
         print(f"Creating the virtual environment in {VENV} ...", flush=True)
         venv.create(VENV, with_pip=True)
-    run(PYTHON, "-m", "pip", "install", "--quiet", "--require-hashes", "-r", LOCK)
-    STAMP.write_text(wanted + "\n")
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--require-hashes", "-r", lock)
+    installed = [DEV_LOCK, LOCK] if dev else [LOCK]
+    for each in installed:
+        _stamp(each).write_text(hashlib.sha256(each.read_bytes()).hexdigest() + "\n")
 
 
 def manage(*args: str) -> None:
@@ -217,7 +234,7 @@ COMMANDS = {"demo": demo, "serve": serve, "test": test}
 def main() -> None:
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
         sys.exit(__doc__)
-    ensure_venv()
+    ensure_venv(dev=sys.argv[1] == "test")
     COMMANDS[sys.argv[1]](sys.argv[2:])
 
 
