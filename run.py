@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.metadata
 import ipaddress
 import os
 import re
@@ -59,6 +60,28 @@ def _installed(lock: Path) -> bool:
     return stamp.exists() and stamp.read_text().strip() == wanted
 
 
+def _host_pip_will_do() -> bool:
+    """Whether this Python's own pip can install into the venv: the venv then needs no
+    pip of its own, which takes seconds to put in."""
+    try:
+        return pip_takes_python(importlib.metadata.version("pip"))
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+def pip_takes_python(version: str) -> bool:
+    """Whether pip ``version`` has ``--python`` (installing into another environment)."""
+    major, minor, *_ = (int(part) for part in [*re.findall(r"\d+", version), "0", "0"])
+    return (major, minor) >= (22, 3)
+
+
+def _pip() -> list[str | Path]:
+    """pip, installing into the venv: the venv's own when it has one, else this Python's."""
+    if (BIN / ("pip.exe" if os.name == "nt" else "pip")).exists():
+        return [PYTHON, "-m", "pip"]
+    return [sys.executable, "-m", "pip", "--python", PYTHON]
+
+
 def ensure_venv(*, dev: bool = False) -> None:
     """The virtual environment with the runtime lock installed, and with ``dev`` the dev
     lock too (a superset pinning the same versions: tests/test_locks.py checks it)."""
@@ -69,8 +92,9 @@ def ensure_venv(*, dev: bool = False) -> None:
         return
     if not PYTHON.exists():
         print(f"Creating the virtual environment in {VENV} ...", flush=True)
-        venv.create(VENV, with_pip=True)
-    run(PYTHON, "-m", "pip", "install", "--quiet", "--require-hashes", "-r", lock)
+        venv.create(VENV, with_pip=not _host_pip_will_do())
+    # Modules are compiled when first imported, not all of them now: most never are.
+    run(*_pip(), "install", "--quiet", "--no-compile", "--require-hashes", "-r", lock)
     installed = [DEV_LOCK, LOCK] if dev else [LOCK]
     for each in installed:
         _stamp(each).write_text(hashlib.sha256(each.read_bytes()).hexdigest() + "\n")

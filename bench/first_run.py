@@ -67,7 +67,7 @@ def first_run(rev: str) -> tuple[float, int, int]:
         log = (Path(scratch) / "demo.log").open("w")
         start = time.perf_counter()
         demo = subprocess.Popen(
-            [sys.executable, "run.py", "demo", f"127.0.0.1:{port}", "--noreload"],
+            [sys.executable, "run.py", "demo", f"127.0.0.1:{port}"],
             cwd=clone,
             env=env,
             stdout=log,

@@ -92,3 +92,13 @@ def test_a_changed_lock_is_installed_again(fresh_venv, tmp_path, monkeypatch):
     lock.write_text("asgiref==2\n")
     run.ensure_venv()
     assert installs == ["requirements.lock", "requirements.lock"]
+
+
+@pytest.mark.parametrize(
+    ("version", "takes"),
+    [("23.2.1", True), ("22.3", True), ("24", True), ("22.2.2", False), ("9.0.1", False)],
+)
+def test_this_pythons_pip_installs_into_the_venv_when_it_can(version, takes):
+    import run
+
+    assert run.pip_takes_python(version) is takes
