@@ -13,7 +13,7 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournament.models import Player, Tournament
+from tournament.models import Player, Table, Tournament
 from tournament.services import door
 
 
@@ -26,6 +26,9 @@ class Access(Enum):
     # Anyone holding the tournament's open door address (its token), logged in or not:
     # door check-in on a tablet (tournament/services/door.py).
     DOOR = "door"
+    # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
+    # logged in or not: entry at the table on a phone (tournament/services/table_entry.py).
+    TABLE = "table"
 
 
 @dataclass(frozen=True)
@@ -128,9 +131,19 @@ ROUTES: dict[str, Route] = {
     "door:tablet": _route(Access.DOOR),
     "door:check_in": _route(Access.DOOR, "POST"),
     "door:undo": _route(Access.DOOR, "POST"),
+    # Entry at the table
+    "table:code": _route(Access.TABLE, "GET POST"),
+    "table:thanks": _route(Access.TABLE),
+    "table:entry": _route(Access.TABLE),
+    "table:deal": _route(Access.TABLE, "GET POST"),
+    "table:review": _route(Access.TABLE, "GET POST"),
+    "table:confirm": _route(Access.TABLE, "GET POST"),
 }
 
 TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER, Access.DOOR}
+# Reached by a table's code, not the tournament's slug: their URLs name no tournament, but
+# a real one needs the tournament whose table's code it carries.
+NEEDS_TOURNAMENT = TOURNAMENT_ACCESS | {Access.TABLE}
 
 
 @dataclass(frozen=True)
@@ -172,9 +185,10 @@ def patterns_by_name() -> dict[str, Pattern]:
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
-    when it is closed)."""
+    when it is closed); a table page's, the code of round 1's last table (whose sheet the
+    fixtures leave alone), deal 1."""
     pattern = patterns_by_name()[name]
-    values: dict[str, Any] = {"uidb64": "MQ", "token": "not-a-token"}
+    values: dict[str, Any] = {"uidb64": "MQ", "token": "not-a-token", "code": "NOTACODE"}
     if tournament is not None:
         values |= {
             "slug": tournament.slug,
@@ -185,6 +199,8 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
         }
         if ROUTES[name].access is Access.DOOR:
             values["token"] = door.door_token(tournament)
+        last = Table.objects.filter(round__tournament=tournament, round__number=1)
+        values["code"] = last.order_by("-number").values_list("code", flat=True).first()
     missing = set(pattern.kwargs) - set(values)
     assert not missing, f"tests/routes.py cannot fill {sorted(missing)} in {name}'s URL"
     return reverse(name, kwargs={key: values[key] for key in pattern.kwargs})

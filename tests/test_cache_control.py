@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 
-from tests.routes import ROUTES, TOURNAMENT_ACCESS, Access, url_for
+from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 from tournament.middleware import PrivateWhenLoggedInMiddleware
 
 
@@ -28,7 +28,7 @@ def test_every_page_a_logged_in_user_gets_is_private(name, organiser, private):
     client = Client()
     client.force_login(organiser)
     # The organiser's private tournament is visible to them on its public pages too.
-    url = url_for(name, private if ROUTES[name].access in TOURNAMENT_ACCESS else None)
+    url = url_for(name, private if ROUTES[name].access in NEEDS_TOURNAMENT else None)
     for response in (client.get(url), client.post(url, {})):
         assert {"private", "no-store"} <= directives(response), (name, response.status_code)
         assert "public" not in directives(response)

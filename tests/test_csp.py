@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from tests.routes import ROUTES, TOURNAMENT_ACCESS, Access, url_for
+from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 
 POLICY = {
     "default-src": "'self'",
@@ -93,6 +93,7 @@ def people(client, organiser_client, scorer_client, outsider_client):
         Access.SCORER: scorer_client,
         Access.ORGANISER: organiser_client,
         Access.DOOR: client,
+        Access.TABLE: client,
     }
 
 
@@ -101,7 +102,7 @@ def test_every_page_keeps_to_the_policy(name, people, seated_round, make_played)
     access = ROUTES[name].access
     public = make_played(published=True, rounds=2, slug="test-open")
     tournament = public if access is Access.PUBLIC else seated_round.tournament
-    url = url_for(name, tournament if access in TOURNAMENT_ACCESS else None)
+    url = url_for(name, tournament if access in NEEDS_TOURNAMENT else None)
     response = people[access].get(url)
     assert response.status_code in {200, 302, 405}, name
     assert_keeps_to_the_policy(response, name)

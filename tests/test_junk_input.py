@@ -28,7 +28,7 @@ from django.db import transaction
 from django.urls import resolve
 from django.utils import timezone
 
-from tests.routes import ROUTES, TOURNAMENT_ACCESS, Access, url_for
+from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 from tests.test_views_scorer import ROWS
 from tournament.models import KeepApart, Player, Table, Tournament
 from tournament.services import sheets
@@ -145,7 +145,7 @@ def read_by_module(name):
 def url_for_any(name):
     from tournament.models import Tournament
 
-    needs = ROUTES[name].access in TOURNAMENT_ACCESS
+    needs = ROUTES[name].access in NEEDS_TOURNAMENT
     return url_for(name, Tournament.objects.get(slug="club-night") if needs else None)
 
 
@@ -202,6 +202,8 @@ def state(
             Access.ANYONE: [organiser_client],
             # The door's pages, by their address alone.
             Access.DOOR: [client],
+            # The table's pages, by its code alone (round 1's last table, untouched here).
+            Access.TABLE: [client],
         },
     }
 

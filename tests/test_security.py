@@ -15,10 +15,19 @@ from pathlib import Path
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tests.routes import ROUTES, TOURNAMENT_ACCESS, Access, patterns_by_name, url_for, url_patterns
+from tests.routes import (
+    NEEDS_TOURNAMENT,
+    ROUTES,
+    TOURNAMENT_ACCESS,
+    Access,
+    patterns_by_name,
+    url_for,
+    url_patterns,
+)
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 REFUSED = {403, 404}
@@ -163,6 +172,33 @@ def test_the_roles_that_may_read_a_page_get_it(name, organiser_client, scorer_cl
         assert scorer_client.get(url).status_code == response.status_code, name
 
 
+@pytest.mark.parametrize("name", named(Access.TABLE, reads=True))
+def test_the_table_pages_open_by_the_code_alone(name, client, outsider_client, private):
+    for person in (client, outsider_client):
+        assert person.get(url_for(name, private)).status_code == 200, name
+
+
+def _wrong_code(url: str, private) -> str:
+    code = url_for("table:entry", private).split("/")[2]
+    assert code in url
+    return url.replace(code, "ZZZZZZZZ")
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n in named(Access.TABLE) if "code" in patterns_by_name()[n].kwargs)
+)
+def test_a_wrong_code_opens_nothing_and_writes_nothing(name, client, private):
+    """The table pages of a wrong code are 404s, logged in or not, and a post to them
+    writes nothing (``tests/test_table_entry.py`` has every other reason a code fails)."""
+    url = _wrong_code(url_for(name, private), private)
+    cache.clear()  # the wrong-code limit of earlier tests
+    before = database_contents()
+    for method in sorted(ROUTES[name].methods or ()):
+        response = getattr(client, method.lower())(url, {"expected_version": "0", "d1_s1": "10"})
+        assert response.status_code == 404, (name, method)
+    assert database_contents() == before
+
+
 # Writing ---------------------------------------------------------------------------------
 
 # What an intruder would post: each would change something if it were let through (see
@@ -205,7 +241,7 @@ def test_the_organiser_may_make_these_writes(name, organiser_client, private, ou
 
 @pytest.mark.parametrize("name", sorted(ROUTES))
 def test_posts_without_a_csrf_token_are_refused(name, private, organiser):
-    url = url_for(name, private if ROUTES[name].access in TOURNAMENT_ACCESS else None)
+    url = url_for(name, private if ROUTES[name].access in NEEDS_TOURNAMENT else None)
     before = database_contents()
     for client in (csrf_client(), csrf_client(organiser)):
         response = client.post(url, ATTEMPTS.get(name, {}))

@@ -1,7 +1,8 @@
 import re
 
 import pytest
-from django.urls import NoReverseMatch, reverse
+from django.test import Client
+from django.urls import reverse
 
 from tournament.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
@@ -240,15 +241,14 @@ def test_without_table_entry_the_qr_code_opens_the_scorers_sheet(organiser_clien
         assert "No camera?" not in sheet
 
 
-def test_the_printed_paths_are_the_phone_pages(seated_round):
-    """``printing`` spells the phone pages' paths out; they must be those pages'."""
-    try:
-        start = reverse("table:code")
-    except NoReverseMatch:
-        pytest.skip("the phone pages (urls_table.py) are not in this build")
+def test_the_printed_paths_are_the_phone_pages(organiser_client, seated_round):
+    """The QR code and the "No camera?" line lead to the phone pages, which open."""
     code = Table.objects.get(round=seated_round, number=1).code
-    assert start == printing.ENTRY_START_PATH
-    assert printing.entry_path(code) == reverse("table:entry", args=[code])
+    assert printing.entry_start_path() == reverse("table:code") == "/e/"
+    assert printing.entry_path(code) == reverse("table:entry", args=[code]) == f"/e/{code}/"
+    html = _html(organiser_client, _url("sheets", seated_round))
+    assert f"/e/{code}/" in _article(html, 1)
+    assert Client().get(printing.entry_path(code)).status_code == 200
 
 
 def test_sheets_follow_the_tournament_scoring_system(organiser_client, seated_round):

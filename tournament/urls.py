@@ -13,4 +13,5 @@ urlpatterns = [
     path("score/", include("tournament.urls_scorer")),
     path("print/", include("tournament.urls_print")),
     path("door/", include("tournament.urls_door")),
+    path("e/", include("tournament.urls_table")),
 ]

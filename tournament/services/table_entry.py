@@ -22,10 +22,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import HttpRequest
+from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
 
 from tournament.codes import clean_code, new_table_code
-from tournament.models import Round, Seat, SheetStatus, Table
+from tournament.models import Round, Seat, SheetStatus, SheetVersion, Table, TablePhone
 from tournament.services.locks import lock_round
 from tournament.services.sheets import AtTable, peek_sheet
 
@@ -68,8 +69,24 @@ def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
     """Whether the address of ``request`` has tried too many wrong codes lately; with
     ``count``, this request's code was wrong and counts."""
     return is_ratelimited(
-        request, group=_RATE_GROUP, key="ip", rate=WRONG_CODES_RATE, method=None, increment=count
+        request, group=_RATE_GROUP, key="ip", rate=WRONG_CODES_RATE, method=ALL, increment=count
     )
+
+
+def table_for_repeat(typed: str, key: str | None) -> Table | None:
+    """The table whose sheet already holds the save made with the idempotency ``key``
+    through the code ``typed``, whether or not the code still opens it: a submission
+    retried after its answer was lost (and the sheet confirmed or its round released
+    meanwhile) is told that it was saved, not that the code opens nothing."""
+    code = clean_code(typed)
+    if code is None or not key:
+        return None
+    saved = (
+        SheetVersion.objects.filter(sheet__table__code=code, key=key)
+        .select_related("sheet__table__round__tournament")
+        .first()
+    )
+    return saved.sheet.table if saved is not None else None
 
 
 def phone_token(session: MutableMapping[str, Any], table: Table) -> AtTable:
@@ -87,6 +104,17 @@ def known_phone(session: MutableMapping[str, Any], table: Table) -> AtTable | No
     """The phone behind ``session`` if it has a token for ``table`` (without making one)."""
     token = (session.get("table_phones") or {}).get(str(table.pk))
     return AtTable(token) if token else None
+
+
+def phone_number(table: Table, phone: AtTable | None) -> int | None:
+    """The number ``table`` gave ``phone`` on its first save ("phone 2"), None before."""
+    if phone is None:
+        return None
+    return (
+        TablePhone.objects.filter(table=table, token=phone.token)
+        .values_list("number", flat=True)
+        .first()
+    )
 
 
 def renew_code(table: Table) -> str:

@@ -113,15 +113,14 @@ def qr_svg(url: str) -> SafeString:
     return mark_safe(svg)  # segno's own markup; the URL is encoded, not embedded
 
 
-# The phone pages' addresses (``table:code`` and ``table:entry`` in urls_table.py), spelt
-# out here so that printing does not wait for those pages; tests/test_views_print.py
-# checks them against the URL names once both are in place.
-ENTRY_START_PATH = "/e/"
+def entry_start_path() -> str:
+    """The path of the page where a phone without a camera types the table code."""
+    return reverse("table:code")
 
 
 def entry_path(code: str) -> str:
     """The path of the phone page of the table whose code is ``code``."""
-    return f"{ENTRY_START_PATH}{code}/"
+    return reverse("table:entry", args=[code])
 
 
 def printed_tables(round_: Round, table_number: int | None = None) -> list[PrintedTable]:
@@ -179,7 +178,7 @@ def _score_sheet(
             entry_url=entry_url,
             qr_svg=qr_svg(entry_url),
             code=shown_code(table.code),
-            code_url=_reachable(request, ENTRY_START_PATH),
+            code_url=_reachable(request, entry_start_path()),
         )
     path = reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
     entry_url = _reachable(request, path)
