@@ -150,7 +150,8 @@ def test_a_sheet_saved_without_network_waits_and_is_recorded_once_after_a_reload
     expect_message(page, "saved: it now awaits confirmation")
     assert versions() == 1
     # Every try, before the reload and after it, sent the submission's one key.
-    assert len(keys) >= 1 and len(set(keys)) == 1
+    assert len(keys) >= 1
+    assert len(set(keys)) == 1
     assert list(SheetVersion.objects.values_list("key", flat=True)) == keys[:1]
     page.goto(SHEET)
     expect(page.locator(".keep-banner")).to_have_count(0)
@@ -177,7 +178,8 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_recorded_once(
     page.route(f"**{SHEET}", lose_the_first_answer)
     page.get_by_role("button", name="Save sheet").click()
     expect_message(page, "was already saved with these numbers: nothing changed")
-    assert len(keys) == 2 and keys[0] == keys[1]
+    assert len(keys) == 2
+    assert keys[0] == keys[1]
     assert re.fullmatch(r"[A-Za-z0-9_-]{22,}", keys[0])
     assert versions() == 1
 
@@ -235,7 +237,9 @@ def test_cells_typed_into_an_older_version_are_offered_and_saving_them_shows_bot
     expect(banner).to_contain_text("not saved yet")
 
     page.get_by_role("button", name="Save draft").click()
-    expect(page.get_by_role("heading", name="This sheet changed while you were typing")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="This sheet changed while you were typing")
+    ).to_be_visible()
     expect(page.get_by_text("The sheet as saved")).to_be_visible()
     expect(page.locator("#d1_s1")).to_have_value("10")
     assert versions() == 1
