@@ -17,6 +17,8 @@
 //   kept as a list. To put those back the script fires a cancelable "keep:hidden" event
 //   on the form (detail: {name, values}); a page script that places them itself calls
 //   preventDefault(), otherwise the script puts them at the end of the form.
+// - data-keep-save (optional) says what saving is called on the page, for the banner:
+//   "confirm the sheet"; "save the sheet" unless given.
 // - The form's hidden "expected_version" is kept with the cells. Cells typed against an
 //   older version are put back with that older version, so that saving them shows the
 //   conflict page with both versions, never a silent overwrite.
@@ -380,10 +382,15 @@
     var swatch = document.createElement("span");
     swatch.className = "keep-swatch";
     swatch.setAttribute("aria-hidden", "true");
-    head.appendChild(swatch);
+    var colon = document.createElement("span");
+    colon.className = "keep-nowrap";
+    colon.appendChild(swatch);
+    colon.appendChild(document.createTextNode(":"));
+    head.appendChild(colon);
     head.appendChild(
       document.createTextNode(
-        ": save the sheet to record " + (count === 1 ? "it" : "them") + "." +
+        " " + (form.dataset.keepSave || "save the sheet") + " to record " +
+          (count === 1 ? "it" : "them") + "." +
           (version !== null && page !== null && version < page ? olderVersionText(version, page) : "")
       )
     );
@@ -522,7 +529,8 @@
     strong.textContent = "Waiting for the network\u2026";
     text.appendChild(strong);
     text.appendChild(
-      document.createTextNode(" your sheet will be saved when it is back. Keep this page open.")
+      document.createTextNode(" your sheet will be saved when it is back. If you close this page, open it " +
+        "again on this device to send it.")
     );
     box.appendChild(text);
     box.appendChild(

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.test_desk_typing import DEALS, open_sheet
-from tests.browser.test_evening import expect_message
+from tests.browser.test_evening import expect_message, log_in
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.models import SheetVersion, Table
 from tournament.services import sheets
@@ -248,3 +248,27 @@ def test_cells_typed_into_an_older_version_are_offered_and_saving_them_shows_bot
     page.reload()
     expect(page.locator("#d1_s1")).to_have_value("10")
     expect(page.locator("input[name=expected_version]")).to_have_value("0")
+
+
+def test_a_blind_retype_comes_back_after_a_reload_and_is_cleared_once_confirmed(
+    new_page, scorer, second_scorer, table_of_five
+):
+    table = Table.objects.get(round__tournament__slug="five-open", number=1)
+    rows = [{"won": won, "left_over": left, "last_in": last} for won, left, last in DEALS]
+    sheets.save_sheet(table, scorer, rows, expected_version=0, final=True)
+    page = new_page(viewport=PHONE)
+    retype = "/score/five-open/r1/t1/confirm/?mode=retype"
+    log_in(page, second_scorer.username, retype)
+    page.wait_for_load_state("load")
+    type_sheet(page, DEALS[:1])
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.reload()
+    banner = page.locator(".keep-banner")
+    expect(banner).to_contain_text("7 cells typed on this device are not saved yet")
+    expect(banner).to_contain_text("confirm it to record them")
+    type_sheet(page, DEALS)
+    page.get_by_role("button", name="Confirm").click()
+    expect_message(page, "Round 1, table 1 confirmed: it now counts.")
+    page.goto(retype)
+    expect(page.get_by_text("This sheet is not awaiting confirmation")).to_be_visible()
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('lld-keep'))") == []
