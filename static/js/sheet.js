@@ -111,6 +111,19 @@
     input.focus();
   });
 
+  // Cells kept by keep.js come back with their derived markers: put beside each cell, as
+  // the offer's "Fill in" puts them.
+  document.addEventListener("keep:hidden", function (event) {
+    var form = event.target;
+    if (event.detail.name !== "derived" || !form.matches("form.sheet-form")) {
+      return;
+    }
+    event.preventDefault();
+    cells(form).forEach(function (input) {
+      markDerived(input, event.detail.values.indexOf(input.name) !== -1);
+    });
+  });
+
   // A problem's link goes to its deal's first cell: focus it there, ready to type over.
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a.problem-link");

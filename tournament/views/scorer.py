@@ -43,7 +43,7 @@ from tournament.cells import (
     parse_cell,
     parse_part,
 )
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.round_forms import ConfirmModeForm, SheetPostForm
@@ -479,6 +479,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             expected_version=expected,
             final=final,
             stopped_early=stopped_early,
+            key=_posted(request).get("key"),
         )
     except SheetInvalidError:
         # The rules the save applied, which may have changed since this request began.
@@ -511,8 +512,8 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     for warning in result.warnings:
         messages.warning(request, capfirst(warning))
     if result.status == SheetStatus.DRAFT:
-        return redirect(_table_url("scorer:sheet", table_))
-    return redirect(_round_home_url(tournament, round_))
+        return saved_redirect(request, _table_url("scorer:sheet", table_))
+    return saved_redirect(request, _round_home_url(tournament, round_))
 
 
 def _typing(request: HttpRequest) -> int | None:
@@ -613,7 +614,11 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 return render(request, "scorer/confirm.html", context, status=422)
         try:
             result = sheets.confirm_sheet(
-                table_, request.user, expected_version=expected, retyped=retyped
+                table_,
+                request.user,
+                expected_version=expected,
+                retyped=retyped,
+                key=_posted(request).get("key"),
             )
         except SheetMismatchError as mismatch:
             entered = {m.cell: m.entered for m in mismatch.mismatches}
@@ -646,10 +651,10 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
             messages.error(request, capfirst(str(refused)) + ".")
             return redirect(f"{confirm_url}?mode={mode}")
         if result.repeated:
-            messages.info(request, f"{_where(table_)} was already confirmed.")
+            messages.info(request, f"{_where(table_)} was already confirmed: nothing changed.")
         else:
             messages.success(request, f"{_where(table_)} confirmed: it now counts.")
-        return redirect(_round_home_url(tournament, round_))
+        return saved_redirect(request, _round_home_url(tournament, round_))
 
     if mode == "review":
         entered_rows = _padded(sheets.current_rows(current), size, deals)
