@@ -126,7 +126,8 @@ def test_a_deal_page_names_the_dealer_and_has_big_numeric_inputs(phone, table):
     assert f"Dealer: seat 2, {dealer}" in page
     assert page.count('inputmode="numeric"') == table.size + 1
     assert page.count('type="radio"') == table.size
-    assert 'data-keep="table:club-night:1:1:v0:deal2"' in page
+    assert 'data-keep="sheet:club-night:1:1:deal2:v0"' in page
+    assert 'data-keep-table="sheet:club-night:1:1:deal2"' in page
 
 
 def test_typing_the_code_on_the_code_page_opens_the_table(phone, table):

@@ -48,6 +48,7 @@ from tournament.services.sheets import (
     SheetInvalidError,
     SheetMismatchError,
 )
+from tournament.templatetags.keep import keep_key, keep_table_key
 from tournament.views.scorer import MISMATCHES_SHOWN
 
 # The codes a session opened, remembered so that a phone keeps its table past the limit
@@ -237,14 +238,6 @@ def _base(table: Table, **context: Any) -> dict[str, Any]:
     }
 
 
-def _keep(table: Table, what: str, version: int | None = None) -> str:
-    """The key static/js/keep.js keeps a form's cells under: the table, and the sheet's
-    version when typing at an older one must not be restored over a newer one."""
-    round_ = table.round
-    base = f"table:{round_.tournament.slug}:{round_.number}:{table.number}"
-    return f"{base}:v{version}:{what}" if version is not None else f"{base}:{what}"
-
-
 def _done(request: HttpRequest, table: Table, text: str) -> HttpResponse:
     request.session[_DONE] = {
         "where": _where(table),
@@ -406,8 +399,8 @@ def _deal_context(
         version=version,
         previous=number - 1 if number > 1 else None,
         later=number + 1 if number < _most(table) else None,
-        keep=_keep(table, f"deal{number}", version),
-        keep_table=_keep(table, f"deal{number}"),
+        keep=keep_key(table, version, f"deal{number}"),
+        keep_table=keep_table_key(table, f"deal{number}"),
         conflict=conflict,
         conflict_by=author_name(
             table.number, conflict.sheet.entered_by, conflict.sheet.entered_by_phone
@@ -508,8 +501,8 @@ def _review_context(
         seat_totals=list(zip(table.seats.all(), check.cards, check.totals, strict=False)),
         stopped_early=stopped_early,
         version=sheet.version,
-        keep=_keep(table, "review", sheet.version),
-        keep_table=_keep(table, "review"),
+        keep=keep_key(table, sheet.version, "review"),
+        keep_table=keep_table_key(table, "review"),
         conflict=conflict,
         entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
     )
@@ -616,8 +609,8 @@ def _confirm_context(
         blocks=blocks,
         version=sheet.version,
         entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
-        keep=_keep(table, "confirm", sheet.version),
-        keep_table=_keep(table, "confirm"),
+        keep=keep_key(table, sheet.version, "confirm"),
+        keep_table=keep_table_key(table, "confirm"),
         **context,
     )
 
