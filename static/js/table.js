@@ -45,6 +45,8 @@
   function start() {
     document.querySelectorAll("[data-deal-counts]").forEach(function (group) {
       group.addEventListener("input", function () { check(group); });
+      // Cells put back by keep.js after a reload are announced with a change event.
+      group.addEventListener("change", function () { check(group); });
       // A page shown again with counts typed (a problem, a conflict, a reload) says at once.
       if (Array.prototype.some.call(group.querySelectorAll("[data-count]"), function (i) { return i.value !== ""; })) {
         check(group);

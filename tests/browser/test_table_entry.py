@@ -12,7 +12,7 @@ from tests.browser.test_evening import log_in, public_points
 from tests.factories import TournamentFactory, make_players, seated_round
 from tests.test_table_entry import MISTYPED
 from tests.test_views_scorer import ROWS
-from tournament.models import Table
+from tournament.models import SheetVersion, Table
 from tournament.views.printing import entry_path
 
 pytestmark = pytest.mark.browser
@@ -153,3 +153,36 @@ def test_a_second_phone_confirms_blind_after_a_mismatch_is_settled(new_page, sea
     expect(second.locator(".table-card.done")).to_contain_text(
         "Confirmed by table 1, phone 2: the sheet now counts"
     )
+
+
+def test_a_phone_keeps_its_deal_through_a_reload_and_a_lost_network(new_page, table_of_five):
+    table = table_of_five
+    phone = new_page(**PHONE)
+    phone.goto(entry_path(table.code))
+    phone.get_by_role("link", name="Start typing the sheet").click()
+    won, left_over, last_in = DEALS[0]
+    fill_deal(phone, 1, won, left_over, last_in)
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.reload()
+    # Back after the reload, marked as not saved yet, the checksum worked out again.
+    for seat, count in enumerate(won, start=1):
+        expect(phone.locator(f"#d1_s{seat}")).to_have_value(str(count))
+    expect(phone.locator(f"input[name='d1_last_in'][value='{last_in}']")).to_be_checked()
+    expect(phone.locator(".keep-banner")).to_contain_text("not saved yet")
+    expect(phone.locator("[data-checksum]")).to_have_text("52 of 52: the deal adds up.")
+    fits(phone)
+
+    phone.context.set_offline(True)
+    phone.get_by_role("button", name="Save deal 1 · next").click()
+    expect(phone.get_by_role("status").filter(has_text="Waiting for the network")).to_be_visible()
+    fits(phone)
+    assert not SheetVersion.objects.filter(sheet__table=table).exists()
+    phone.context.set_offline(False)
+    expect(phone.get_by_role("heading", name="Deal 2 of 10")).to_be_visible()
+    assert list(SheetVersion.objects.filter(sheet__table=table).values_list("action", "phone")) == [
+        ("draft", 1)
+    ]
+    # Saved: deal 1 opens as the server has it, with nothing kept on the phone.
+    phone.get_by_role("link", name="← Deal 1").click()
+    expect(phone.locator("#d1_s1")).to_have_value(str(won[0]))
+    expect(phone.locator(".keep-banner")).to_have_count(0)
