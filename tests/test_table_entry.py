@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from tests.factories import seated_round as seat_round
 from tests.test_views_scorer import ROWS
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import sheets, table_entry
 from tournament.services.sheets import AtTable
@@ -60,9 +61,9 @@ def url(name, table, *args):
 
 
 def cells(number, row):
-    data = {f"d{number}_s{seat}": str(v) for seat, v in enumerate(row["won"], start=1)}
-    data[f"d{number}_left_over"] = str(row["left_over"])
-    data[f"d{number}_last_in"] = str(row["last_in"])
+    data = {cell_name(number, WON, seat): str(v) for seat, v in enumerate(row["won"], start=1)}
+    data[cell_name(number, LEFT_OVER)] = str(row["left_over"])
+    data[cell_name(number, LAST_IN)] = str(row["last_in"])
     return data
 
 

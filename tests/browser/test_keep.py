@@ -13,6 +13,7 @@ from playwright.sync_api import Page, Route, expect
 from tests.browser.test_desk_typing import DEALS, open_sheet
 from tests.browser.test_evening import expect_message, log_in
 from tests.factories import TournamentFactory, make_players, seated_round
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import SheetVersion, Table
 from tournament.services import sheets
 
@@ -43,17 +44,17 @@ def on_phone(new_page, scorer) -> Page:
 def type_sheet(page: Page, deals=DEALS) -> None:
     for number, (won, left_over, last_in) in enumerate(deals, start=1):
         for seat, count in enumerate(won, start=1):
-            page.locator(f"#d{number}_s{seat}").fill(str(count))
-        page.locator(f"#d{number}_left_over").fill(str(left_over))
-        page.locator(f"#d{number}_last_in").fill(str(last_in))
+            page.locator(f"#{cell_name(number, WON, seat)}").fill(str(count))
+        page.locator(f"#{cell_name(number, LEFT_OVER)}").fill(str(left_over))
+        page.locator(f"#{cell_name(number, LAST_IN)}").fill(str(last_in))
 
 
 def expect_sheet(page: Page, deals=DEALS) -> None:
     for number, (won, left_over, last_in) in enumerate(deals, start=1):
         for seat, count in enumerate(won, start=1):
-            expect(page.locator(f"#d{number}_s{seat}")).to_have_value(str(count))
-        expect(page.locator(f"#d{number}_left_over")).to_have_value(str(left_over))
-        expect(page.locator(f"#d{number}_last_in")).to_have_value(str(last_in))
+            expect(page.locator(f"#{cell_name(number, WON, seat)}")).to_have_value(str(count))
+        expect(page.locator(f"#{cell_name(number, LEFT_OVER)}")).to_have_value(str(left_over))
+        expect(page.locator(f"#{cell_name(number, LAST_IN)}")).to_have_value(str(last_in))
 
 
 def versions() -> int:

@@ -12,6 +12,7 @@ from tests.browser.test_evening import log_in, public_points
 from tests.factories import TournamentFactory, make_players, seated_round
 from tests.test_table_entry import MISTYPED
 from tests.test_views_scorer import ROWS
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import SheetVersion, Table
 from tournament.views.printing import entry_path
 
@@ -35,9 +36,9 @@ def table_of_five(db, organiser, scorer):
 
 def fill_deal(page: Page, number: int, won, left_over, last_in) -> None:
     for seat, count in enumerate(won, start=1):
-        page.locator(f"#d{number}_s{seat}").fill(str(count))
-    page.locator(f"#d{number}_left_over").fill(str(left_over))
-    page.locator(f"input[name='d{number}_last_in'][value='{last_in}']").check()
+        page.locator(f"#{cell_name(number, WON, seat)}").fill(str(count))
+    page.locator(f"#{cell_name(number, LEFT_OVER)}").fill(str(left_over))
+    page.locator(f"input[name='{cell_name(number, LAST_IN)}'][value='{last_in}']").check()
 
 
 def fits(page: Page) -> None:
@@ -166,7 +167,7 @@ def test_a_phone_keeps_its_deal_through_a_reload_and_a_lost_network(new_page, ta
     phone.reload()
     # Back after the reload, marked as not saved yet, the checksum worked out again.
     for seat, count in enumerate(won, start=1):
-        expect(phone.locator(f"#d1_s{seat}")).to_have_value(str(count))
+        expect(phone.locator(f"#{cell_name(1, WON, seat)}")).to_have_value(str(count))
     expect(phone.locator(f"input[name='d1_last_in'][value='{last_in}']")).to_be_checked()
     expect(phone.locator(".keep-banner")).to_contain_text("not saved yet")
     expect(phone.locator("[data-checksum]")).to_have_text("52 of 52: the deal adds up.")
