@@ -135,6 +135,16 @@ def seated_round(db, organiser, scorer, second_scorer):
     return seated_round(tournament, make_players(tournament, 12))
 
 
+@pytest.fixture
+def confirm_at_table(seated_round):
+    """``seated_round``'s tournament, where a second phone at a table may confirm a sheet
+    by re-typing it blind."""
+    tournament = seated_round.tournament
+    tournament.table_confirm = True
+    tournament.save()
+    return tournament
+
+
 # CI runs the property tests on a fixed set of examples, so a submission's result does not
 # depend on luck; local runs keep exploring new examples.
 hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)

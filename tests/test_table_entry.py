@@ -48,14 +48,6 @@ def second_phone(_backs_up):
     return Client()
 
 
-@pytest.fixture
-def confirm_at_table(seated_round):
-    tournament = seated_round.tournament
-    tournament.table_confirm = True
-    tournament.save()
-    return tournament
-
-
 def url(name, table, *args):
     return reverse(f"table:{name}", args=[table.code, *args])
 

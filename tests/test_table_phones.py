@@ -19,14 +19,6 @@ def table(seated_round):
     return Table.objects.get(round=seated_round, number=1)
 
 
-@pytest.fixture
-def confirm_at_table(seated_round):
-    tournament = seated_round.tournament
-    tournament.table_confirm = True
-    tournament.save()
-    return tournament
-
-
 def sheet(table):
     return Sheet.objects.get(table=table)
 
