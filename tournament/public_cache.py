@@ -61,6 +61,13 @@ def mark_changed(tournament_id: int) -> None:
     Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
 
 
+def public_version(tournament: Tournament) -> str:
+    """What a tournament's public data stand at: a value that moves whenever anything
+    shown publicly changes (``mark_changed``). Keys of cached public data hold it, so a
+    change makes them all stale at once."""
+    return str(tournament.public_changed.timestamp())
+
+
 def wants_fragment(request: HtmxHttpRequest) -> bool:
     """An htmx request for the region it swaps. Restoring a pushed URL from history (the
     browser's copy is gone) asks for the whole page, though htmx sends it."""

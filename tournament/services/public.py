@@ -32,9 +32,10 @@ from scoring.rules import DealFacts, dealer_of, deals_per_round
 from scoring.standings import Entrant, StandingRow, Standings, TablePlay, compute_standings
 from scoring.systems import score_deal
 from tournament.models import Bye, DealResult, Player, Round, Seat, Tournament
+from tournament.public_cache import public_version
 from tournament.services.standings import PlayerInfo, bye_points, rank_label, released_plays
 
-# The rank history outlives no public change (its key holds ``public_changed``); the
+# The rank history outlives no public change (its key holds ``public_version``); the
 # timeout only frees the memory of tournaments nobody looks at any more.
 RANKS_TIMEOUT = 60 * 60
 
@@ -318,8 +319,8 @@ def _ranks_after_each_round(tournament: Tournament) -> PublicRanks:
 
 def public_ranks(tournament: Tournament) -> PublicRanks:
     """``PublicRanks`` of ``tournament``, from the cache while nothing public has changed
-    (the key holds ``public_changed``, as the public pages' keys do)."""
-    key = f"lld:ranks:{tournament.pk}:{tournament.public_changed.timestamp()}"
+    (the key holds ``public_version``, as the public pages' keys do)."""
+    key = f"lld:ranks:{tournament.pk}:{public_version(tournament)}"
     ranks = cache.get(key)
     if ranks is None:
         ranks = _ranks_after_each_round(tournament)
