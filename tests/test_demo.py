@@ -1,6 +1,7 @@
 import io
 from collections import Counter
 
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from tournament.demo import demo_tournament, table_sizes
@@ -40,3 +41,15 @@ def test_load_demo_gives_a_realistic_evening_with_ties(db):
     assert rows[1].decided_by == "last_in"  # the winner is equal on points with the runner-up
     assert any(row.rounds.count(None) == 1 for row in rows)  # someone missed a round
     assert len(result.incomplete_tables) == 1
+
+
+def test_the_demo_accounts_log_in_with_the_demo_password(db):
+    call_command("load_demo", stdout=io.StringIO())
+    tournament = Tournament.objects.get()
+    assert tournament.owner.username == "organiser"
+    assert sorted(tournament.scorers.values_list("username", flat=True)) == ["checker", "scorer"]
+    accounts = list(User.objects.filter(username__in=["organiser", "scorer", "checker"]))
+    assert len(accounts) == 3
+    for user in accounts:
+        assert user.check_password("lld-demo"), user.username
+        assert not user.check_password("lld-dem0"), user.username
