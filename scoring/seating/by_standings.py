@@ -84,7 +84,7 @@ def _trade_at_boundaries(
     problem: SeatingProblem, tables: list[list[int]], rank: dict[int, int]
 ) -> None:
     figures = [_table_figures(problem, t) for t in tables]
-    history_figures = (0, max(max(row) for row in problem.meetings), 0, 0)
+    history_figures = (0, problem.history_most, 0, 0)
     moved = {p for p in rank if problem.fixed[p] >= 0}
     for t in range(len(tables) - 1):
         trades = 0

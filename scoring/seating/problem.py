@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import TypeVar
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.seating.keep_apart import ApartPairs
-from scoring.seating.quality import add_meetings
+from scoring.seating.quality import meeting_rows
 from scoring.seating.request import (
     NORMAL_TABLE,
     PlayerId,
@@ -63,14 +64,17 @@ class SeatingProblem:
         self.index = index = {p: i for i, p in enumerate(ids)}
         self.split = _round_split(request, n)
         self.bye_count = n - sum(self.split)
-        self.meetings = [[0] * n for _ in range(n)]
         self.seat_counts = [[0] * SEAT_SLOTS for _ in range(n)]
+        met: dict[tuple[int, int], int] = {}
         for table in request.history:
             seated = [index.get(p) for p in table]
             for seat, i in enumerate(seated):
                 if i is not None:
                     self.seat_counts[i][min(seat, SEAT_SLOTS - 1)] += 1
-            add_meetings(self.meetings, [[i for i in seated if i is not None]])
+            for a, b in combinations([i for i in seated if i is not None], 2):
+                pair = (a, b) if a < b else (b, a)
+                met[pair] = met.get(pair, 0) + 1
+        self._count_history(met)
         # Every round played, in order; the last two, latest first.
         self.played = _last_rounds(request.history, index, len(request.history))[::-1]
         self.last_rounds = self.played[:-3:-1]
@@ -80,6 +84,26 @@ class SeatingProblem:
                 self.past_byes[index[p]] += 1
         self.fixed = self._fixed_tables(request)
         self.keep_apart = ApartPairs.from_request(request, index, self.fixed, rounds, UNSEATED)
+
+    def _count_history(self, met: dict[tuple[int, int], int]) -> None:
+        """The meetings of the history (``met``: pair, smaller first -> meetings) as
+        ``meetings`` rows wide enough for the rounds to plan, with each player's past
+        opponents, how many seats each has sat across from, and the most meetings."""
+        n = self.n
+        biggest = max(met.values(), default=0)
+        # A pair meets at most once a planned round (twice over for a player listed twice
+        # at a history table, whom the pair counts see at both seats).
+        self.meetings = meetings = meeting_rows(n, 2 * biggest + self.rounds)
+        self.opponents: list[set[int]] = [set() for _ in range(n)]
+        self.seats_met = [0] * n
+        for (a, b), count in met.items():
+            meetings[a][b] += count
+            meetings[b][a] += count
+            self.opponents[a].add(b)
+            self.opponents[b].add(a)
+            self.seats_met[a] += count
+            self.seats_met[b] += count
+        self.history_most = max((meetings[a][b] for a, b in met), default=0)
 
     def name(self, i: int) -> str:
         return str(self.ids[i])
@@ -94,9 +118,8 @@ class SeatingProblem:
         early = self.keep_apart.partners(0) or [frozenset[int]()] * self.n
         for p in range(self.n):
             row, mine = self.meetings[p], weights[p]
-            for q, count in enumerate(row):
-                if count:
-                    mine[q] = count
+            for q in sorted(self.opponents[p]):
+                mine[q] = row[q]
             for q in early[p]:
                 mine[q] = mine.get(q, 0) + 1
             for q in self.keep_apart.always[p]:

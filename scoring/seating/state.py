@@ -14,7 +14,7 @@ class State:
         self.problem = problem
         self.n = problem.n
         self.meetings = [row[:] for row in problem.meetings]
-        self.met = [{q for q, c in enumerate(row) if c} for row in self.meetings]
+        self.met = [set(opponents) for opponents in problem.opponents]
         self.tables: list[list[list[int]]] = [[[] for _ in problem.split] for _ in byes]
         self.where = [[UNSEATED] * self.n for _ in byes]
         for r, out in enumerate(byes):
