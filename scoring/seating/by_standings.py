@@ -60,11 +60,10 @@ def fill_in_order(problem: SeatingProblem, line: Sequence[int]) -> list[list[int
 
 
 def _table_figures(problem: SeatingProblem, table: Sequence[int]) -> tuple[int, int, int, int]:
-    meetings = problem.meetings
     clashes = len(problem.keep_apart.clashes(0, table))
     most = repeats = spread = 0
     for a, b in combinations(table, 2):
-        c = meetings[a][b] + 1
+        c = problem.met_before(a, b) + 1
         most = max(most, c)
         repeats += c - 1
         spread += c * (c - 1) // 2

@@ -48,17 +48,23 @@ def cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]:
     if field:
         add, mul = field
         slopes = list(range(min(m, rounds)))
+
+        def coordinate(t: int, i: int, s: int) -> int:
+            return add[t][mul[i % m][s]]
     else:
-        add = [[(x + y) % m for y in range(m)] for x in range(m)]
-        mul = [[x * y % m for y in range(m)] for x in range(min(k, m))]
+        # The integers mod m need no tables (m x m of them would be 30 MB at 1,000 tables).
         slopes = []
         for s in range(m):
             if len(slopes) == rounds:
                 break
             if all(d * (s - u) % m for u in slopes for d in range(1, k)):
                 slopes.append(s)
+
+        def coordinate(t: int, i: int, s: int) -> int:
+            return (t + i * s) % m
+
     design = [
-        [[i * m + add[t][mul[i % m][s]] for i in range(k) if i or t >= f] for t in range(m)]
+        [[i * m + coordinate(t, i, s) for i in range(k) if i or t >= f] for t in range(m)]
         for s in slopes
     ]
     groups = [[i * m + x for x in range(m) if i or x >= f] for i in range(k)]

@@ -25,7 +25,7 @@ from scoring.seating.tuning import (
 def _repeat_target(state: State, search: Annealing) -> tuple[int, int, int, int]:
     """The best (clashes, most meetings, repeats, spread) the seating could reach, as far
     as counting shows: the counting bounds, or the history's own repeats if higher."""
-    history = state.problem.meetings
+    history = state.problem.meeting_counts()
     history_repeats = sum(c - 1 for row in history for c in row if c > 1) // 2
     repeats, most = search.bound
     return (0, max(most, state.problem.history_most), max(repeats, history_repeats), 0)
@@ -132,7 +132,7 @@ def _seats_hard_pair(problem: SeatingProblem, seating: list[list[list[int]]]) ->
 
 
 def _meetings_of(problem: SeatingProblem, seating: list[list[list[int]]]) -> MeetingRows:
-    meetings = [row[:] for row in problem.meetings]
+    meetings = problem.meeting_counts()
     add_meetings(meetings, (table for tables in seating for table in tables))
     return meetings
 

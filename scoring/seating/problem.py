@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.seating.keep_apart import ApartPairs
-from scoring.seating.quality import meeting_rows
+from scoring.seating.quality import MeetingRows, meeting_rows
 from scoring.seating.request import (
     NORMAL_TABLE,
     PlayerId,
@@ -86,24 +86,34 @@ class SeatingProblem:
         self.keep_apart = ApartPairs.from_request(request, index, self.fixed, rounds, UNSEATED)
 
     def _count_history(self, met: dict[tuple[int, int], int]) -> None:
-        """The meetings of the history (``met``: pair, smaller first -> meetings) as
-        ``meetings`` rows wide enough for the rounds to plan, with each player's past
+        """The history's meetings: ``met`` (pair, smaller first -> meetings) kept as it is,
+        a few pairs a player rather than a row of every player; each player's past
         opponents, how many seats each has sat across from, and the most meetings."""
-        n = self.n
-        biggest = max(met.values(), default=0)
-        # A pair meets at most once a planned round (twice over for a player listed twice
-        # at a history table, whom the pair counts see at both seats).
-        self.meetings = meetings = meeting_rows(n, 2 * biggest + self.rounds)
-        self.opponents: list[set[int]] = [set() for _ in range(n)]
-        self.seats_met = [0] * n
+        self.met = met
+        self.opponents: list[set[int]] = [set() for _ in range(self.n)]
+        self.seats_met = [0] * self.n
         for (a, b), count in met.items():
-            meetings[a][b] += count
-            meetings[b][a] += count
             self.opponents[a].add(b)
             self.opponents[b].add(a)
             self.seats_met[a] += count
             self.seats_met[b] += count
-        self.history_most = max((meetings[a][b] for a, b in met), default=0)
+        self.history_most = max((self.met_before(a, b) for a, b in met), default=0)
+
+    def met_before(self, a: int, b: int) -> int:
+        """How often a and b met in the history (a player listed twice at a history
+        table meets themself at both seats, as the pair counts have always seen it)."""
+        if a == b:
+            return 2 * self.met.get((a, a), 0)
+        return self.met.get((a, b) if a < b else (b, a), 0)
+
+    def meeting_counts(self) -> MeetingRows:
+        """Fresh meeting rows holding the history, with room for the rounds to plan (a
+        pair meets at most once a round)."""
+        rows = meeting_rows(self.n, self.history_most + self.rounds)
+        for (a, b), count in self.met.items():
+            rows[a][b] += count
+            rows[b][a] += count
+        return rows
 
     def name(self, i: int) -> str:
         return str(self.ids[i])
@@ -117,9 +127,9 @@ class SeatingProblem:
         weights: list[dict[int, int]] = [{} for _ in range(self.n)]
         early = self.keep_apart.partners(0) or [frozenset[int]()] * self.n
         for p in range(self.n):
-            row, mine = self.meetings[p], weights[p]
+            mine = weights[p]
             for q in sorted(self.opponents[p]):
-                mine[q] = row[q]
+                mine[q] = self.met_before(p, q)
             for q in early[p]:
                 mine[q] = mine.get(q, 0) + 1
             for q in self.keep_apart.always[p]:
