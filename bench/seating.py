@@ -5,12 +5,12 @@ planned jointly for all its rounds with seed 0; the figures are deterministic, t
 this machine's. "budget" is the time the spec allows, where it sets one.
 ``--sweep`` prints the figures of 165 requests of common sizes instead.
 
-``--big`` times the big fields (``BIG``: 1,000 and 5,000 players for ten rounds), each
+``--big`` times the big fields (``BIG``: 1,000 to 5,120 players for ten rounds), each
 in a process of its own so that its peak memory (``ru_maxrss``) is its own: ``plan`` alone,
 then the whole ``plan_seating`` command (Django start-up and the JSON output included).
 
 ``--record FILE`` writes every seating the benchmark and the sweep produce (and a few
-seatings by standings and at random, and the plan of 5,000 players) to a JSON file;
+seatings by standings and at random, and the plans of 5,000 and 5,120 players) to a JSON file;
 ``--compare FILE`` seats them again and names each request whose seating differs. Record
 before changing the engine's code and compare after: a change that is meant to keep the
 seatings must show no difference.
@@ -85,6 +85,7 @@ INSTANCES = [
 BIG = [
     Instance(1000, 10, "mixed", budget=10.0),
     Instance(5000, 10, "mixed", budget=6.0),
+    Instance(5120, 10, "mixed"),  # 1,024 tables: the design in the field GF(1,024)
 ]
 
 ROOT = Path(__file__).resolve().parent.parent

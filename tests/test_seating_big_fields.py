@@ -1,15 +1,18 @@
 """The seating engine's structures for big fields: compact meeting counts, table numbers
-of a design round in linear time, and the seat-order search; each checked against the
-naive computation it replaces."""
+of a design round in linear time, the seat-order search and a big finite field; each
+checked against the naive computation it replaces or the property it must keep."""
 
 import random
+from collections import Counter
 from itertools import combinations, permutations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.seating import SeatingRequest, plan
-from scoring.seating.cyclic import table_numbers
+from scoring.seating.cyclic import cyclic_design, table_numbers
+from scoring.seating.galois import galois_operations
 from scoring.seating.problem import UNSEATED, SeatingProblem
 from scoring.seating.quality import add_meetings, meeting_rows
 from scoring.seating.seat_order import first_cheapest_order
@@ -190,3 +193,27 @@ def test_a_fresh_table_keeps_the_shuffled_order_and_a_tie_goes_to_the_first_orde
     assert first_cheapest_order([[1] * 5 for _ in range(5)]) == (0, 1, 2, 3, 4)
     # (1, 2, 0) and (2, 0, 1) both cost 3; permutations lists (1, 2, 0) first.
     assert first_cheapest_order([[64, 1, 1], [1, 64, 1], [1, 1, 64]]) == (1, 2, 0)
+
+
+# --- a big finite field ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("q", [4, 8, 9, 25, 27, 1024])
+def test_galois_operations_make_a_field(q):
+    add, mul = galois_operations(q)
+    rng = random.Random(q)
+    for _ in range(300):
+        x, y, z = (rng.randrange(q) for _ in range(3))
+        assert add(x, add(y, z)) == add(add(x, y), z)
+        assert mul(x, y) == mul(y, x)
+        assert mul(x, add(y, z)) == add(mul(x, y), mul(x, z))
+        if x:
+            assert any(mul(x, w) == 1 for w in range(1, q))
+
+
+def test_1024_tables_of_five_get_ten_rounds_without_a_repeat():
+    design = cyclic_design((5,) * 1024, 10)
+    assert len(design) == 10
+    pairs = Counter(pair for tables in design for t in tables for pair in combinations(t, 2))
+    assert len(pairs) == 10 * 1024 * 10
+    assert set(pairs.values()) == {1}

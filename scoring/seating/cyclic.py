@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from scoring.seating.galois import galois_field
+from scoring.seating.galois import galois_operations
 from scoring.seating.history_fit import SlotSearch, embed_last_two_rounds, slots_from_latest_round
 from scoring.seating.problem import UNSEATED
 from scoring.seating.request import Rounds
@@ -44,13 +44,13 @@ def cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]:
     f = split.count(k - 1)
     if f + split.count(k) != m:
         return []
-    field = galois_field(m) if k <= m else None
+    field = galois_operations(m) if k <= m else None
     if field:
         add, mul = field
         slopes = list(range(min(m, rounds)))
 
         def coordinate(t: int, i: int, s: int) -> int:
-            return add[t][mul[i % m][s]]
+            return add(t, mul(i % m, s))
     else:
         # The integers mod m need no tables (m x m of them would be 30 MB at 1,000 tables).
         slopes = []
