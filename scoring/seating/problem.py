@@ -86,10 +86,11 @@ class SeatingProblem:
         self.keep_apart = ApartPairs.from_request(request, index, self.fixed, rounds, UNSEATED)
 
     def _count_history(self, met: dict[tuple[int, int], int]) -> None:
-        """The history's meetings: ``met`` (pair, smaller first -> meetings) kept as it is,
-        a few pairs a player rather than a row of every player; each player's past
-        opponents, how many seats each has sat across from, and the most meetings."""
-        self.met = met
+        """The history's meetings: ``met`` (pair, smaller first -> meetings) kept as it is
+        (``history_pairs``), a few pairs a player rather than a row of every player; each
+        player's past opponents, how many seats each has sat across from, and the most
+        meetings."""
+        self.history_pairs = met
         self.opponents: list[set[int]] = [set() for _ in range(self.n)]
         self.seats_met = [0] * self.n
         for (a, b), count in met.items():
@@ -103,14 +104,14 @@ class SeatingProblem:
         """How often a and b met in the history (a player listed twice at a history
         table meets themself at both seats, as the pair counts have always seen it)."""
         if a == b:
-            return 2 * self.met.get((a, a), 0)
-        return self.met.get((a, b) if a < b else (b, a), 0)
+            return 2 * self.history_pairs.get((a, a), 0)
+        return self.history_pairs.get((a, b) if a < b else (b, a), 0)
 
     def meeting_counts(self) -> MeetingRows:
         """Fresh meeting rows holding the history, with room for the rounds to plan (a
         pair meets at most once a round)."""
         rows = meeting_rows(self.n, self.history_most + self.rounds)
-        for (a, b), count in self.met.items():
+        for (a, b), count in self.history_pairs.items():
             rows[a][b] += count
             rows[b][a] += count
         return rows
