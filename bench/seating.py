@@ -5,16 +5,23 @@ planned jointly for all its rounds with seed 0; the figures are deterministic, t
 this machine's. "budget" is the time the spec allows, where it sets one.
 ``--sweep`` prints the figures of 165 requests of common sizes instead.
 
+``--big`` times the big fields (``BIG``: 1,000 to 5,120 players for ten rounds), each
+in a process of its own so that its peak memory (``ru_maxrss``) is its own: ``plan`` alone,
+then the whole ``plan_seating`` command (Django start-up and the JSON output included).
+
 ``--record FILE`` writes every seating the benchmark and the sweep produce (and a few
-seatings by standings and at random) to a JSON file; ``--compare FILE`` seats them again
-and names each request whose seating differs. Record before changing the engine's code
-and compare after: a change that is meant to keep the seatings must show no difference.
+seatings by standings and at random, and the plans of 5,000 and 5,120 players) to a JSON file;
+``--compare FILE`` seats them again and names each request whose seating differs. Record
+before changing the engine's code and compare after: a change that is meant to keep the
+seatings must show no difference.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import resource
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -72,6 +79,16 @@ INSTANCES = [
     Instance(60, 8, "mixed", played=4, arrivals=3),
     Instance(1000, 10, "mixed", played=5, arrivals=7),
 ]
+
+
+# Big fields, for --big (and --record / --compare): time and memory, not meeting figures.
+BIG = [
+    Instance(1000, 10, "mixed", budget=10.0),
+    Instance(5000, 10, "mixed", budget=6.0),
+    Instance(5120, 10, "mixed"),  # 1,024 tables: the design in the field GF(1,024)
+]
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def request_for(instance: Instance, players: int, rounds: int, history=()) -> SeatingRequest:
@@ -237,7 +254,7 @@ def seatings() -> dict[str, list[list[object]]]:
         return [[[list(t) for t in r.tables], list(r.byes)] for r in seated]
 
     found: dict[str, list[list[object]]] = {}
-    for instance in INSTANCES:
+    for instance in [*INSTANCES, *(i for i in BIG if i not in INSTANCES)]:
         history = rounds_played(instance) if instance.played else ()
         players_in = instance.players + instance.arrivals
         rounds = instance.rounds - instance.played
@@ -278,10 +295,62 @@ def quality_of(rounds: list[list[object]] | None) -> str:
     return f"{figures.repeat_meetings}/{figures.max_meetings}"
 
 
+def big() -> None:
+    """Time and peak memory of the big fields, each measured in a fresh process."""
+    print("players  rounds  plan s  plan MB  command s  command MB  budget")
+    for instance in BIG:
+        args = [str(instance.players), str(instance.rounds)]
+        child = [sys.executable, __file__, "--plan-once", *args]
+        planned = json.loads(subprocess.run(child, check=True, capture_output=True).stdout)
+        command = [sys.executable, __file__, "--command-once", *args]
+        whole = json.loads(subprocess.run(command, check=True, capture_output=True).stdout)
+        budget = f"{whole['seconds'] / instance.budget:.0%} of {instance.budget:g} s"
+        print(
+            f"{instance.players:7}  {instance.rounds:6}  {planned['seconds']:6.2f}  "
+            f"{planned['mb']:7.0f}  {whole['seconds']:9.2f}  {whole['mb']:10.0f}  "
+            f"{budget if instance.budget else ''}"
+        )
+    print(
+        "\nMB = peak resident memory of the process (ru_maxrss), the interpreter included; "
+        "command = manage.py plan_seating, Django start-up and JSON output included."
+    )
+
+
+def plan_once(players: int, rounds: int) -> None:
+    request = request_for(Instance(players, rounds, "mixed"), players, rounds)
+    start = time.perf_counter()
+    plan(request)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "mb": peak_mb(resource.RUSAGE_SELF)}))
+
+
+def command_once(players: int, rounds: int) -> None:
+    """The whole plan_seating command, in a child whose peak memory is the only one
+    this process waits for."""
+    command = [sys.executable, str(ROOT / "manage.py"), "plan_seating"]
+    command += ["--players", str(players), "--rounds", str(rounds)]
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "mb": peak_mb(resource.RUSAGE_CHILDREN)}))
+
+
+def peak_mb(who: int) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024  # kilobytes on Linux
+
+
 def main() -> None:
     if "--sweep" in sys.argv[1:]:
         sweep()
         return
+    if "--big" in sys.argv[1:]:
+        big()
+        return
+    for option, action in (("--plan-once", plan_once), ("--command-once", command_once)):
+        if option in sys.argv[1:]:
+            at = sys.argv.index(option)
+            action(int(sys.argv[at + 1]), int(sys.argv[at + 2]))
+            return
     for option, action in (("--record", record), ("--compare", compare)):
         if option in sys.argv[1:]:
             action(sys.argv[sys.argv.index(option) + 1])

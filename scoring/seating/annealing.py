@@ -68,7 +68,7 @@ class Annealing:
                 for a, b in problem.keep_apart.clashes(r, table):
                     self.clashes.add((r, min(a, b), max(a, b)))
         # A pair meets at most once per planned round, which bounds every count below.
-        size = max(max(row) for row in problem.meetings) + problem.rounds + 2
+        size = problem.history_most + problem.rounds + 2
         self.energy = [0, 0, *(ENERGY_BASE ** (c - 2) * (c - 1) for c in range(2, size))]
         # Nothing to repair: the counts are never read, and a big field need not count.
         self.counts = PairCounts(meetings if self.repeats or self.clashes else (), size)
@@ -189,7 +189,7 @@ class Annealing:
 
 def counting_bound_of(state: State) -> tuple[int, int]:
     """The counting lower bounds (repeats, most meetings) over active players."""
-    seats = [sum(row) for row in state.problem.meetings]
+    seats = state.problem.seats_met[:]
     for tables in state.tables:
         for table in tables:
             for p in table:

@@ -60,11 +60,10 @@ def fill_in_order(problem: SeatingProblem, line: Sequence[int]) -> list[list[int
 
 
 def _table_figures(problem: SeatingProblem, table: Sequence[int]) -> tuple[int, int, int, int]:
-    meetings = problem.meetings
     clashes = len(problem.keep_apart.clashes(0, table))
     most = repeats = spread = 0
     for a, b in combinations(table, 2):
-        c = meetings[a][b] + 1
+        c = problem.met_before(a, b) + 1
         most = max(most, c)
         repeats += c - 1
         spread += c * (c - 1) // 2
@@ -84,7 +83,7 @@ def _trade_at_boundaries(
     problem: SeatingProblem, tables: list[list[int]], rank: dict[int, int]
 ) -> None:
     figures = [_table_figures(problem, t) for t in tables]
-    history_figures = (0, max(max(row) for row in problem.meetings), 0, 0)
+    history_figures = (0, problem.history_most, 0, 0)
     moved = {p for p in rank if problem.fixed[p] >= 0}
     for t in range(len(tables) - 1):
         trades = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from scoring.seating.galois import galois_field
+from scoring.seating.galois import galois_operations
 from scoring.seating.history_fit import SlotSearch, embed_last_two_rounds, slots_from_latest_round
 from scoring.seating.problem import UNSEATED
 from scoring.seating.request import Rounds
@@ -44,21 +44,27 @@ def cyclic_design(split: tuple[int, ...], rounds: int) -> list[list[list[int]]]:
     f = split.count(k - 1)
     if f + split.count(k) != m:
         return []
-    field = galois_field(m) if k <= m else None
+    field = galois_operations(m) if k <= m else None
     if field:
         add, mul = field
         slopes = list(range(min(m, rounds)))
+
+        def coordinate(t: int, i: int, s: int) -> int:
+            return add(t, mul(i % m, s))
     else:
-        add = [[(x + y) % m for y in range(m)] for x in range(m)]
-        mul = [[x * y % m for y in range(m)] for x in range(min(k, m))]
+        # The integers mod m need no tables (m x m of them would be 30 MB at 1,000 tables).
         slopes = []
         for s in range(m):
             if len(slopes) == rounds:
                 break
             if all(d * (s - u) % m for u in slopes for d in range(1, k)):
                 slopes.append(s)
+
+        def coordinate(t: int, i: int, s: int) -> int:
+            return (t + i * s) % m
+
     design = [
-        [[i * m + add[t][mul[i % m][s]] for i in range(k) if i or t >= f] for t in range(m)]
+        [[i * m + coordinate(t, i, s) for i in range(k) if i or t >= f] for t in range(m)]
         for s in slopes
     ]
     groups = [[i * m + x for x in range(m) if i or x >= f] for i in range(k)]
@@ -91,14 +97,16 @@ def seat_design(
     number_of = [t for t, s in enumerate(split) if s == k - 1] + [
         t for t, s in enumerate(split) if s == k
     ]
+    design_table = {t: d for d, t in enumerate(number_of)}
     # Group-0 slot t sits at design table t in every cyclic round: ideal for fixed players.
     slot_of: dict[int, int] = {}
+    taken: set[int] = set()
     for p in range(problem.n):
         t = problem.fixed[p]
-        if t >= 0 and split[t] == k and number_of.index(t) not in slot_of.values():
-            slot_of[p] = number_of.index(t)
+        if t >= 0 and split[t] == k and design_table[t] not in taken:
+            slot_of[p] = design_table[t]
+            taken.add(design_table[t])
     pinned = set(slot_of)
-    taken = set(slot_of.values())
     free_slots = [s for s in range(f, k * m) if s not in taken]
     rng.shuffle(free_slots)
     rest = [p for p in range(problem.n) if p not in slot_of]
@@ -112,25 +120,46 @@ def seat_design(
     else:
         slot_of.update(zip(rest, free_slots, strict=True))
     player_at = {slot: p for p, slot in slot_of.items()}
+    fixed_at = [UNSEATED] * (k * m)
+    for slot, p in player_at.items():
+        fixed_at[slot] = problem.fixed[p]
     for r, tables in enumerate(design):
-        numbers: dict[int, int] = {}
-        for d, slots in enumerate(tables):
-            wanted = {problem.fixed[player_at[slot]] for slot in slots} - {UNSEATED}
-            for t in sorted(wanted):
-                if t not in numbers.values() and split[t] == len(slots):
-                    numbers[d] = t
-                    break
-        for d, slots in enumerate(tables):
-            if d not in numbers:
-                numbers[d] = next(
-                    t for t in number_of if t not in numbers.values() and split[t] == len(slots)
-                )
-            for slot in slots:
-                state.place(r, player_at[slot], numbers[d])
+        for d, t in enumerate(table_numbers(tables, split, number_of, fixed_at)):
+            for slot in tables[d]:
+                state.place(r, player_at[slot], t)
     groups = [slot_of[p] // m for p in range(problem.n)]
     pattern = transversal_round(state, groups)
     seated_all = pattern is not None and len(design) == problem.rounds
     return len(design), DesignShape(groups, pattern, state.snapshot() if seated_all else None)
+
+
+def table_numbers(
+    tables: list[list[int]],
+    split: tuple[int, ...],
+    number_of: list[int],
+    fixed_at: list[int],
+) -> list[int]:
+    """The table number of each design table of one round: a table holding fixed players
+    takes the lowest of their tables that is free and of its size; every other table the
+    next free number of its size in ``number_of`` order. Linear in the tables: numbers
+    are only ever taken, so each size's queue of free numbers is read once.
+
+    ``fixed_at[slot]`` is the fixed table of the player at that slot, or ``UNSEATED``."""
+    numbers = [UNSEATED] * len(tables)
+    taken: set[int] = set()
+    for d, slots in enumerate(tables):
+        wanted = {fixed_at[slot] for slot in slots} - {UNSEATED}
+        for t in sorted(wanted):
+            if t not in taken and split[t] == len(slots):
+                numbers[d] = t
+                taken.add(t)
+                break
+    free = {size: iter([t for t in number_of if split[t] == size]) for size in set(split)}
+    for d, slots in enumerate(tables):
+        if numbers[d] == UNSEATED:
+            numbers[d] = t = next(t for t in free[len(slots)] if t not in taken)
+            taken.add(t)
+    return numbers
 
 
 def transversal_round(state: State, groups: list[int]) -> list[list[int]] | None:

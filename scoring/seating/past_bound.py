@@ -8,7 +8,7 @@ import random
 from scoring.seating.annealing import Annealing
 from scoring.seating.cyclic import DesignShape
 from scoring.seating.problem import SeatingProblem
-from scoring.seating.quality import add_meetings
+from scoring.seating.quality import MeetingRows, add_meetings
 from scoring.seating.rotation import can_rotate, rotating_seating
 from scoring.seating.state import State
 from scoring.seating.tabu import TabuSearch
@@ -25,11 +25,10 @@ from scoring.seating.tuning import (
 def _repeat_target(state: State, search: Annealing) -> tuple[int, int, int, int]:
     """The best (clashes, most meetings, repeats, spread) the seating could reach, as far
     as counting shows: the counting bounds, or the history's own repeats if higher."""
-    history = state.problem.meetings
+    history = state.problem.meeting_counts()
     history_repeats = sum(c - 1 for row in history for c in row if c > 1) // 2
-    history_most = max(max(row) for row in history)
     repeats, most = search.bound
-    return (0, max(most, history_most), max(repeats, history_repeats), 0)
+    return (0, max(most, state.problem.history_most), max(repeats, history_repeats), 0)
 
 
 def search_past_bound(
@@ -72,7 +71,7 @@ def search_past_bound(
         while spent < limit and best[:3] > goal[:3]:
             if not tried_design and shape.seating is not None:
                 seating, tried_design = shape.seating, True
-            elif any(map(any, problem.meetings)):
+            elif problem.history_most:
                 break  # fresh seatings would ignore who has met: only the design's is tried
             else:
                 seating = [
@@ -132,8 +131,8 @@ def _seats_hard_pair(problem: SeatingProblem, seating: list[list[list[int]]]) ->
     return any(hard[a] & set(table) for tables in seating for table in tables for a in table)
 
 
-def _meetings_of(problem: SeatingProblem, seating: list[list[list[int]]]) -> list[list[int]]:
-    meetings = [row[:] for row in problem.meetings]
+def _meetings_of(problem: SeatingProblem, seating: list[list[list[int]]]) -> MeetingRows:
+    meetings = problem.meeting_counts()
     add_meetings(meetings, (table for tables in seating for table in tables))
     return meetings
 

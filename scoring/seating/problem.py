@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import TypeVar
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.seating.keep_apart import ApartPairs
-from scoring.seating.quality import add_meetings
+from scoring.seating.quality import MeetingRows, meeting_rows
 from scoring.seating.request import (
     NORMAL_TABLE,
     PlayerId,
@@ -63,14 +64,17 @@ class SeatingProblem:
         self.index = index = {p: i for i, p in enumerate(ids)}
         self.split = _round_split(request, n)
         self.bye_count = n - sum(self.split)
-        self.meetings = [[0] * n for _ in range(n)]
         self.seat_counts = [[0] * SEAT_SLOTS for _ in range(n)]
+        met: dict[tuple[int, int], int] = {}
         for table in request.history:
             seated = [index.get(p) for p in table]
             for seat, i in enumerate(seated):
                 if i is not None:
                     self.seat_counts[i][min(seat, SEAT_SLOTS - 1)] += 1
-            add_meetings(self.meetings, [[i for i in seated if i is not None]])
+            for a, b in combinations([i for i in seated if i is not None], 2):
+                pair = (a, b) if a < b else (b, a)
+                met[pair] = met.get(pair, 0) + 1
+        self._count_history(met)
         # Every round played, in order; the last two, latest first.
         self.played = _last_rounds(request.history, index, len(request.history))[::-1]
         self.last_rounds = self.played[:-3:-1]
@@ -80,6 +84,37 @@ class SeatingProblem:
                 self.past_byes[index[p]] += 1
         self.fixed = self._fixed_tables(request)
         self.keep_apart = ApartPairs.from_request(request, index, self.fixed, rounds, UNSEATED)
+
+    def _count_history(self, met: dict[tuple[int, int], int]) -> None:
+        """The history's meetings: ``met`` (pair, smaller first -> meetings) kept as it is
+        (``history_pairs``), a few pairs a player rather than a row of every player; each
+        player's past opponents, how many seats each has sat across from, and the most
+        meetings."""
+        self.history_pairs = met
+        self.opponents: list[set[int]] = [set() for _ in range(self.n)]
+        self.seats_met = [0] * self.n
+        for (a, b), count in met.items():
+            self.opponents[a].add(b)
+            self.opponents[b].add(a)
+            self.seats_met[a] += count
+            self.seats_met[b] += count
+        self.history_most = max((self.met_before(a, b) for a, b in met), default=0)
+
+    def met_before(self, a: int, b: int) -> int:
+        """How often a and b met in the history (a player listed twice at a history
+        table meets themself at both seats, as the pair counts have always seen it)."""
+        if a == b:
+            return 2 * self.history_pairs.get((a, a), 0)
+        return self.history_pairs.get((a, b) if a < b else (b, a), 0)
+
+    def meeting_counts(self) -> MeetingRows:
+        """Fresh meeting rows holding the history, with room for the rounds to plan (a
+        pair meets at most once a round)."""
+        rows = meeting_rows(self.n, self.history_most + self.rounds)
+        for (a, b), count in self.history_pairs.items():
+            rows[a][b] += count
+            rows[b][a] += count
+        return rows
 
     def name(self, i: int) -> str:
         return str(self.ids[i])
@@ -93,10 +128,9 @@ class SeatingProblem:
         weights: list[dict[int, int]] = [{} for _ in range(self.n)]
         early = self.keep_apart.partners(0) or [frozenset[int]()] * self.n
         for p in range(self.n):
-            row, mine = self.meetings[p], weights[p]
-            for q, count in enumerate(row):
-                if count:
-                    mine[q] = count
+            mine = weights[p]
+            for q in sorted(self.opponents[p]):
+                mine[q] = self.met_before(p, q)
             for q in early[p]:
                 mine[q] = mine.get(q, 0) + 1
             for q in self.keep_apart.always[p]:

@@ -19,7 +19,7 @@ def can_rotate(problem: SeatingProblem) -> bool:
     return not (
         problem.bye_count
         or problem.last_rounds
-        or any(map(any, problem.meetings))
+        or problem.history_most
         or any(t >= 0 for t in problem.fixed)
         or any(size != k for size in problem.split)
         or k > len(problem.split)

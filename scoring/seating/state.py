@@ -13,8 +13,8 @@ class State:
     def __init__(self, problem: SeatingProblem, byes: list[list[int]]) -> None:
         self.problem = problem
         self.n = problem.n
-        self.meetings = [row[:] for row in problem.meetings]
-        self.met = [{q for q, c in enumerate(row) if c} for row in self.meetings]
+        self.meetings = problem.meeting_counts()
+        self.met = [set(opponents) for opponents in problem.opponents]
         self.tables: list[list[list[int]]] = [[[] for _ in problem.split] for _ in byes]
         self.where = [[UNSEATED] * self.n for _ in byes]
         for r, out in enumerate(byes):
@@ -44,7 +44,7 @@ class State:
 
     def restore(self, snapshot: list[list[list[int]]]) -> None:
         self.tables = snapshot
-        self.meetings = [row[:] for row in self.problem.meetings]
+        self.meetings = self.problem.meeting_counts()
         for r, tables in enumerate(snapshot):
             for t, table in enumerate(tables):
                 for p in table:

@@ -3,8 +3,8 @@
 Terms (as in ``scoring.seating``; players are ints 0..n-1, a seating is a list of rounds,
 each a list of tables, each a list of players):
 
-- *meetings*: the n x n matrix of how often two players share a table, the fixed history
-  included; the search keeps it in step with every move.
+- *meetings*: the n x n counts of how often two players share a table (``MeetingRows``),
+  the fixed history included; the search keeps it in step with every move.
 - *energy* of a pair meeting ``c`` times: ``energy[c]`` (0 for c <= 1), convex so that a
   third meeting costs far more than a second.
 - *in conflict*: a movable player who, in some round, shares a table with somebody they
@@ -33,7 +33,7 @@ import random
 from collections.abc import Sequence
 
 from scoring.seating.keep_apart import clash_change
-from scoring.seating.quality import PairCounts, add_meetings
+from scoring.seating.quality import MeetingRows, PairCounts, add_meetings
 from scoring.seating.request import Objective, Rounds
 from scoring.seating.tuning import (
     TABU_KICK_SWAPS,
@@ -56,7 +56,7 @@ class TabuSearch:
     def __init__(
         self,
         seating: Rounds,
-        meetings: list[list[int]],
+        meetings: MeetingRows,
         fixed: Sequence[int],
         partners: Sequence[Sequence[frozenset[int]] | None],
         energy: Sequence[int],

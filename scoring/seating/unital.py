@@ -204,15 +204,15 @@ def _fit_history(
     steps = 0
 
     # The design round in which two points share a table (there is exactly one).
-    pair_round = [[-1] * n for _ in range(n)]
+    pair_round: dict[tuple[int, int], int] = {}
     for r, tables in enumerate(design):
         for table in tables:
             for a in table:
                 for b in table:
-                    pair_round[a][b] = r
+                    pair_round[a, b] = r
 
     def design_round_of(a: int, b: int) -> int:
-        return pair_round[a][b]
+        return pair_round.get((a, b), -1)
 
     def options(p: int) -> list[int]:
         found = [x for x in range(n) if x not in player_at]
