@@ -47,7 +47,7 @@ from scoring.errors import UserError
 from scoring.rules import deals_per_round, validate_deal
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament import file_schema, limits
+from tournament import file_schema, limits, public_cache
 from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
 from tournament.models import (
     Bye,
@@ -670,7 +670,9 @@ def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
         raise problems.error()
     assert isinstance(data, dict)
     slug = slug_for(data)
-    with transaction.atomic():
+    # One mark of the public pages at the end, not a cache receiver's query for each of
+    # the thousands of rows deleted and written.
+    with public_cache.quietly(), transaction.atomic():
         # The rounds before the tournament row, in the order of ``services.locks``: a sheet
         # save holds its round and then marks the tournament's public pages changed.
         found = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
