@@ -251,3 +251,14 @@ def test_a_failed_quiet_block_marks_nothing(make_played):
     with pytest.raises(RuntimeError):
         fails_half_way()
     assert Tournament.objects.get(pk=tournament.pk).public_changed == before
+
+
+def test_deleting_a_tournament_is_quiet_and_its_pages_are_gone(client, make_played):
+    tournament = make_played(players=12, rounds=2)
+    url = reverse("standings", args=[tournament.slug])
+    assert client.get(url).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        tournament_file.delete_tournament(tournament)
+    assert len(_marks(queries)) <= 1
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()
+    assert client.get(url).status_code == 404

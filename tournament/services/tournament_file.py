@@ -688,6 +688,13 @@ def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
     return ImportSummary(replaced=existing is not None, notes=notes, **summary)
 
 
+def delete_tournament(tournament: Tournament) -> None:
+    """Delete a tournament and everything in it, in bulk: the public pages' cache is
+    told once (``public_cache.quietly``), not once for every player, round and seat."""
+    with public_cache.quietly(), transaction.atomic():
+        _delete(tournament)
+
+
 def _delete(tournament: Tournament) -> None:
     # Seats protect players from deletion, so remove the rounds (and with them seats,
     # deals and results) before the tournament.
