@@ -61,6 +61,7 @@ from tournament.models import (
     SheetStatus,
     SheetVersion,
     Table,
+    TablePhone,
     Tournament,
 )
 from tournament.services.locks import lock_rounds
@@ -696,8 +697,23 @@ def delete_tournament(tournament: Tournament) -> None:
 
 
 def _delete(tournament: Tournament) -> None:
-    # Seats protect players from deletion, so remove the rounds (and with them seats,
-    # deals and results) before the tournament.
+    # The rows of the tables first, leaves before what they point to, one statement a
+    # model and none of the tens of thousands of rows loaded: Django's collector would
+    # fetch every deal and seat to cascade from them. Nothing else points at these rows,
+    # and the caller is quiet (``public_cache.quietly``), so no receiver is owed them.
+    of_tables = Q(table__round__tournament=tournament)
+    for rows in (
+        DealResult.objects.filter(deal__table__round__tournament=tournament),
+        Deal.objects.filter(of_tables),
+        SheetVersion.objects.filter(sheet__table__round__tournament=tournament),
+        Sheet.objects.filter(of_tables),
+        TablePhone.objects.filter(of_tables),
+        Seat.objects.filter(round__tournament=tournament),
+        Bye.objects.filter(round__tournament=tournament),
+        Table.objects.filter(round__tournament=tournament),
+    ):
+        rows._raw_delete(rows.db)
+    # Seats protect players from deletion, so remove the rounds before the tournament.
     Round.objects.filter(tournament=tournament).delete()
     tournament.delete()
 
