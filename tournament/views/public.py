@@ -107,7 +107,7 @@ def file_indent(value: str) -> str:
 @require_safe
 @cached_public_page(reads={"indent": file_indent})
 def tournament_json(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The tournament file of the released rounds, for archiving: compact (a fifth of the
+    """The tournament file of the released rounds, for archiving: compact (28 % of the
     indented size at 1,000 players), indented with ``?indent=2``."""
     tournament = get_public_tournament(request, slug)
     with tournament_file.consistent_read():
