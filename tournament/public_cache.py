@@ -2,42 +2,31 @@
 
 A room full of phones refreshing at release time must not slow down score entry, so
 anonymous visitors' GETs of public pages are answered from Django's cache (local memory
-by default, a cache server through ``CACHE_URL``) by ``PublicPageCacheMiddleware``, which
-sits right after the security middleware: a hit is the stored final response (status,
-headers, body, and the body gzipped once), served without a database query, a session, a
-URL's view or any other middleware.
+by default, a cache server through ``CACHE_URL``) by ``PublicPageCacheMiddleware``, right
+after the security middleware: the stored final response (status, headers, body, and the
+body gzipped once), without a database query, a session, a view or other middleware.
 
-A page's key holds the tournament's **generation**, ``Tournament.public_changed``, the time
-anything shown publicly last changed: bumping it (``mark_changed``) makes every cached page
-of that tournament stale at once, with no list of keys to delete. Each worker keeps the
-generation of the slugs it serves for at most ``GENERATION_SECONDS`` (one second) before it
-reads it again (one query); ``mark_changed`` forgets it in its own process at once. So a
-change shows in the worker that made it at once and in every other worker and app server
-within a second, with the default in-process cache as with a shared one: a generation kept
-in the cache itself would be exact only when the cache is shared, and ``run.py serve`` runs
-several workers on the in-process cache (docs/performance.md weighs the two).
+A page's key holds the tournament's **generation**, ``Tournament.public_changed``, which
+``mark_changed`` bumps (``public_changes`` says when), making every cached page of the
+tournament stale at once. Each worker trusts the generation it read for a slug for
+``GENERATION_SECONDS`` (one query a second at most); ``mark_changed`` forgets it in its
+own process at once, the other workers and app servers see a change within the second,
+with the in-process cache as with Redis (docs/performance.md weighs the alternative).
 
-Only anonymous visitors' GET requests are cached, and only when they carry neither a
-session nor a flash message cookie (``_own_page``): a logged-in user's page carries their
-name and a CSRF token.
+Only GETs without a session or flash message cookie are shared (``_own_page``): a
+logged-in user's page carries their name and a CSRF token. Every cached page carries an
+``ETag`` made from its key and a ``Last-Modified``; ``If-None-Match`` (or, without it,
+``If-Modified-Since``) is answered ``304 Not Modified`` without even reading the cache,
+as the screens that follow the evening poll (docs/live-updates.md).
 
-Conditional requests: every cached page carries an ``ETag`` made from its key and a
-``Last-Modified`` (the generation's time); a request whose ``If-None-Match`` names it, or
-whose ``If-Modified-Since`` is not older (without ``If-None-Match``), is answered ``304 Not
-Modified`` without rendering or even reading the cache. The screens that follow the evening
-(``static/js/live.js``) poll this way: a room of phones costs a tiny request each until
-something changes (docs/live-updates.md).
+Compression (BREACH): only these stored pages are compressed. They are anonymous, public
+and hold no secret (no CSRF token, no user data; a response that sets a cookie is never
+stored), so an attacker who injects text into a page learns nothing from its compressed
+size. Every other response goes uncompressed.
 
-Compression (BREACH): only these stored pages are compressed. They are anonymous, public and
-hold no secret (no CSRF token, no user data: a response that sets a cookie is never stored),
-so that an attacker who can inject text into a page learns nothing by watching its
-compressed size. Pages for logged-in users, forms with CSRF tokens and everything else go
-uncompressed.
-
-Pages with a running clock show the server's time at *serving*, not at rendering: they
-write ``NOW_MARKER`` (``clock`` template tags), replaced on the way out. Such a page cannot
-be gzipped ahead (the time changes inside the compressed stream), so it is gzipped at each
-serving, quickly; it is a page of seats and a clock, polled with ``If-None-Match`` anyway.
+Pages with a running clock show the server's time at *serving*: they write
+``NOW_MARKER`` (``clock`` template tags), replaced on the way out, so they are gzipped at
+each serving (quickly) rather than once.
 """
 
 from __future__ import annotations
@@ -57,9 +46,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.db.models import Q
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils import timezone
@@ -68,14 +54,6 @@ from django.utils.http import http_date, parse_http_date_safe, urlencode
 
 from tournament.http import HtmxHttpRequest
 from tournament.models import (
-    Bye,
-    KeepApart,
-    Player,
-    Round,
-    Seat,
-    Sheet,
-    SheetStatus,
-    Table,
     Tournament,
 )
 
@@ -130,6 +108,11 @@ def quietly(*tournament_ids: int) -> Iterator[set[int]]:
     if pending:
         Tournament.objects.filter(pk__in=pending).update(public_changed=timezone.now())
         _generations.clear()
+
+
+def is_quiet() -> bool:
+    """Inside ``quietly``: changes are noted, and marked once at its end."""
+    return _quiet.get() is not None
 
 
 def public_version(tournament: Tournament) -> str:
@@ -413,89 +396,3 @@ def _own_page(request: HttpRequest) -> bool:
         settings.SESSION_COOKIE_NAME in request.COOKIES
         or CookieStorage.cookie_name in request.COOKIES
     )
-
-
-# What of a round the public pages show besides its results: whether it has started
-# (its seating is then public, unless the tournament keeps it private) and its clock.
-_PUBLIC_ROUND_FIELDS = frozenset({"released", "started", "clock_ends", "clock_left"})
-
-
-def _round_change_is_public(instance: Round, saved: bool, signal_kwargs: dict[str, Any]) -> bool:
-    if instance.released or instance.started:
-        return True
-    # Creating or deleting a round not yet started shows nowhere publicly, nor does
-    # seeding one; a save that may have withheld or un-started it (a full save, or one
-    # of the fields above) does.
-    if not saved or signal_kwargs.get("created"):
-        return False
-    update_fields = signal_kwargs.get("update_fields")
-    return update_fields is None or bool(_PUBLIC_ROUND_FIELDS & set(update_fields))
-
-
-def _public_tournament_id(instance: Any) -> int | None:
-    """The tournament whose public pages this row belongs to, or None when the public
-    cannot see it: the tables, seats and byes of a round not yet started (whose start
-    clears the cache anyway), and the sheets of an unreleased round (whose release
-    does)."""
-    if isinstance(instance, Player | Round | KeepApart):
-        return instance.tournament_id
-    if _quiet.get() is not None:
-        # A bulk write names its tournaments (``quietly``): no query for every row.
-        return None
-    if isinstance(instance, Table | Seat | Bye):
-        return (
-            Round.objects.filter(Q(released=True) | Q(started=True), pk=instance.round_id)
-            .values_list("tournament_id", flat=True)
-            .first()
-        )
-    if isinstance(instance, Sheet):
-        return (
-            Table.objects.filter(pk=instance.table_id, round__released=True)
-            .values_list("round__tournament_id", flat=True)
-            .first()
-        )
-    return None
-
-
-def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
-    # Drafts and sheets awaiting confirmation are never public, and a confirmed sheet
-    # being corrected keeps its confirmed deals until the correction is confirmed: only
-    # a save as confirmed changes what the public sees. Scorers' drafts therefore leave
-    # the public pages' cache alone.
-    saved = kwargs.get("signal") is post_save
-    if sender is Sheet and saved and instance.status != SheetStatus.CONFIRMED:
-        return
-    if sender is Round and not _round_change_is_public(instance, saved, kwargs):
-        return
-    tournament_id = _public_tournament_id(instance)
-    if tournament_id is not None:
-        mark_changed(tournament_id)
-
-
-# Only the rows the public pages show, each connected by its model: every other model
-# (deals, their per-seat results) keeps Django's fast delete, one statement for all rows.
-_PUBLIC_MODELS = (Player, Round, KeepApart, Table, Seat, Bye, Sheet)
-for _model in _PUBLIC_MODELS:
-    post_save.connect(_public_data_changed, sender=_model, dispatch_uid=f"lld-public-{_model}")
-    post_delete.connect(
-        _public_data_changed, sender=_model, dispatch_uid=f"lld-public-del-{_model}"
-    )
-
-
-# Saved by seating as it plans the rounds ahead: nothing public.
-_PRIVATE_TOURNAMENT_FIELDS = frozenset({"seating_plan"})
-
-
-@receiver(post_save, sender=Tournament)
-def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None:
-    # Settings (scoring, tiebreaks, publishing) change what the public pages show.
-    update_fields = kwargs.get("update_fields")
-    if update_fields is not None and update_fields <= _PRIVATE_TOURNAMENT_FIELDS:
-        return
-    mark_changed(instance.pk)
-
-
-@receiver(post_delete, sender=Tournament)
-def _tournament_deleted(sender: type, instance: Tournament, **kwargs: Any) -> None:
-    # Its pages are unreachable at once: a worker read its generation by its slug.
-    _generations.clear()
