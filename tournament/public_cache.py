@@ -46,6 +46,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils import timezone
@@ -81,7 +82,13 @@ def mark_changed(tournament_id: int) -> None:
         pending.add(tournament_id)
         return
     Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
+    _forget_now_and_on_commit()
+
+
+def _forget_now_and_on_commit() -> None:
+    # Again at the commit: another thread may have read the old generation in between.
     _generations.clear()
+    transaction.on_commit(_generations.clear)
 
 
 _quiet: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar("quiet", default=None)
@@ -92,12 +99,11 @@ def quietly(*tournament_ids: int) -> Iterator[set[int]]:
     """Bulk writes (an import, a replace, a deletion) without a cache receiver's query for
     every row: the receivers only note the tournament, and each noted tournament (and each
     of ``tournament_ids``) is marked changed once when the block ends without an error.
-    Add to the yielded set the tournaments the block creates."""
-    if _quiet.get() is not None:  # already quiet: the outer block marks them
-        pending = _quiet.get()
-        assert pending is not None
-        pending.update(tournament_ids)
-        yield pending
+    The yielded set takes more tournaments to mark."""
+    outer = _quiet.get()
+    if outer is not None:  # already quiet: the outer block marks them
+        outer.update(tournament_ids)
+        yield outer
         return
     pending = set(tournament_ids)
     token = _quiet.set(pending)
@@ -107,7 +113,7 @@ def quietly(*tournament_ids: int) -> Iterator[set[int]]:
         _quiet.reset(token)
     if pending:
         Tournament.objects.filter(pk__in=pending).update(public_changed=timezone.now())
-        _generations.clear()
+        _forget_now_and_on_commit()
 
 
 def is_quiet() -> bool:
@@ -123,9 +129,8 @@ def public_version(tournament: Tournament) -> str:
 
 
 def wants_fragment(request: HttpRequest) -> bool:
-    """An htmx request for the region it swaps. Restoring a pushed URL from history (the
-    browser's copy is gone) asks for the whole page, though htmx sends it. Read from the
-    headers, as django-htmx does, so that the cache middleware can ask it too."""
+    """An htmx request for the region it swaps; restoring a pushed URL from history asks
+    for the whole page. From the headers, as django-htmx reads them, for the middleware."""
     return (
         request.headers.get("HX-Request") == "true"
         and request.headers.get("HX-History-Restore-Request") != "true"
@@ -298,10 +303,6 @@ def _compressible(response: HttpResponse, content: bytes) -> bool:
     return content_type in _COMPRESSIBLE and len(content) >= _MIN_COMPRESSED
 
 
-def _accepts_gzip(request: HttpRequest) -> bool:
-    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
-
-
 def _served(request: HttpRequest, stored: StoredPage) -> HttpResponse:
     content = stored.content
     gzipped = stored.gzipped
@@ -312,7 +313,7 @@ def _served(request: HttpRequest, stored: StoredPage) -> HttpResponse:
     response = HttpResponse(status=stored.status)
     for name, value in stored.headers:
         response[name] = value
-    if gzipped is not None and _accepts_gzip(request):
+    if gzipped is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
         response.content = gzipped
         response["Content-Encoding"] = "gzip"
     else:
