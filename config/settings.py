@@ -62,6 +62,9 @@ MIDDLEWARE = [
     # Production serves the collected static files itself (whitenoise); runserver and the
     # tests serve them from static/ and need no collectstatic.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # Anonymous visitors' public pages straight from the cache, no other middleware and no
+    # database: after the HTTPS redirect, before sessions (tournament/public_cache.py).
+    "tournament.public_cache.PublicPageCacheMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

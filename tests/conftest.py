@@ -3,6 +3,7 @@ import os
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tournament import public_cache
 from tournament.demo import synthetic_tournament
 from tournament.services import tournament_file
 
@@ -38,6 +39,14 @@ def make_tournament(db):
         return tournament
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _fresh_public_generations():
+    # Each test's database is rolled back under the workers' remembered generations.
+    public_cache.forget_generations()
+    yield
+    public_cache.forget_generations()
 
 
 @pytest.fixture(autouse=True)

@@ -1,28 +1,44 @@
 """Caching of the public pages.
 
 A room full of phones refreshing at release time must not slow down score entry, so
-public pages are served from Django's cache (local memory by default, a cache server
-through ``CACHE_URL``). The cache key holds ``Tournament.public_changed``, the time
-anything shown publicly last changed: bumping it (``mark_changed``) makes every cached
-page of that tournament stale at once, with no list of keys to delete.
+anonymous visitors' GETs of public pages are answered from Django's cache (local memory
+by default, a cache server through ``CACHE_URL``) by ``PublicPageCacheMiddleware``, right
+after the security middleware: the stored final response (status, headers, body, and the
+body gzipped once), without a database query, a session, a view or other middleware.
 
-Only anonymous visitors' GET requests are cached: a logged-in user's page carries their
-name and a CSRF token.
+A page's key holds the tournament's **generation**, ``Tournament.public_changed``, which
+``mark_changed`` bumps (``public_changes`` says when), making every cached page of the
+tournament stale at once. Each worker trusts the generation it read for a slug for
+``GENERATION_SECONDS`` (one query a second at most); ``mark_changed`` forgets it in its
+own process at once, the other workers and app servers see a change within the second,
+with the in-process cache as with Redis (docs/performance.md weighs the alternative).
 
-Conditional requests: every cached page carries an ``ETag`` made from its cache key, and a
-request whose ``If-None-Match`` names it is answered ``304 Not Modified`` after the one
-query that reads ``public_changed``, without rendering or even reading the cache. The
-screens that follow the evening (``static/js/live.js``) poll this way: a room of phones
-costs a tiny request each until something changes (docs/live-updates.md).
+Only GETs without a session or flash message cookie are shared (``_own_page``): a
+logged-in user's page carries their name and a CSRF token. Every cached page carries an
+``ETag`` made from its key and a ``Last-Modified``; ``If-None-Match`` (or, without it,
+``If-Modified-Since``) is answered ``304 Not Modified`` without even reading the cache,
+as the screens that follow the evening poll (docs/live-updates.md).
 
-Pages with a running clock show the server's time at *serving*, not at rendering: they
-write ``NOW_MARKER`` (``clock`` template tags), replaced on the way out.
+Compression (BREACH): only these stored pages are compressed. They are anonymous, public
+and hold no secret (no CSRF token, no user data; a response that sets a cookie is never
+stored), so an attacker who injects text into a page learns nothing from its compressed
+size. Every other response goes uncompressed.
+
+Pages with a running clock show the server's time at *serving*: they write
+``NOW_MARKER`` (``clock`` template tags), replaced on the way out, so they are gzipped at
+each serving (quickly) rather than once.
 """
 
 from __future__ import annotations
 
+import contextvars
+import gzip
 import hashlib
-from collections.abc import Callable, Mapping
+import re
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial, wraps
 from typing import Any
@@ -30,35 +46,79 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.db.models import Q
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
-from django.http import HttpResponse, HttpResponseNotModified, QueryDict
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import urlencode
+from django.utils.http import http_date, parse_http_date_safe, urlencode
 
 from tournament.http import HtmxHttpRequest
 from tournament.models import (
-    Bye,
-    KeepApart,
-    Player,
-    Round,
-    Seat,
-    Sheet,
-    SheetStatus,
-    Table,
     Tournament,
 )
 
 TIMEOUT = 60 * 60
-_KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 _VARY = ["HX-Request", "HX-History-Restore-Request", "Cookie"]
 NOW_MARKER = "lld-server-now-at-serving"
+# How long a worker trusts the generation it read: the most a change can take to reach
+# the other workers' cached pages (the worker that made it sees it at once).
+GENERATION_SECONDS = 1.0
+# A worker remembers the generations of at most this many slugs (any typed slug that
+# names a published tournament costs one entry).
+_MAX_REMEMBERED = 1000
+# Below this, gzip's header outweighs what it saves.
+_MIN_COMPRESSED = 200
+_COMPRESSIBLE = ("text/html", "text/csv", "application/json")
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
 def mark_changed(tournament_id: int) -> None:
+    """Make the tournament's cached public pages stale: at once in this process, within
+    ``GENERATION_SECONDS`` in the others. Silent inside ``quietly()``, which marks the
+    tournaments it was told about once, at its end."""
+    pending = _quiet.get()
+    if pending is not None:
+        pending.add(tournament_id)
+        return
     Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
+    _forget_now_and_on_commit()
+
+
+def _forget_now_and_on_commit() -> None:
+    # Again at the commit: another thread may have read the old generation in between.
+    _generations.clear()
+    transaction.on_commit(_generations.clear)
+
+
+_quiet: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar("quiet", default=None)
+
+
+@contextmanager
+def quietly(*tournament_ids: int) -> Iterator[set[int]]:
+    """Bulk writes (an import, a replace, a deletion) without a cache receiver's query for
+    every row: the receivers only note the tournament, and each noted tournament (and each
+    of ``tournament_ids``) is marked changed once when the block ends without an error.
+    The yielded set takes more tournaments to mark."""
+    outer = _quiet.get()
+    if outer is not None:  # already quiet: the outer block marks them
+        outer.update(tournament_ids)
+        yield outer
+        return
+    pending = set(tournament_ids)
+    token = _quiet.set(pending)
+    try:
+        yield pending
+    finally:
+        _quiet.reset(token)
+    if pending:
+        Tournament.objects.filter(pk__in=pending).update(public_changed=timezone.now())
+        _forget_now_and_on_commit()
+
+
+def is_quiet() -> bool:
+    """Inside ``quietly``: changes are noted, and marked once at its end."""
+    return _quiet.get() is not None
 
 
 def public_version(tournament: Tournament) -> str:
@@ -68,11 +128,13 @@ def public_version(tournament: Tournament) -> str:
     return str(tournament.public_changed.timestamp())
 
 
-def wants_fragment(request: HtmxHttpRequest) -> bool:
-    """An htmx request for the region it swaps. Restoring a pushed URL from history (the
-    browser's copy is gone) asks for the whole page, though htmx sends it."""
-    htmx = request.htmx
-    return bool(htmx) and not htmx.history_restore_request
+def wants_fragment(request: HttpRequest) -> bool:
+    """An htmx request for the region it swaps; restoring a pushed URL from history asks
+    for the whole page. From the headers, as django-htmx reads them, for the middleware."""
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
 
 
 # Page numbers past this are all "the last page" to the views.
@@ -95,15 +157,67 @@ def search_text(value: str) -> str:
     return value.strip()[:SEARCH_MAX]
 
 
-def _normalised_query(request: HtmxHttpRequest, reads: Mapping[str, Normaliser]) -> QueryDict:
+def _normalised_query(request: HttpRequest, reads: Mapping[str, Normaliser]) -> QueryDict:
     values = {name: normalise(request.GET.get(name, "")) for name, normalise in reads.items()}
     return QueryDict(urlencode({name: value for name, value in values.items() if value}))
+
+
+# slug -> (tournament id, generation, when this worker read it)
+_generations: dict[str, tuple[int, datetime, float]] = {}
+
+
+def _generation(slug: str) -> tuple[int, datetime] | None:
+    """The published tournament of ``slug`` and its generation, as read at most
+    ``GENERATION_SECONDS`` ago by this worker; None when no published tournament has
+    that slug."""
+    now = time.monotonic()
+    known = _generations.get(slug)
+    if known is not None and now - known[2] < GENERATION_SECONDS:
+        return known[0], known[1]
+    found = Tournament.objects.filter(slug=slug, published=True).values_list("pk", "public_changed")
+    if not found:
+        _generations.pop(slug, None)
+        return None
+    ((pk, changed),) = found
+    if len(_generations) >= _MAX_REMEMBERED:
+        _generations.clear()
+    _generations[slug] = (pk, changed, now)
+    return pk, changed
+
+
+def forget_generations() -> None:
+    """Read every generation afresh (tests: the database under them was rolled back)."""
+    _generations.clear()
+
+
+@dataclass(frozen=True)
+class PageKey:
+    key: str
+    etag: str
+    changed: datetime
+
+
+def _page_key(request: HttpRequest, slug: str) -> PageKey | None:
+    """The key of an anonymous visitor's GET of a published tournament's page, with the
+    query already normalised; None when the page is not shared."""
+    if request.method != "GET" or _own_page(request):
+        return None
+    found = _generation(slug)
+    if found is None:
+        return None
+    pk, changed = found
+    variant = "htmx" if wants_fragment(request) else "page"
+    key = (
+        f"lld:public:{pk}:{changed.timestamp()}:{variant}:{request.path}?{request.GET.urlencode()}"
+    )
+    return PageKey(key, page_etag(key), changed)
 
 
 def cached_public_page(
     view: Callable[..., HttpResponse] | None = None, *, reads: Mapping[str, Normaliser] = {}
 ) -> Any:
-    """Serve an anonymous GET of a public page of ``slug`` from the cache.
+    """Make a public page of ``slug`` one that ``PublicPageCacheMiddleware`` serves from
+    the cache to anonymous visitors.
 
     The view sees only the query parameters named in ``reads``, each normalised by its
     function (an empty result drops it), and the cache key holds exactly those: any other
@@ -115,52 +229,144 @@ def cached_public_page(
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         request.GET = _normalised_query(request, reads)  # type: ignore[assignment]
-        if request.method != "GET" or request.user.is_authenticated or _own_page(request):
+        if request.user.is_authenticated:
             return view(request, slug, *args, **kwargs)
-        found = Tournament.objects.filter(slug=slug, published=True).values_list(
-            "pk", "public_changed"
-        )
-        if not found:
+        page: PageKey | None = getattr(request, "public_page", None) or _page_key(request, slug)
+        if page is None:
             return view(request, slug, *args, **kwargs)
-        ((pk, changed),) = found
         request.stamps_now = True  # type: ignore[attr-defined]
-        htmx = "htmx" if wants_fragment(request) else "page"
-        key = (
-            f"lld:public:{pk}:{changed.timestamp()}:{htmx}:{request.path}?{request.GET.urlencode()}"
-        )
-        etag = page_etag(key)
-        request.public_etag = etag  # type: ignore[attr-defined]
+        request.public_etag = page.etag  # type: ignore[attr-defined]
         response: HttpResponse
-        if etag_matches(request.headers.get("If-None-Match", ""), etag):
+        if _not_modified(request, page):
             response = HttpResponseNotModified()
         else:
-            response = _cached_response(key, lambda: view(request, slug, *args, **kwargs))
+            response = view(request, slug, *args, **kwargs)
         if response.status_code == 304 or (response.status_code == 200 and not response.cookies):
-            response["ETag"] = etag
-            # Keep it, but ask each time: the answer is a 304 until the page changes.
-            patch_cache_control(response, no_cache=True)
+            _conditional_headers(response, page)
+            if response.status_code == 200:
+                response.public_page = page  # type: ignore[attr-defined]
         patch_vary_headers(response, _VARY)
         return response
 
+    wrapper.public_page_reads = reads  # type: ignore[attr-defined]
     return wrapper
 
 
-def _cached_response(key: str, render: Callable[[], HttpResponse]) -> HttpResponse:
-    stored = cache.get(key)
-    if stored is not None:
-        status, headers, content = stored
-        response = HttpResponse(content, status=status)
-        for name, value in headers.items():
-            response[name] = value
+def _conditional_headers(response: HttpResponse, page: PageKey) -> None:
+    response["ETag"] = page.etag
+    response["Last-Modified"] = http_date(page.changed.timestamp())
+    # Keep it, but ask each time: the answer is a 304 until the page changes.
+    patch_cache_control(response, no_cache=True)
+
+
+def _not_modified(request: HttpRequest, page: PageKey) -> bool:
+    """RFC 9110, 13.2.2: If-None-Match decides when present; If-Modified-Since otherwise."""
+    if_none_match = request.headers.get("If-None-Match")
+    if if_none_match is not None:
+        return etag_matches(if_none_match, page.etag)
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+    return since is not None and int(page.changed.timestamp()) <= since
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """A page's final response as this server sent it, gzipped once when it may be."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    content: bytes
+    gzipped: bytes | None
+    stamped: bool
+
+
+def _store(page: PageKey, response: HttpResponse) -> StoredPage | None:
+    if response.status_code != 200 or response.cookies or response.streaming:
+        return None
+    content = response.content
+    stamped = NOW_MARKER.encode() in content
+    compressible = _compressible(response, content)
+    if compressible:
+        patch_vary_headers(response, ["Accept-Encoding"])
+    headers = tuple(
+        (name, value)
+        for name, value in response.items()
+        if name.lower() not in {"content-length", "content-encoding"}
+    )
+    gzipped = gzip.compress(content, 6, mtime=0) if compressible and not stamped else None
+    stored = StoredPage(response.status_code, headers, content, gzipped, stamped and compressible)
+    cache.set(page.key, stored, TIMEOUT)
+    return stored
+
+
+def _compressible(response: HttpResponse, content: bytes) -> bool:
+    content_type = response.get("Content-Type", "").split(";")[0].strip()
+    return content_type in _COMPRESSIBLE and len(content) >= _MIN_COMPRESSED
+
+
+def _served(request: HttpRequest, stored: StoredPage) -> HttpResponse:
+    content = stored.content
+    gzipped = stored.gzipped
+    if NOW_MARKER.encode() in content:
+        content = content.replace(NOW_MARKER.encode(), instant(timezone.now()).encode())
+        # A fast level: this is done at every serving.
+        gzipped = gzip.compress(content, 1, mtime=0) if stored.stamped else None
+    response = HttpResponse(status=stored.status)
+    for name, value in stored.headers:
+        response[name] = value
+    if gzipped is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response.content = gzipped
+        response["Content-Encoding"] = "gzip"
     else:
-        response = render()
-        if response.status_code == 200 and not response.cookies:
-            headers = {h: response[h] for h in _KEPT_HEADERS if response.has_header(h)}
-            cache.set(key, (response.status_code, headers, response.content), TIMEOUT)
-    marker = NOW_MARKER.encode()
-    if marker in response.content:
-        response.content = response.content.replace(marker, instant(timezone.now()).encode())
+        response.content = content
     return response
+
+
+class PublicPageCacheMiddleware:
+    """Answers anonymous visitors' GETs of cached public pages (``cached_public_page``)
+    from the cache before any other middleware runs, and stores the final response of
+    such a page when the view made it. Place it right after ``SecurityMiddleware`` (whose
+    HTTPS redirect must come first) and whitenoise."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        page = self._page(request)
+        if page is None:
+            return self.get_response(request)
+        if _not_modified(request, page):
+            not_modified = HttpResponseNotModified()
+            _conditional_headers(not_modified, page)
+            patch_vary_headers(not_modified, _VARY)
+            return not_modified
+        stored = cache.get(page.key)
+        if stored is None:
+            request.public_page = page  # type: ignore[attr-defined]
+            response = self.get_response(request)
+            if getattr(response, "public_page", None) != page:
+                return response
+            stored = _store(page, response)
+            if stored is None:
+                return response
+        return _served(request, stored)
+
+    def _page(self, request: HttpRequest) -> PageKey | None:
+        if request.method != "GET" or _own_page(request):
+            return None
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        reads = getattr(match.func, "public_page_reads", None)
+        slug = match.kwargs.get("slug")
+        if reads is None or not isinstance(slug, str):
+            return None
+        original = request.GET
+        request.GET = _normalised_query(request, reads)  # type: ignore[assignment]
+        try:
+            return _page_key(request, slug)
+        finally:
+            request.GET = original
 
 
 def instant(moment: datetime) -> str:
@@ -183,7 +389,7 @@ def etag_matches(if_none_match: str, etag: str) -> bool:
     return False
 
 
-def _own_page(request: HtmxHttpRequest) -> bool:
+def _own_page(request: HttpRequest) -> bool:
     """A visitor with a session or a message waiting (logged out since, say) may see a
     page of their own, with a flash message in it: it is neither served from the shared
     cache nor put there for everyone else."""
@@ -191,74 +397,3 @@ def _own_page(request: HtmxHttpRequest) -> bool:
         settings.SESSION_COOKIE_NAME in request.COOKIES
         or CookieStorage.cookie_name in request.COOKIES
     )
-
-
-# What of a round the public pages show besides its results: whether it has started
-# (its seating is then public, unless the tournament keeps it private) and its clock.
-_PUBLIC_ROUND_FIELDS = frozenset({"released", "started", "clock_ends", "clock_left"})
-
-
-def _round_change_is_public(instance: Round, saved: bool, signal_kwargs: dict[str, Any]) -> bool:
-    if instance.released or instance.started:
-        return True
-    # Creating or deleting a round not yet started shows nowhere publicly, nor does
-    # seeding one; a save that may have withheld or un-started it (a full save, or one
-    # of the fields above) does.
-    if not saved or signal_kwargs.get("created"):
-        return False
-    update_fields = signal_kwargs.get("update_fields")
-    return update_fields is None or bool(_PUBLIC_ROUND_FIELDS & set(update_fields))
-
-
-def _public_tournament_id(instance: Any) -> int | None:
-    """The tournament whose public pages this row belongs to, or None when the public
-    cannot see it: the tables, seats and byes of a round not yet started (whose start
-    clears the cache anyway), and the sheets of an unreleased round (whose release
-    does)."""
-    if isinstance(instance, Player | Round | KeepApart):
-        return instance.tournament_id
-    if isinstance(instance, Table | Seat | Bye):
-        return (
-            Round.objects.filter(Q(released=True) | Q(started=True), pk=instance.round_id)
-            .values_list("tournament_id", flat=True)
-            .first()
-        )
-    if isinstance(instance, Sheet):
-        return (
-            Table.objects.filter(pk=instance.table_id, round__released=True)
-            .values_list("round__tournament_id", flat=True)
-            .first()
-        )
-    return None
-
-
-@receiver(post_save)
-@receiver(post_delete)
-def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
-    if sender not in (Player, Round, KeepApart, Table, Seat, Bye, Sheet):
-        return
-    # Drafts and sheets awaiting confirmation are never public, and a confirmed sheet
-    # being corrected keeps its confirmed deals until the correction is confirmed: only
-    # a save as confirmed changes what the public sees. Scorers' drafts therefore leave
-    # the public pages' cache alone.
-    saved = kwargs.get("signal") is post_save
-    if sender is Sheet and saved and instance.status != SheetStatus.CONFIRMED:
-        return
-    if sender is Round and not _round_change_is_public(instance, saved, kwargs):
-        return
-    tournament_id = _public_tournament_id(instance)
-    if tournament_id is not None:
-        mark_changed(tournament_id)
-
-
-# Saved by seating as it plans the rounds ahead: nothing public.
-_PRIVATE_TOURNAMENT_FIELDS = frozenset({"seating_plan"})
-
-
-@receiver(post_save, sender=Tournament)
-def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None:
-    # Settings (scoring, tiebreaks, publishing) change what the public pages show.
-    update_fields = kwargs.get("update_fields")
-    if update_fields is not None and update_fields <= _PRIVATE_TOURNAMENT_FIELDS:
-        return
-    mark_changed(instance.pk)

@@ -47,7 +47,7 @@ from scoring.errors import UserError
 from scoring.rules import deals_per_round, validate_deal
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament import file_schema, limits
+from tournament import file_schema, limits, public_cache
 from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
 from tournament.models import (
     Bye,
@@ -61,6 +61,7 @@ from tournament.models import (
     SheetStatus,
     SheetVersion,
     Table,
+    TablePhone,
     Tournament,
 )
 from tournament.services.locks import lock_rounds
@@ -670,7 +671,9 @@ def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
         raise problems.error()
     assert isinstance(data, dict)
     slug = slug_for(data)
-    with transaction.atomic():
+    # One mark of the public pages at the end, not a cache receiver's query for each of
+    # the thousands of rows deleted and written.
+    with public_cache.quietly(), transaction.atomic():
         # The rounds before the tournament row, in the order of ``services.locks``: a sheet
         # save holds its round and then marks the tournament's public pages changed.
         found = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
@@ -686,9 +689,31 @@ def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
     return ImportSummary(replaced=existing is not None, notes=notes, **summary)
 
 
+def delete_tournament(tournament: Tournament) -> None:
+    """Delete a tournament and everything in it, in bulk: the public pages' cache is
+    told once (``public_cache.quietly``), not once for every player, round and seat."""
+    with public_cache.quietly(), transaction.atomic():
+        _delete(tournament)
+
+
 def _delete(tournament: Tournament) -> None:
-    # Seats protect players from deletion, so remove the rounds (and with them seats,
-    # deals and results) before the tournament.
+    # The rows of the tables first, leaves before what they point to, one statement a
+    # model and none of the tens of thousands of rows loaded: Django's collector would
+    # fetch every deal and seat to cascade from them. Nothing else points at these rows,
+    # and the caller is quiet (``public_cache.quietly``), so no receiver is owed them.
+    of_tables = Q(table__round__tournament=tournament)
+    for rows in (
+        DealResult.objects.filter(deal__table__round__tournament=tournament),
+        Deal.objects.filter(of_tables),
+        SheetVersion.objects.filter(sheet__table__round__tournament=tournament),
+        Sheet.objects.filter(of_tables),
+        TablePhone.objects.filter(of_tables),
+        Seat.objects.filter(round__tournament=tournament),
+        Bye.objects.filter(round__tournament=tournament),
+        Table.objects.filter(round__tournament=tournament),
+    ):
+        rows._raw_delete(rows.db)
+    # Seats protect players from deletion, so remove the rounds before the tournament.
     Round.objects.filter(tournament=tournament).delete()
     tournament.delete()
 

@@ -1,0 +1,115 @@
+"""What changes the public pages: the signal receivers that mark a tournament changed
+(``public_cache.mark_changed``) when a row its public pages show is saved or deleted.
+
+They are connected per model, only to the seven models the public pages show, so that
+every other model (deals, their per-seat results) keeps Django's fast delete. Inside
+``public_cache.quietly()`` (an import, a replace, a deletion) they only note the
+tournament, or nothing when finding it would take a query: the block names its
+tournaments and marks them once at its end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from tournament import public_cache
+from tournament.models import (
+    Bye,
+    KeepApart,
+    Player,
+    Round,
+    Seat,
+    Sheet,
+    SheetStatus,
+    Table,
+    Tournament,
+)
+
+# What of a round the public pages show besides its results: whether it has started
+# (its seating is then public, unless the tournament keeps it private) and its clock.
+_PUBLIC_ROUND_FIELDS = frozenset({"released", "started", "clock_ends", "clock_left"})
+
+
+def _round_change_is_public(instance: Round, saved: bool, signal_kwargs: dict[str, Any]) -> bool:
+    if instance.released or instance.started:
+        return True
+    # Creating or deleting a round not yet started shows nowhere publicly, nor does
+    # seeding one; a save that may have withheld or un-started it (a full save, or one
+    # of the fields above) does.
+    if not saved or signal_kwargs.get("created"):
+        return False
+    update_fields = signal_kwargs.get("update_fields")
+    return update_fields is None or bool(_PUBLIC_ROUND_FIELDS & set(update_fields))
+
+
+def _public_tournament_id(instance: Any) -> int | None:
+    """The tournament whose public pages this row belongs to, or None when the public
+    cannot see it: the tables, seats and byes of a round not yet started (whose start
+    clears the cache anyway), and the sheets of an unreleased round (whose release
+    does)."""
+    if isinstance(instance, Player | Round | KeepApart):
+        return instance.tournament_id
+    if public_cache.is_quiet():
+        # A bulk write names its tournaments (``quietly``): no query for every row.
+        return None
+    if isinstance(instance, Table | Seat | Bye):
+        return (
+            Round.objects.filter(Q(released=True) | Q(started=True), pk=instance.round_id)
+            .values_list("tournament_id", flat=True)
+            .first()
+        )
+    if isinstance(instance, Sheet):
+        return (
+            Table.objects.filter(pk=instance.table_id, round__released=True)
+            .values_list("round__tournament_id", flat=True)
+            .first()
+        )
+    return None
+
+
+def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
+    # Drafts and sheets awaiting confirmation are never public, and a confirmed sheet
+    # being corrected keeps its confirmed deals until the correction is confirmed: only
+    # a save as confirmed changes what the public sees. Scorers' drafts therefore leave
+    # the public pages' cache alone.
+    saved = kwargs.get("signal") is post_save
+    if sender is Sheet and saved and instance.status != SheetStatus.CONFIRMED:
+        return
+    if sender is Round and not _round_change_is_public(instance, saved, kwargs):
+        return
+    tournament_id = _public_tournament_id(instance)
+    if tournament_id is not None:
+        public_cache.mark_changed(tournament_id)
+
+
+# Only the rows the public pages show, each connected by its model: every other model
+# (deals, their per-seat results) keeps Django's fast delete, one statement for all rows.
+_PUBLIC_MODELS = (Player, Round, KeepApart, Table, Seat, Bye, Sheet)
+for _model in _PUBLIC_MODELS:
+    post_save.connect(_public_data_changed, sender=_model, dispatch_uid=f"lld-public-{_model}")
+    post_delete.connect(
+        _public_data_changed, sender=_model, dispatch_uid=f"lld-public-del-{_model}"
+    )
+
+
+# Saved by seating as it plans the rounds ahead: nothing public.
+_PRIVATE_TOURNAMENT_FIELDS = frozenset({"seating_plan"})
+
+
+@receiver(post_save, sender=Tournament)
+def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None:
+    # Settings (scoring, tiebreaks, publishing) change what the public pages show.
+    update_fields = kwargs.get("update_fields")
+    if update_fields is not None and update_fields <= _PRIVATE_TOURNAMENT_FIELDS:
+        return
+    public_cache.mark_changed(instance.pk)
+
+
+@receiver(post_delete, sender=Tournament)
+def _tournament_deleted(sender: type, instance: Tournament, **kwargs: Any) -> None:
+    # Its pages are unreachable at once: a worker read its generation by its slug.
+    public_cache.forget_generations()
