@@ -18,6 +18,11 @@ Terms:
 
 ``compute_standings`` is the three steps in turn: ``tally_players``, ``rank_players`` and
 ``decided_by``.
+
+- *rank after a round*: a player's rank, whether it is shared, and their points in the
+  standings over the rounds up to and including that round. ``ranks_after_each_round``
+  makes them for every round in one pass, adding each round's tables to running tallies,
+  equal to ``compute_standings`` over each prefix of the rounds.
 """
 
 from __future__ import annotations
@@ -182,6 +187,16 @@ def compute_standings(
     return Standings(system, tiebreaks, ordered_rounds, rows)
 
 
+@dataclass(frozen=True)
+class RankAfter:
+    """A player's place in the standings over the rounds up to ``round_number``."""
+
+    round_number: int
+    rank: int
+    shared: bool
+    points: int
+
+
 @dataclass
 class _Counts:
     points: int = 0
@@ -210,30 +225,50 @@ def tally_players(
     for play in plays:
         table = play if isinstance(play, TableSums) else table_sums(play, system)
         rounds.add(table.round_number)
-        top = max(table.points) if table.deals else None
-        where = len(tables)
-        tables.append(table.seats)
-        for index, key in enumerate(table.seats):
-            count = counts[key]
-            total = table.points[index]
-            count.points += total
-            count.deals += table.deals
-            count.last_in += table.last_in[index]
-            count.by_round[table.round_number] = count.by_round.get(table.round_number, 0) + total
-            count.tables.append(where)
-            if total == top:
-                count.table_wins += 1
+        _add_table(counts, tables, table)
 
     for round_number, key in byes:
         rounds.add(round_number)
-        count = counts[key]
-        count.points += bye_points
-        count.by_round[round_number] = count.by_round.get(round_number, 0) + bye_points
+        _add_bye(counts, round_number, key, bye_points)
 
-    # A player's opponents' points at a table: everyone's final points there but their own.
-    table_points = [sum(counts[key].points for key in seats) for seats in tables]
     ordered_rounds = tuple(sorted(rounds))
-    return ordered_rounds, {
+    return ordered_rounds, _tallies(counts, tables, ordered_rounds)
+
+
+def _add_table(
+    counts: dict[Hashable, _Counts], tables: list[tuple[Hashable, ...]], table: TableSums
+) -> None:
+    top = max(table.points) if table.deals else None
+    where = len(tables)
+    tables.append(table.seats)
+    for index, key in enumerate(table.seats):
+        count = counts[key]
+        total = table.points[index]
+        count.points += total
+        count.deals += table.deals
+        count.last_in += table.last_in[index]
+        count.by_round[table.round_number] = count.by_round.get(table.round_number, 0) + total
+        count.tables.append(where)
+        if total == top:
+            count.table_wins += 1
+
+
+def _add_bye(
+    counts: dict[Hashable, _Counts], round_number: int, key: Hashable, points: int
+) -> None:
+    count = counts[key]
+    count.points += points
+    count.by_round[round_number] = count.by_round.get(round_number, 0) + points
+
+
+def _tallies(
+    counts: dict[Hashable, _Counts],
+    tables: Sequence[tuple[Hashable, ...]],
+    ordered_rounds: tuple[int, ...],
+) -> dict[Hashable, Tally]:
+    # A player's opponents' points at a table: everyone's points there but their own.
+    table_points = [sum(counts[key].points for key in seats) for seats in tables]
+    return {
         key: Tally(
             points=count.points,
             deals=count.deals,
@@ -245,6 +280,45 @@ def tally_players(
         )
         for key, count in counts.items()
     }
+
+
+def ranks_after_each_round(
+    entrants: Iterable[Entrant],
+    plays: Iterable[TablePlay | TableSums],
+    system: ScoringSystem = ScoringSystem.WINNER_ADVANTAGE,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    round_numbers: Iterable[int] = (),
+    byes: Iterable[tuple[int, Hashable]] = (),
+    bye_points: int = 0,
+) -> dict[Hashable, tuple[RankAfter, ...]]:
+    """Each entrant's rank after each round (the arguments are ``compute_standings``'s):
+    the rounds are added one at a time to running tallies, and the field is ranked after
+    each, so the work grows with the rounds, not with their square."""
+    chain = (POINTS_KEY, *validated_tiebreaks(tiebreaks))
+    entrants = list(entrants)
+    tables_of: dict[int, list[TableSums]] = {}
+    for play in plays:
+        table = play if isinstance(play, TableSums) else table_sums(play, system)
+        tables_of.setdefault(table.round_number, []).append(table)
+    byes_of: dict[int, list[Hashable]] = {}
+    for round_number, key in byes:
+        byes_of.setdefault(round_number, []).append(key)
+    ordered_rounds = tuple(sorted(set(round_numbers) | set(tables_of) | set(byes_of)))
+
+    counts = {entrant.key: _Counts() for entrant in entrants}
+    tables: list[tuple[Hashable, ...]] = []
+    history: dict[Hashable, list[RankAfter]] = {entrant.key: [] for entrant in entrants}
+    for upto, round_number in enumerate(ordered_rounds, start=1):
+        for table in tables_of.get(round_number, ()):
+            _add_table(counts, tables, table)
+        for key in byes_of.get(round_number, ()):
+            _add_bye(counts, round_number, key, bye_points)
+        tallies = _tallies(counts, tables, ordered_rounds[:upto])
+        for place in rank_players(entrants, tallies, chain):
+            history[place.entrant.key].append(
+                RankAfter(round_number, place.rank, place.shared, place.tally.points)
+            )
+    return {key: tuple(ranks) for key, ranks in history.items()}
 
 
 @dataclass(frozen=True)
