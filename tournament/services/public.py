@@ -9,10 +9,13 @@ Terms:
 - *table result*: one table of a released round: its seating (seat 1 deals first), its
   confirmed deals, and what each seat made of them.
 - *rank history*: a player's rank after each released round k, i.e. in the standings
-  computed over the released rounds up to and including k. It is made for the whole
-  field at once from the seats' sums (``public_ranks``) and cached until something public
-  changes, so that a player's page then reads only that player's own tables: a crawler
-  walking every player's page does not redo the field's work on each.
+  computed over the released rounds up to and including k.
+- *public results*: the released standings, every player's rank history and each
+  released round's table results, made at once for the whole field from the seats' sums
+  (``public_results``): one computation per public change, kept in the cache under a key
+  holding ``public_version`` and shared by every public page. A player's page then reads
+  only that player's own tables: a crawler walking every player's page does not redo the
+  field's work on each.
 
 Every loader runs a fixed number of queries whatever the number of players, rounds or
 deals; everything else is computed in Python with ``scoring``.
@@ -29,15 +32,24 @@ from django.core.cache import cache
 from django.db.models import Q
 
 from scoring.rules import DealFacts, dealer_of, deals_per_round
-from scoring.standings import Entrant, StandingRow, Standings, TablePlay, compute_standings
-from scoring.systems import score_deal
-from tournament.models import Bye, DealResult, Player, Round, Seat, Tournament
+from scoring.standings import StandingRow, Standings, TablePlay, ranks_after_each_round
+from scoring.systems import points_from_sums, score_deal
+from tournament.models import Bye, DealResult, Round, Seat, Tournament
 from tournament.public_cache import public_version
-from tournament.services.standings import PlayerInfo, bye_points, rank_label, released_plays
+from tournament.services.standings import (
+    IncompleteTable,
+    PlayerInfo,
+    StandingsFacts,
+    TournamentStandings,
+    bye_points,
+    rank_label,
+    standings_facts,
+    standings_from,
+)
 
-# The rank history outlives no public change (its key holds ``public_version``); the
+# The public results outlive no public change (their key holds ``public_version``); the
 # timeout only frees the memory of tournaments nobody looks at any more.
-RANKS_TIMEOUT = 60 * 60
+RESULTS_TIMEOUT = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -250,85 +262,190 @@ class PlayerRound:
 
 
 @dataclass(frozen=True)
-class PublicRanks:
-    """Every player's public standing: their row over all released rounds, their rank
-    after each released round, and the released rounds they sat out.
+class RoundTable:
+    """A released round's table as the round's page shows it, summed from its seats."""
 
-    Made for the whole field at once (``public_ranks``) and kept in the cache until the
-    public pages change, so that a player's page costs only that player's own tables.
+    number: int
+    seats: tuple[PublicSeat, ...]
+    results: tuple[SeatResult, ...]
+    deals_played: int
+    expected_deals: int
+
+    @property
+    def stopped_early(self) -> bool:
+        return 0 < self.deals_played < self.expected_deals
+
+    @property
+    def winners(self) -> list[PublicSeat]:
+        return [result.seat for result in self.results if result.winner]
+
+
+@dataclass(frozen=True)
+class RoundResults:
+    """A released round's tables in table order, and who sat it out, by name."""
+
+    tables: tuple[RoundTable, ...]
+    byes: tuple[ByeInfo, ...]
+
+
+@dataclass(frozen=True)
+class PublicResults:
+    """What the public pages show of the released rounds, for the whole field at once:
+    the standings, each player's rank after each released round, and the released
+    rounds each player sat out.
+
+    Made once per public change (``public_results``) and shared by the standings,
+    projector, final, player and round pages and the standings' search, so that none of
+    them computes the standings again, and a player's page costs only that player's own
+    tables.
     """
 
     round_numbers: tuple[int, ...]
     players: dict[int, PlayerInfo]
-    rows: dict[int, StandingRow]
-    history: dict[int, tuple[RoundRank, ...]]
+    standings: Standings
+    incomplete_tables: tuple[IncompleteTable, ...]
+    # Each player's (rank, shared, points) after each released round, in round order:
+    # plain tuples, which the cache reads back several times faster than objects.
+    ranks: dict[int, tuple[tuple[int, bool, int], ...]]
     byes: dict[int, frozenset[int]]
 
     @property
     def field_size(self) -> int:
         return len(self.players)
 
+    @property
+    def rows(self) -> dict[int, StandingRow]:
+        return {row.key: row for row in self.standings.rows}  # type: ignore[misc]
 
-def _ranks_after_each_round(tournament: Tournament) -> PublicRanks:
-    """Four queries (players, released rounds, their seats' sums, their byes), then one
-    standings computation per released round, over the rounds up to it."""
-    players = {
-        pk: PlayerInfo(ref, name, club)
-        for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
-            "pk", "ref", "name", "club"
-        )
-    }
-    round_numbers = tuple(released_round_numbers(tournament))
-    plays = released_plays(tournament)
-    byes = [(bye.round_number, bye.player_id) for bye in released_byes(tournament)]
-    entrants = [Entrant(pk, info.name) for pk, info in players.items()]
-
-    def standings_after(last: int | None) -> Standings:
-        def counts(number: int) -> bool:
-            return last is None or number <= last
-
-        return compute_standings(
-            entrants,
-            [play for play in plays if counts(play.round_number)],
-            tournament.scoring_system,
-            tournament.tiebreaks,
-            [number for number in round_numbers if counts(number)],
-            [(number, key) for number, key in byes if counts(number)],
-            bye_points(tournament),
-        )
-
-    history: dict[int, list[RoundRank]] = {pk: [] for pk in players}
-    final = standings_after(None)
-    for number in round_numbers:
-        after = final if number == round_numbers[-1] else standings_after(number)
-        for row in after.rows:
-            history[row.key].append(  # type: ignore[index]
-                RoundRank(number, row.rank, row.shared, row.points)
+    def history_of(self, player_id: int) -> tuple[RoundRank, ...]:
+        return tuple(
+            RoundRank(number, rank, shared, points)
+            for number, (rank, shared, points) in zip(
+                self.round_numbers, self.ranks.get(player_id, ()), strict=False
             )
+        )
+
+    @property
+    def history(self) -> dict[int, tuple[RoundRank, ...]]:
+        return {pk: self.history_of(pk) for pk in self.ranks}
+
+    def tournament_standings(self, tournament: Tournament) -> TournamentStandings:
+        """The released standings as ``tournament_standings`` gives them."""
+        return TournamentStandings(tournament, self.standings, self.players, self.incomplete_tables)
+
+
+def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, RoundResults]:
+    system = tournament.scoring_system
+    tables: dict[int, list[RoundTable]] = {}
+    for table in facts.tables:
+        size = len(table.players)
+        seats = tuple(
+            PublicSeat(position, pk, facts.players[pk].name)
+            for position, pk in enumerate(table.players, start=1)
+        )
+        points = [points_from_sums(sums, size, system) for sums in table.sums]
+        played = table.sums[0].deals
+        top = max(points) if played else None
+        results = tuple(
+            SeatResult(seat, total, sums.won, sums.last_in, total == top)
+            for seat, total, sums in zip(seats, points, table.sums, strict=True)
+        )
+        tables.setdefault(table.round_number, []).append(
+            RoundTable(
+                table.number,
+                seats,
+                results,
+                played,
+                deals_per_round(size, tournament.rotations_per_round),
+            )
+        )
+    byes: dict[int, list[ByeInfo]] = {}
+    for number, pk in facts.byes:
+        byes.setdefault(number, []).append(ByeInfo(number, pk, facts.players[pk].name))
+    return {
+        number: RoundResults(
+            tuple(sorted(tables.get(number, ()), key=lambda table: table.number)),
+            tuple(sorted(byes.get(number, ()), key=lambda bye: (bye.name, bye.player_id))),
+        )
+        for number in facts.round_numbers
+    }
+
+
+def compute_public_results(tournament: Tournament) -> tuple[PublicResults, dict[int, RoundResults]]:
+    """The public results of ``tournament`` and each released round's tables: four
+    queries (players, the released rounds' seats with their sums, the rounds, the byes),
+    then one standings computation and one pass over the rounds for the ranks after
+    each (``scoring.standings.ranks_after_each_round``)."""
+    facts = standings_facts(tournament, released_only=True)
+    standings = standings_from(tournament, facts).standings
+    ranks = ranks_after_each_round(
+        facts.entrants,
+        facts.plays,
+        tournament.scoring_system,
+        tournament.tiebreaks,
+        facts.round_numbers,
+        facts.byes,
+        bye_points(tournament),
+    )
     sat_out: dict[int, set[int]] = {}
-    for number, key in byes:
-        sat_out.setdefault(key, set()).add(number)
-    return PublicRanks(
-        round_numbers=round_numbers,
-        players=players,
-        rows={row.key: row for row in final.rows},  # type: ignore[misc]
-        history={pk: tuple(ranks) for pk, ranks in history.items()},
+    for number, pk in facts.byes:
+        sat_out.setdefault(pk, set()).add(number)
+    results = PublicResults(
+        round_numbers=standings.round_numbers,
+        players=facts.players,
+        standings=standings,
+        incomplete_tables=facts.incomplete_tables,
+        ranks={
+            pk: tuple((rank.rank, rank.shared, rank.points) for rank in ranks[pk])
+            for pk in facts.players
+        },
         byes={pk: frozenset(numbers) for pk, numbers in sat_out.items()},
     )
+    return results, _round_results(tournament, facts)
 
 
-def public_ranks(tournament: Tournament) -> PublicRanks:
-    """``PublicRanks`` of ``tournament``, from the cache while nothing public has changed
-    (the key holds ``public_version``, as the public pages' keys do)."""
-    key = f"lld:ranks:{tournament.pk}:{public_version(tournament)}"
-    ranks = cache.get(key)
-    if ranks is None:
-        ranks = _ranks_after_each_round(tournament)
-        cache.set(key, ranks, RANKS_TIMEOUT)
-    return ranks
+def _results_key(tournament: Tournament) -> str:
+    return f"lld:results:{tournament.pk}:{public_version(tournament)}"
 
 
-def player_rounds(tournament: Tournament, player_id: int, ranks: PublicRanks) -> list[PlayerRound]:
+def _compute_and_keep(tournament: Tournament) -> tuple[PublicResults, dict[int, RoundResults]]:
+    # One entry for the field and one for each round (a round's page reads only its own);
+    # a round's entry lost on its own is made again with all the rest.
+    results, rounds = compute_public_results(tournament)
+    key = _results_key(tournament)
+    cache.set_many(
+        {key: results, **{f"{key}:round:{number}": tables for number, tables in rounds.items()}},
+        RESULTS_TIMEOUT,
+    )
+    return results, rounds
+
+
+def public_results(tournament: Tournament) -> PublicResults:
+    """``PublicResults`` of ``tournament``, from the cache while nothing public has
+    changed (the key holds ``public_version``, as the public pages' keys do)."""
+    results = cache.get(_results_key(tournament))
+    if results is None:
+        results, _ = _compute_and_keep(tournament)
+    return results
+
+
+def public_round_results(tournament: Tournament, number: int) -> RoundResults | None:
+    """A released round's tables and byes (None for a round not released), from the
+    cache as ``public_results``."""
+    found = cache.get(f"{_results_key(tournament)}:round:{number}")
+    if found is None:
+        _, rounds = _compute_and_keep(tournament)
+        found = rounds.get(number)
+    return found
+
+
+# The name the shared rank history had before the standings joined it.
+public_ranks = public_results
+
+
+def player_rounds(
+    tournament: Tournament, player_id: int, results: PublicResults
+) -> list[PlayerRound]:
     """The player's part in each released round: two queries, for their own tables."""
     seated = {
         table.round_number: (table, seat)
@@ -336,10 +453,10 @@ def player_rounds(tournament: Tournament, player_id: int, ranks: PublicRanks) ->
         for seat in table.seats
         if seat.player_id == player_id
     }
-    sat_out = ranks.byes.get(player_id, frozenset())
+    sat_out = results.byes.get(player_id, frozenset())
     points_for_bye = bye_points(tournament)
     rounds = []
-    for rank in ranks.history.get(player_id, ()):
+    for rank in results.history_of(player_id):
         table, seat = seated.get(rank.round_number, (None, None))
         rounds.append(
             PlayerRound(
