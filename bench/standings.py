@@ -120,7 +120,7 @@ def main() -> None:
     from django.urls import reverse
 
     from tournament.demo import synthetic_tournament
-    from tournament.models import Deal, DealResult, Player, Table
+    from tournament.models import Deal, DealResult, Player, Table, Tournament
     from tournament.public_cache import mark_changed
     from tournament.services import rounds, seating, tournament_file
     from tournament.services.public import public_results
@@ -179,7 +179,8 @@ def main() -> None:
 
     def results_made() -> None:
         cache.clear()
-        public_results(tournament)
+        # As the pages load it: the instance above predates its latest public change.
+        public_results(Tournament.objects.get(pk=tournament.pk))
 
     def page_shared() -> object:
         response = client.get(page_url, secure=True)

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 
 from scoring.errors import UserError
 from scoring.rules import DealFacts, dealer_of
@@ -314,11 +316,35 @@ def ranks_after_each_round(
         for key in byes_of.get(round_number, ()):
             _add_bye(counts, round_number, key, bye_points)
         tallies = _tallies(counts, tables, ordered_rounds[:upto])
-        for place in rank_players(entrants, tallies, chain):
-            history[place.entrant.key].append(
-                RankAfter(round_number, place.rank, place.shared, place.tally.points)
-            )
+        for key, (rank, shared) in _places(tallies, chain).items():
+            history[key].append(RankAfter(round_number, rank, shared, tallies[key].points))
     return {key: tuple(ranks) for key, ranks in history.items()}
+
+
+def _places(
+    tallies: dict[Hashable, Tally], chain: Sequence[str]
+) -> dict[Hashable, tuple[int, bool]]:
+    """Each entrant's rank and whether it is shared, as ``rank_players`` makes them, without
+    the order within a shared rank (by name), which only a listing needs.
+
+    Larger is better on every key, so the places follow the values in descending order:
+    the same order as ``rank_players``'s ascending one of the negated values, since no
+    key's comparable values is a proper prefix of another's (tested for every key).
+    """
+    tiebreaks = [tiebreak(key) for key in chain]
+    compared = sorted(
+        ((tuple(tb.comparable(tally) for tb in tiebreaks), key) for key, tally in tallies.items()),
+        key=itemgetter(0),
+        reverse=True,
+    )
+    places: dict[Hashable, tuple[int, bool]] = {}
+    position = 1
+    for _, group in groupby(compared, key=itemgetter(0)):
+        keys = [key for _, key in group]
+        for key in keys:
+            places[key] = (position, len(keys) > 1)
+        position += len(keys)
+    return places
 
 
 @dataclass(frozen=True)

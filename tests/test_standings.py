@@ -21,6 +21,7 @@ from scoring.standings import (
     ranks_after_each_round,
 )
 from scoring.systems import ScoringSystem
+from scoring.tiebreaks import tiebreak_keys
 
 
 def wa_deal(points, last_in):
@@ -319,7 +320,9 @@ def _standings_after_each_round(players, plays, round_numbers, byes, bye_points,
     return ranks
 
 
-@pytest.mark.parametrize("tiebreaks", [FULL_CHAIN, (), ("opponents", "countback")])
+@pytest.mark.parametrize(
+    "tiebreaks", [FULL_CHAIN, (), ("opponents", "countback"), tuple(reversed(tiebreak_keys()))]
+)
 def test_ranks_after_each_round_equal_the_standings_over_each_prefix_of_rounds(tiebreaks):
     """Random small fields with a bye, a late arrival (G, from round 2) and a dropped
     player (one of the first round's, gone after it): ties are common at every depth."""

@@ -30,12 +30,11 @@ from functools import cached_property
 from itertools import groupby
 
 from django.core.cache import cache
-from django.db.models import Q
 
 from scoring.rules import DealFacts, dealer_of, deals_per_round
 from scoring.standings import StandingRow, Standings, TablePlay, ranks_after_each_round
 from scoring.systems import points_from_sums, score_deal
-from tournament.models import Bye, DealResult, Round, Seat, Tournament
+from tournament.models import DealResult, Round, Seat, Tournament
 from tournament.public_cache import public_version
 from tournament.services.standings import (
     IncompleteTable,
@@ -146,38 +145,26 @@ def released_round_numbers(tournament: Tournament) -> list[int]:
     )
 
 
-def released_tables(
-    tournament: Tournament, round_number: int | None = None, *, player_id: int | None = None
-) -> list[PublicTable]:
-    """The tables of the released rounds (or of one of them, or only those where
-    ``player_id`` sat) with their confirmed deals, in round and table order: two queries."""
-    where: dict[str, object] = {"released": True}
-    if round_number is not None:
-        where["number"] = round_number
-    if player_id is None:
-        seats_of = Q(round__tournament=tournament, **_on("round__", where))
-        results_of = Q(
-            deal__table__round__tournament=tournament, **_on("deal__table__round__", where)
-        )
-    else:
-        tables = Seat.objects.filter(
-            round__tournament=tournament, player_id=player_id, **_on("round__", where)
-        ).values("table_id")
-        seats_of, results_of = Q(table_id__in=tables), Q(deal__table_id__in=tables)
+def player_tables(tournament: Tournament, player_id: int) -> list[PublicTable]:
+    """The tables of the released rounds where ``player_id`` sat, with their confirmed
+    deals, in round order: two queries."""
+    tables = Seat.objects.filter(
+        round__tournament=tournament, round__released=True, player_id=player_id
+    ).values("table_id")
     seats: dict[int, tuple[int, int, list[PublicSeat]]] = {}
-    for table_id, round_no, table_no, position, player_id_, name in (
-        Seat.objects.filter(seats_of)
+    for table_id, round_no, table_no, position, seated_id, name in (
+        Seat.objects.filter(table_id__in=tables)
         .order_by("round__number", "table__number", "position")
         .values_list(
             "table_id", "round__number", "table__number", "position", "player_id", "player__name"
         )
     ):
         seats.setdefault(table_id, (round_no, table_no, []))[2].append(
-            PublicSeat(position, player_id_, name)
+            PublicSeat(position, seated_id, name)
         )
 
     rows = (
-        DealResult.objects.filter(results_of)
+        DealResult.objects.filter(deal__table_id__in=tables)
         .order_by("deal__table_id", "deal__number", "seat")
         .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
     )
@@ -190,22 +177,6 @@ def released_tables(
         PublicTable(tournament, round_no, table_no, tuple(seated), tuple(deals.get(table_id, ())))
         for table_id, (round_no, table_no, seated) in seats.items()
     ]
-
-
-def released_byes(tournament: Tournament, round_number: int | None = None) -> list[ByeInfo]:
-    where: dict[str, object] = {"released": True}
-    if round_number is not None:
-        where["number"] = round_number
-    return [
-        ByeInfo(*row)
-        for row in Bye.objects.filter(round__tournament=tournament, **_on("round__", where))
-        .order_by("round__number", "player__name", "player_id")
-        .values_list("round__number", "player_id", "player__name")
-    ]
-
-
-def _on(path: str, where: dict[str, object]) -> dict[str, object]:
-    return {f"{path}{key}": value for key, value in where.items()}
 
 
 @dataclass(frozen=True)
@@ -281,12 +252,37 @@ class RoundTable:
         return [result.seat for result in self.results if result.winner]
 
 
+# A table of a released round: its number, deals played and deals a round has, and each
+# seat's (player id, name, points, cards won, deals last in) in seat order.
+TableRow = tuple[int, int, int, tuple[tuple[int, str, int, int, int], ...]]
+
+
 @dataclass(frozen=True)
 class RoundResults:
-    """A released round's tables in table order, and who sat it out, by name."""
+    """A released round's tables in table order, and who sat it out, by name.
 
-    tables: tuple[RoundTable, ...]
+    Every round's are made at each change and one round's page reads only its own, so
+    they are kept as plain tuples (``TableRow``), made into ``RoundTable`` on reading.
+    """
+
+    rows: tuple[TableRow, ...]
     byes: tuple[ByeInfo, ...]
+
+    @property
+    def tables(self) -> list[RoundTable]:
+        tables = []
+        for number, played, expected, seated in self.rows:
+            top = max(points for _, _, points, _, _ in seated) if played else None
+            seats = tuple(
+                PublicSeat(position, pk, name)
+                for position, (pk, name, _, _, _) in enumerate(seated, start=1)
+            )
+            results = tuple(
+                SeatResult(seat, points, won, last_in, points == top)
+                for seat, (_, _, points, won, last_in) in zip(seats, seated, strict=True)
+            )
+            tables.append(RoundTable(number, seats, results, played, expected))
+        return tables
 
 
 @dataclass(frozen=True)
@@ -337,35 +333,29 @@ class PublicResults:
 
 def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, RoundResults]:
     system = tournament.scoring_system
-    tables: dict[int, list[RoundTable]] = {}
+    tables: dict[int, list[TableRow]] = {}
     for table in facts.tables:
         size = len(table.players)
         seats = tuple(
-            PublicSeat(position, pk, facts.players[pk].name)
-            for position, pk in enumerate(table.players, start=1)
-        )
-        points = [points_from_sums(sums, size, system) for sums in table.sums]
-        played = table.sums[0].deals
-        top = max(points) if played else None
-        results = tuple(
-            SeatResult(seat, total, sums.won, sums.last_in, total == top)
-            for seat, total, sums in zip(seats, points, table.sums, strict=True)
-        )
-        tables.setdefault(table.round_number, []).append(
-            RoundTable(
-                table.number,
-                seats,
-                results,
-                played,
-                deals_per_round(size, tournament.rotations_per_round),
+            (
+                pk,
+                facts.players[pk].name,
+                points_from_sums(sums, size, system),
+                sums.won,
+                sums.last_in,
             )
+            for pk, sums in zip(table.players, table.sums, strict=True)
+        )
+        expected = deals_per_round(size, tournament.rotations_per_round)
+        tables.setdefault(table.round_number, []).append(
+            (table.number, table.sums[0].deals, expected, seats)
         )
     byes: dict[int, list[ByeInfo]] = {}
     for number, pk in facts.byes:
         byes.setdefault(number, []).append(ByeInfo(number, pk, facts.players[pk].name))
     return {
         number: RoundResults(
-            tuple(sorted(tables.get(number, ()), key=lambda table: table.number)),
+            tuple(sorted(tables.get(number, ()))),
             tuple(sorted(byes.get(number, ()), key=lambda bye: (bye.name, bye.player_id))),
         )
         for number in facts.round_numbers
@@ -478,7 +468,7 @@ def player_rounds(
     """The player's part in each released round: two queries, for their own tables."""
     seated = {
         table.round_number: (table, seat)
-        for table in released_tables(tournament, player_id=player_id)
+        for table in player_tables(tournament, player_id)
         for seat in table.seats
         if seat.player_id == player_id
     }
