@@ -23,6 +23,7 @@ deals; everything else is computed in Python with ``scoring``.
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -405,13 +406,16 @@ def _results_key(tournament: Tournament) -> str:
 # key), an eviction or a cleared cache all send the worker back to the cache.
 _KEPT: dict[str, tuple[str, PublicResults]] = {}
 _KEPT_TOURNAMENTS = 4
+# For threaded workers: the oldest copy is dropped while another thread may be keeping one.
+_KEEPING = threading.Lock()
 
 
 def _keep(key: str, token: str, results: PublicResults) -> None:
-    _KEPT.pop(key, None)
-    _KEPT[key] = (token, results)
-    while len(_KEPT) > _KEPT_TOURNAMENTS:
-        del _KEPT[next(iter(_KEPT))]
+    with _KEEPING:
+        _KEPT.pop(key, None)
+        _KEPT[key] = (token, results)
+        while len(_KEPT) > _KEPT_TOURNAMENTS:
+            del _KEPT[next(iter(_KEPT))]
 
 
 def _compute_and_keep(tournament: Tournament) -> tuple[PublicResults, dict[int, RoundResults]]:
