@@ -19,10 +19,8 @@ Terms:
 ``compute_standings`` is the three steps in turn: ``tally_players``, ``rank_players`` and
 ``decided_by``.
 
-- *rank after a round*: a player's rank, whether it is shared, and their points in the
-  standings over the rounds up to and including that round. ``ranks_after_each_round``
-  makes them for every round in one pass, adding each round's tables to running tallies,
-  equal to ``compute_standings`` over each prefix of the rounds.
+- *rank after a round*: a player's rank, shared or not, and points in the standings over
+  the rounds up to it; ``ranks_after_each_round`` makes every round's in one pass.
 """
 
 from __future__ import annotations
@@ -189,6 +187,9 @@ def compute_standings(
     return Standings(system, tiebreaks, ordered_rounds, rows)
 
 
+Place = tuple[int, bool]  # a rank, and whether it is shared
+
+
 @dataclass(frozen=True)
 class RankAfter:
     """A player's place in the standings over the rounds up to ``round_number``."""
@@ -321,23 +322,18 @@ def ranks_after_each_round(
     return {key: tuple(ranks) for key, ranks in history.items()}
 
 
-def _places(
-    tallies: dict[Hashable, Tally], chain: Sequence[str]
-) -> dict[Hashable, tuple[int, bool]]:
-    """Each entrant's rank and whether it is shared, as ``rank_players`` makes them, without
-    the order within a shared rank (by name), which only a listing needs.
-
-    Larger is better on every key, so the places follow the values in descending order:
-    the same order as ``rank_players``'s ascending one of the negated values, since no
-    key's comparable values is a proper prefix of another's (tested for every key).
-    """
+def _places(tallies: dict[Hashable, Tally], chain: Sequence[str]) -> dict[Hashable, Place]:
+    """Each entrant's rank and whether it is shared, as ``rank_players`` makes them (without
+    the order by name within a shared rank). Larger is better on every key, and no key's
+    comparable value is a proper prefix of another's (tested for every key), so sorting the
+    values in descending order matches ``rank_players``'s ascending sort of them negated."""
     tiebreaks = [tiebreak(key) for key in chain]
     compared = sorted(
         ((tuple(tb.comparable(tally) for tb in tiebreaks), key) for key, tally in tallies.items()),
         key=itemgetter(0),
         reverse=True,
     )
-    places: dict[Hashable, tuple[int, bool]] = {}
+    places: dict[Hashable, Place] = {}
     position = 1
     for _, group in groupby(compared, key=itemgetter(0)):
         keys = [key for _, key in group]

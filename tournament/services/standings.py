@@ -92,7 +92,7 @@ def bye_points(tournament: Tournament) -> int:
 
 
 @dataclass(frozen=True)
-class SeatedTable:
+class SummedTable:
     """A table as its seats' rows give it: the players in seat order and their sums."""
 
     round_number: int
@@ -103,7 +103,7 @@ class SeatedTable:
 
 def _table_plays(
     tournament: Tournament, rounds: dict[str, object], include_unconfirmed: bool
-) -> tuple[list[TablePlay | TableSums], list[IncompleteTable], list[SeatedTable]]:
+) -> tuple[list[TablePlay | TableSums], list[IncompleteTable], list[SummedTable]]:
     seats: dict[int, tuple[int, int, list[int], list[SeatSums]]] = {}
     for table_id, round_number, table_number, player_id, *sums in (
         Seat.objects.filter(round__tournament=tournament, **_on("round__", rounds))
@@ -140,7 +140,7 @@ def _table_plays(
             incomplete.append(IncompleteTable(round_number, table_number, played, expected))
     incomplete.sort(key=lambda table: (table.round, table.table))
     seated = [
-        SeatedTable(round_number, number, tuple(players), tuple(sums))
+        SummedTable(round_number, number, tuple(players), tuple(sums))
         for round_number, number, players, sums in seats.values()
     ]
     return plays, incomplete, seated
@@ -162,7 +162,7 @@ class StandingsFacts:
     round_numbers: list[int]
     byes: list[tuple[int, int]]
     # The same tables as their seats' rows give them, in the order of ``plays``.
-    tables: tuple[SeatedTable, ...] = ()
+    tables: tuple[SummedTable, ...] = ()
 
     @property
     def entrants(self) -> list[Entrant]:

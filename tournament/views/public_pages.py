@@ -27,12 +27,12 @@ from tournament.public_cache import cached_public_page, wants_fragment
 from tournament.services import room
 from tournament.services.public import (
     RoundRank,
-    player_rounds,
     podium,
     public_results,
     public_round_results,
     released_round_numbers,
 )
+from tournament.services.public_player import player_rounds
 from tournament.services.standings import rank_label
 
 # The rank chart ---------------------------------------------------------------------
