@@ -6,10 +6,16 @@ Builds a published tournament of 1,000 players, 10 rounds and 2 rotations a roun
 - the floor: one bare ``SELECT`` fetching every per-seat result row with its deal's facts
   (the rows the standings are made of), through a plain database cursor;
 - computing the standings (``tournament_standings``: its queries plus the scoring);
-- rendering the public standings page (the whole request, with the page cache off);
+- rendering the public standings page (the whole request): cold (every cache empty, so
+  the tournament's public results are made first), and with the public results already
+  made (as every page after the first after a change);
+- searching the standings for a player (a page cache miss each time, results shared);
 - rendering a player's public page: cold (every cache empty) and for one player after
-  another, as a crawler walks them (each page a cache miss, the tournament's rank
-  history already computed by the first);
+  another, as a crawler walks them (each page a cache miss, the tournament's public
+  results already made by the first);
+- refilling every player's page after a change: the public cache marked changed, then
+  every player's page rendered once (wall time, and this process's CPU time: with
+  SQLite that includes the database's work, with PostgreSQL the server's is apart);
 - saving a table's sheet: the number of queries, for a short and a full sheet.
 
 and the ratios to the floor. Run from the repository root, on SQLite (a file in a temp
@@ -19,7 +25,8 @@ folder) or on PostgreSQL::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/lld_bench .venv/bin/python bench/standings.py
 
 The PostgreSQL database named in the URL is dropped and created afresh. ``--players``,
-``--rounds`` and ``--repeat`` change the size and the number of timed runs.
+``--rounds`` and ``--repeat`` change the size and the number of timed runs; ``--walk``
+how many players' pages the refill renders (all by default).
 """
 
 from __future__ import annotations
@@ -39,10 +46,15 @@ sys.path.insert(0, str(ROOT))
 SLUG = "federation"
 
 
-def median_ms(function: Callable[[], object], repeat: int) -> float:
+def median_ms(
+    function: Callable[[], object], repeat: int, setup: Callable[[], object] | None = None
+) -> float:
+    """The median time of ``function``, each run after ``setup`` (not timed)."""
     function()  # warm up: caches, connection, imported templates
     times = []
     for _ in range(repeat):
+        if setup is not None:
+            setup()
         start = time.perf_counter()
         function()
         times.append(time.perf_counter() - start)
@@ -82,6 +94,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--rotations", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--walk", type=int, default=0, help="players refilled (0: all)")
     args = parser.parse_args()
 
     temp = tempfile.TemporaryDirectory()
@@ -107,8 +120,10 @@ def main() -> None:
     from django.urls import reverse
 
     from tournament.demo import synthetic_tournament
-    from tournament.models import Deal, DealResult, Player, Table
+    from tournament.models import Deal, DealResult, Player, Table, Tournament
+    from tournament.public_cache import mark_changed
     from tournament.services import rounds, seating, tournament_file
+    from tournament.services.public import public_results
     from tournament.services.sheets import save_sheet
     from tournament.services.standings import tournament_standings
 
@@ -162,6 +177,23 @@ def main() -> None:
         assert response.status_code == 200, response.status_code
         return response
 
+    def results_made() -> None:
+        cache.clear()
+        # As the pages load it: the instance above predates its latest public change.
+        public_results(Tournament.objects.get(pk=tournament.pk))
+
+    def page_shared() -> object:
+        response = client.get(page_url, secure=True)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    searches = iter(range(10**6))
+
+    def search() -> object:
+        response = client.get(page_url, {"q": f"Player {next(searches) % 1000:04d}"}, secure=True)
+        assert response.status_code == 200, response.status_code
+        return response
+
     player_ids = list(Player.objects.filter(tournament=tournament).values_list("pk", flat=True))
     walk = iter(player_ids[1:] * 2)
 
@@ -179,12 +211,17 @@ def main() -> None:
 
     compute_queries = count_queries(connection, compute)
     page_queries = count_queries(connection, page)
+    results_made()
+    page_shared_queries = count_queries(connection, page_shared)
+    search_queries = count_queries(connection, search)
     player_cold_queries = count_queries(connection, player_cold)
     player_next_queries = count_queries(connection, player_next)
 
     floor_ms = median_ms(floor, args.repeat)
     compute_ms = median_ms(compute, args.repeat)
     page_ms = median_ms(page, args.repeat)
+    page_shared_ms = median_ms(page_shared, args.repeat, setup=results_made)
+    search_ms = median_ms(search, args.repeat)
     player_cold_ms = median_ms(player_cold, args.repeat)
     cache.clear()
     player_next_ms = median_ms(player_next, args.repeat)
@@ -201,12 +238,39 @@ def main() -> None:
         f"{page_queries:8d}"
     )
     print(
+        f"{'standings page, public results made':<44} {page_shared_ms:8.1f} "
+        f"{page_shared_ms / floor_ms:8.2f} {page_shared_queries:8d}"
+    )
+    print(
+        f"{'find a player (standings searched)':<44} {search_ms:8.1f} "
+        f"{search_ms / floor_ms:8.2f} {search_queries:8d}"
+    )
+    print(
         f"{'player page, cold (no cache at all)':<44} {player_cold_ms:8.1f} "
         f"{player_cold_ms / floor_ms:8.2f} {player_cold_queries:8d}"
     )
     print(
         f"{'player page, one after another (no page cache)':<44} {player_next_ms:8.1f} "
         f"{player_next_ms / floor_ms:8.2f} {player_next_queries:8d}"
+    )
+    print(
+        "player page / standings page (same run): "
+        f"cold {player_cold_ms / page_ms:.2f}, "
+        f"public results made {player_next_ms / page_shared_ms:.2f}"
+    )
+
+    # Refilling: after a change, every player's page once (as a crawler, or a room of
+    # phones each opening their own page, fills the page cache again).
+    walked = player_ids[: args.walk] if args.walk else player_ids
+    mark_changed(tournament.pk)
+    tournament.refresh_from_db()
+    wall, cpu = time.perf_counter(), time.process_time()
+    for pk in walked:
+        player_page(pk)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(
+        f"refill {len(walked)} player pages after a change: {wall:.1f} s wall, "
+        f"{cpu:.1f} s CPU of this process ({wall / len(walked) * 1000:.1f} ms a page)"
     )
 
     # Saving a sheet: the queries of a draft and of a confirmed sheet, one deal long and

@@ -18,6 +18,9 @@ Terms:
 
 ``compute_standings`` is the three steps in turn: ``tally_players``, ``rank_players`` and
 ``decided_by``.
+
+- *rank after a round*: a player's rank, shared or not, and points in the standings over
+  the rounds up to it; ``ranks_after_each_round`` makes every round's in one pass.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 
 from scoring.errors import UserError
 from scoring.rules import DealFacts, dealer_of
@@ -182,6 +187,19 @@ def compute_standings(
     return Standings(system, tiebreaks, ordered_rounds, rows)
 
 
+Place = tuple[int, bool]  # a rank, and whether it is shared
+
+
+@dataclass(frozen=True)
+class RankAfter:
+    """A player's place in the standings over the rounds up to ``round_number``."""
+
+    round_number: int
+    rank: int
+    shared: bool
+    points: int
+
+
 @dataclass
 class _Counts:
     points: int = 0
@@ -210,30 +228,50 @@ def tally_players(
     for play in plays:
         table = play if isinstance(play, TableSums) else table_sums(play, system)
         rounds.add(table.round_number)
-        top = max(table.points) if table.deals else None
-        where = len(tables)
-        tables.append(table.seats)
-        for index, key in enumerate(table.seats):
-            count = counts[key]
-            total = table.points[index]
-            count.points += total
-            count.deals += table.deals
-            count.last_in += table.last_in[index]
-            count.by_round[table.round_number] = count.by_round.get(table.round_number, 0) + total
-            count.tables.append(where)
-            if total == top:
-                count.table_wins += 1
+        _add_table(counts, tables, table)
 
     for round_number, key in byes:
         rounds.add(round_number)
-        count = counts[key]
-        count.points += bye_points
-        count.by_round[round_number] = count.by_round.get(round_number, 0) + bye_points
+        _add_bye(counts, round_number, key, bye_points)
 
-    # A player's opponents' points at a table: everyone's final points there but their own.
-    table_points = [sum(counts[key].points for key in seats) for seats in tables]
     ordered_rounds = tuple(sorted(rounds))
-    return ordered_rounds, {
+    return ordered_rounds, _tallies(counts, tables, ordered_rounds)
+
+
+def _add_table(
+    counts: dict[Hashable, _Counts], tables: list[tuple[Hashable, ...]], table: TableSums
+) -> None:
+    top = max(table.points) if table.deals else None
+    where = len(tables)
+    tables.append(table.seats)
+    for index, key in enumerate(table.seats):
+        count = counts[key]
+        total = table.points[index]
+        count.points += total
+        count.deals += table.deals
+        count.last_in += table.last_in[index]
+        count.by_round[table.round_number] = count.by_round.get(table.round_number, 0) + total
+        count.tables.append(where)
+        if total == top:
+            count.table_wins += 1
+
+
+def _add_bye(
+    counts: dict[Hashable, _Counts], round_number: int, key: Hashable, points: int
+) -> None:
+    count = counts[key]
+    count.points += points
+    count.by_round[round_number] = count.by_round.get(round_number, 0) + points
+
+
+def _tallies(
+    counts: dict[Hashable, _Counts],
+    tables: Sequence[tuple[Hashable, ...]],
+    ordered_rounds: tuple[int, ...],
+) -> dict[Hashable, Tally]:
+    # A player's opponents' points at a table: everyone's points there but their own.
+    table_points = [sum(counts[key].points for key in seats) for seats in tables]
+    return {
         key: Tally(
             points=count.points,
             deals=count.deals,
@@ -245,6 +283,64 @@ def tally_players(
         )
         for key, count in counts.items()
     }
+
+
+def ranks_after_each_round(
+    entrants: Iterable[Entrant],
+    plays: Iterable[TablePlay | TableSums],
+    system: ScoringSystem = ScoringSystem.WINNER_ADVANTAGE,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    round_numbers: Iterable[int] = (),
+    byes: Iterable[tuple[int, Hashable]] = (),
+    bye_points: int = 0,
+) -> dict[Hashable, tuple[RankAfter, ...]]:
+    """Each entrant's rank after each round (the arguments are ``compute_standings``'s):
+    the rounds are added one at a time to running tallies, and the field is ranked after
+    each, so the work grows with the rounds, not with their square."""
+    chain = (POINTS_KEY, *validated_tiebreaks(tiebreaks))
+    entrants = list(entrants)
+    tables_of: dict[int, list[TableSums]] = {}
+    for play in plays:
+        table = play if isinstance(play, TableSums) else table_sums(play, system)
+        tables_of.setdefault(table.round_number, []).append(table)
+    byes_of: dict[int, list[Hashable]] = {}
+    for round_number, key in byes:
+        byes_of.setdefault(round_number, []).append(key)
+    ordered_rounds = tuple(sorted(set(round_numbers) | set(tables_of) | set(byes_of)))
+
+    counts = {entrant.key: _Counts() for entrant in entrants}
+    tables: list[tuple[Hashable, ...]] = []
+    history: dict[Hashable, list[RankAfter]] = {entrant.key: [] for entrant in entrants}
+    for upto, round_number in enumerate(ordered_rounds, start=1):
+        for table in tables_of.get(round_number, ()):
+            _add_table(counts, tables, table)
+        for key in byes_of.get(round_number, ()):
+            _add_bye(counts, round_number, key, bye_points)
+        tallies = _tallies(counts, tables, ordered_rounds[:upto])
+        for key, (rank, shared) in _places(tallies, chain).items():
+            history[key].append(RankAfter(round_number, rank, shared, tallies[key].points))
+    return {key: tuple(ranks) for key, ranks in history.items()}
+
+
+def _places(tallies: dict[Hashable, Tally], chain: Sequence[str]) -> dict[Hashable, Place]:
+    """Each entrant's rank and whether it is shared, as ``rank_players`` makes them (without
+    the order by name within a shared rank). Larger is better on every key, and no key's
+    comparable value is a proper prefix of another's (tested for every key), so sorting the
+    values in descending order matches ``rank_players``'s ascending sort of them negated."""
+    tiebreaks = [tiebreak(key) for key in chain]
+    compared = sorted(
+        ((tuple(tb.comparable(tally) for tb in tiebreaks), key) for key, tally in tallies.items()),
+        key=itemgetter(0),
+        reverse=True,
+    )
+    places: dict[Hashable, Place] = {}
+    position = 1
+    for _, group in groupby(compared, key=itemgetter(0)):
+        keys = [key for _, key in group]
+        for key in keys:
+            places[key] = (position, len(keys) > 1)
+        position += len(keys)
+    return places
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,10 @@ from scoring.standings import (
     TablePlay,
     check_tiebreaks,
     compute_standings,
+    ranks_after_each_round,
 )
 from scoring.systems import ScoringSystem
+from scoring.tiebreaks import tiebreak_keys
 
 
 def wa_deal(points, last_in):
@@ -299,3 +301,61 @@ def test_a_bye_scores_the_setting_as_that_rounds_total():
     assert by_name["D"].opponents == 0
     zero = compute_standings(entrants("ABCD"), plays, byes=[(1, "D")])
     assert {row.name: row.rounds for row in zero.rows}["D"] == (0,)
+
+
+def _standings_after_each_round(players, plays, round_numbers, byes, bye_points, tiebreaks):
+    """The plain recomputation: the standings over the rounds up to each round, afresh."""
+    ranks = {player.key: [] for player in players}
+    for last in round_numbers:
+        standings = compute_standings(
+            players,
+            [p for p in plays if p.round_number <= last],
+            tiebreaks=tiebreaks,
+            round_numbers=[n for n in round_numbers if n <= last],
+            byes=[(n, key) for n, key in byes if n <= last],
+            bye_points=bye_points,
+        )
+        for row in standings.rows:
+            ranks[row.key].append((last, row.rank, row.shared, row.points))
+    return ranks
+
+
+@pytest.mark.parametrize(
+    "tiebreaks", [FULL_CHAIN, (), ("opponents", "countback"), tuple(reversed(tiebreak_keys()))]
+)
+def test_ranks_after_each_round_equal_the_standings_over_each_prefix_of_rounds(tiebreaks):
+    """Random small fields with a bye, a late arrival (G, from round 2) and a dropped
+    player (one of the first round's, gone after it): ties are common at every depth."""
+    seen = set()
+    for seed in range(150):
+        players, plays = _small_random_tournament(seed)
+        rng = random.Random(seed)
+        dropped = rng.choice("ABCDEF")
+        plays = [p for p in plays if p.round_number == 1 or dropped not in p.seats]
+        players = [*players, Entrant("G", "G")]
+        byes = [(2, "G"), (3, "G")] if seed % 2 else [(3, "G")]
+        bye_points = 26 * (seed % 3 == 0)
+        expected = _standings_after_each_round(
+            players, plays, (1, 2, 3), byes, bye_points, tiebreaks
+        )
+        made = ranks_after_each_round(
+            players,
+            plays,
+            tiebreaks=tiebreaks,
+            round_numbers=(1, 2, 3),
+            byes=byes,
+            bye_points=bye_points,
+        )
+        assert {
+            key: [(r.round_number, r.rank, r.shared, r.points) for r in ranks]
+            for key, ranks in made.items()
+        } == expected
+        seen.update("shared" for ranks in made.values() for r in ranks if r.shared)
+    assert seen == {"shared"}
+
+
+def test_ranks_after_each_round_count_a_round_nobody_played():
+    plays = [play(1, "ABC", wa_deal((8, 8, 10), last_in=3)), play(3, "ABC", wa_deal((10, 8, 8), 1))]
+    made = ranks_after_each_round(entrants("ABC"), plays, round_numbers=(1, 2, 3))
+    assert [r.round_number for r in made["A"]] == [1, 2, 3]
+    assert [r.points for r in made["C"]] == [10, 10, 18]

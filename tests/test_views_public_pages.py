@@ -26,7 +26,7 @@ from tests.factories import (
 from tournament import public_cache
 from tournament.models import Bye, Deal, Player, Round, Seat, Table
 from tournament.services.public import RoundRank, public_ranks
-from tournament.services.sheets import save_sheet, sheet_of
+from tournament.services.sheets import save_sheet, sheet_of, write_seat_sums
 from tournament.services.standings import tournament_standings
 from tournament.views.public_pages import rank_chart
 
@@ -230,7 +230,7 @@ def test_round_page_marks_tables_that_stopped_early_and_shared_wins(client, make
     tournament = make_played(players=12, rounds=2, stopped_early={2: (1, 3)})
     response = client.get(reverse("public_round", args=[tournament.slug, 2]))
     tables = response.context["tables"]
-    assert [(t.number, len(t.deals), t.expected_deals, t.stopped_early) for t in tables] == [
+    assert [(t.number, t.deals_played, t.expected_deals, t.stopped_early) for t in tables] == [
         (1, 3, 4, True),
         (2, 4, 4, False),
         (3, 4, 4, False),
@@ -347,6 +347,8 @@ def test_an_unconfirmed_sheet_never_shows(client, make_played, django_user_model
     tournament = make_played(players=12, rounds=2)
     table = Table.objects.get(round__tournament=tournament, round__number=1, number=1)
     Deal.objects.filter(table=table).delete()
+    # The seats' sums go with the deals, as the sheet services keep them.
+    write_seat_sums(table, [])
     seat_one = player_of(tournament, 1, 1, 1)
     user = django_user_model.objects.create_user("typist")
     # Seat 1 would score 22 a deal from this sheet if it counted.
@@ -356,7 +358,7 @@ def test_an_unconfirmed_sheet_never_shows(client, make_played, django_user_model
 
     response = client.get(reverse("public_round", args=[tournament.slug, 1]))
     first = response.context["tables"][0]
-    assert (first.number, first.deals) == (1, ())
+    assert (first.number, first.deals_played) == (1, 0)
     assert [r.points for r in first.results] == [0, 0, 0, 0]
     assert "No confirmed results yet" in response.content.decode()
 
@@ -435,10 +437,13 @@ def test_public_pages_are_read_only(client, make_played, method):
 # Queries and caching -----------------------------------------------------------------
 
 
-# The round page's clock reads its round: one query (none when the view passes it).
+# The round page's clock reads its round: one query (none when the view passes it). Each
+# page here is the first after a change, so it also makes the tournament's public results
+# (four queries: players, seats with their sums, rounds, byes); the round page reads the
+# released rounds' numbers first, so that a round being played does not make them.
 @pytest.mark.parametrize(
     ("name", "budget"),
-    [("player", 9), ("public_round", 7), ("final", 7)],
+    [("player", 9), ("public_round", 8), ("final", 7)],
 )
 def test_query_counts_do_not_grow_with_the_tournament(
     client, make_played, django_assert_num_queries, name, budget

@@ -24,7 +24,7 @@ from scoring.tiebreaks import Column, decided_column, standings_columns
 from tournament.models import Tournament
 from tournament.services import room
 from tournament.services.clock import clock_state
-from tournament.services.standings import tournament_standings
+from tournament.services.public import public_results
 
 ROWS = 12
 # How long each page stays up; a release shows within live.js's poll whatever the page.
@@ -84,7 +84,7 @@ class BoardRow:
 
 
 def _standings_board(tournament: Tournament) -> dict[str, Any]:
-    result = tournament_standings(tournament, released_only=True)
+    result = public_results(tournament).tournament_standings(tournament)
     standings = result.standings
     progress = room.progress(tournament, standings.round_numbers)
     columns = standings_columns(standings.tiebreaks, standings.round_numbers)

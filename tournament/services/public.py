@@ -9,10 +9,13 @@ Terms:
 - *table result*: one table of a released round: its seating (seat 1 deals first), its
   confirmed deals, and what each seat made of them.
 - *rank history*: a player's rank after each released round k, i.e. in the standings
-  computed over the released rounds up to and including k. It is made for the whole
-  field at once from the seats' sums (``public_ranks``) and cached until something public
-  changes, so that a player's page then reads only that player's own tables: a crawler
-  walking every player's page does not redo the field's work on each.
+  computed over the released rounds up to and including k.
+- *public results*: the released standings, every player's rank history and each
+  released round's table results, made at once for the whole field from the seats' sums
+  (``public_results``): one computation per public change, kept in the cache under a key
+  holding ``public_version`` and shared by every public page. A player's page then reads
+  only that player's own tables (``public_player``): a crawler walking every player's
+  page does not redo the field's work on each.
 
 Every loader runs a fixed number of queries whatever the number of players, rounds or
 deals; everything else is computed in Python with ``scoring``.
@@ -20,24 +23,32 @@ deals; everything else is computed in Python with ``scoring``.
 
 from __future__ import annotations
 
+import threading
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
-from itertools import groupby
 
 from django.core.cache import cache
-from django.db.models import Q
 
-from scoring.rules import DealFacts, dealer_of, deals_per_round
-from scoring.standings import Entrant, StandingRow, Standings, TablePlay, compute_standings
-from scoring.systems import score_deal
-from tournament.models import Bye, DealResult, Player, Round, Seat, Tournament
+from scoring.rules import deals_per_round
+from scoring.standings import StandingRow, Standings, ranks_after_each_round
+from scoring.systems import points_from_sums
+from tournament.models import Round, Tournament
 from tournament.public_cache import public_version
-from tournament.services.standings import PlayerInfo, bye_points, rank_label, released_plays
+from tournament.services.standings import (
+    IncompleteTable,
+    PlayerInfo,
+    StandingsFacts,
+    TournamentStandings,
+    bye_points,
+    rank_label,
+    standings_facts,
+    standings_from,
+)
 
-# The rank history outlives no public change (its key holds ``public_version``); the
+# The public results outlive no public change (their key holds ``public_version``); the
 # timeout only frees the memory of tournaments nobody looks at any more.
-RANKS_TIMEOUT = 60 * 60
+RESULTS_TIMEOUT = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -59,66 +70,6 @@ class SeatResult:
 
 
 @dataclass(frozen=True)
-class PublicTable:
-    tournament: Tournament
-    round_number: int
-    number: int
-    seats: tuple[PublicSeat, ...]
-    # (deal number, facts) pairs in deal order.
-    deals: tuple[tuple[int, DealFacts], ...]
-
-    @property
-    def size(self) -> int:
-        return len(self.seats)
-
-    @property
-    def expected_deals(self) -> int:
-        return deals_per_round(self.size, self.tournament.rotations_per_round)
-
-    @property
-    def stopped_early(self) -> bool:
-        # Confirmed deals are only ever written for a complete sheet, so fewer deals than a
-        # round has (but some) means the sheet was confirmed as stopped early.
-        return 0 < len(self.deals) < self.expected_deals
-
-    @property
-    def play(self) -> TablePlay:
-        return TablePlay(
-            self.round_number, tuple(s.player_id for s in self.seats), tuple(self.deals)
-        )
-
-    def dealer(self, deal_number: int) -> PublicSeat:
-        return self.seats[dealer_of(deal_number, self.size) - 1]
-
-    @cached_property
-    def deal_points(self) -> tuple[tuple[int, ...], ...]:
-        """Each deal's points in seat order, under the tournament's scoring system."""
-        system = self.tournament.scoring_system
-        return tuple(
-            score_deal(facts, dealer_of(number, self.size), system) for number, facts in self.deals
-        )
-
-    @cached_property
-    def results(self) -> tuple[SeatResult, ...]:
-        totals = [sum(points[i] for points in self.deal_points) for i in range(self.size)]
-        top = max(totals) if self.deals else None
-        return tuple(
-            SeatResult(
-                seat=seat,
-                points=totals[index],
-                cards_won=sum(facts.won[index] for _, facts in self.deals),
-                last_in=sum(1 for _, facts in self.deals if facts.last_in == seat.position),
-                winner=totals[index] == top,
-            )
-            for index, seat in enumerate(self.seats)
-        )
-
-    @property
-    def winners(self) -> list[PublicSeat]:
-        return [result.seat for result in self.results if result.winner]
-
-
-@dataclass(frozen=True)
 class ByeInfo:
     round_number: int
     player_id: int
@@ -131,68 +82,6 @@ def released_round_numbers(tournament: Tournament) -> list[int]:
         .order_by("number")
         .values_list("number", flat=True)
     )
-
-
-def released_tables(
-    tournament: Tournament, round_number: int | None = None, *, player_id: int | None = None
-) -> list[PublicTable]:
-    """The tables of the released rounds (or of one of them, or only those where
-    ``player_id`` sat) with their confirmed deals, in round and table order: two queries."""
-    where: dict[str, object] = {"released": True}
-    if round_number is not None:
-        where["number"] = round_number
-    if player_id is None:
-        seats_of = Q(round__tournament=tournament, **_on("round__", where))
-        results_of = Q(
-            deal__table__round__tournament=tournament, **_on("deal__table__round__", where)
-        )
-    else:
-        tables = Seat.objects.filter(
-            round__tournament=tournament, player_id=player_id, **_on("round__", where)
-        ).values("table_id")
-        seats_of, results_of = Q(table_id__in=tables), Q(deal__table_id__in=tables)
-    seats: dict[int, tuple[int, int, list[PublicSeat]]] = {}
-    for table_id, round_no, table_no, position, player_id_, name in (
-        Seat.objects.filter(seats_of)
-        .order_by("round__number", "table__number", "position")
-        .values_list(
-            "table_id", "round__number", "table__number", "position", "player_id", "player__name"
-        )
-    ):
-        seats.setdefault(table_id, (round_no, table_no, []))[2].append(
-            PublicSeat(position, player_id_, name)
-        )
-
-    rows = (
-        DealResult.objects.filter(results_of)
-        .order_by("deal__table_id", "deal__number", "seat")
-        .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
-    )
-    deals: dict[int, list[tuple[int, DealFacts]]] = {}
-    for (table_id, number, last_in, left_over), group in groupby(rows, key=lambda r: r[:4]):
-        facts = DealFacts(tuple(row[4] for row in group), last_in, left_over)
-        deals.setdefault(table_id, []).append((number, facts))
-
-    return [
-        PublicTable(tournament, round_no, table_no, tuple(seated), tuple(deals.get(table_id, ())))
-        for table_id, (round_no, table_no, seated) in seats.items()
-    ]
-
-
-def released_byes(tournament: Tournament, round_number: int | None = None) -> list[ByeInfo]:
-    where: dict[str, object] = {"released": True}
-    if round_number is not None:
-        where["number"] = round_number
-    return [
-        ByeInfo(*row)
-        for row in Bye.objects.filter(round__tournament=tournament, **_on("round__", where))
-        .order_by("round__number", "player__name", "player_id")
-        .values_list("round__number", "player_id", "player__name")
-    ]
-
-
-def _on(path: str, where: dict[str, object]) -> dict[str, object]:
-    return {f"{path}{key}": value for key, value in where.items()}
 
 
 @dataclass(frozen=True)
@@ -208,149 +97,235 @@ class RoundRank:
 
 
 @dataclass(frozen=True)
-class PlayerRound:
-    """A player's part in one released round: a table, a bye, or neither (absent)."""
+class RoundTable:
+    """A released round's table as the round's page shows it, summed from its seats."""
 
-    round_number: int
-    table: PublicTable | None
-    seat: PublicSeat | None
-    bye_points: int | None
-    rank_after: RoundRank
-
-    @property
-    def result(self) -> SeatResult | None:
-        if self.table is None or self.seat is None:
-            return None
-        return self.table.results[self.seat.position - 1]
+    number: int
+    seats: tuple[PublicSeat, ...]
+    results: tuple[SeatResult, ...]
+    deals_played: int
+    expected_deals: int
 
     @property
-    def opponents(self) -> list[PublicSeat]:
-        if self.table is None:
-            return []
-        return [seat for seat in self.table.seats if seat != self.seat]
+    def stopped_early(self) -> bool:
+        return 0 < self.deals_played < self.expected_deals
 
     @property
-    def deals(self) -> list[dict[str, object]]:
-        """The player's deal-by-deal results at their table."""
-        if self.table is None or self.seat is None:
-            return []
-        index = self.seat.position - 1
-        return [
-            {
-                "number": number,
-                "dealer": self.table.dealer(number),
-                "won": facts.won[index],
-                "last_in": facts.last_in == self.seat.position,
-                "points": points[index],
-            }
-            for (number, facts), points in zip(
-                self.table.deals, self.table.deal_points, strict=True
-            )
-        ]
+    def winners(self) -> list[PublicSeat]:
+        return [result.seat for result in self.results if result.winner]
+
+
+# A table of a released round: its number, deals played and deals a round has, and each
+# seat's (player id, name, points, cards won, deals last in) in seat order.
+TableRow = tuple[int, int, int, tuple[tuple[int, str, int, int, int], ...]]
 
 
 @dataclass(frozen=True)
-class PublicRanks:
-    """Every player's public standing: their row over all released rounds, their rank
-    after each released round, and the released rounds they sat out.
+class RoundResults:
+    """A released round's tables in table order, and who sat it out, by name.
 
-    Made for the whole field at once (``public_ranks``) and kept in the cache until the
-    public pages change, so that a player's page costs only that player's own tables.
+    Every round's are made at each change and one round's page reads only its own, so
+    they are kept as plain tuples (``TableRow``), made into ``RoundTable`` on reading.
+    """
+
+    rows: tuple[TableRow, ...]
+    byes: tuple[ByeInfo, ...]
+
+    @property
+    def tables(self) -> list[RoundTable]:
+        tables = []
+        for number, played, expected, seated in self.rows:
+            top = max(points for _, _, points, _, _ in seated) if played else None
+            seats = tuple(
+                PublicSeat(position, pk, name)
+                for position, (pk, name, _, _, _) in enumerate(seated, start=1)
+            )
+            results = tuple(
+                SeatResult(seat, points, won, last_in, points == top)
+                for seat, (_, _, points, won, last_in) in zip(seats, seated, strict=True)
+            )
+            tables.append(RoundTable(number, seats, results, played, expected))
+        return tables
+
+
+@dataclass(frozen=True)
+class PublicResults:
+    """What the public pages show of the released rounds, for the whole field at once:
+    the standings, each player's rank after each released round, and the released
+    rounds each player sat out.
+
+    Made once per public change (``public_results``) and shared by the standings,
+    projector, final, player and round pages and the standings' search, so that none of
+    them computes the standings again, and a player's page costs only that player's own
+    tables.
     """
 
     round_numbers: tuple[int, ...]
     players: dict[int, PlayerInfo]
-    rows: dict[int, StandingRow]
-    history: dict[int, tuple[RoundRank, ...]]
+    standings: Standings
+    incomplete_tables: tuple[IncompleteTable, ...]
+    # Each player's (rank, shared, points) after each released round, in round order:
+    # plain tuples, which the cache reads back several times faster than objects.
+    ranks: dict[int, tuple[tuple[int, bool, int], ...]]
     byes: dict[int, frozenset[int]]
 
     @property
     def field_size(self) -> int:
         return len(self.players)
 
+    @property
+    def rows(self) -> dict[int, StandingRow]:
+        return {row.key: row for row in self.standings.rows}  # type: ignore[misc]
 
-def _ranks_after_each_round(tournament: Tournament) -> PublicRanks:
-    """Four queries (players, released rounds, their seats' sums, their byes), then one
-    standings computation per released round, over the rounds up to it."""
-    players = {
-        pk: PlayerInfo(ref, name, club)
-        for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
-            "pk", "ref", "name", "club"
-        )
-    }
-    round_numbers = tuple(released_round_numbers(tournament))
-    plays = released_plays(tournament)
-    byes = [(bye.round_number, bye.player_id) for bye in released_byes(tournament)]
-    entrants = [Entrant(pk, info.name) for pk, info in players.items()]
-
-    def standings_after(last: int | None) -> Standings:
-        def counts(number: int) -> bool:
-            return last is None or number <= last
-
-        return compute_standings(
-            entrants,
-            [play for play in plays if counts(play.round_number)],
-            tournament.scoring_system,
-            tournament.tiebreaks,
-            [number for number in round_numbers if counts(number)],
-            [(number, key) for number, key in byes if counts(number)],
-            bye_points(tournament),
-        )
-
-    history: dict[int, list[RoundRank]] = {pk: [] for pk in players}
-    final = standings_after(None)
-    for number in round_numbers:
-        after = final if number == round_numbers[-1] else standings_after(number)
-        for row in after.rows:
-            history[row.key].append(  # type: ignore[index]
-                RoundRank(number, row.rank, row.shared, row.points)
+    def history_of(self, player_id: int) -> tuple[RoundRank, ...]:
+        return tuple(
+            RoundRank(number, rank, shared, points)
+            for number, (rank, shared, points) in zip(
+                self.round_numbers, self.ranks.get(player_id, ()), strict=False
             )
+        )
+
+    @property
+    def history(self) -> dict[int, tuple[RoundRank, ...]]:
+        return {pk: self.history_of(pk) for pk in self.ranks}
+
+    def tournament_standings(self, tournament: Tournament) -> TournamentStandings:
+        """The released standings as ``tournament_standings`` gives them."""
+        return TournamentStandings(tournament, self.standings, self.players, self.incomplete_tables)
+
+
+def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, RoundResults]:
+    system = tournament.scoring_system
+    tables: dict[int, list[TableRow]] = {}
+    for table in facts.tables:
+        size = len(table.players)
+        seats = tuple(
+            (
+                pk,
+                facts.players[pk].name,
+                points_from_sums(sums, size, system),
+                sums.won,
+                sums.last_in,
+            )
+            for pk, sums in zip(table.players, table.sums, strict=True)
+        )
+        expected = deals_per_round(size, tournament.rotations_per_round)
+        tables.setdefault(table.round_number, []).append(
+            (table.number, table.sums[0].deals, expected, seats)
+        )
+    byes: dict[int, list[ByeInfo]] = {}
+    for number, pk in facts.byes:
+        byes.setdefault(number, []).append(ByeInfo(number, pk, facts.players[pk].name))
+    return {
+        number: RoundResults(
+            tuple(sorted(tables.get(number, ()))),
+            tuple(sorted(byes.get(number, ()), key=lambda bye: (bye.name, bye.player_id))),
+        )
+        for number in facts.round_numbers
+    }
+
+
+def compute_public_results(tournament: Tournament) -> tuple[PublicResults, dict[int, RoundResults]]:
+    """The public results of ``tournament`` and each released round's tables: four
+    queries (players, the released rounds' seats with their sums, the rounds, the byes),
+    then one standings computation and one pass over the rounds for the ranks after
+    each (``scoring.standings.ranks_after_each_round``)."""
+    facts = standings_facts(tournament, released_only=True)
+    standings = standings_from(tournament, facts).standings
+    ranks = ranks_after_each_round(
+        facts.entrants,
+        facts.plays,
+        tournament.scoring_system,
+        tournament.tiebreaks,
+        facts.round_numbers,
+        facts.byes,
+        bye_points(tournament),
+    )
     sat_out: dict[int, set[int]] = {}
-    for number, key in byes:
-        sat_out.setdefault(key, set()).add(number)
-    return PublicRanks(
-        round_numbers=round_numbers,
-        players=players,
-        rows={row.key: row for row in final.rows},  # type: ignore[misc]
-        history={pk: tuple(ranks) for pk, ranks in history.items()},
+    for number, pk in facts.byes:
+        sat_out.setdefault(pk, set()).add(number)
+    results = PublicResults(
+        round_numbers=standings.round_numbers,
+        players=facts.players,
+        standings=standings,
+        incomplete_tables=facts.incomplete_tables,
+        ranks={
+            pk: tuple((rank.rank, rank.shared, rank.points) for rank in ranks[pk])
+            for pk in facts.players
+        },
         byes={pk: frozenset(numbers) for pk, numbers in sat_out.items()},
     )
+    return results, _round_results(tournament, facts)
 
 
-def public_ranks(tournament: Tournament) -> PublicRanks:
-    """``PublicRanks`` of ``tournament``, from the cache while nothing public has changed
-    (the key holds ``public_version``, as the public pages' keys do)."""
-    key = f"lld:ranks:{tournament.pk}:{public_version(tournament)}"
-    ranks = cache.get(key)
-    if ranks is None:
-        ranks = _ranks_after_each_round(tournament)
-        cache.set(key, ranks, RANKS_TIMEOUT)
-    return ranks
+def _results_key(tournament: Tournament) -> str:
+    return f"lld:results:{tournament.pk}:{public_version(tournament)}"
 
 
-def player_rounds(tournament: Tournament, player_id: int, ranks: PublicRanks) -> list[PlayerRound]:
-    """The player's part in each released round: two queries, for their own tables."""
-    seated = {
-        table.round_number: (table, seat)
-        for table in released_tables(tournament, player_id=player_id)
-        for seat in table.seats
-        if seat.player_id == player_id
-    }
-    sat_out = ranks.byes.get(player_id, frozenset())
-    points_for_bye = bye_points(tournament)
-    rounds = []
-    for rank in ranks.history.get(player_id, ()):
-        table, seat = seated.get(rank.round_number, (None, None))
-        rounds.append(
-            PlayerRound(
-                round_number=rank.round_number,
-                table=table,
-                seat=seat,
-                bye_points=points_for_bye if rank.round_number in sat_out else None,
-                rank_after=rank,
-            )
-        )
-    return rounds
+# Each worker keeps the results it last read for a few tournaments, so that a page does
+# not read the whole field back from the cache (15 ms at 1,000 players × 20 rounds). A
+# kept copy serves only while the cache holds the token written with it: a change (a new
+# key), an eviction or a cleared cache all send the worker back to the cache.
+_KEPT: dict[str, tuple[str, PublicResults]] = {}
+_KEPT_TOURNAMENTS = 4
+# For threaded workers: the oldest copy is dropped while another thread may be keeping one.
+_KEEPING = threading.Lock()
+
+
+def _keep(key: str, token: str, results: PublicResults) -> None:
+    with _KEEPING:
+        _KEPT.pop(key, None)
+        _KEPT[key] = (token, results)
+        while len(_KEPT) > _KEPT_TOURNAMENTS:
+            del _KEPT[next(iter(_KEPT))]
+
+
+def _compute_and_keep(tournament: Tournament) -> tuple[PublicResults, dict[int, RoundResults]]:
+    # One entry for the field and one for each round (a round's page reads only its own);
+    # a round's entry lost on its own is made again with all the rest.
+    results, rounds = compute_public_results(tournament)
+    key = _results_key(tournament)
+    token = uuid.uuid4().hex
+    cache.set_many(
+        {
+            key: results,
+            f"{key}:token": token,
+            **{f"{key}:round:{number}": tables for number, tables in rounds.items()},
+        },
+        RESULTS_TIMEOUT,
+    )
+    _keep(key, token, results)
+    return results, rounds
+
+
+def public_results(tournament: Tournament) -> PublicResults:
+    """``PublicResults`` of ``tournament``, from the cache while nothing public has
+    changed (the key holds ``public_version``, as the public pages' keys do)."""
+    key = _results_key(tournament)
+    token = cache.get(f"{key}:token")
+    kept = _KEPT.get(key)
+    if token is not None and kept is not None and kept[0] == token:
+        return kept[1]
+    results = cache.get(key) if token is not None else None
+    if results is None:
+        results, _ = _compute_and_keep(tournament)
+    else:
+        _keep(key, token, results)
+    return results
+
+
+def public_round_results(tournament: Tournament, number: int) -> RoundResults | None:
+    """A released round's tables and byes (None for a round not released), from the
+    cache as ``public_results``."""
+    found = cache.get(f"{_results_key(tournament)}:round:{number}")
+    if found is None:
+        _, rounds = _compute_and_keep(tournament)
+        found = rounds.get(number)
+    return found
+
+
+# The name the shared rank history had before the standings joined it.
+public_ranks = public_results
 
 
 def podium(rows: Iterable[StandingRow]) -> list[tuple[str, StandingRow]]:

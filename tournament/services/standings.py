@@ -91,9 +91,19 @@ def bye_points(tournament: Tournament) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class SummedTable:
+    """A table as its seats' rows give it: the players in seat order and their sums."""
+
+    round_number: int
+    number: int
+    players: tuple[int, ...]
+    sums: tuple[SeatSums, ...]
+
+
 def _table_plays(
     tournament: Tournament, rounds: dict[str, object], include_unconfirmed: bool
-) -> tuple[list[TablePlay | TableSums], list[IncompleteTable]]:
+) -> tuple[list[TablePlay | TableSums], list[IncompleteTable], list[SummedTable]]:
     seats: dict[int, tuple[int, int, list[int], list[SeatSums]]] = {}
     for table_id, round_number, table_number, player_id, *sums in (
         Seat.objects.filter(round__tournament=tournament, **_on("round__", rounds))
@@ -129,19 +139,76 @@ def _table_plays(
         if played < expected:
             incomplete.append(IncompleteTable(round_number, table_number, played, expected))
     incomplete.sort(key=lambda table: (table.round, table.table))
-    return plays, incomplete
-
-
-def released_plays(tournament: Tournament) -> list[TablePlay | TableSums]:
-    """The tables of the released rounds with their seats' sums, as the public standings
-    count them: one query."""
-    plays, _ = _table_plays(tournament, {"released": True}, include_unconfirmed=False)
-    return plays
+    seated = [
+        SummedTable(round_number, number, tuple(players), tuple(sums))
+        for round_number, number, players, sums in seats.values()
+    ]
+    return plays, incomplete, seated
 
 
 def _on(path: str, rounds: dict[str, object]) -> dict[str, object]:
     """The round conditions ``rounds`` for a model that reaches its round through ``path``."""
     return {f"{path}{key}": value for key, value in rounds.items()}
+
+
+@dataclass(frozen=True)
+class StandingsFacts:
+    """What a tournament's standings are made of, as loaded: the players, the tables with
+    their sums (or their sheets awaiting confirmation), the rounds counted and the byes."""
+
+    players: dict[int, PlayerInfo]
+    plays: list[TablePlay | TableSums]
+    incomplete_tables: tuple[IncompleteTable, ...]
+    round_numbers: list[int]
+    byes: list[tuple[int, int]]
+    # The same tables as their seats' rows give them, in the order of ``plays``.
+    tables: tuple[SummedTable, ...] = ()
+
+    @property
+    def entrants(self) -> list[Entrant]:
+        return [Entrant(pk, info.name) for pk, info in self.players.items()]
+
+
+def standings_facts(
+    tournament: Tournament, *, include_unconfirmed: bool = False, released_only: bool = False
+) -> StandingsFacts:
+    """The facts ``tournament_standings`` counts (its arguments are the same): four queries,
+    five with the sheets awaiting confirmation."""
+    rounds: dict[str, object] = {"released": True} if released_only else {"started": True}
+    players = {
+        pk: PlayerInfo(ref, name, club)
+        for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
+            "pk", "ref", "name", "club"
+        )
+    }
+    plays, incomplete, tables = _table_plays(tournament, rounds, include_unconfirmed)
+    return StandingsFacts(
+        players=players,
+        plays=plays,
+        incomplete_tables=tuple(incomplete),
+        tables=tuple(tables),
+        round_numbers=list(
+            Round.objects.filter(tournament=tournament, **rounds).values_list("number", flat=True)
+        ),
+        byes=list(
+            Bye.objects.filter(round__tournament=tournament, **_on("round__", rounds)).values_list(
+                "round__number", "player_id"
+            )
+        ),
+    )
+
+
+def standings_from(tournament: Tournament, facts: StandingsFacts) -> TournamentStandings:
+    standings = compute(
+        facts.entrants,
+        facts.plays,
+        tournament.scoring_system,
+        tournament.tiebreaks,
+        facts.round_numbers,
+        facts.byes,
+        bye_points(tournament),
+    )
+    return TournamentStandings(tournament, standings, facts.players, facts.incomplete_tables)
 
 
 def tournament_standings(
@@ -151,26 +218,10 @@ def tournament_standings(
     await confirmation (for organisers and scorers, never the public); ``released_only``
     counts only the rounds the organiser has released (the public view). A round that is
     seated but not started counts nowhere: nobody has played it yet."""
-    rounds: dict[str, object] = {"released": True} if released_only else {"started": True}
-    players = {
-        pk: PlayerInfo(ref, name, club)
-        for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
-            "pk", "ref", "name", "club"
-        )
-    }
-    plays, incomplete = _table_plays(tournament, rounds, include_unconfirmed)
-    standings = compute(
-        [Entrant(pk, info.name) for pk, info in players.items()],
-        plays,
-        tournament.scoring_system,
-        tournament.tiebreaks,
-        Round.objects.filter(tournament=tournament, **rounds).values_list("number", flat=True),
-        Bye.objects.filter(round__tournament=tournament, **_on("round__", rounds)).values_list(
-            "round__number", "player_id"
-        ),
-        bye_points(tournament),
+    facts = standings_facts(
+        tournament, include_unconfirmed=include_unconfirmed, released_only=released_only
     )
-    return TournamentStandings(tournament, standings, players, tuple(incomplete))
+    return standings_from(tournament, facts)
 
 
 def rank_label(row: StandingRow) -> str:

@@ -20,7 +20,8 @@ from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import room, tournament_file
 from tournament.services.csv_export import csv_download
-from tournament.services.standings import as_csv, tournament_standings
+from tournament.services.public import public_results
+from tournament.services.standings import as_csv
 from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 
@@ -33,7 +34,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @cached_public_page(reads={"q": search_text, "sort": standings_sort, "page": page_number})
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
-    result = tournament_standings(tournament, released_only=True)
+    # Shared with the other public pages: a search or another sort recomputes nothing.
+    result = public_results(tournament).tournament_standings(tournament)
     round_numbers = result.standings.round_numbers
     progress = room.progress(tournament, round_numbers)
     query = request.GET.get("q", "").strip()
@@ -92,7 +94,7 @@ def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     well as GET: download managers and link checkers ask it first."""
     tournament = get_public_tournament(request, slug)
     response = HttpResponse(
-        csv_download(as_csv(tournament_standings(tournament, released_only=True))),
+        csv_download(as_csv(public_results(tournament).tournament_standings(tournament))),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'

@@ -27,14 +27,13 @@ from tournament.public_cache import cached_public_page, wants_fragment
 from tournament.services import room
 from tournament.services.public import (
     RoundRank,
-    player_rounds,
     podium,
-    public_ranks,
-    released_byes,
+    public_results,
+    public_round_results,
     released_round_numbers,
-    released_tables,
 )
-from tournament.services.standings import rank_label, tournament_standings
+from tournament.services.public_player import player_rounds
+from tournament.services.standings import rank_label
 
 # The rank chart ---------------------------------------------------------------------
 
@@ -134,24 +133,24 @@ def rank_chart(history: list[RoundRank], field_size: int) -> RankChart | None:
 @cached_public_page
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
-    ranks = public_ranks(tournament)
-    info = ranks.players.get(pk)
+    results = public_results(tournament)
+    info = results.players.get(pk)
     if info is None:
         raise Http404("No such player")
-    rounds = player_rounds(tournament, pk, ranks)
-    row = ranks.rows[pk]
+    rounds = player_rounds(tournament, pk, results)
+    row = results.rows[pk]
     now = room.now_playing(tournament, pk)
     context = {
         "tournament": tournament,
-        "public_rounds": ranks.round_numbers,
-        "progress": room.progress(tournament, ranks.round_numbers),
+        "public_rounds": results.round_numbers,
+        "progress": room.progress(tournament, results.round_numbers),
         "player": info,
         "player_pk": pk,
         "row": row,
         "rank": rank_label(row),
-        "field_size": ranks.field_size,
+        "field_size": results.field_size,
         "rounds": rounds,
-        "chart": rank_chart([r.rank_after for r in rounds], ranks.field_size),
+        "chart": rank_chart([r.rank_after for r in rounds], results.field_size),
         "system": tournament.scoring_system,
         "now": now,
         "seated_number": now.round_number if now else None,
@@ -163,16 +162,18 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @cached_public_page
 def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
+    # One query, so that a round being played shows its seating without the results.
     public_rounds = released_round_numbers(tournament)
-    if number not in public_rounds:
+    played = public_round_results(tournament, number) if number in public_rounds else None
+    if played is None:
         return _seating_page(request, tournament, public_rounds, number)
     context = {
         "tournament": tournament,
         "public_rounds": public_rounds,
         "progress": room.progress(tournament, public_rounds),
         "number": number,
-        "tables": released_tables(tournament, number),
-        "byes": released_byes(tournament, number),
+        "tables": played.tables,
+        "byes": played.byes,
         "system": tournament.scoring_system,
         # A released round's play is over: no clock to look up.
         "released": True,
@@ -307,7 +308,7 @@ def _final_cells(
 @cached_public_page
 def final(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
-    result = tournament_standings(tournament, released_only=True)
+    result = public_results(tournament).tournament_standings(tournament)
     standings = result.standings
     columns = standings_columns(standings.tiebreaks, standings.round_numbers)
     progress = room.progress(tournament, standings.round_numbers)

@@ -1,0 +1,179 @@
+"""The public results: made once per public change and shared by every public page.
+
+The standings, each player's rank after every released round and each released round's
+tables are computed together from the seats' sums (``services.public.public_results``);
+these tests check that they equal a plain recomputation, that the pages share one
+computation until something public changes, and that a player's page then costs the same
+queries whatever the number of rounds.
+"""
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament import public_cache
+from tournament.models import Bye, ByeScore, Player, Round
+from tournament.services import public
+from tournament.services.standings import tournament_standings
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def computations(monkeypatch):
+    """How many times the public results have been computed."""
+    calls = []
+    compute = public.compute_public_results
+
+    def counted(tournament):
+        calls.append(tournament.pk)
+        return compute(tournament)
+
+    monkeypatch.setattr(public, "compute_public_results", counted)
+    return calls
+
+
+def players(tournament):
+    return list(Player.objects.filter(tournament=tournament).order_by("pk"))
+
+
+@pytest.fixture
+def eventful(make_played):
+    """Four rounds of 16 players with an average bye (player 13 in round 2), two late
+    arrivals (players 14 and 15 miss round 1, so they share a rank after it) and a
+    dropped player (player 0 leaves after round 2)."""
+    tournament = make_played(
+        players=16,
+        rounds=4,
+        absent={1: [14, 15], 2: [13], 3: [0], 4: [0]},
+        bye_score=ByeScore.AVERAGE,
+        slug="eventful",
+    )
+    field = players(tournament)
+    Bye.objects.create(round=Round.objects.get(tournament=tournament, number=2), player=field[13])
+    public_cache.mark_changed(tournament.pk)
+    tournament.refresh_from_db()
+    return tournament, field
+
+
+def test_the_player_pages_ranks_after_each_round_are_the_standings_over_the_rounds_up_to_it(
+    client, eventful
+):
+    tournament, field = eventful
+    shown = {}
+    for player in field:
+        response = client.get(reverse("player", args=[tournament.slug, player.pk]))
+        assert response.status_code == 200
+        shown[player.pk] = [
+            (rank.round_number, rank.rank, rank.shared, rank.points)
+            for rank in (round_.rank_after for round_ in response.context["rounds"])
+        ]
+
+    # Recomputed plainly: the standings with only the rounds up to k released.
+    expected = {player.pk: [] for player in field}
+    for number in (1, 2, 3, 4):
+        Round.objects.filter(tournament=tournament).update(released=False)
+        Round.objects.filter(tournament=tournament, number__lte=number).update(released=True)
+        for row in tournament_standings(tournament, released_only=True).standings.rows:
+            expected[row.key].append((number, row.rank, row.shared, row.points))
+    assert shown == expected
+
+    late, dropped, bye = field[14].pk, field[0].pk, field[13].pk
+    assert shown[late][0][1:3] == (shown[field[15].pk][0][1], True)  # shared after round 1
+    assert shown[late][0][3] == 0
+    assert shown[dropped][2][3] == shown[dropped][3][3] == shown[dropped][1][3]
+    assert shown[bye][1][3] - shown[bye][0][3] == 26  # the bye's average, one rotation
+
+
+def test_the_pages_share_one_computation_until_something_public_changes(
+    client, make_played, computations
+):
+    tournament = make_played(players=14, rounds=3)
+    first, second = players(tournament)[:2]
+    urls = [
+        reverse("standings", args=[tournament.slug]),
+        reverse("standings", args=[tournament.slug]) + "?q=Player+0001",
+        reverse("standings", args=[tournament.slug]) + "?q=Player+0002",
+        reverse("standings", args=[tournament.slug]) + "?sort=-points",
+        reverse("projector", args=[tournament.slug]),
+        reverse("final", args=[tournament.slug]),
+        reverse("standings_csv", args=[tournament.slug]),
+        reverse("player", args=[tournament.slug, first.pk]),
+        reverse("player", args=[tournament.slug, second.pk]),
+        reverse("public_round", args=[tournament.slug, 1]),
+        reverse("public_round", args=[tournament.slug, 3]),
+    ]
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+    assert computations == [tournament.pk]
+
+    # A change (a round withheld through the organiser's path) makes them once more,
+    # for every page.
+    round_3 = Round.objects.get(tournament=tournament, number=3)
+    round_3.released = False
+    round_3.save(update_fields=["released"])
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+    assert "results not released yet" in client.get(urls[-1]).content.decode()
+    assert computations == [tournament.pk] * 2
+
+
+def test_find_a_player_answers_from_the_shared_results(client, make_played, computations):
+    tournament = make_played(players=30, rounds=3)
+    url = reverse("standings", args=[tournament.slug])
+    assert client.get(url).status_code == 200
+    for query in ("Player 0001", "Player 002", "nobody"):
+        # The page cache's lookup, the tournament, and the round being played (none).
+        with CaptureQueriesContext(connection) as searched:
+            response = client.get(url, {"q": query})
+        assert response.status_code == 200
+        assert len(searched) == 3, query
+    assert computations == [tournament.pk]
+    names = [row["name"] for row in response.context["table"].data]
+    assert names == []
+
+
+def test_a_cleared_cache_is_never_outlived_by_a_workers_copy(make_played, computations):
+    tournament = make_played(players=10, rounds=2)
+    first = public.public_results(tournament)
+    assert public.public_results(tournament) is first
+    cache.clear()
+    again = public.public_results(tournament)
+    assert again is not first
+    assert again == first
+    assert computations == [tournament.pk] * 2
+
+
+def test_a_rounds_tables_lost_from_the_cache_are_made_again(make_played, computations):
+    tournament = make_played(players=10, rounds=2)
+    tables = public.public_round_results(tournament, 2)
+    assert computations == [tournament.pk]
+    assert public.public_round_results(tournament, 2) == tables
+    assert computations == [tournament.pk]
+    cache.delete(f"lld:results:{tournament.pk}:{public_cache.public_version(tournament)}:round:2")
+    assert public.public_round_results(tournament, 2) == tables
+    assert computations == [tournament.pk] * 2
+    assert [table.number for table in tables.tables] == [1, 2]
+
+
+@pytest.mark.parametrize("rounds", [2, 8])
+def test_a_player_page_costs_the_same_queries_whatever_the_number_of_rounds(
+    client, make_played, rounds, django_assert_num_queries
+):
+    tournament = make_played(players=20, rounds=rounds, slug=f"rounds-{rounds}")
+    first, second = players(tournament)[:2]
+    # The first page after a change: the page cache's lookup, the tournament, the public
+    # results (players, seats with their sums, rounds, byes), the player's tables and
+    # their deals, and the round being played (none: every round is released).
+    with django_assert_num_queries(9):
+        assert client.get(reverse("player", args=[tournament.slug, first.pk])).status_code == 200
+    # Any other player's page after it: the results are shared.
+    with django_assert_num_queries(5):
+        assert client.get(reverse("player", args=[tournament.slug, second.pk])).status_code == 200

@@ -1,0 +1,184 @@
+"""A player's public page: the player's own tables of the released rounds with their
+confirmed deals, and their part in each released round (``services.public`` has the
+terms).
+
+The field's work (the standings, everyone's rank after each round) comes from the
+tournament's shared public results (``public.public_results``); a player's page adds
+only two queries, for the player's own tables and their deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import groupby
+
+from scoring.rules import DealFacts, dealer_of, deals_per_round
+from scoring.standings import TablePlay
+from scoring.systems import score_deal
+from tournament.models import DealResult, Seat, Tournament
+from tournament.services.public import PublicResults, PublicSeat, RoundRank, SeatResult
+from tournament.services.standings import bye_points
+
+
+@dataclass(frozen=True)
+class PublicTable:
+    tournament: Tournament
+    round_number: int
+    number: int
+    seats: tuple[PublicSeat, ...]
+    # (deal number, facts) pairs in deal order.
+    deals: tuple[tuple[int, DealFacts], ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+    @property
+    def expected_deals(self) -> int:
+        return deals_per_round(self.size, self.tournament.rotations_per_round)
+
+    @property
+    def stopped_early(self) -> bool:
+        # Confirmed deals are only ever written for a complete sheet, so fewer deals than a
+        # round has (but some) means the sheet was confirmed as stopped early.
+        return 0 < len(self.deals) < self.expected_deals
+
+    @property
+    def play(self) -> TablePlay:
+        return TablePlay(
+            self.round_number, tuple(s.player_id for s in self.seats), tuple(self.deals)
+        )
+
+    def dealer(self, deal_number: int) -> PublicSeat:
+        return self.seats[dealer_of(deal_number, self.size) - 1]
+
+    @cached_property
+    def deal_points(self) -> tuple[tuple[int, ...], ...]:
+        """Each deal's points in seat order, under the tournament's scoring system."""
+        system = self.tournament.scoring_system
+        return tuple(
+            score_deal(facts, dealer_of(number, self.size), system) for number, facts in self.deals
+        )
+
+    @cached_property
+    def results(self) -> tuple[SeatResult, ...]:
+        totals = [sum(points[i] for points in self.deal_points) for i in range(self.size)]
+        top = max(totals) if self.deals else None
+        return tuple(
+            SeatResult(
+                seat=seat,
+                points=totals[index],
+                cards_won=sum(facts.won[index] for _, facts in self.deals),
+                last_in=sum(1 for _, facts in self.deals if facts.last_in == seat.position),
+                winner=totals[index] == top,
+            )
+            for index, seat in enumerate(self.seats)
+        )
+
+    @property
+    def winners(self) -> list[PublicSeat]:
+        return [result.seat for result in self.results if result.winner]
+
+
+def player_tables(tournament: Tournament, player_id: int) -> list[PublicTable]:
+    """The tables of the released rounds where ``player_id`` sat, with their confirmed
+    deals, in round order: two queries."""
+    tables = Seat.objects.filter(
+        round__tournament=tournament, round__released=True, player_id=player_id
+    ).values("table_id")
+    seats: dict[int, tuple[int, int, list[PublicSeat]]] = {}
+    for table_id, round_no, table_no, position, seated_id, name in (
+        Seat.objects.filter(table_id__in=tables)
+        .order_by("round__number", "table__number", "position")
+        .values_list(
+            "table_id", "round__number", "table__number", "position", "player_id", "player__name"
+        )
+    ):
+        seats.setdefault(table_id, (round_no, table_no, []))[2].append(
+            PublicSeat(position, seated_id, name)
+        )
+
+    rows = (
+        DealResult.objects.filter(deal__table_id__in=tables)
+        .order_by("deal__table_id", "deal__number", "seat")
+        .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
+    )
+    deals: dict[int, list[tuple[int, DealFacts]]] = {}
+    for (table_id, number, last_in, left_over), group in groupby(rows, key=lambda r: r[:4]):
+        facts = DealFacts(tuple(row[4] for row in group), last_in, left_over)
+        deals.setdefault(table_id, []).append((number, facts))
+
+    return [
+        PublicTable(tournament, round_no, table_no, tuple(seated), tuple(deals.get(table_id, ())))
+        for table_id, (round_no, table_no, seated) in seats.items()
+    ]
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """A player's part in one released round: a table, a bye, or neither (absent)."""
+
+    round_number: int
+    table: PublicTable | None
+    seat: PublicSeat | None
+    bye_points: int | None
+    rank_after: RoundRank
+
+    @property
+    def result(self) -> SeatResult | None:
+        if self.table is None or self.seat is None:
+            return None
+        return self.table.results[self.seat.position - 1]
+
+    @property
+    def opponents(self) -> list[PublicSeat]:
+        if self.table is None:
+            return []
+        return [seat for seat in self.table.seats if seat != self.seat]
+
+    @property
+    def deals(self) -> list[dict[str, object]]:
+        """The player's deal-by-deal results at their table."""
+        if self.table is None or self.seat is None:
+            return []
+        index = self.seat.position - 1
+        return [
+            {
+                "number": number,
+                "dealer": self.table.dealer(number),
+                "won": facts.won[index],
+                "last_in": facts.last_in == self.seat.position,
+                "points": points[index],
+            }
+            for (number, facts), points in zip(
+                self.table.deals, self.table.deal_points, strict=True
+            )
+        ]
+
+
+def player_rounds(
+    tournament: Tournament, player_id: int, results: PublicResults
+) -> list[PlayerRound]:
+    """The player's part in each released round: two queries, for their own tables."""
+    seated = {
+        table.round_number: (table, seat)
+        for table in player_tables(tournament, player_id)
+        for seat in table.seats
+        if seat.player_id == player_id
+    }
+    sat_out = results.byes.get(player_id, frozenset())
+    points_for_bye = bye_points(tournament)
+    rounds = []
+    for rank in results.history_of(player_id):
+        table, seat = seated.get(rank.round_number, (None, None))
+        rounds.append(
+            PlayerRound(
+                round_number=rank.round_number,
+                table=table,
+                seat=seat,
+                bye_points=points_for_bye if rank.round_number in sat_out else None,
+                rank_after=rank,
+            )
+        )
+    return rounds
