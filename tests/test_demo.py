@@ -53,3 +53,11 @@ def test_the_demo_accounts_log_in_with_the_demo_password(db):
     for user in accounts:
         assert user.check_password("lld-demo"), user.username
         assert not user.check_password("lld-dem0"), user.username
+
+
+def test_load_demo_can_migrate_first(db):
+    out = io.StringIO()
+    call_command("load_demo", "--migrate", "--no-users", stdout=out)
+    assert "No migrations to apply" in out.getvalue()
+    assert out.getvalue().index("No migrations to apply") < out.getvalue().index("Loaded the demo")
+    assert Tournament.objects.get().slug == "red-lion-winter-open"

@@ -49,17 +49,20 @@ def managed(monkeypatch):
 
 def test_the_demo_serves_where_it_always_did(managed):
     run.demo([])
-    assert managed[-1] == ("runserver", "127.0.0.1:8000")
+    assert managed[-1] == ("runserver", "--skip-checks", "127.0.0.1:8000")
 
 
 def test_the_demo_takes_an_address(managed):
     run.demo(["127.0.0.1:8101"])
-    assert managed == [("migrate", "--noinput"), ("load_demo",), ("runserver", "127.0.0.1:8101")]
+    assert managed == [
+        ("load_demo", "--migrate"),
+        ("runserver", "--skip-checks", "127.0.0.1:8101"),
+    ]
 
 
 def test_the_demo_passes_other_options_on(managed):
     run.demo(["0.0.0.0:8101", "--noreload"])
-    assert managed[-1] == ("runserver", "0.0.0.0:8101", "--noreload")
+    assert managed[-1] == ("runserver", "--skip-checks", "0.0.0.0:8101", "--noreload")
 
 
 def test_serving_on_every_address_uses_the_lan_address_for_the_qr_codes(tmp_path):

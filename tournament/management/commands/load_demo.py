@@ -1,5 +1,6 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from tournament.demo import demo_tournament
@@ -18,8 +19,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--no-users", action="store_true", help="do not create demo accounts")
+        parser.add_argument(
+            "--migrate",
+            action="store_true",
+            help="first bring the database up to date (migrate), in the same process",
+        )
 
-    def handle(self, *args: object, no_users: bool, **options: object) -> None:
+    def handle(self, *args: object, no_users: bool, migrate: bool, **options: object) -> None:
+        if migrate:
+            call_command("migrate", interactive=False, stdout=self.stdout, stderr=self.stderr)
         summary = tournament_file.import_tournament(demo_tournament(), replace=True)
         tournament = summary.tournament
         tournament.published = True
