@@ -47,10 +47,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import PROXY_HEADERS, percentile, wait_for  # noqa: E402
+from load import PROXY_HEADERS, cpu_seconds, percentile, wait_for  # noqa: E402
 
 SLUG = "live-open"
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -130,24 +129,6 @@ print(time.time())
         text=True,
     )
     return float(done.stdout.split()[-1])
-
-
-def cpu_seconds(master: int) -> float:
-    """User and system time of the gunicorn master and its live workers."""
-    pids = [master]
-    try:
-        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-        pids += [int(pid) for pid in children]
-    except OSError:
-        pass
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICKS
 
 
 def response_size(response: http.client.HTTPResponse, body: bytes) -> int:
