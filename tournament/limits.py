@@ -50,6 +50,8 @@ NAME_MAX = 200
 VENUE_MAX = 200
 CLUB_MAX = 200
 PLAYER_ID_MAX = 50
+# A member number (a guild's or league's own, "M0123"): unique on the installation.
+MEMBER_MAX = 30
 SLUG_MAX = 100
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 

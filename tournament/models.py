@@ -10,6 +10,7 @@ because each model keeps the constraints that guard its facts beside its fields.
 """
 
 from dataclasses import astuple
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -23,7 +24,7 @@ from django.utils.functional import cached_property
 from scoring.rules import MAX_TABLE_SIZE
 from scoring.systems import ScoringSystem, SeatSums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament import limits
+from tournament import limits, names
 from tournament.codes import CODE_LENGTH, new_table_code
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
@@ -156,6 +157,52 @@ class Tournament(models.Model):
         return ScoringSystem(self.scoring)
 
 
+class Person(models.Model):
+    """Somebody kept across tournaments (a guild's or league's member), to whom the
+    players of many tournaments may be linked (``Player.person``); the series and careers
+    (``services.series``) count their linked players' public results."""
+
+    name = models.CharField(max_length=limits.NAME_MAX)
+    club = models.CharField(max_length=limits.CLUB_MAX, blank=True)
+    # The guild's own number ("M0123"), unique on the installation; blank when none.
+    member = models.CharField(max_length=limits.MEMBER_MAX, blank=True)
+    # ``names.key`` of the name and the club, kept for matching players to people.
+    name_key = models.CharField(max_length=limits.NAME_MAX, editable=False, db_index=True)
+    club_key = models.CharField(max_length=limits.CLUB_MAX, editable=False, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    # Moves at every save, so that what shows the person (series pages) knows to redo it.
+    changed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name_key", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member"], condition=~Q(member=""), name="person_member_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = names.key(self.name)
+        self.club_key = names.key(self.club)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "name_key", "club_key"}
+        super().save(*args, **kwargs)
+
+    @property
+    def identifier(self) -> str:
+        """How exports name the person: the member number, or a stable id without one."""
+        return self.member or f"{PERSON_ID_PREFIX}{self.pk}"
+
+
+# The stable id of a person without a member number ("person-17"); member numbers may
+# not start with it.
+PERSON_ID_PREFIX = "person-"
+
+
 class Player(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     # The player's id in tournament files ("p1"); stable across export and import.
@@ -169,11 +216,18 @@ class Player(models.Model):
     fixed_table = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=limits.FIXED_TABLE.validators()
     )
+    # Who the player is across tournaments; a person plays at most once in a tournament.
+    person = models.ForeignKey(
+        Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
+    )
 
     class Meta:
         ordering = ["pk"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "ref"], name="player_ref_unique"),
+            models.UniqueConstraint(
+                fields=["tournament", "person"], name="player_person_once_a_tournament"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -476,3 +530,83 @@ class SheetVersion(models.Model):
 
     def __str__(self) -> str:
         return f"Version {self.number} of {self.sheet}"
+
+
+class SeriesScheme(models.TextChoices):
+    """How a series scores a tournament (``scoring.series`` computes each)."""
+
+    FIELD_SHARE = "field-share", "Field share: the share of the field finishing below"
+    PLACING = "placing", "Placing: points by place from a list"
+    TOURNAMENT_POINTS = "tournament-points", "Tournament points: the tournament's own total"
+
+
+def default_placing() -> list[int]:
+    return [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
+
+
+class Series(models.Model):
+    """A season, a league or "all time": tournaments whose public results add up to a
+    series standings and ratings of the people who played them (``services.series``)."""
+
+    name = models.CharField(max_length=limits.NAME_MAX)
+    slug = models.SlugField(
+        max_length=limits.SLUG_MAX, unique=True, validators=limits.slug_validators()
+    )
+    scheme = models.CharField(
+        max_length=20, choices=SeriesScheme.choices, default=SeriesScheme.FIELD_SHARE
+    )
+    # Points by place under the placing scheme (1st, 2nd, …; later places score 0).
+    placing = models.JSONField(default=default_placing)
+    # Each person's best results counted; None counts them all.
+    count_best = models.PositiveSmallIntegerField(null=True, blank=True)
+    # People with fewer tournaments are listed after the ranked ones, unranked.
+    min_events = models.PositiveSmallIntegerField(default=1)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="organised_series",
+    )
+    tournaments: "models.ManyToManyField[Tournament, SeriesTournament]" = models.ManyToManyField(
+        Tournament, through="SeriesTournament", related_name="series"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    # Moves at every save of the series or of its tournaments (``services.series``).
+    changed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "series"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(scheme__in=SeriesScheme.values), name="series_known_scheme"
+            ),
+            models.CheckConstraint(condition=Q(count_best__gte=1), name="series_count_best"),
+            models.CheckConstraint(condition=Q(min_events__gte=1), name="series_min_events"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeriesTournament(models.Model):
+    """A tournament in a series. One of another organiser's tournaments counts only once
+    that organiser has accepted (``accepted``); the series' own organiser's, and those
+    added by the site administrator's command, are accepted at once."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="entries")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="series_entries"
+    )
+    accepted = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "tournament"], name="series_tournament_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} in {self.series}"
