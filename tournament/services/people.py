@@ -278,13 +278,28 @@ def proposals(tournament: Tournament) -> list[Proposal]:
         .values_list("person_id", flat=True)
     )
     register = list(Person.objects.exclude(pk__in=taken))
-    result = []
-    for player in players:
-        key, club = names.key(player.name), names.key(player.club)
-        same = [p for p in register if p.name_key == key and p.club_key == club]
-        near = near_matches(player.name, player.club, exclude={p.pk for p in same}, people=register)
-        result.append(Proposal(player, near, same))
-    return result
+    return [_proposal(player, register) for player in players]
+
+
+def proposal_for(player: Player, query: str = "") -> Proposal:
+    """One unlinked player's proposal; with ``query``, the people found by it instead of
+    the near matches (the organiser looking for someone else)."""
+    taken = set(
+        Player.objects.filter(tournament_id=player.tournament_id)
+        .exclude(person=None)
+        .values_list("person_id", flat=True)
+    )
+    if query:
+        found = [p for p in search(query) if p.pk not in taken]
+        return Proposal(player, found)
+    return _proposal(player, list(Person.objects.exclude(pk__in=taken)))
+
+
+def _proposal(player: Player, register: list[Person]) -> Proposal:
+    key, club = names.key(player.name), names.key(player.club)
+    same = [p for p in register if p.name_key == key and p.club_key == club]
+    near = near_matches(player.name, player.club, exclude={p.pk for p in same}, people=register)
+    return Proposal(player, near, same)
 
 
 @dataclass(frozen=True)
