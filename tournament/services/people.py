@@ -131,10 +131,16 @@ def same_name_and_club(name: str, club: str) -> list[Person]:
     return list(Person.objects.filter(name_key=names.key(name), club_key=names.key(club)))
 
 
-def _alike(first: str, second: str) -> bool:
-    if sorted(first.split()) == sorted(second.split()):
-        return True
-    return difflib.SequenceMatcher(None, first, second).ratio() >= NEAR_RATIO
+def _likeness(wanted: str, other: str) -> float:
+    """How alike two name keys are, 0 to 1; the same words in another order count as
+    alike. difflib's cheap upper bounds rule most of a register out before its full
+    comparison (a review of 60 players against thousands of people stays quick)."""
+    if sorted(wanted.split()) == sorted(other.split()):
+        return 1.0
+    matcher = difflib.SequenceMatcher(None, wanted, other)
+    if matcher.real_quick_ratio() < NEAR_RATIO or matcher.quick_ratio() < NEAR_RATIO:
+        return 0.0
+    return matcher.ratio()
 
 
 def near_matches(
@@ -148,20 +154,21 @@ def near_matches(
     equals); at most ``NEAR_SHOWN``. ``people``: the register, when the caller has it."""
     wanted, wanted_club = names.key(name), names.key(club)
     register = people if people is not None else list(Person.objects.all())
-    found = [
-        person
+    scored = [
+        (likeness, person)
         for person in register
-        if person.pk not in (exclude or set()) and _alike(wanted, person.name_key)
+        if person.pk not in (exclude or set())
+        and (likeness := _likeness(wanted, person.name_key)) >= NEAR_RATIO
     ]
-    found.sort(
-        key=lambda person: (
-            -difflib.SequenceMatcher(None, wanted, person.name_key).ratio(),
-            person.club_key != wanted_club,
-            person.name_key,
-            person.pk,
+    scored.sort(
+        key=lambda pair: (
+            -pair[0],
+            pair[1].club_key != wanted_club,
+            pair[1].name_key,
+            pair[1].pk,
         )
     )
-    return found[:NEAR_SHOWN]
+    return [person for _, person in scored[:NEAR_SHOWN]]
 
 
 def search(query: str, limit: int = SEARCH_SHOWN) -> list[Person]:
