@@ -333,3 +333,10 @@ def test_a_person_and_another_member_number_disagree(organiser_client, tournamen
     )
     assert "Zoë Ånström’s member number is M0123, not M9." in response.content.decode()
     assert not Player.objects.filter(name="Zoe").exists()
+
+
+def test_the_players_list_shows_a_linked_players_member_number(organiser_client, tournament):
+    first = players(tournament)[0]
+    people.link(first, people.add_person("Ann Lee", "", "M0042"))
+    page = organiser_client.get(link_url("players", tournament)).content.decode()
+    assert ">M0042</span>" in page

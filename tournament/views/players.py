@@ -37,7 +37,9 @@ from tournament.tables import PlayersTable
 def _players_page(
     request: HttpRequest, tournament: Tournament, form: AddPlayerForm, **extra: object
 ) -> HttpResponse:
-    players = list(Player.objects.filter(tournament=tournament).order_by("name"))
+    players = list(
+        Player.objects.filter(tournament=tournament).select_related("person").order_by("name")
+    )
     names = Counter(player.name.casefold() for player in players)
     duplicates = {player.pk for player in players if names[player.name.casefold()] > 1}
     table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)
