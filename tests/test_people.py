@@ -271,3 +271,11 @@ def test_a_person_is_not_merged_with_themselves(db):
     ann = people.add_person("Ann Lee")
     with pytest.raises(PeopleError, match="two different people"):
         people.merge(ann, ann)
+
+
+def test_merging_with_someone_merged_away_meanwhile_is_a_message(db):
+    ann = people.add_person("Ann Lee")
+    annie = people.add_person("Annie Lee")
+    Person.objects.filter(pk=annie.pk).delete()
+    with pytest.raises(PeopleError, match="no longer in the register"):
+        people.merge(ann, annie)

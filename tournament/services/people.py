@@ -352,10 +352,17 @@ def merge(kept: Person, gone: Person, member: str | None = None) -> Person:
     if kept.pk == gone.pk:
         raise PeopleError("choose two different people to merge")
     with transaction.atomic():
-        kept, gone = (
-            Person.objects.select_for_update().get(pk=kept.pk),
-            Person.objects.select_for_update().get(pk=gone.pk),
-        )
+        # Both rows locked in one order, whichever is kept: two merges of the same pair
+        # the other way round wait for each other rather than deadlock.
+        locked = {
+            p.pk: p
+            for p in Person.objects.select_for_update()
+            .filter(pk__in=[kept.pk, gone.pk])
+            .order_by("pk")
+        }
+        if len(locked) != 2:
+            raise PeopleError("one of the two people is no longer in the register")
+        kept, gone = locked[kept.pk], locked[gone.pk]
         both = (
             Tournament.objects.filter(players__person=kept)
             .filter(players__person=gone)
