@@ -340,3 +340,13 @@ def test_the_players_list_shows_a_linked_players_member_number(organiser_client,
     people.link(first, people.add_person("Ann Lee", "", "M0042"))
     page = organiser_client.get(link_url("players", tournament)).content.decode()
     assert ">M0042</span>" in page
+
+
+def test_a_players_page_says_who_they_are_in_the_register(organiser_client, tournament):
+    first, second = players(tournament)[:2]
+    ann = people.add_person("Ann Lee", "", "M0042")
+    people.link(first, ann)
+    page = organiser_client.get(link_url("player_edit", tournament, first.pk)).content.decode()
+    assert reverse("people:edit", args=[ann.pk]) in page
+    page = organiser_client.get(link_url("player_edit", tournament, second.pk)).content.decode()
+    assert "Not linked to a person of the register." in page
