@@ -279,3 +279,8 @@ def test_merging_with_someone_merged_away_meanwhile_is_a_message(db):
     Person.objects.filter(pk=annie.pk).delete()
     with pytest.raises(PeopleError, match="no longer in the register"):
         people.merge(ann, annie)
+
+
+def test_a_search_holding_a_nul_finds_nobody(db):
+    people.add_person("Ann Lee")
+    assert people.search("Ann\x00") == []

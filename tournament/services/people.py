@@ -173,7 +173,10 @@ def near_matches(
 
 def search(query: str, limit: int = SEARCH_SHOWN) -> list[Person]:
     """People whose name (case, accents and spacing ignored), club or member number holds
-    ``query``; the names starting with it first."""
+    ``query``; the names starting with it first. A NUL, which no stored text holds (and
+    PostgreSQL refuses in a query), finds nobody."""
+    if "\x00" in query:
+        return []
     wanted = names.key(query)
     if not wanted:
         return []
