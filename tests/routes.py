@@ -13,7 +13,7 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournament.models import Player, Table, Tournament
+from tournament.models import Person, Player, Table, Tournament
 from tournament.services import door
 
 
@@ -23,6 +23,9 @@ class Access(Enum):
     ACCOUNT = "account"  # any logged-in user: their own account, their own tournaments
     SCORER = "scorer"  # the tournament's scorers and its organiser
     ORGANISER = "organiser"  # the tournament's organiser only
+    # Anyone who organises a tournament here, or a superuser: the register of people,
+    # shared by the installation's organisers (tournament/permissions.py may_keep_people).
+    PEOPLE = "people"
     # Anyone holding the tournament's open door address (its token), logged in or not:
     # door check-in on a tablet (tournament/services/door.py).
     DOOR = "door"
@@ -113,6 +116,16 @@ ROUTES: dict[str, Route] = {
     "organiser:unfinish": _route(Access.ORGANISER, "POST"),
     "organiser:scorer_remove": _route(Access.ORGANISER, "POST"),
     "organiser:keep_apart_remove": _route(Access.ORGANISER, "POST"),
+    "organiser:players_people": _route(Access.ORGANISER),
+    "organiser:players_people_auto": _route(Access.ORGANISER, "POST"),
+    "organiser:player_person": _route(Access.ORGANISER, "POST"),
+    "organiser:player_new_person": _route(Access.ORGANISER, "POST"),
+    "organiser:player_unlink": _route(Access.ORGANISER, "POST"),
+    # The register of people
+    "people:list": _route(Access.PEOPLE),
+    "people:add": _route(Access.PEOPLE, "POST"),
+    "people:edit": _route(Access.PEOPLE, "GET POST"),
+    "people:merge": _route(Access.PEOPLE, "GET POST"),
     "print:seating": _route(Access.ORGANISER),
     "print:sheets": _route(Access.ORGANISER),
     "print:rules_cards": _route(Access.ORGANISER),
@@ -201,6 +214,8 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
             values["token"] = door.door_token(tournament)
         last = Table.objects.filter(round__tournament=tournament, round__number=1)
         values["code"] = last.order_by("-number").values_list("code", flat=True).first()
+    if "person" in pattern.kwargs:
+        values["person"] = Person.objects.get_or_create(name="Route Person")[0].pk
     missing = set(pattern.kwargs) - set(values)
     assert not missing, f"tests/routes.py cannot fill {sorted(missing)} in {name}'s URL"
     return reverse(name, kwargs={key: values[key] for key in pattern.kwargs})

@@ -92,6 +92,7 @@ def people(client, organiser_client, scorer_client, outsider_client):
         Access.ACCOUNT: outsider_client,
         Access.SCORER: scorer_client,
         Access.ORGANISER: organiser_client,
+        Access.PEOPLE: organiser_client,
         Access.DOOR: client,
         Access.TABLE: client,
     }

@@ -195,6 +195,7 @@ def state(
         "foreign_ids": {str(pk) for pk in foreign.values()},
         "clients": {
             Access.ORGANISER: [organiser_client],
+            Access.PEOPLE: [organiser_client],
             # sarah may confirm table 1's sheet; the organiser may too, and enters sheets.
             Access.SCORER: [organiser_client, second_scorer_client],
             Access.ACCOUNT: [organiser_client],

@@ -206,3 +206,51 @@ def test_a_list_full_of_quotes_is_read_quickly_enough_to_answer(tournament):
     assert check.errors
     assert seen
     assert max(seen) <= 4096
+
+
+# Member numbers: the register of people ---------------------------------------------------
+
+
+def test_a_member_number_column_links_or_makes_the_person(organiser_client, tournament):
+    from tournament.models import Person
+
+    ann = Person.objects.create(name="Ann Lee", club="Rooks", member="M1")
+    text = "name,club,member\nAnnie Lee,Rooks,M1\nBob Day,Pawns, M2 \nCy Roe,,\n"
+    response = preview(organiser_client, tournament, text=text)
+    assert "member M1: linked to Ann Lee" in response.content.decode()
+    assert "member M2: a new person" in response.content.decode()
+    confirm(organiser_client, tournament, response)
+    linked = dict(
+        Player.objects.filter(
+            tournament=tournament, name__in=["Annie Lee", "Bob Day", "Cy Roe"]
+        ).values_list("name", "person__member")
+    )
+    assert linked == {"Annie Lee": "M1", "Bob Day": "M2", "Cy Roe": None}
+    bob = Person.objects.get(member="M2")
+    assert (bob.name, bob.club) == ("Bob Day", "Pawns")
+    assert ann.players.get().name == "Annie Lee"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("Ann Lee,Rooks,person-3\n", "line 1: member number: “person-3” starts with “person-”"),
+        ("Ann Lee,Rooks,M 1\n", "line 1: member number: “M 1” has a space in it"),
+        ("Ann Lee,,M1\nBob Day,,M1\n", "line 2: member number M1 is also on line 1"),
+        ("Ann Lee,,M9\n", "line 1: member number M9 is Zed Played’s, who already plays"),
+        ("Ann Lee,Rooks,M1,x\n", "line 1: 4 columns"),
+    ],
+)
+def test_a_bad_member_number_is_an_error_of_its_line(organiser_client, tournament, text, error):
+    from tournament.models import Person
+
+    zed = Person.objects.create(name="Zed Played", member="M9")
+    first = Player.objects.filter(tournament=tournament).first()
+    first.person = zed
+    first.save()
+    before = names(tournament)
+    check = player_service.check_csv(tournament, text)
+    assert any(e.startswith(error) for e in check.errors), check.errors
+    with pytest.raises(player_service.UserError):
+        player_service.import_csv(tournament, text)
+    assert names(tournament) == before

@@ -510,3 +510,87 @@ def test_a_files_names_obey_the_rule_of_names_typed_or_listed(db, field, text, p
     with pytest.raises(TournamentFileError) as refused:
         import_tournament(data)
     assert any(line.startswith(problem) for line in refused.value.problems), refused.value
+
+
+# Member numbers: the register of people ---------------------------------------------------
+
+
+def with_members(data, **members):
+    for player in data["players"]:
+        if player["id"] in members:
+            player["member"] = members[player["id"]]
+    return data
+
+
+def test_a_member_number_links_the_player_to_that_person_in_a_version_1_file(db):
+    from tournament.models import Person
+
+    ann = Person.objects.create(name="Ann Lee", club="Rooks", member="M0001")
+    tournament = import_tournament(with_members(valid_file(), p1="M0001", p2="M0002")).tournament
+    players = {p.ref: p for p in Player.objects.filter(tournament=tournament)}
+    assert players["p1"].person == ann  # the register's name stands
+    made = players["p2"].person
+    assert (made.name, made.club, made.member) == ("Player 2", "Red Lion", "M0002")
+    assert players["p3"].person is None
+    assert Person.objects.count() == 2
+
+
+def test_the_export_writes_the_member_numbers_back(db):
+    data = with_members(valid_file(), p1="M0001", p5="Ö-5")
+    tournament = import_tournament(data).tournament
+    exported = tournament_file.export_tournament(tournament)
+    members = {p["id"]: p.get("member") for p in exported["players"]}
+    assert members == {f"p{i}": None for i in range(1, 11)} | {"p1": "M0001", "p5": "Ö-5"}
+    again = import_tournament(exported, replace=True).tournament
+    assert tournament_file.export_tournament(again) == exported
+
+
+@pytest.mark.parametrize(
+    ("member", "problem"),
+    [
+        ("person-4", "players[1].member (Player 2): “person-4” starts with “person-”"),
+        ("M 1", "players[1].member (Player 2): “M 1” has a space in it"),
+        ("  ", "players[1].member (Player 2): the member number is blank"),
+        ("", "players[1].member: '' should be non-empty"),
+        (17, "players[1].member: expected text, found a whole number 17"),
+        ("M1", "players[1].member (Player 2): “M1” is also players[0]'s member number"),
+    ],
+)
+def test_a_bad_member_number_is_named_by_its_player(db, member, problem):
+    data = with_members(valid_file(), p1="M1", p2=member)
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data)
+    assert any(p.startswith(problem) for p in caught.value.problems), caught.value.problems
+    assert Tournament.objects.count() == 0
+
+
+def test_the_import_command_publishes_on_request(db, tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(valid_file()))
+    out = io.StringIO()
+    call_command("import_tournament", str(path), "--publish", stdout=out)
+    tournament = Tournament.objects.get()
+    assert tournament.published
+    # A version-1 file does not say which rounds were released; they were played.
+    assert list(tournament.rounds.values_list("released", flat=True)) == [True]
+    assert "Published; 1 of 1 rounds released." in out.getvalue()
+    assert "no organiser" in out.getvalue()
+
+
+def test_publishing_a_version_2_file_keeps_its_rounds_as_they_were(db, tmp_path):
+    data = valid_file()
+    data["format"] = "lld-tournament/2"
+    data["rounds"][0]["released"] = False
+    path = tmp_path / "new.json"
+    path.write_text(json.dumps(data))
+    call_command("import_tournament", str(path), "--publish", stdout=io.StringIO())
+    tournament = Tournament.objects.get()
+    assert tournament.published
+    assert list(tournament.rounds.values_list("released", flat=True)) == [False]
+
+
+def test_without_publish_an_import_is_not_published(db, tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(valid_file()))
+    call_command("import_tournament", str(path), stdout=io.StringIO())
+    assert not Tournament.objects.get().published

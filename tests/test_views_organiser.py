@@ -338,13 +338,13 @@ def test_edit_a_player_and_fix_a_table(organiser_client, tournament):
 def test_csv_import_refuses_everything_while_a_line_is_bad_then_can_skip(
     organiser_client, tournament
 ):
-    text = "name,club\nAnn Other,Red Lion\n,No Name\nBob Jones,Crown,extra\nCarl Dee\n"
+    text = "name,club\nAnn Other,Red Lion\n,No Name\nBob Jones,Crown,M1,extra\nCarl Dee\n"
     before = Player.objects.count()
     response = organiser_client.post(url("players_import", tournament), {"text": text})
     html = response.content.decode()
     assert "Nothing was imported" in html
     assert "line 3: the name is empty" in html
-    assert "line 4: 3 columns; give a name and, optionally, a club" in html
+    assert "line 4: 4 columns; give a name and, optionally, a club and a member number" in html
     assert Player.objects.count() == before
     assert "Skip the bad lines and import the 2 good ones" in html
     response = organiser_client.post(

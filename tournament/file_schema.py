@@ -195,6 +195,13 @@ def _player() -> dict[str, Any]:
                 limits.FIXED_TABLE,
                 description="Accessibility: the player always sits at this table number.",
             ),
+            "member": _text(
+                limits.MEMBER_MAX,
+                minLength=1,
+                description="The person's member number in the register of people (both "
+                "formats): importing links the player to the person with this number, made "
+                "from the player's name and club when there is none.",
+            ),
         },
     )
 

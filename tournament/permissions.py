@@ -83,3 +83,20 @@ def get_round(tournament: Tournament, number: int) -> Round:
     if round_ is None:
         raise Http404("No such round")
     return round_
+
+
+def may_keep_people(user: User) -> bool:
+    """The register of people is the installation's, shared by its organisers: anyone who
+    organises a tournament here (or a superuser) may search, add, edit and merge people;
+    a scorer who organises nothing may not."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return Tournament.objects.filter(owner=user.pk).exists()
+
+
+def check_people_keeper(request: HttpRequest) -> None:
+    """403 for a logged-in user who may not keep the register (views are login_required)."""
+    if not may_keep_people(request.user):
+        raise PermissionDenied("Only organisers of a tournament may keep the register of people.")

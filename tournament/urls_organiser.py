@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.views import clock, organiser, players, rounds
+from tournament.views import clock, organiser, player_people, players, rounds
 
 app_name = "organiser"
 
@@ -22,6 +22,27 @@ urlpatterns = [
         "<slug:slug>/players/keep-apart/remove/",
         players.keep_apart_remove,
         name="keep_apart_remove",
+    ),
+    path("<slug:slug>/players/people/", player_people.players_people, name="players_people"),
+    path(
+        "<slug:slug>/players/people/auto/",
+        player_people.players_people_auto,
+        name="players_people_auto",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/person/",
+        player_people.player_person,
+        name="player_person",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/new-person/",
+        player_people.player_new_person,
+        name="player_new_person",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/unlink/",
+        player_people.player_unlink,
+        name="player_unlink",
     ),
     path("<slug:slug>/players/<int:pk>/", players.player_edit, name="player_edit"),
     path(

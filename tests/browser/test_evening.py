@@ -31,7 +31,7 @@ PLAYERS = [
     ("Kit Marlowe", "Bell"),
     ("Lettice Gray", "Bell"),
 ]
-BAD_LINE = "Dorcas Wren,Black Swan,Tuesdays"
+BAD_LINE = "Dorcas Wren,Black Swan,M7,Tuesdays"
 
 # Table 1's sheet, one rotation at a table of four: cards won by seats 1-4, left over,
 # last in. Every row adds up to 52.
@@ -135,7 +135,9 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
     olive.get_by_role("button", name="Preview the list").click()
     problems = olive.locator("#import-problems")
     expect(problems).to_contain_text("Nothing was imported: 1 line needs fixing.")
-    expect(problems).to_contain_text("line 5: 3 columns; give a name and, optionally, a club")
+    expect(problems).to_contain_text(
+        "line 5: 4 columns; give a name and, optionally, a club and a member number"
+    )
     expect(olive.locator("table.players tbody a")).to_have_count(0)
     expect(paste).to_have_value(csv_text(bad_line=BAD_LINE))  # kept, to be fixed
     shot(olive, "02-import-error")

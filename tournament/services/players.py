@@ -1,9 +1,15 @@
-"""Registering players: one at a time or from a CSV list (name, club).
+"""Registering players: one at a time or from a CSV list (name, club, member number).
 
 A CSV import is all or nothing: every bad line is reported with its line number and
 nothing is imported, unless the organiser chooses to skip the bad lines. Names that are
 already registered (or appear twice in the list) are warnings, not errors: two people
 may share a name, but an organiser should look twice.
+
+A list's third column, optional, is the player's member number in the register of
+people (``services.people``): the imported player is linked to the person with that
+number, made from the player's name and club when nobody has it. A number that cannot be
+one, that two lines share, or whose person already plays in the tournament is an error
+of its line.
 
 A list may be separated by commas, semicolons or tabs (what a spreadsheet saves depends
 on its language); ``csv.Sniffer`` tells which. A name or club is one line: a quote that
@@ -25,7 +31,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from scoring.errors import UserError
-from tournament.models import Bye, KeepApart, Player, Round, Seat, Tournament
+from tournament.models import Bye, KeepApart, Person, Player, Round, Seat, Tournament
 from tournament.public_cache import mark_changed
 
 NAME_MAX = 200
@@ -99,6 +105,9 @@ class CsvLine:
     name: str
     club: str
     warning: str = ""
+    member: str = ""
+    # The register's person with the member number, when there is one already.
+    person_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,7 +123,11 @@ class CsvCheck:
 
 
 def _is_header(cells: list[str]) -> bool:
-    return [c.strip().casefold() for c in cells[:2]] in (["name"], ["name", "club"])
+    return [c.strip().casefold() for c in cells[:3]] in (
+        ["name"],
+        ["name", "club"],
+        ["name", "club", "member"],
+    )
 
 
 def _quote_never_closed(text: str, delimiter: str) -> int | None:
@@ -175,6 +188,7 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
     errors: list[str] = []
     warnings: list[str] = []
     seen: dict[str, int] = {}
+    members = _Members(tournament, [cells[2] for _, cells in rows if len(cells) > 2])
     for number, cells in rows:
         if not any(cell.strip() for cell in cells):
             continue
@@ -184,9 +198,10 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
             # PostgreSQL cannot store it; it is a sign of a binary or UTF-16 file.
             errors.append(f"line {number}: contains a NUL character; is this a text file?")
             continue
-        if len(cells) > 2:
+        if len(cells) > 3:
             errors.append(
-                f"line {number}: {len(cells)} columns; give a name and, optionally, a club"
+                f"line {number}: {len(cells)} columns; give a name and, optionally, a club "
+                "and a member number"
             )
             continue
         name = " ".join(cells[0].split())
@@ -204,6 +219,15 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
         if len(club) > CLUB_MAX:
             errors.append(f"line {number}: the club is longer than {CLUB_MAX} characters")
             continue
+        try:
+            member = people.clean_member(cells[2] if len(cells) > 2 else "", "member number")
+        except UserError as problem:
+            errors.append(f"line {number}: {problem}")
+            continue
+        member_problem = members.check(number, member)
+        if member_problem:
+            errors.append(f"line {number}: {member_problem}")
+            continue
         key = name.casefold()
         warning = ""
         if key in existing:
@@ -213,10 +237,41 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
         if warning:
             warnings.append(f"line {number}: {warning}")
         seen.setdefault(key, number)
-        good.append(CsvLine(number, name, club, warning))
+        person = members.people.get(member)
+        good.append(CsvLine(number, name, club, warning, member, person.name if person else ""))
     if not good and not errors:
         errors.append("the list is empty: give one player a line, as name,club")
     return CsvCheck(tuple(good), tuple(errors), tuple(warnings), delimiter)
+
+
+class _Members:
+    """The member numbers of a list, checked against each other and the register."""
+
+    def __init__(self, tournament: Tournament, given: list[str]) -> None:
+        wanted = {member.strip() for member in given if member.strip()}
+        self.people = {p.member: p for p in Person.objects.filter(member__in=wanted)}
+        self.playing = dict(
+            Player.objects.filter(tournament=tournament, person__member__in=wanted).values_list(
+                "person__member", "name"
+            )
+        )
+        self.lines: dict[str, int] = {}
+
+    def check(self, number: int, member: str) -> str | None:
+        if not member:
+            return None
+        if member in self.lines:
+            return (
+                f"member number {member} is also on line {self.lines[member]}; a person "
+                "plays at most once in a tournament"
+            )
+        self.lines[member] = number
+        if member in self.playing:
+            return (
+                f"member number {member} is {self.people[member].name}’s, who already "
+                f"plays in this tournament as {self.playing[member]}"
+            )
+        return None
 
 
 def _next_refs(tournament: Tournament, count: int) -> list[str]:
@@ -241,6 +296,9 @@ def import_csv(tournament: Tournament, text: str, *, skip_bad: bool = False) -> 
             Player(tournament=tournament, ref=ref, name=line.name, club=line.club)
             for ref, line in zip(refs, check.good, strict=True)
         )
+        for player, line in zip(players, check.good, strict=True):
+            if line.member:
+                people.link_or_create(player, line.member)
         # bulk_create sends no signals: the public pages' cache is cleared here, in the
         # same transaction, so the new players are never behind a stale page.
         mark_changed(tournament.pk)
@@ -260,14 +318,30 @@ def duplicate_warning(tournament: Tournament, name: str, exclude: int | None = N
 
 
 def add_player(
-    tournament: Tournament, name: str, club: str = "", fixed_table: int | None = None
+    tournament: Tournament,
+    name: str,
+    club: str = "",
+    fixed_table: int | None = None,
+    *,
+    person: Person | None = None,
+    member: str = "",
 ) -> Player:
+    """Register a player, linked at once to ``person`` (whose club fills a blank one), or
+    to the person with member number ``member`` (made from the player when nobody has
+    it); all or nothing."""
+    if person is not None and not club:
+        club = person.club
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         (ref,) = _next_refs(tournament, 1)
-        return Player.objects.create(
+        player = Player.objects.create(
             tournament=tournament, ref=ref, name=name, club=club, fixed_table=fixed_table
         )
+        if person is not None:
+            people.link(player, person)
+        elif member:
+            people.link_or_create(player, member)
+        return player
 
 
 def set_status(player: Player, **changes: bool) -> str | None:
@@ -320,3 +394,7 @@ def keep_apart(tournament: Tournament, first: Player, second: Player) -> tuple[P
 def allow_together(pair: KeepApart) -> None:
     with transaction.atomic():
         pair.delete()
+
+
+# At the end: ``services.people`` uses this module's ``text_problem``.
+from tournament.services import people  # noqa: E402

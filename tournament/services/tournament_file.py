@@ -54,6 +54,7 @@ from tournament.models import (
     Deal,
     DealResult,
     KeepApart,
+    Person,
     Player,
     Round,
     Seat,
@@ -64,6 +65,7 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
+from tournament.services import people
 from tournament.services.locks import lock_rounds
 from tournament.services.players import text_problem
 from tournament.services.sheets import Row, seat_sums
@@ -430,6 +432,7 @@ def rule_problems(data: object) -> Iterator[str]:
     # Seats are checked against the players only when the players list is readable.
     players_readable = isinstance(data.get("players"), list)
     players: dict[str, str] = {}
+    members: dict[str, int] = {}
     for index, player in _dicts(data.get("players")):
         # The same rule as a name typed or imported from a list: nothing invisible or
         # direction-changing, which could show as an empty or a spoofed row.
@@ -437,6 +440,9 @@ def rule_problems(data: object) -> Iterator[str]:
             text = player.get(what)
             if isinstance(text, str) and (wrong := text_problem(text, what)):
                 yield f"players[{index}].{what}: {wrong}"
+        member = player.get("member")
+        if isinstance(member, str) and member:
+            yield from _member_problems(index, player, member, members)
         player_id = player.get("id")
         if not isinstance(player_id, str):
             continue
@@ -500,6 +506,26 @@ def rule_problems(data: object) -> Iterator[str]:
             yield from _bye_problems(round_number, byes, players, seated_at)
     if players_readable:
         yield from _keep_apart_problems(data.get("keep_apart"), players)
+
+
+def _member_problems(
+    index: int, player: dict[str, Any], member: str, members: dict[str, int]
+) -> Iterator[str]:
+    where = f"players[{index}].member ({_short(str(player.get('name', '')))})"
+    try:
+        cleaned = people.clean_member(member, where)
+    except UserError as problem:
+        yield str(problem)
+        return
+    if not cleaned:
+        yield f"{where}: the member number is blank; give one, or leave “member” out"
+        return
+    if cleaned in members:
+        yield (
+            f"{where}: “{_short(cleaned)}” is also players[{members[cleaned]}]'s member number; "
+            "a person plays at most once in a tournament"
+        )
+    members.setdefault(cleaned, index)
 
 
 def _too_many(count: int, what: str, size: int, rotations: int) -> str:
@@ -660,8 +686,18 @@ VERSION_1_NOTE = (
 )
 
 
-def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
-    """Store a whole tournament file, all or nothing.
+VERSION_1_PUBLISHED_NOTE = (
+    f"a “{FORMAT_1}” file does not say who organises and scores the tournament: it has no "
+    "organiser (a superuser can give it one); its played rounds were released as it was "
+    "published"
+)
+
+
+def import_tournament(
+    data: object, *, replace: bool = False, publish: bool = False
+) -> ImportSummary:
+    """Store a whole tournament file, all or nothing; ``publish`` publishes it as well
+    (see ``_publish``).
 
     Raises ``TournamentFileError`` listing the first problems, or ``TournamentExistsError``
     when the slug is taken and ``replace`` is false; the database is then unchanged.
@@ -685,8 +721,24 @@ def import_tournament(data: object, *, replace: bool = False) -> ImportSummary:
         if existing is not None:
             _delete(existing)
         summary = _create(data, slug)
-    notes = (VERSION_1_NOTE,) if data["format"] == FORMAT_1 else ()
+        if publish:
+            _publish(summary["tournament"], data["format"])
+    notes: tuple[str, ...] = ()
+    if data["format"] == FORMAT_1:
+        notes = (VERSION_1_PUBLISHED_NOTE if publish else VERSION_1_NOTE,)
     return ImportSummary(replaced=existing is not None, notes=notes, **summary)
+
+
+def _publish(tournament: Tournament, version: str) -> None:
+    """Publish an imported tournament (``import_tournament --publish``: archives put
+    together by hand, to count in a series). A version-2 file says which rounds were
+    released, and that stands; a version-1 file does not, and its rounds were played, so
+    they are released. Sheets count publicly only when confirmed, as ever."""
+    tournament.published = True
+    tournament.save(update_fields=["published"])
+    if version == FORMAT_1:
+        Round.objects.filter(tournament=tournament, started=True).update(released=True)
+    public_cache.mark_changed(tournament.pk)
 
 
 def delete_tournament(tournament: Tournament) -> None:
@@ -781,6 +833,7 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         for p in data["players"]
     )
     player_by_ref = {player.ref: player for player in players}
+    _link_members(players, [p.get("member", "") for p in data["players"]])
     KeepApart.objects.bulk_create(
         KeepApart(tournament=tournament, first=player_by_ref[a], second=player_by_ref[b])
         for a, b in data.get("keep_apart", [])
@@ -850,6 +903,21 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
     }
 
 
+def _link_members(players: list[Player], members: list[str]) -> None:
+    """Link each player given a member number to the person who has it, made from the
+    player when nobody has it yet."""
+    given = {player: member.strip() for player, member in zip(players, members, strict=True)}
+    given = {player: member for player, member in given.items() if member}
+    if not given:
+        return
+    found = {p.member: p for p in Person.objects.filter(member__in=set(given.values()))}
+    for player, member in given.items():
+        if member not in found:
+            found[member] = people.add_person(player.name, player.club, member)
+        player.person = found[member]
+    Player.objects.bulk_update(list(given), ["person"])
+
+
 def _sheet(table: Table, data: dict[str, Any], rotations: int, users: dict[str, Any]) -> Sheet:
     deals = data["deals"]
     stopped_early = 0 < len(deals) < deals_per_round(len(data["seats"]), rotations)
@@ -914,7 +982,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
 
     players = list(
         Player.objects.filter(tournament=tournament).values_list(
-            "pk", "ref", "name", "club", "active", "checked_in", "fixed_table"
+            "pk", "ref", "name", "club", "active", "checked_in", "fixed_table", "person__member"
         )
     )
     refs = {pk: ref for pk, ref, *_ in players}
@@ -985,8 +1053,9 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
                 # Who is here tonight decides who the next round seats; not public.
                 **({"checked_in": True} if checked_in and not released_only else {}),
                 **({"fixed_table": fixed} if fixed and not released_only else {}),
+                **({"member": member} if member else {}),
             }
-            for _, ref, name, club, active, checked_in, fixed in players
+            for _, ref, name, club, active, checked_in, fixed, member in players
         ],
         "rounds": [
             {

@@ -25,16 +25,21 @@ from tournament.forms import (
     RemoveKeepApartForm,
     form_errors,
 )
+from tournament.http import HtmxHttpRequest
 from tournament.models import KeepApart, Player, Tournament
+from tournament.people_forms import AddPlayerForm
 from tournament.permissions import get_tournament_for_organiser
+from tournament.services import people
 from tournament.services import players as player_service
 from tournament.tables import PlayersTable
 
 
 def _players_page(
-    request: HttpRequest, tournament: Tournament, form: PlayerForm, **extra: object
+    request: HttpRequest, tournament: Tournament, form: AddPlayerForm, **extra: object
 ) -> HttpResponse:
-    players = list(Player.objects.filter(tournament=tournament).order_by("name"))
+    players = list(
+        Player.objects.filter(tournament=tournament).select_related("person").order_by("name")
+    )
     names = Counter(player.name.casefold() for player in players)
     duplicates = {player.pk for player in players if names[player.name.casefold()] > 1}
     table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)
@@ -53,20 +58,53 @@ def _players_page(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def players(request: HttpRequest, slug: str) -> HttpResponse:
+def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The players page; adding a player. ``?name=`` (typed into the add form, or its
+    "Find in the register" button) lists the people it might be; htmx asks for that list
+    alone."""
     tournament = get_tournament_for_organiser(request, slug)
-    form = PlayerForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        name, club = form.cleaned_data["name"], form.cleaned_data["club"]
-        warning = player_service.duplicate_warning(tournament, name)
-        player = player_service.add_player(
-            tournament, name, club, fixed_table=form.cleaned_data.get("fixed_table")
+    typed = request.GET.get("name", "") if request.method == "GET" else request.POST.get("name", "")
+    matches = people.search(typed) if typed.strip() else []
+    if request.method == "GET" and request.htmx and "name" in request.GET:
+        return render(
+            request,
+            "organiser/players.html#person-matches",
+            {"tournament": tournament, "person_matches": matches, "chosen": ""},
         )
-        messages.success(request, f"Registered {player.name}.")
-        if warning:
-            messages.warning(request, warning)
-        return redirect("organiser:players", slug)
-    return _players_page(request, tournament, form)
+    if request.method == "GET":
+        fields = ("name", "club", "member")
+        form = AddPlayerForm(
+            initial={key: request.GET[key] for key in fields if key in request.GET}
+        )
+    else:
+        form = AddPlayerForm(request.POST)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        warning = player_service.duplicate_warning(tournament, data["name"])
+        try:
+            player = player_service.add_player(
+                tournament,
+                data["name"],
+                data["club"],
+                fixed_table=data.get("fixed_table"),
+                person=data["person"],
+                member=data["member"],
+            )
+        except UserError as refused:
+            form.add_error(None, f"Not added: {refused}.")
+        else:
+            linked = f", linked to {player.person.name}" if player.person else ""
+            messages.success(request, f"Registered {player.name}{linked}.")
+            if warning:
+                messages.warning(request, warning)
+            return redirect("organiser:players", slug)
+    return _players_page(
+        request,
+        tournament,
+        form,
+        person_matches=matches,
+        chosen=request.POST.get("person", ""),
+    )
 
 
 @login_required
@@ -137,14 +175,14 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     form = CsvImportForm(request.POST, request.FILES)
     if not form.is_valid():
-        return _players_page(request, tournament, PlayerForm(), import_form=form)
+        return _players_page(request, tournament, AddPlayerForm(), import_form=form)
     text = form.cleaned_data["text"]
     try:
         check = player_service.check_csv(tournament, text)
     except UserError as refused:
         # The list as a whole cannot be read (too long, a quote never closed).
         form.add_error(None, f"Nothing was imported: {refused}.")
-        return _players_page(request, tournament, PlayerForm(), import_form=form)
+        return _players_page(request, tournament, AddPlayerForm(), import_form=form)
     skip_bad = form.cleaned_data["skip_bad"]
     if not form.cleaned_data["confirm"] or (check.errors and not skip_bad):
         # No ids: its hidden copies of the fields would take the ids that the labels of
@@ -156,7 +194,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         return _players_page(
             request,
             tournament,
-            PlayerForm(),
+            AddPlayerForm(),
             import_check=check,
             # An uploaded file's text lands in the box, to be corrected there; pasted
             # text stays as it was typed.

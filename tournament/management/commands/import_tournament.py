@@ -17,15 +17,23 @@ class Command(BaseCommand):
             action="store_true",
             help="replace a tournament that already has this slug",
         )
+        parser.add_argument(
+            "--publish",
+            action="store_true",
+            help="publish the tournament as it is imported (a version-1 file's rounds are "
+            "released too: such a file does not say, and they were played)",
+        )
 
-    def handle(self, *args: object, path: str, replace: bool, **options: object) -> None:
+    def handle(
+        self, *args: object, path: str, replace: bool, publish: bool, **options: object
+    ) -> None:
         try:
             text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         except OSError as error:
             raise CommandError(f"{path}: cannot read the file ({error.strerror})") from None
         try:
             summary = tournament_file.import_tournament(
-                tournament_file.parse(text), replace=replace
+                tournament_file.parse(text), replace=replace, publish=publish
             )
         except TournamentFileError as error:
             raise CommandError(f"{path}: nothing was imported. {error}") from None

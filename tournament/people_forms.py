@@ -1,0 +1,101 @@
+"""Forms of the register of people and of linking a tournament's players to it; their
+checks are ``services.people``'s (member numbers) and the players' rule for names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from scoring.errors import UserError
+from tournament import limits
+from tournament.forms import PlayerForm, _checked_text
+from tournament.models import Person
+from tournament.services import people
+
+
+def _member(value: str) -> str:
+    try:
+        return people.clean_member(value, "Member number")
+    except UserError as problem:
+        raise forms.ValidationError(f"{problem}.") from None
+
+
+class PersonForm(forms.Form):
+    name = forms.CharField(max_length=limits.NAME_MAX)
+    club = forms.CharField(max_length=limits.CLUB_MAX, required=False)
+    member = forms.CharField(
+        label="Member number",
+        max_length=limits.MEMBER_MAX + 10,
+        required=False,
+        help_text="Optional; unique on this installation.",
+    )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("The name is empty.")
+        return _checked_text(name, "name")
+
+    def clean_club(self) -> str:
+        return _checked_text(" ".join(self.cleaned_data["club"].split()), "club")
+
+    def clean_member(self) -> str:
+        return _member(self.cleaned_data["member"])
+
+
+class MergeForm(forms.Form):
+    """``other`` becomes the person merged into; ``member`` the number kept when both
+    have one."""
+
+    other = forms.IntegerField(widget=forms.HiddenInput)
+    member = forms.CharField(required=False)
+
+    def __init__(self, *args: Any, person: Person, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.person = person
+
+    def clean_other(self) -> Person:
+        other = Person.objects.filter(pk=self.cleaned_data["other"]).first()
+        if other is None:
+            raise forms.ValidationError("That person is no longer in the register.")
+        if other.pk == self.person.pk:
+            raise forms.ValidationError("Choose another person to merge with.")
+        return other
+
+
+class AddPlayerForm(PlayerForm):
+    """A new player, perhaps linked at once to a person chosen from the register or
+    found by member number."""
+
+    member = forms.CharField(
+        label="Member number (optional)",
+        max_length=limits.MEMBER_MAX + 10,
+        required=False,
+    )
+    person = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    class Meta(PlayerForm.Meta):
+        pass
+
+    def clean_member(self) -> str:
+        return _member(self.cleaned_data["member"])
+
+    def clean_person(self) -> Person | None:
+        pk = self.cleaned_data.get("person")
+        if pk is None:
+            return None
+        person = Person.objects.filter(pk=pk).first()
+        if person is None:
+            raise forms.ValidationError("That person is no longer in the register.")
+        return person
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        person, member = data.get("person"), data.get("member")
+        if person is not None and member and person.member and person.member != member:
+            self.add_error(
+                "member", f"{person.name}’s member number is {person.member}, not {member}."
+            )
+        return data

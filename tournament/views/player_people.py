@@ -1,0 +1,149 @@
+"""Linking a tournament's players to the register of people (its Players page's "Link to
+people"): the automatic links, then each player left with the people they might be, to
+accept, change (search for someone else) or make a new person from.
+
+The organiser's pages (``permissions.get_tournament_for_organiser``); every row's form
+works without JavaScript (it posts and comes back to the page) and with htmx swaps just
+that player's row. Writes go through ``services.people``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.errors import UserError
+from tournament.http import HtmxHttpRequest
+from tournament.models import Person, Player, Tournament
+from tournament.permissions import get_tournament_for_organiser
+from tournament.services import people
+
+PAGE = "organiser/players_people.html"
+
+
+@login_required
+@require_GET
+def players_people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The review page; ``?player=PK&q=TEXT`` searches the register for that player."""
+    tournament = get_tournament_for_organiser(request, slug)
+    query = request.GET.get("q", "").strip()
+    searched = request.GET.get("player", "")
+    if searched.isdigit():
+        player = get_object_or_404(Player, tournament=tournament, pk=int(searched))
+        if request.htmx:
+            return _row(request, tournament, player, query=query)
+    linked = list(
+        Player.objects.filter(tournament=tournament)
+        .exclude(person=None)
+        .select_related("person")
+        .order_by("name")
+    )
+    proposals = people.proposals(tournament)
+    if searched.isdigit():
+        proposals = [
+            people.proposal_for(p.player, query) if p.player.pk == int(searched) else p
+            for p in proposals
+        ]
+    context = {
+        "tournament": tournament,
+        "linked": linked,
+        "proposals": proposals,
+        "searched": int(searched) if searched.isdigit() else None,
+        "query": query,
+    }
+    return render(request, PAGE, context)
+
+
+def _row(
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    player: Player,
+    *,
+    query: str = "",
+    error: str = "",
+) -> HttpResponse:
+    player.refresh_from_db()
+    context = {
+        "tournament": tournament,
+        "player": player,
+        "proposal": None if player.person_id else people.proposal_for(player, query),
+        "searched": player.pk if query else None,
+        "query": query,
+        "error": error,
+    }
+    return render(request, f"{PAGE}#row", context)
+
+
+def _done(
+    request: HtmxHttpRequest, tournament: Tournament, player: Player, message: str, error: str
+) -> HttpResponse:
+    if request.htmx:
+        return _row(request, tournament, player, error=error)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, message)
+    return redirect("organiser:players_people", tournament.slug)
+
+
+@login_required
+@require_POST
+def players_people_auto(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    done = people.link_automatically(tournament)
+    count = len(done.linked)
+    messages.success(
+        request,
+        f"Linked {count} player{'s' if count != 1 else ''} to the person with the same name "
+        "and club."
+        if count
+        else "No player has the same name and club as one person in the register: choose below.",
+    )
+    for player in done.left:
+        messages.warning(
+            request,
+            f"{player.name} has the same name and club as several people: choose below.",
+        )
+    return redirect("organiser:players_people", slug)
+
+
+@login_required
+@require_POST
+def player_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    chosen = request.POST.get("person", "")
+    person = Person.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
+    if person is None:
+        return _done(request, tournament, player, "", "Choose a person from the register.")
+    try:
+        people.link(player, person)
+    except UserError as refused:
+        return _done(request, tournament, player, "", f"{refused}.")
+    return _done(request, tournament, player, f"{player.name} is {person.name}.", "")
+
+
+@login_required
+@require_POST
+def player_new_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    try:
+        person = people.create_for(player, request.POST.get("member", ""))
+    except UserError as refused:
+        return _done(request, tournament, player, "", f"{refused}.")
+    return _done(
+        request, tournament, player, f"{person.name} is new in the register of people.", ""
+    )
+
+
+@login_required
+@require_POST
+def player_unlink(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=pk)
+    people.unlink(player)
+    return _done(request, tournament, player, f"{player.name} is no longer linked.", "")
