@@ -14,15 +14,16 @@ from openskill.models import PlackettLuce
 from scoring.series import Placing, scheme
 from tests.factories import a_deal, seated_round
 from tournament.models import Person, Player, Round, Series, SeriesTournament, Sheet, SheetStatus
-from tournament.services import public, series, series_facts, sheets
+from tournament.services import public, series, sheets
 
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
     cache.clear()
-    series_facts._KEPT.clear()
+    series.forget()
     yield
     cache.clear()
+    series.forget()
 
 
 def link(tournament, people):
@@ -238,7 +239,7 @@ def test_moving_a_link_moves_the_results(make_played):
 
 def counted_queries(made):
     cache.clear()
-    series_facts._KEPT.clear()
+    series.forget()
     with CaptureQueriesContext(connection) as standings:
         series.series_standings(made)
     with CaptureQueriesContext(connection) as ratings:

@@ -16,9 +16,8 @@ Terms:
 - *rater*: who a seat is to the ratings: the linked person's id, or minus the player's id
   for a player linked to nobody (they take part as themselves, see docs/series.md).
 
-- *kept facts*: the facts of a series' counted tournaments, kept in the cache (and by
-  each worker for a few series) with their stamps: ``current_facts`` gathers afresh
-  only the tournaments whose stamp moved.
+- *kept facts*: the facts each worker has gathered, with their stamps:
+  ``current_facts`` gathers afresh only the tournaments whose stamp moved.
 - *version*: what the series' figures stand at (``series_version``): the stamps of its
   counted tournaments, the series' own settings and when its people last changed.
 
@@ -29,21 +28,15 @@ Terms:
 from __future__ import annotations
 
 import hashlib
-import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.core.cache import cache
 from django.db.models import BigIntegerField, Count, Exists, F, Max, OuterRef, Subquery, Sum
 
 from scoring.standings import TableSums
 from scoring.systems import SeatSums, points_from_sums
 from tournament.models import Bye, Person, Player, Round, Seat, Series, Tournament
 from tournament.services.standings import PlayerInfo, StandingsFacts, standings_from
-
-# Entries outlive no change (their keys hold the version or stamps); the timeout only
-# frees the memory of series nobody looks at.
-TIMEOUT = 24 * 60 * 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,48 +219,31 @@ def _facts(
     return TournamentFacts(stamp, len(rows), places, tuple(matches))
 
 
-def _facts_key(series: Series) -> str:
-    return f"lld:series:{series.pk}:facts"
-
-
-# Each worker keeps the facts it last read for a few series (as ``public`` keeps the
-# public results), valid while the cache holds the token written with them.
-_KEPT: dict[str, tuple[str, dict[int, TournamentFacts]]] = {}
-_KEPT_SERIES = 4
-
-
-def _known_facts(series: Series) -> dict[int, TournamentFacts]:
-    key = _facts_key(series)
-    token = cache.get(f"{key}:token")
-    kept = _KEPT.get(key)
-    if token is not None and kept is not None and kept[0] == token:
-        return kept[1]
-    known: dict[int, TournamentFacts] | None = cache.get(key) if token is not None else None
-    return known or {}
-
-
-def _store_facts(series: Series, facts: dict[int, TournamentFacts]) -> None:
-    key = _facts_key(series)
-    token = uuid.uuid4().hex
-    cache.set_many({key: facts, f"{key}:token": token}, TIMEOUT)
-    _KEPT.pop(key, None)
-    _KEPT[key] = (token, facts)
-    while len(_KEPT) > _KEPT_SERIES:
-        del _KEPT[next(iter(_KEPT))]
+# Each worker keeps the facts it gathered, by tournament, with their stamp: facts made
+# under the same stamp are the same facts, so a kept copy serves until the stamp moves
+# (no token to check, and nothing to share through the cache: a worker without them
+# gathers them in the same five queries).
+_KEPT: dict[int, TournamentFacts] = {}
+_KEPT_TOURNAMENTS = 5000
 
 
 def current_facts(
-    series: Series, counted: list[tuple[Tournament, TournamentStamp]]
+    counted: list[tuple[Tournament, TournamentStamp]],
 ) -> dict[int, TournamentFacts]:
-    """The facts of the counted tournaments: those whose stamp has not moved from what
-    was kept, and the others gathered afresh (five queries for all of them)."""
-    known = _known_facts(series)
-    stale = [(t, stamp) for t, stamp in counted if getattr(known.get(t.pk), "stamp", None) != stamp]
-    if not stale and len(known) == len(counted):
-        return known
+    """The facts of the counted tournaments: those kept under the same stamp, and the
+    others gathered afresh (five queries for all of them)."""
+    stale = [
+        (tournament, stamp)
+        for tournament, stamp in counted
+        if getattr(_KEPT.get(tournament.pk), "stamp", None) != stamp
+    ]
     fresh = gather_facts(stale)
-    facts = {t.pk: fresh.get(t.pk) or known[t.pk] for t, _ in counted}
-    _store_facts(series, facts)
+    facts = {
+        tournament.pk: fresh.get(tournament.pk) or _KEPT[tournament.pk] for tournament, _ in counted
+    }
+    if len(_KEPT) + len(fresh) > _KEPT_TOURNAMENTS:
+        _KEPT.clear()
+    _KEPT.update(fresh)
     return facts
 
 
