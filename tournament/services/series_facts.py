@@ -251,6 +251,7 @@ def series_version(series: Series, counted: list[tuple[Tournament, TournamentSta
     people_changed = Person.objects.filter(
         players__tournament__in=[t.pk for t, _ in counted]
     ).aggregate(last=Max("changed"))["last"]
-    settings = (series.scheme, series.placing, series.count_best, series.min_events)
+    # ``changed`` moves at every save of the series (its name shows with the figures).
+    settings = (series.changed, series.scheme, series.placing, series.count_best, series.min_events)
     text = repr((settings, people_changed, [stamp for _, stamp in counted]))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
