@@ -107,7 +107,7 @@ def main() -> None:
         Table,
         Tournament,
     )
-    from tournament.services import series
+    from tournament.services import series, series_facts
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -248,10 +248,11 @@ def main() -> None:
     scratch_s, scratch = timed(lambda: series.compute_ratings(fresh(ten_years)))
     ratings_cold_s, ratings = timed(lambda: series.series_ratings(fresh(ten_years)))
     assert [r.mu for r in ratings.rows] == [r.mu for r in scratch.rows]
-    matches = sum(r.matches for r in ratings.rows) // TABLE
+    facts = series_facts.current_facts(series_facts.counted_tournaments(fresh(ten_years)))
+    matches = sum(len(known.matches) for known in facts.values())
     print(
-        f"{len(standings.rows)} people in the standings, "
-        f"{len(ratings.rows)} rated, about {matches} matches of people"
+        f"{len(standings.rows)} people in the standings, {len(ratings.rows)} rated, "
+        f"{matches} matches rated (guests included)"
     )
 
     def refresh_after_release(tournament: Tournament) -> tuple[float, float]:
