@@ -27,11 +27,10 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scoring.series import Placing, SeriesEntry, rank_series, scheme
-from tournament.models import Person, Round, Series, SeriesTournament, Tournament
+from tournament.models import Person, Series, SeriesTournament, Tournament
 from tournament.services import series_facts
 from tournament.services.series_facts import (
     TournamentFacts,
@@ -39,8 +38,8 @@ from tournament.services.series_facts import (
     counted_tournaments,
     current_facts,
     gather_facts,
-    series_order,
     series_version,
+    tournaments_of,
 )
 
 T = TypeVar("T")
@@ -352,24 +351,11 @@ def series_ratings(series: Series) -> SeriesRatings:
 
 def person_results(person: Person) -> list[tuple[Tournament, TournamentPlacing]]:
     """The person's places in the public standings of the published tournaments they
-    played with at least one released round, in series order."""
-    tournaments = Tournament.objects.filter(
-        Exists(Round.objects.filter(tournament=OuterRef("pk"), released=True)),
-        players__person=person,
-        published=True,
-    )
-    counted = [
-        (
-            tournament,
-            TournamentStamp(
-                tournament.pk, tournament.public_changed, tournament.date, tournament.slug, 0, 0
-            ),
-        )
-        for tournament in tournaments
-    ]
-    facts = gather_facts(counted)
+    played with at least one released round, in series order: six queries."""
+    counted = tournaments_of(person)
+    facts = current_facts(counted)
     results = []
-    for tournament, _ in sorted(counted, key=lambda row: series_order(row[0])):
+    for tournament, _ in counted:
         known = facts[tournament.pk]
         for _, person_id, rank, sharing, points in known.places:
             if person_id == person.pk:

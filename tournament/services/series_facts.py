@@ -31,7 +31,17 @@ import hashlib
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import BigIntegerField, Count, Exists, F, Max, OuterRef, Subquery, Sum
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 
 from scoring.standings import TableSums
 from scoring.systems import SeatSums, points_from_sums
@@ -81,10 +91,21 @@ def series_order(tournament: Tournament) -> tuple[bool, date, str]:
 def counted_tournaments(series: Series) -> list[tuple[Tournament, TournamentStamp]]:
     """The counted tournaments of ``series`` in series order, each with its stamp: one
     query."""
-    tournaments = Tournament.objects.filter(
+    return _stamped(
+        Tournament.objects.filter(series_entries__series=series, series_entries__accepted=True)
+    )
+
+
+def tournaments_of(person: Person) -> list[tuple[Tournament, TournamentStamp]]:
+    """The published tournaments with a released round that ``person`` played, in
+    series order, each with its stamp: one query."""
+    return _stamped(Tournament.objects.filter(players__person=person))
+
+
+def _stamped(tournaments: QuerySet[Tournament]) -> list[tuple[Tournament, TournamentStamp]]:
+    """Of ``tournaments``, the published ones with a released round, stamped."""
+    found = tournaments.filter(
         Exists(Round.objects.filter(tournament=OuterRef("pk"), released=True)),
-        series_entries__series=series,
-        series_entries__accepted=True,
         published=True,
     ).annotate(
         linked=_per_tournament(Count("pk")),
@@ -103,7 +124,7 @@ def counted_tournaments(series: Series) -> list[tuple[Tournament, TournamentStam
                 int(tournament.link_digest or 0),
             ),
         )
-        for tournament in tournaments
+        for tournament in found
     ]
     rows.sort(key=lambda row: series_order(row[0]))
     return rows
