@@ -120,6 +120,7 @@ def main() -> None:
         Tournament,
     )
     from tournament.services import series, series_facts
+    from tournament.services.public import public_results
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -327,6 +328,16 @@ def main() -> None:
         ratings_q = count_queries(connection, lambda: series.series_ratings(fresh(made)))
         return standings_q, ratings_q
 
+    def through_public_results() -> None:
+        # The other way to the same facts: each tournament's cached public results.
+        for tournament in Tournament.objects.filter(series_entries__series=ten_years):
+            public_results(tournament)
+
+    cold()
+    public_s, _ = timed(through_public_results)
+    cold()
+    public_q = count_queries(connection, through_public_results)
+
     small_q = queries(hundred)
     cold()
     small_s, _ = timed(lambda: series.series_standings(fresh(hundred)))
@@ -342,6 +353,7 @@ def main() -> None:
         ("refresh after a round of the middle tournament released", refresh_middle_s, None),
         (what, page_s, 0.3),
         ("series standings, cold, 100 tournaments", small_s, None),
+        ("for comparison: 500 tournaments' public_results, cold", public_s, None),
     ]
     for label, timing, target in rows:
         aim = f"< {target:g}" if target else ""
@@ -355,7 +367,8 @@ def main() -> None:
         f"cold standings 500 / 100 tournaments: {standings_s.wall / small_s.wall:.2f} wall"
     )
     print(
-        f"queries (standings, ratings), cold: 100 tournaments {small_q}, 500 tournaments {large_q}"
+        f"queries (standings, ratings), cold: 100 tournaments {small_q}, "
+        f"500 tournaments {large_q}; each tournament's public_results instead: {public_q}"
     )
 
 
