@@ -13,7 +13,16 @@ from openskill.models import PlackettLuce
 
 from scoring.series import Placing, scheme
 from tests.factories import a_deal, seated_round
-from tournament.models import Person, Player, Round, Series, SeriesTournament, Sheet, SheetStatus
+from tournament.models import (
+    Person,
+    Player,
+    Round,
+    Series,
+    SeriesTournament,
+    Sheet,
+    SheetStatus,
+    Tournament,
+)
 from tournament.services import public, series, sheets
 
 
@@ -296,3 +305,16 @@ def test_person_results_read_their_tournaments_in_bulk(make_played, django_asser
     # Kept by the worker until a stamp moves.
     with django_assert_num_queries(1):
         assert len(series.person_results(person)) == 4
+
+
+def test_tournaments_without_a_date_come_last_then_by_slug(make_played):
+    made = make_series(make_played, count=3, players=6, rounds=2)
+    Tournament.objects.filter(slug="month-1").update(date=None)
+    Tournament.objects.filter(slug="month-3").update(date=None)
+    result = series.series_standings(made)
+    assert [t.slug for t in result.tournaments] == ["month-2", "month-1", "month-3"]
+    assert rating_figures(made) == direct_ratings(made)
+    history = series.series_ratings(made).history
+    assert {tuple(p.tournament.slug for p in points) for points in history.values()} == {
+        ("month-2", "month-1", "month-3")
+    }
