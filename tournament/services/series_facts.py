@@ -19,7 +19,8 @@ Terms:
 - *kept facts*: the facts each worker has gathered, with their stamps:
   ``current_facts`` gathers afresh only the tournaments whose stamp moved.
 - *version*: what the series' figures stand at (``series_version``): the stamps of its
-  counted tournaments, the series' own settings and when its people last changed.
+  counted tournaments, the series' own settings and when its people last changed, all
+  read by the one query of ``counted_tournaments``.
 
 ``counted_tournaments`` is one query whatever the number of tournaments;
 ``gather_facts`` four, whatever the number of tournaments, players or rounds.
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db.models import (
+    Aggregate,
     BigIntegerField,
     Count,
     Exists,
@@ -73,7 +75,7 @@ class TournamentFacts:
     matches: tuple[Match, ...]
 
 
-def _per_tournament(expression: Count | Sum) -> Subquery:
+def _per_tournament(expression: Aggregate) -> Subquery:
     return Subquery(
         Player.objects.filter(tournament=OuterRef("pk"), person__isnull=False)
         .order_by()
@@ -111,6 +113,9 @@ def _stamped(tournaments: QuerySet[Tournament]) -> list[tuple[Tournament, Tourna
         linked=_per_tournament(Count("pk")),
         # Which player is whose: moving links between two players changes it.
         link_digest=_per_tournament(Sum(F("pk") * F("person_id"), output_field=BigIntegerField())),
+        # When its people last changed (a name, a club): not in the stamp, since the
+        # facts and ratings do not show them, but in the version of the figures.
+        people_changed=_per_tournament(Max("person__changed")),
     )
     rows: list[tuple[Tournament, TournamentStamp]] = [
         (
@@ -269,10 +274,10 @@ def current_facts(
 
 
 def series_version(series: Series, counted: list[tuple[Tournament, TournamentStamp]]) -> str:
-    people_changed = Person.objects.filter(
-        players__tournament__in=[t.pk for t, _ in counted]
-    ).aggregate(last=Max("changed"))["last"]
+    """What the series' figures stand at, from what ``counted_tournaments`` read: no
+    query of its own."""
     # ``changed`` moves at every save of the series (its name shows with the figures).
     settings = (series.changed, series.scheme, series.placing, series.count_best, series.min_events)
-    text = repr((settings, people_changed, [stamp for _, stamp in counted]))
+    people = [getattr(tournament, "people_changed", None) for tournament, _ in counted]
+    text = repr((settings, people, [stamp for _, stamp in counted]))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
