@@ -30,7 +30,7 @@ from django.core.cache import cache
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scoring.series import Placing, SeriesEntry, rank_series, scheme
-from tournament.models import Person, Series, SeriesTournament, Tournament
+from tournament.models import Person, Player, Series, SeriesTournament, Tournament
 from tournament.services import series_facts
 from tournament.services.series_facts import (
     TournamentFacts,
@@ -123,8 +123,18 @@ def displayed(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def _people(ids: Sequence[int]) -> dict[int, Person]:
-    return {person.pk: person for person in Person.objects.filter(pk__in=ids)}
+def _people(series: Series) -> dict[int, Person]:
+    """The people linked to a player of the series' tournaments (a few more than those
+    counted, which costs less than naming 1,500 ids in the query: Django prepares each
+    id of an ``__in`` list on its own)."""
+    return {
+        person.pk: person
+        for person in Person.objects.filter(
+            pk__in=Player.objects.filter(tournament__series_entries__series=series).values(
+                "person_id"
+            )
+        )
+    }
 
 
 def _keep(kept: dict[Any, Any], key: object, value: object) -> None:
@@ -184,7 +194,7 @@ def _standings(
             results.setdefault(person_id, []).append(
                 (tournament, rank, sharing, known.field, Fraction(points), value)
             )
-    people = _people(list(results))
+    people = _people(series)
     ranked = rank_series(
         [
             SeriesEntry(pk, people[pk].name_key, tuple(r[5] for r in results[pk]))
@@ -299,7 +309,7 @@ def _ratings(
                 history.setdefault(rater, []).append(
                     RatingPoint(tournament, round_number, displayed(mu, sigma))
                 )
-    people = _people(list(latest))
+    people = _people(series)
     order = sorted(
         (pk for pk in latest if pk in people),
         key=lambda pk: (-displayed(*latest[pk][:2]), people[pk].name_key, pk),
