@@ -4,9 +4,10 @@ from collections import Counter
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from tournament.demo import demo_tournament, table_sizes
-from tournament.models import Tournament
+from tournament.demo import DEMO_SERIES_SLUG, DEMO_SLUG, demo_season, demo_tournament, table_sizes
+from tournament.models import Person, Series, Tournament
 from tournament.services import tournament_file
+from tournament.services.series import series_ratings, series_standings
 from tournament.services.standings import tournament_standings
 
 
@@ -25,9 +26,9 @@ def test_load_demo_gives_a_realistic_evening_with_ties(db):
     out = io.StringIO()
     call_command("load_demo", stdout=out)
     call_command("load_demo", stdout=out)  # loading twice replaces the first
-    assert Tournament.objects.count() == 1
+    assert Tournament.objects.count() == 3  # the demo evening and the two before it
     assert "http://127.0.0.1:8000/t/red-lion-winter-open/" in out.getvalue()
-    result = tournament_standings(Tournament.objects.get())
+    result = tournament_standings(Tournament.objects.get(slug=DEMO_SLUG))
     rows = result.standings.rows
     assert len(rows) == 23
     data = demo_tournament()
@@ -45,7 +46,7 @@ def test_load_demo_gives_a_realistic_evening_with_ties(db):
 
 def test_the_demo_accounts_log_in_with_the_demo_password(db):
     call_command("load_demo", stdout=io.StringIO())
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
     assert tournament.owner.username == "organiser"
     assert sorted(tournament.scorers.values_list("username", flat=True)) == ["checker", "scorer"]
     accounts = list(User.objects.filter(username__in=["organiser", "scorer", "checker"]))
@@ -60,4 +61,36 @@ def test_load_demo_can_migrate_first(db):
     call_command("load_demo", "--migrate", "--no-users", stdout=out)
     assert "No migrations to apply" in out.getvalue()
     assert out.getvalue().index("No migrations to apply") < out.getvalue().index("Loaded the demo")
-    assert Tournament.objects.get().slug == "red-lion-winter-open"
+    assert Tournament.objects.filter(slug="red-lion-winter-open").exists()
+
+
+def test_the_demo_season_is_three_evenings_of_the_same_members_in_one_series(db):
+    call_command("load_demo", "--no-users", stdout=io.StringIO())
+    call_command("load_demo", "--no-users", stdout=io.StringIO())  # a reload keeps one of each
+    series = Series.objects.get(slug=DEMO_SERIES_SLUG)
+    assert [t.slug for t in series.tournaments.order_by("date")] == [
+        data["slug"] for data in demo_season()
+    ]
+    assert Tournament.objects.filter(published=True).count() == 3
+    # 20 club members have member numbers; guests (no club) are linked to nobody.
+    assert Person.objects.count() == 20
+    assert Person.objects.filter(member__startswith="RL").count() == 20
+    standings = series_standings(series)
+    ranked = [row for row in standings.rows if row.rank is not None]
+    unranked = [row for row in standings.rows if row.rank is None]
+    assert len(standings.rows) == 20
+    # Members at one evening only (the minimum is two) are listed after, unranked.
+    assert sorted(row.person.name for row in unranked) == ["Simon Forman", "Thomasina Grey"]
+    assert all(row.events == 1 for row in unranked)
+    assert all(row.events >= 2 for row in ranked)
+    assert ranked[0].rank == 1
+    ratings = series_ratings(series)
+    assert len(ratings.rows) == 20
+    assert any(not row.provisional for row in ratings.rows)
+
+
+def test_the_demo_organiser_owns_the_season(db):
+    call_command("load_demo", stdout=io.StringIO())
+    series = Series.objects.get(slug=DEMO_SERIES_SLUG)
+    assert series.owner.username == "organiser"
+    assert set(Tournament.objects.values_list("owner__username", flat=True)) == {"organiser"}

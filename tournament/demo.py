@@ -18,6 +18,9 @@ from tournament.services.tournament_file import FORMAT
 
 DEMO_SLUG = "red-lion-winter-open"
 DEMO_SEED = 505
+# The season the demo evening ends: two earlier evenings and the demo, one series.
+DEMO_SERIES_SLUG = "red-lion-season"
+DEMO_SERIES_NAME = "Red Lion Season 2026"
 DEMO_PLAYERS: tuple[tuple[str, str], ...] = (
     ("Ann Smith", "Red Lion"),
     ("Bartholomew Fiske", "Red Lion"),
@@ -43,6 +46,20 @@ DEMO_PLAYERS: tuple[tuple[str, str], ...] = (
     ("Valentine Oke", ""),
     ("Walter Ralegh", ""),
 )
+
+
+# Two guests at the earlier evenings; like the demo's three players without a club, they
+# have no member number and are linked to nobody.
+DEMO_GUESTS: tuple[tuple[str, str], ...] = (("Yolande Fitch", ""), ("Zachary Leke", ""))
+
+
+def member_number(player_name: str) -> str | None:
+    """The demo member's number ("RL01"), by their place in ``DEMO_PLAYERS``; players
+    without a club are guests, without one."""
+    for index, (name, club) in enumerate(DEMO_PLAYERS, start=1):
+        if name == player_name:
+            return f"RL{index:02d}" if club else None
+    return None
 
 
 def table_sizes(players: int) -> list[int]:
@@ -112,9 +129,11 @@ def synthetic_tournament(
     date: str | None = None,
     absent: dict[int, Sequence[int]] | None = None,
     stopped_early: dict[int, tuple[int, int]] | None = None,
+    members: bool = False,
 ) -> dict[str, Any]:
     """A complete tournament file.
 
+    ``members`` gives the demo's members their member numbers (``member_number``).
     ``absent`` maps a round number to player indexes who miss it; ``stopped_early`` maps a
     round number to ``(table number, deals played)`` for a table that stopped early.
     """
@@ -142,11 +161,16 @@ def synthetic_tournament(
         "rotations_per_round": rotations,
         "tiebreaks": ["last_in", "table_wins", "countback"],
         "players": [
-            {"id": ref, "name": player_name, "club": club}
+            {"id": ref, "name": player_name, "club": club} | _member(player_name, members)
             for ref, (player_name, club) in zip(refs, players, strict=True)
         ],
         "rounds": file_rounds,
     }
+
+
+def _member(player_name: str, members: bool) -> dict[str, str]:
+    number = member_number(player_name) if members else None
+    return {"member": number} if number else {}
 
 
 def demo_tournament(seed: int = DEMO_SEED) -> dict[str, Any]:
@@ -162,4 +186,26 @@ def demo_tournament(seed: int = DEMO_SEED) -> dict[str, Any]:
         date="2026-12-05",
         absent={3: [21]},
         stopped_early={4: (2, 7)},
+        members=True,
     )
+
+
+def demo_season() -> list[dict[str, Any]]:
+    """The season of the demo's series, in date order: two earlier evenings of three
+    rounds (some members missing, two guests) and the demo evening itself."""
+    earlier = [
+        ("Red Lion October Night", "red-lion-october-night", "2026-10-03", DEMO_PLAYERS[:16]),
+        ("Red Lion November Night", "red-lion-november-night", "2026-11-07", DEMO_PLAYERS[4:18]),
+    ]
+    return [
+        synthetic_tournament(
+            name=name,
+            slug=slug,
+            players=(*players, *DEMO_GUESTS),
+            rounds=3,
+            seed=DEMO_SEED + number,
+            date=date,
+            members=True,
+        )
+        for number, (name, slug, date, players) in enumerate(earlier, start=1)
+    ] + [demo_tournament()]

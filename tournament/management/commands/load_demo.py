@@ -3,8 +3,10 @@ from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournament.demo import demo_tournament
+from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_season
+from tournament.models import Series, Tournament
 from tournament.services import tournament_file
+from tournament.services.series_setup import SeriesSettings, create_series
 
 DEMO_PASSWORD = "lld-demo"
 DEMO_USERS = ("organiser", "scorer", "checker")
@@ -12,7 +14,8 @@ DEMO_USERS = ("organiser", "scorer", "checker")
 
 class Command(BaseCommand):
     help = (
-        "Load (or reload) the demo tournament, the Red Lion Winter Open, with demo accounts "
+        "Load (or reload) the demo tournament, the Red Lion Winter Open, the two evenings "
+        "before it and their series, the Red Lion Season 2026, with demo accounts "
         f"{', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}) for trying the organiser and "
         "scorer pages. For a local demo only."
     )
@@ -28,15 +31,33 @@ class Command(BaseCommand):
     def handle(self, *args: object, no_users: bool, migrate: bool, **options: object) -> None:
         if migrate:
             call_command("migrate", interactive=False, stdout=self.stdout, stderr=self.stderr)
-        summary = tournament_file.import_tournament(demo_tournament(), replace=True)
-        tournament = summary.tournament
-        tournament.published = True
+        tournaments: list[Tournament] = []
+        for data in demo_season():
+            summary = tournament_file.import_tournament(data, replace=True)
+            tournament = summary.tournament
+            tournament.published = True
+            tournament.planned_rounds = summary.rounds
+            tournaments.append(tournament)
+        # The demo evening, the last of its season, is under way: one more round is
+        # planned than has been played.
+        tournament = tournaments[-1]
         tournament.planned_rounds = summary.rounds + 1
-        tournament.save(update_fields=["published", "planned_rounds"])
+        for each in tournaments:
+            each.save(update_fields=["published", "planned_rounds"])
+        Series.objects.filter(slug=DEMO_SERIES_SLUG).delete()
+        series = create_series(
+            DEMO_SERIES_SLUG,
+            SeriesSettings(name=DEMO_SERIES_NAME, min_events=2),
+            [each.slug for each in tournaments],
+        )
         self.stdout.write(
             f"Loaded the demo “{tournament.name}”: {summary.players} players, "
             f"{summary.rounds} rounds, {summary.deals} deals. "
             f"Standings: http://127.0.0.1:8000{tournament.get_absolute_url()}"
+        )
+        self.stdout.write(
+            f"Its season, “{series.name}” ({len(tournaments)} evenings): "
+            f"http://127.0.0.1:8000/s/{series.slug}/"
         )
         if no_users:
             return
@@ -50,9 +71,12 @@ class Command(BaseCommand):
                 password = password or make_password(DEMO_PASSWORD)
                 user = users.create(username=username, password=password)
             accounts.append(user)
-        tournament.owner = accounts[0]
-        tournament.save(update_fields=["owner"])
+        for each in tournaments:
+            each.owner = accounts[0]
+            each.save(update_fields=["owner"])
         tournament.scorers.add(*accounts[1:])
+        series.owner = accounts[0]
+        series.save(update_fields=["owner"])
         self.stdout.write(
             "Log in at http://127.0.0.1:8000/accounts/login/ as “organiser” (organises the "
             "demo) or “scorer” / “checker” (its scorers); the password of each is "
