@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournament.models import Player, Table, Tournament
+from tournament.models import Player, Series, SeriesTournament, Table, Tournament
 from tournament.services import door
 
 
@@ -29,6 +30,9 @@ class Access(Enum):
     # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
     # logged in or not: entry at the table on a phone (tournament/services/table_entry.py).
     TABLE = "table"
+    # A series' organiser (its owner) only, or a superuser; a 404 for anyone else
+    # (tournament/services/series_admin.py).
+    SERIES_OWNER = "series owner"
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,13 @@ ROUTES: dict[str, Route] = {
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
+    "organiser:series_list": _route(Access.ACCOUNT),
+    "organiser:series_create": _route(Access.ACCOUNT, "GET POST"),
+    "organiser:series_request_accept": _route(Access.ACCOUNT, "POST"),
+    "organiser:series_request_decline": _route(Access.ACCOUNT, "POST"),
+    "organiser:series_detail": _route(Access.SERIES_OWNER, "GET POST"),
+    "organiser:series_tournament_add": _route(Access.SERIES_OWNER, "POST"),
+    "organiser:series_tournament_remove": _route(Access.SERIES_OWNER, "POST"),
     "organiser:dashboard": _route(Access.ORGANISER),
     "organiser:edit": _route(Access.ORGANISER, "GET POST"),
     "organiser:tiebreak_add": _route(Access.ORGANISER, "POST"),
@@ -182,6 +193,18 @@ def patterns_by_name() -> dict[str, Pattern]:
     return {pattern.name: pattern for pattern in url_patterns()[0]}
 
 
+def a_series() -> Series:
+    """The series the series pages' URLs name: the first there is, else a new one of
+    olive's (the standing organiser) holding every tournament there is."""
+    series = Series.objects.order_by("pk").first()
+    if series is None:
+        owner = get_user_model().objects.filter(username="olive").first()
+        series = Series.objects.create(name="Test series", slug="test-series", owner=owner)
+        for tournament in Tournament.objects.order_by("pk"):
+            SeriesTournament.objects.create(series=series, tournament=tournament, accepted=True)
+    return series
+
+
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
@@ -201,6 +224,8 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
             values["token"] = door.door_token(tournament)
         last = Table.objects.filter(round__tournament=tournament, round__number=1)
         values["code"] = last.order_by("-number").values_list("code", flat=True).first()
+    if "series" in pattern.kwargs:
+        values["series"] = a_series().slug
     missing = set(pattern.kwargs) - set(values)
     assert not missing, f"tests/routes.py cannot fill {sorted(missing)} in {name}'s URL"
     return reverse(name, kwargs={key: values[key] for key in pattern.kwargs})
