@@ -1,0 +1,360 @@
+"""A series' standings and ratings, and a person's results across tournaments.
+
+Terms (those of ``series_facts`` too):
+
+- *series standings*: each person's series points per counted tournament under the
+  series' scheme, best ``count_best`` counted, ranked (``scoring.series``).
+- *ratings*: openskill's Plackett–Luce model with its default parameters, over the
+  matches of the counted tournaments in series order (date, those without one last,
+  slug), then round and table number. A rating shown is ``mu − 3 × sigma``,
+  provisional under ``PROVISIONAL_MATCHES`` matches.
+- *checkpoint*: what the ratings of the raters who played a tournament were after it,
+  kept with the tournament's stamp, in series order. When a tournament's stamp moves
+  (one more round released), the ratings are computed again from the stored facts from
+  that tournament on, starting from the checkpoints before it: the same numbers as a
+  computation from scratch, in a fraction of the time.
+- *version*: what the series' figures stand at (``series_facts.series_version``); the
+  standings and ratings are cached under it.
+
+Every function runs a fixed number of queries whatever the number of tournaments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.core.cache import cache
+from django.db.models import Exists, OuterRef
+from openskill.models import PlackettLuce
+
+from scoring.series import Placing, SeriesEntry, rank_series, scheme
+from tournament.models import Person, Round, Series, SeriesTournament, Tournament
+from tournament.services.series_facts import (
+    TIMEOUT,
+    TournamentFacts,
+    TournamentStamp,
+    counted_tournaments,
+    current_facts,
+    gather_facts,
+    series_order,
+    series_version,
+)
+
+PROVISIONAL_MATCHES = 5
+
+
+@dataclass(frozen=True)
+class EventResult:
+    tournament: Tournament
+    rank: int
+    shared: bool
+    field: int
+    tournament_points: Fraction
+    points: Fraction
+    counted: bool
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    person: Person
+    rank: int | None
+    shared: bool
+    points: Fraction
+    events: int
+    best: Fraction
+    results: list[EventResult]
+
+
+@dataclass(frozen=True)
+class SeriesStandings:
+    series: Series
+    rows: list[SeriesRow]
+    tournaments: list[Tournament]
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    person: Person
+    rank: int
+    mu: float
+    sigma: float
+    rating: float
+    matches: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    tournament: Tournament
+    round_number: int
+    rating: float
+
+
+@dataclass(frozen=True)
+class SeriesRatings:
+    series: Series
+    rows: list[RatingRow]
+    history: dict[int, list[RatingPoint]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TournamentPlacing:
+    """A person's place in one tournament's public standings."""
+
+    rank: int
+    shared: bool
+    points: int
+    field: int
+
+
+def displayed(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def _people(ids: Sequence[int]) -> dict[int, Person]:
+    return {person.pk: person for person in Person.objects.filter(pk__in=ids)}
+
+
+# --- standings ----------------------------------------------------------------------
+
+
+def compute_standings(series: Series) -> SeriesStandings:
+    counted = counted_tournaments(series)
+    return _standings(series, counted, current_facts(series, counted))
+
+
+def _standings(
+    series: Series,
+    counted: list[tuple[Tournament, TournamentStamp]],
+    facts: dict[int, TournamentFacts],
+) -> SeriesStandings:
+    rule = scheme(series.scheme)
+    table = tuple(series.placing)
+    results: dict[int, list[tuple[Tournament, int, int, int, Fraction, Fraction]]] = {}
+    for tournament, _ in counted:
+        known = facts[tournament.pk]
+        for _, person_id, rank, sharing, points in known.places:
+            if person_id:
+                placing = Placing(rank, sharing, known.field, Fraction(points))
+                results.setdefault(person_id, []).append(
+                    (
+                        tournament,
+                        rank,
+                        sharing,
+                        known.field,
+                        placing.tournament_points,
+                        rule.points(placing, table),
+                    )
+                )
+    people = _people(list(results))
+    ranked = rank_series(
+        [
+            SeriesEntry(pk, people[pk].name_key, tuple(r[5] for r in results[pk]))
+            for pk in results
+            if pk in people
+        ],
+        series.count_best,
+        series.min_events,
+    )
+    rows = [
+        SeriesRow(
+            person=people[int(entry.key)],  # type: ignore[call-overload]
+            rank=entry.rank,
+            shared=entry.shared,
+            points=entry.total,
+            events=entry.events,
+            best=entry.best,
+            results=[
+                EventResult(tournament, rank, sharing > 1, n, tpoints, points, counted_flag)
+                for (tournament, rank, sharing, n, tpoints, points), counted_flag in zip(
+                    results[int(entry.key)],  # type: ignore[call-overload]
+                    entry.counted,
+                    strict=True,
+                )
+            ],
+        )
+        for entry in ranked
+    ]
+    return SeriesStandings(series, rows, [tournament for tournament, _ in counted])
+
+
+def series_standings(series: Series) -> SeriesStandings:
+    """The series standings, from the cache while nothing they count has changed."""
+    counted = counted_tournaments(series)
+    key = f"lld:series:{series.pk}:standings:{series_version(series, counted)}"
+    found: SeriesStandings | None = cache.get(key)
+    if found is None:
+        found = _standings(series, counted, current_facts(series, counted))
+        cache.set(key, found, TIMEOUT)
+    return found
+
+
+# --- ratings ------------------------------------------------------------------------
+
+# A checkpoint: a tournament's stamp, then each rater who played there: (mu, sigma,
+# matches so far) after it, and the round of their last match there.
+Checkpoint = tuple[TournamentStamp, dict[int, tuple[float, float, int, int]]]
+
+
+def _chain_key(series: Series) -> str:
+    return f"lld:series:{series.pk}:checkpoints"
+
+
+def _rate(
+    model: PlackettLuce,
+    facts: TournamentFacts,
+    state: dict[int, tuple[float, float, int]],
+) -> dict[int, tuple[float, float, int, int]]:
+    after: dict[int, tuple[float, float, int, int]] = {}
+    for round_number, _, raters, points in facts.matches:
+        teams = []
+        for rater in raters:
+            mu, sigma, _ = state.get(rater, (model.mu, model.sigma, 0))
+            teams.append([model.rating(mu=mu, sigma=sigma)])
+        ranks = [float(1 + sum(1 for other in points if other > mine)) for mine in points]
+        for rater, (rated,) in zip(raters, model.rate(teams, ranks=ranks), strict=True):
+            matches = state.get(rater, (0.0, 0.0, 0))[2] + 1
+            state[rater] = (rated.mu, rated.sigma, matches)
+            after[rater] = (rated.mu, rated.sigma, matches, round_number)
+    return after
+
+
+def rating_checkpoints(
+    counted: list[tuple[Tournament, TournamentStamp]],
+    facts: dict[int, TournamentFacts],
+    kept: Sequence[Checkpoint] = (),
+) -> list[Checkpoint]:
+    """The checkpoints of the counted tournaments, reusing ``kept`` up to the first
+    tournament whose stamp (or place in the order) moved."""
+    model = PlackettLuce()
+    state: dict[int, tuple[float, float, int]] = {}
+    chain: list[Checkpoint] = []
+    reusing = True
+    for index, (tournament, stamp) in enumerate(counted):
+        reusing = reusing and index < len(kept) and kept[index][0] == stamp
+        if reusing:
+            after = kept[index][1]
+            for rater, (mu, sigma, matches, _) in after.items():
+                state[rater] = (mu, sigma, matches)
+        else:
+            after = _rate(model, facts[tournament.pk], state)
+        chain.append((stamp, after))
+    return chain
+
+
+def _ratings(
+    series: Series,
+    counted: list[tuple[Tournament, TournamentStamp]],
+    chain: list[Checkpoint],
+) -> SeriesRatings:
+    latest: dict[int, tuple[float, float, int]] = {}
+    history: dict[int, list[RatingPoint]] = {}
+    for (tournament, _), (_, after) in zip(counted, chain, strict=True):
+        for rater, (mu, sigma, matches, round_number) in after.items():
+            if rater > 0:
+                latest[rater] = (mu, sigma, matches)
+                history.setdefault(rater, []).append(
+                    RatingPoint(tournament, round_number, displayed(mu, sigma))
+                )
+    people = _people(list(latest))
+    order = sorted(
+        (pk for pk in latest if pk in people),
+        key=lambda pk: (-displayed(*latest[pk][:2]), people[pk].name_key, pk),
+    )
+    rows = [
+        RatingRow(
+            person=people[pk],
+            rank=position,
+            mu=latest[pk][0],
+            sigma=latest[pk][1],
+            rating=displayed(*latest[pk][:2]),
+            matches=latest[pk][2],
+            provisional=latest[pk][2] < PROVISIONAL_MATCHES,
+        )
+        for position, pk in enumerate(order, start=1)
+    ]
+    return SeriesRatings(series, rows, {pk: history[pk] for pk in order})
+
+
+def _current_chain(
+    series: Series, counted: list[tuple[Tournament, TournamentStamp]]
+) -> list[Checkpoint]:
+    kept: list[Checkpoint] = cache.get(_chain_key(series)) or []
+    stamps = [stamp for _, stamp in counted]
+    if [stamp for stamp, _ in kept] == stamps:
+        return kept
+    facts = current_facts(series, counted)
+    chain = rating_checkpoints(counted, facts, kept)
+    cache.set(_chain_key(series), chain, TIMEOUT)
+    return chain
+
+
+def compute_ratings(series: Series) -> SeriesRatings:
+    """The ratings computed from scratch, from the facts (no checkpoint reused)."""
+    counted = counted_tournaments(series)
+    facts = gather_facts(counted)
+    return _ratings(series, counted, rating_checkpoints(counted, facts))
+
+
+def series_ratings(series: Series) -> SeriesRatings:
+    """The series ratings, from the cache while nothing they count has changed."""
+    counted = counted_tournaments(series)
+    key = f"lld:series:{series.pk}:ratings:{series_version(series, counted)}"
+    found: SeriesRatings | None = cache.get(key)
+    if found is None:
+        found = _ratings(series, counted, _current_chain(series, counted))
+        cache.set(key, found, TIMEOUT)
+    return found
+
+
+# --- a person's tournaments and series ----------------------------------------------
+
+
+def person_results(person: Person) -> list[tuple[Tournament, TournamentPlacing]]:
+    """The person's places in the public standings of the published tournaments they
+    played with at least one released round, in series order."""
+    tournaments = Tournament.objects.filter(
+        Exists(Round.objects.filter(tournament=OuterRef("pk"), released=True)),
+        players__person=person,
+        published=True,
+    )
+    counted = [
+        (
+            tournament,
+            TournamentStamp(
+                tournament.pk, tournament.public_changed, tournament.date, tournament.slug, 0, 0
+            ),
+        )
+        for tournament in tournaments
+    ]
+    facts = gather_facts(counted)
+    results = []
+    for tournament, _ in sorted(counted, key=lambda row: series_order(row[0])):
+        known = facts[tournament.pk]
+        for _, person_id, rank, sharing, points in known.places:
+            if person_id == person.pk:
+                results.append(
+                    (tournament, TournamentPlacing(rank, sharing > 1, points, known.field))
+                )
+    return results
+
+
+def series_of_person(person: Person) -> list[tuple[Series, SeriesRow | None, RatingRow | None]]:
+    """The series that count a tournament the person played, with their row in each
+    series' standings and ratings (None where they have none, e.g. nothing public yet)."""
+    found = []
+    for series in Series.objects.filter(
+        pk__in=SeriesTournament.objects.filter(
+            accepted=True, tournament__players__person=person
+        ).values("series")
+    ).order_by("name", "pk"):
+        standing = next(
+            (row for row in series_standings(series).rows if row.person.pk == person.pk), None
+        )
+        rating = next(
+            (row for row in series_ratings(series).rows if row.person.pk == person.pk), None
+        )
+        found.append((series, standing, rating))
+    return found

@@ -1,0 +1,280 @@
+"""What a series counts of each of its tournaments, gathered in bulk.
+
+Terms:
+
+- *counted tournament*: a tournament of the series whose entry is accepted, that is
+  published and has at least one released round. Only what its public pages show counts:
+  released rounds, and of them the confirmed deals (the seats' sums; sheets awaiting
+  confirmation are never read).
+- *stamp*: what a counted tournament's facts stand at (``TournamentStamp``): its public
+  generation (``Tournament.public_changed``), its date and slug (the order of the
+  series), and a digest of which of its players are linked to which people. Facts made
+  under the same stamp are the same facts, so they are kept and reused.
+- *facts*: a counted tournament's public standings as the series reads them (each
+  player's rank, how many share it, points, the field N) and its *matches*: each table
+  of a released round with at least one confirmed deal, with its players' points there.
+- *rater*: who a seat is to the ratings: the linked person's id, or minus the player's id
+  for a player linked to nobody (they take part as themselves, see docs/series.md).
+
+- *kept facts*: the facts of a series' counted tournaments, kept in the cache (and by
+  each worker for a few series) with their stamps: ``current_facts`` gathers afresh
+  only the tournaments whose stamp moved.
+- *version*: what the series' figures stand at (``series_version``): the stamps of its
+  counted tournaments, the series' own settings and when its people last changed.
+
+``counted_tournaments`` is one query whatever the number of tournaments;
+``gather_facts`` four, whatever the number of tournaments, players or rounds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.core.cache import cache
+from django.db.models import BigIntegerField, Count, Exists, F, Max, OuterRef, Subquery, Sum
+
+from scoring.standings import TableSums
+from scoring.systems import SeatSums, points_from_sums
+from tournament.models import Bye, Person, Player, Round, Seat, Series, Tournament
+from tournament.services.standings import PlayerInfo, StandingsFacts, standings_from
+
+# Entries outlive no change (their keys hold the version or stamps); the timeout only
+# frees the memory of series nobody looks at.
+TIMEOUT = 24 * 60 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStamp:
+    tournament_id: int
+    changed: datetime
+    date: date | None
+    slug: str
+    linked: int
+    link_digest: int
+
+
+# A player's place: (player id, person id or 0, rank, players sharing it, points).
+PlaceRow = tuple[int, int, int, int, int]
+# A match: (round number, table number, raters in seat order, their points).
+Match = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFacts:
+    stamp: TournamentStamp
+    field: int
+    places: tuple[PlaceRow, ...]
+    matches: tuple[Match, ...]
+
+
+def _per_tournament(expression: Count | Sum) -> Subquery:
+    return Subquery(
+        Player.objects.filter(tournament=OuterRef("pk"), person__isnull=False)
+        .order_by()
+        .values("tournament")
+        .annotate(figure=expression)
+        .values("figure")[:1]
+    )
+
+
+def series_order(tournament: Tournament) -> tuple[bool, date, str]:
+    """Tournaments in date order, those without a date last, then by slug."""
+    return (tournament.date is None, tournament.date or date.min, tournament.slug)
+
+
+def counted_tournaments(series: Series) -> list[tuple[Tournament, TournamentStamp]]:
+    """The counted tournaments of ``series`` in series order, each with its stamp: one
+    query."""
+    tournaments = Tournament.objects.filter(
+        Exists(Round.objects.filter(tournament=OuterRef("pk"), released=True)),
+        series_entries__series=series,
+        series_entries__accepted=True,
+        published=True,
+    ).annotate(
+        linked=_per_tournament(Count("pk")),
+        # Which player is whose: moving links between two players changes it.
+        link_digest=_per_tournament(Sum(F("pk") * F("person_id"), output_field=BigIntegerField())),
+    )
+    rows: list[tuple[Tournament, TournamentStamp]] = [
+        (
+            tournament,
+            TournamentStamp(
+                tournament.pk,
+                tournament.public_changed,
+                tournament.date,
+                tournament.slug,
+                int(tournament.linked or 0),
+                int(tournament.link_digest or 0),
+            ),
+        )
+        for tournament in tournaments
+    ]
+    rows.sort(key=lambda row: series_order(row[0]))
+    return rows
+
+
+def gather_facts(
+    tournaments: list[tuple[Tournament, TournamentStamp]],
+) -> dict[int, TournamentFacts]:
+    """The facts of ``tournaments``: four queries for all of them (players, released
+    rounds, their byes, their seats with sums), then each tournament's public standings
+    computed as its public pages compute them (``services.standings.standings_from``)."""
+    ids = [tournament.pk for tournament, _ in tournaments]
+    if not ids:
+        return {}
+    players: dict[int, dict[int, PlayerInfo]] = {pk: {} for pk in ids}
+    person_of: dict[int, int] = {}
+    for pk, tournament_id, ref, name, club, person_id in Player.objects.filter(
+        tournament_id__in=ids
+    ).values_list("pk", "tournament_id", "ref", "name", "club", "person_id"):
+        players[tournament_id][pk] = PlayerInfo(ref, name, club)
+        if person_id is not None:
+            person_of[pk] = person_id
+    rounds: dict[int, list[int]] = {pk: [] for pk in ids}
+    for tournament_id, number in (
+        Round.objects.filter(tournament_id__in=ids, released=True)
+        .order_by("tournament_id", "number")
+        .values_list("tournament_id", "number")
+    ):
+        rounds[tournament_id].append(number)
+    byes: dict[int, list[tuple[int, int]]] = {pk: [] for pk in ids}
+    for tournament_id, number, player_id in Bye.objects.filter(
+        round__tournament_id__in=ids, round__released=True
+    ).values_list("round__tournament_id", "round__number", "player_id"):
+        byes[tournament_id].append((number, player_id))
+    tables: dict[int, dict[int, tuple[int, int, list[int], list[SeatSums]]]] = {
+        pk: {} for pk in ids
+    }
+    for tournament_id, table_id, round_number, table_number, player_id, *sums in (
+        Seat.objects.filter(round__tournament_id__in=ids, round__released=True)
+        .order_by("table_id", "position")
+        .values_list(
+            "round__tournament_id",
+            "table_id",
+            "round__number",
+            "table__number",
+            "player_id",
+            *Seat.SUM_FIELDS,
+        )
+    ):
+        table = tables[tournament_id].setdefault(table_id, (round_number, table_number, [], []))
+        table[2].append(player_id)
+        table[3].append(SeatSums(*sums))
+    return {
+        tournament.pk: _facts(
+            tournament,
+            stamp,
+            players[tournament.pk],
+            rounds[tournament.pk],
+            byes[tournament.pk],
+            tables[tournament.pk],
+            person_of,
+        )
+        for tournament, stamp in tournaments
+    }
+
+
+def _facts(
+    tournament: Tournament,
+    stamp: TournamentStamp,
+    players: dict[int, PlayerInfo],
+    round_numbers: list[int],
+    byes: list[tuple[int, int]],
+    tables: dict[int, tuple[int, int, list[int], list[SeatSums]]],
+    person_of: dict[int, int],
+) -> TournamentFacts:
+    system = tournament.scoring_system
+    plays = []
+    matches = []
+    for round_number, table_number, seated, sums in tables.values():
+        size = len(seated)
+        points = tuple(points_from_sums(seat, size, system) for seat in sums)
+        deals = sums[0].deals
+        plays.append(
+            TableSums(
+                round_number, tuple(seated), points, tuple(seat.last_in for seat in sums), deals
+            )
+        )
+        if deals:
+            raters = tuple(person_of.get(pk, -pk) for pk in seated)
+            matches.append((round_number, table_number, raters, points))
+    matches.sort()
+    facts = StandingsFacts(
+        players=players,
+        plays=list(plays),
+        incomplete_tables=(),
+        round_numbers=round_numbers,
+        byes=byes,
+    )
+    rows = standings_from(tournament, facts).standings.rows
+    sharing: dict[int, int] = {}
+    for row in rows:
+        sharing[row.rank] = sharing.get(row.rank, 0) + 1
+    places = tuple(
+        (
+            int(row.key),  # type: ignore[call-overload]
+            person_of.get(int(row.key), 0),  # type: ignore[call-overload]
+            row.rank,
+            sharing[row.rank],
+            row.points,
+        )
+        for row in rows
+    )
+    return TournamentFacts(stamp, len(rows), places, tuple(matches))
+
+
+def _facts_key(series: Series) -> str:
+    return f"lld:series:{series.pk}:facts"
+
+
+# Each worker keeps the facts it last read for a few series (as ``public`` keeps the
+# public results), valid while the cache holds the token written with them.
+_KEPT: dict[str, tuple[str, dict[int, TournamentFacts]]] = {}
+_KEPT_SERIES = 4
+
+
+def _known_facts(series: Series) -> dict[int, TournamentFacts]:
+    key = _facts_key(series)
+    token = cache.get(f"{key}:token")
+    kept = _KEPT.get(key)
+    if token is not None and kept is not None and kept[0] == token:
+        return kept[1]
+    known: dict[int, TournamentFacts] | None = cache.get(key) if token is not None else None
+    return known or {}
+
+
+def _store_facts(series: Series, facts: dict[int, TournamentFacts]) -> None:
+    key = _facts_key(series)
+    token = uuid.uuid4().hex
+    cache.set_many({key: facts, f"{key}:token": token}, TIMEOUT)
+    _KEPT.pop(key, None)
+    _KEPT[key] = (token, facts)
+    while len(_KEPT) > _KEPT_SERIES:
+        del _KEPT[next(iter(_KEPT))]
+
+
+def current_facts(
+    series: Series, counted: list[tuple[Tournament, TournamentStamp]]
+) -> dict[int, TournamentFacts]:
+    """The facts of the counted tournaments: those whose stamp has not moved from what
+    was kept, and the others gathered afresh (five queries for all of them)."""
+    known = _known_facts(series)
+    stale = [(t, stamp) for t, stamp in counted if getattr(known.get(t.pk), "stamp", None) != stamp]
+    if not stale and len(known) == len(counted):
+        return known
+    fresh = gather_facts(stale)
+    facts = {t.pk: fresh.get(t.pk) or known[t.pk] for t, _ in counted}
+    _store_facts(series, facts)
+    return facts
+
+
+def series_version(series: Series, counted: list[tuple[Tournament, TournamentStamp]]) -> str:
+    people_changed = Person.objects.filter(
+        players__tournament__in=[t.pk for t, _ in counted]
+    ).aggregate(last=Max("changed"))["last"]
+    settings = (series.scheme, series.placing, series.count_best, series.min_events)
+    text = repr((settings, people_changed, [stamp for _, stamp in counted]))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
