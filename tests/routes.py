@@ -14,7 +14,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournament.models import Player, Series, SeriesTournament, Table, Tournament
+from tournament import limits
+from tournament.models import Person, Player, Series, SeriesTournament, Table, Tournament
 from tournament.services import door
 
 
@@ -33,6 +34,9 @@ class Access(Enum):
     # A series' organiser (its owner) only, or a superuser; a 404 for anyone else
     # (tournament/services/series_admin.py).
     SERIES_OWNER = "series owner"
+    # Anyone: a series' public pages, a person's career, a club (views/series_public.py),
+    # which show only what published tournaments show.
+    SERIES = "series"
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,13 @@ ROUTES: dict[str, Route] = {
     "public_round": _route(Access.PUBLIC),
     "final": _route(Access.PUBLIC),
     "find_seat": _route(Access.PUBLIC),
+    # Series, careers and clubs
+    "series": _route(Access.SERIES),
+    "series_ratings": _route(Access.SERIES),
+    "series_standings_csv": _route(Access.SERIES, "GET HEAD"),
+    "series_ratings_csv": _route(Access.SERIES, "GET HEAD"),
+    "career": _route(Access.SERIES),
+    "club": _route(Access.SERIES),
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
@@ -205,6 +216,23 @@ def a_series() -> Series:
     return series
 
 
+def a_person() -> Person:
+    """The person the career and club pages' URLs name: the first linked to a player of a
+    published tournament, else a new one linked to the first such player (made with a
+    club). Without a published tournament, a person of no tournament, whose page is a 404:
+    only a published tournament's people have one."""
+    person = Person.objects.filter(players__tournament__published=True).order_by("pk").first()
+    if person is not None:
+        return person
+    player = Player.objects.filter(tournament__published=True, person=None).order_by("pk").first()
+    if player is None:
+        return Person.objects.create(name="Nobody Yet", club="Test club")
+    person = Person.objects.create(name=player.name, club=player.club or "Test club")
+    player.person = person
+    player.save(update_fields=["person"])
+    return person
+
+
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
@@ -226,6 +254,10 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
         values["code"] = last.order_by("-number").values_list("code", flat=True).first()
     if "series" in pattern.kwargs:
         values["series"] = a_series().slug
+    if {"identifier", "club"} & set(pattern.kwargs):
+        person = a_person()
+        values["identifier"] = person.identifier
+        values["club"] = limits.slug_from_name(person.club_key)
     missing = set(pattern.kwargs) - set(values)
     assert not missing, f"tests/routes.py cannot fill {sorted(missing)} in {name}'s URL"
     return reverse(name, kwargs={key: values[key] for key in pattern.kwargs})

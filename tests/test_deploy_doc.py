@@ -15,7 +15,14 @@ from tests.routes import ROUTES, Access, patterns_by_name
 DEPLOY = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
 # The door check-in tablet checks players in for the organiser, and the phones at the
 # tables type score sheets: staff work, though neither needs a login.
-STAFF_ACCESS = {Access.ACCOUNT, Access.SCORER, Access.ORGANISER, Access.DOOR, Access.TABLE}
+STAFF_ACCESS = {
+    Access.ACCOUNT,
+    Access.SCORER,
+    Access.ORGANISER,
+    Access.DOOR,
+    Access.TABLE,
+    Access.SERIES_OWNER,
+}
 # Pages anyone may open that belong to the staff all the same: logging in and out.
 STAFF_ACCOUNT_PAGES = {
     "login",
@@ -27,6 +34,7 @@ STAFF_ACCOUNT_PAGES = {
 }
 KWARGS = {"slug": "spring-open", "pk": 7, "number": 2, "round": 2, "table": 3}
 KWARGS |= {"uidb64": "MQ", "token": "a-token", "code": "K7QM3RXD"}
+KWARGS |= {"series": "winter-league", "identifier": "M0123", "club": "red-lion"}
 
 
 def _nginx_block() -> str:

@@ -172,6 +172,13 @@ def test_the_roles_that_may_read_a_page_get_it(name, organiser_client, scorer_cl
         assert scorer_client.get(url).status_code == response.status_code, name
 
 
+@pytest.mark.parametrize("name", named(Access.SERIES))
+def test_series_careers_and_clubs_are_open_to_anyone(name, client, outsider_client, public):
+    url = url_for(name, public)
+    assert client.get(url).status_code == 200, name
+    assert outsider_client.get(url).status_code == 200, name
+
+
 @pytest.mark.parametrize("name", named(Access.SERIES_OWNER))
 def test_a_series_pages_are_its_owners_alone(
     name, client, outsider_client, organiser_client, private, public
