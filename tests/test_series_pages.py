@@ -12,6 +12,8 @@ own. Every page and both CSVs of "noisy" must read as those of "clean".
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.rules import deals_per_round
@@ -224,3 +226,34 @@ def test_an_empty_series_says_why(client, organiser):
     Series.objects.create(name="Next season", slug="next", owner=organiser)
     assert "No results yet" in page(client, "series", "next")
     assert "No ratings yet" in page(client, "series_ratings", "next")
+
+
+def _season(make_played, organiser, tournaments, players):
+    club = f"Club {tournaments}"
+    people = [Person.objects.create(name=f"P{i:03d}", club=club) for i in range(players)]
+    series = Series.objects.create(name=f"Season {tournaments}", slug=f"s{tournaments}")
+    for number in range(tournaments):
+        tournament = make_played(
+            players=players,
+            rounds=2,
+            seed=number,
+            slug=f"s{tournaments}-t{number}",
+            owner=organiser,
+        )
+        link(tournament, people)
+        SeriesTournament.objects.create(series=series, tournament=tournament, accepted=True)
+    return series, people
+
+
+@pytest.mark.parametrize("name", ["series", "series_ratings", "career", "club"])
+def test_the_pages_queries_stay_flat_as_the_series_grows(client, make_played, organiser, name):
+    counts = []
+    for tournaments, players in ((1, 5), (3, 10)):
+        series, people = _season(make_played, organiser, tournaments, players)
+        arg = {"career": people[0].identifier, "club": f"club-{tournaments}"}.get(name, series.slug)
+        url = reverse(name, args=[arg])
+        assert client.get(url).status_code == 200  # computes and caches the series
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[1] <= counts[0], counts

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from tests.browser.test_viewports import check_fits
 from tournament.models import Person, Series, SeriesTournament
@@ -92,3 +93,24 @@ def test_the_series_and_career_pages_fit_a_phone_and_a_laptop(new_page, season, 
             if name == "career":
                 assert page.locator("svg[role=img]").first.is_visible()
             page.screenshot(path=shots / f"{name}-{width}x{height}.png", full_page=True)
+
+
+def test_the_organisers_series_pages_fit_a_phone_and_a_laptop(new_page, season, screenshot_dir):
+    series, _ = season
+    shots = shots_dir(screenshot_dir)
+    for width, height in (SCREENS[0], SCREENS[-1]):
+        page = new_page(viewport={"width": width, "height": height}, is_mobile=width < 768)
+        page.goto(reverse("login"))
+        page.get_by_label("User name").fill("olive")
+        page.get_by_label("Password").fill("pw")
+        page.get_by_role("button", name="Log in").click()
+        expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
+        page.goto(reverse("organiser:series_list"))
+        check_fits(page, f"series list at {width}")
+        page.screenshot(path=shots / f"organiser-series-list-{width}x{height}.png", full_page=True)
+        page.goto(reverse("organiser:series_detail", args=[series.slug]))
+        page.get_by_label("Points by place").fill("25, 18, x")
+        page.get_by_role("button", name="Save settings").click()
+        expect(page.get_by_role("alert")).to_contain_text("Place 3: “x” is not a whole number")
+        check_fits(page, f"series settings at {width}")
+        page.screenshot(path=shots / f"organiser-series-{width}x{height}.png", full_page=True)
