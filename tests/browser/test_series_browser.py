@@ -78,6 +78,8 @@ def test_the_series_and_career_pages_fit_a_phone_and_a_laptop(new_page, season, 
         "ratings": reverse("series_ratings", args=[series.slug]),
         "career": reverse("career", args=[people[0].identifier]),
         "club": reverse("club", args=["crown-anchor"]),
+        # Each linked player's name has a link to their career beside it.
+        "tournament-standings": reverse("standings", args=["night-1"]),
     }
     for width, height in SCREENS:
         page = new_page(viewport={"width": width, "height": height}, is_mobile=width < 768)
