@@ -11,7 +11,10 @@ own. Every page and both CSVs of "noisy" must read as those of "clean".
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -257,3 +260,15 @@ def test_the_pages_queries_stay_flat_as_the_series_grows(client, make_played, or
             assert client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[1] <= counts[0], counts
+
+
+@pytest.mark.parametrize(
+    ("name", "command"),
+    [("series_standings_csv", "series_standings"), ("series_ratings_csv", "ratings")],
+)
+def test_the_downloads_are_the_commands_csv(client, league, name, command):
+    out = io.StringIO()
+    call_command(command, "noisy", "--format", "csv", stdout=out)
+    download = client.get(reverse(name, args=["noisy"])).content.decode("utf-8-sig")
+    assert download == out.getvalue()
+    assert download.count("\n") == 1 + FIELD

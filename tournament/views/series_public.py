@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_safe
 from tournament.http import HtmxHttpRequest
 from tournament.models import Series, SeriesScheme
 from tournament.series_chart import rating_chart
-from tournament.services import careers, series_downloads
+from tournament.services import careers, series_export
 from tournament.services import series as series_service
 from tournament.services.csv_export import csv_download
 
@@ -137,7 +137,7 @@ def _csv_response(text: str, filename: str) -> HttpResponse:
 def series_standings_csv(request: HtmxHttpRequest, series: str) -> HttpResponse:
     """The series standings as the ``series_standings`` command writes them as CSV."""
     found = _public_series(series)
-    text = series_downloads.standings_csv(series_service.series_standings(found))
+    text = series_export.standings_csv(series_service.series_standings(found))
     return _csv_response(text, f"{found.slug}-standings.csv")
 
 
@@ -145,7 +145,7 @@ def series_standings_csv(request: HtmxHttpRequest, series: str) -> HttpResponse:
 def series_ratings_csv(request: HtmxHttpRequest, series: str) -> HttpResponse:
     """The ratings as the ``ratings`` command writes them as CSV."""
     found = _public_series(series)
-    text = series_downloads.ratings_csv(series_service.series_ratings(found))
+    text = series_export.ratings_csv(series_service.series_ratings(found))
     return _csv_response(text, f"{found.slug}-ratings.csv")
 
 
