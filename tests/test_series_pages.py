@@ -234,13 +234,13 @@ def test_an_empty_series_says_why(client, organiser):
 def _season(make_played, organiser, tournaments, players):
     club = f"Club {tournaments}"
     people = [Person.objects.create(name=f"P{i:03d}", club=club) for i in range(players)]
-    series = Series.objects.create(name=f"Season {tournaments}", slug=f"s{tournaments}")
+    series = Series.objects.create(name=f"Season {tournaments}", slug=f"season-{tournaments}")
     for number in range(tournaments):
         tournament = make_played(
             players=players,
             rounds=2,
             seed=number,
-            slug=f"s{tournaments}-t{number}",
+            slug=f"season-{tournaments}-night-{number}",
             owner=organiser,
         )
         link(tournament, people)
