@@ -152,7 +152,9 @@ def test_another_organisers_tournament_waits_for_their_consent(
     assert "1 request to count" in other_client.get(reverse("organiser:home")).content.decode()
     page = other_client.get(reverse("organiser:series_list")).content.decode()
     assert "Winter league" in page
-    other_client.post(reverse("organiser:series_request_accept"), {"entry": entry.pk})
+    other_client.post(
+        reverse("organiser:series_request_accept", args=[series.slug]), {"entry": entry.pk}
+    )
     entry.refresh_from_db()
     assert entry.accepted
 
@@ -160,7 +162,9 @@ def test_another_organisers_tournament_waits_for_their_consent(
 def test_declining_a_request_takes_it_out(organiser_client, other_client, other_organiser, series):
     theirs = TournamentFactory(owner=other_organiser, slug="their-open", published=True)
     entry = SeriesTournament.objects.create(series=series, tournament=theirs, accepted=False)
-    other_client.post(reverse("organiser:series_request_decline"), {"entry": entry.pk})
+    other_client.post(
+        reverse("organiser:series_request_decline", args=[series.slug]), {"entry": entry.pk}
+    )
     assert not SeriesTournament.objects.exists()
 
 
@@ -170,7 +174,9 @@ def test_only_the_tournaments_organiser_answers_a_request(
     theirs = TournamentFactory(owner=other_organiser, slug="their-open", published=True)
     entry = SeriesTournament.objects.create(series=series, tournament=theirs, accepted=False)
     for client in (organiser_client, outsider_client):
-        client.post(reverse("organiser:series_request_accept"), {"entry": entry.pk})
+        client.post(
+            reverse("organiser:series_request_accept", args=[series.slug]), {"entry": entry.pk}
+        )
     entry.refresh_from_db()
     assert not entry.accepted
 

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class ChartPoint:
+class RatingChartPoint:
     x: float
     y: float
     label: str  # "Spring Open: 21.4"
 
 
 @dataclass(frozen=True)
-class ChartTick:
+class RatingChartTick:
     position: float
     label: str
 
@@ -38,9 +38,9 @@ class RatingChart:
     right: int
     top: int
     bottom: int
-    points: tuple[ChartPoint, ...]
-    x_ticks: tuple[ChartTick, ...]
-    y_ticks: tuple[ChartTick, ...]
+    points: tuple[RatingChartPoint, ...]
+    x_ticks: tuple[RatingChartTick, ...]
+    y_ticks: tuple[RatingChartTick, ...]
     description: str
 
     @property
@@ -105,11 +105,11 @@ def rating_chart(history: Sequence[tuple[str, float]]) -> RatingChart | None:
         top=top,
         bottom=bottom,
         points=tuple(
-            ChartPoint(x_of(i), y_of(rating), f"{name}: {shown(rating)}")
+            RatingChartPoint(x_of(i), y_of(rating), f"{name}: {shown(rating)}")
             for i, (name, rating) in enumerate(history)
         ),
-        x_ticks=tuple(ChartTick(x_of(i), str(i + 1)) for i in range(len(history))),
-        y_ticks=tuple(ChartTick(y_of(value), f"{value:g}") for value in ticks),
+        x_ticks=tuple(RatingChartTick(x_of(i), str(i + 1)) for i in range(len(history))),
+        y_ticks=tuple(RatingChartTick(y_of(value), f"{value:g}") for value in ticks),
         description="; ".join(
             f"after tournament {i} ({name}): {shown(rating)}"
             for i, (name, rating) in enumerate(history, start=1)

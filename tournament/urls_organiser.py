@@ -10,16 +10,6 @@ urlpatterns = [
     # Before the tournaments' addresses: "series" is no tournament.
     path("series/", series_organiser.series_list, name="series_list"),
     path("series/new/", series_organiser.series_create, name="series_create"),
-    path(
-        "series/requests/accept/",
-        series_organiser.series_request_accept,
-        name="series_request_accept",
-    ),
-    path(
-        "series/requests/decline/",
-        series_organiser.series_request_decline,
-        name="series_request_decline",
-    ),
     path("series/<slug:series>/", series_organiser.series_detail, name="series_detail"),
     path(
         "series/<slug:series>/add/",
@@ -30,6 +20,17 @@ urlpatterns = [
         "series/<slug:series>/remove/",
         series_organiser.series_tournament_remove,
         name="series_tournament_remove",
+    ),
+    # Answered by the organiser of the tournament asked for, not the series' own.
+    path(
+        "series/<slug:series>/accept/",
+        series_organiser.series_request_accept,
+        name="series_request_accept",
+    ),
+    path(
+        "series/<slug:series>/decline/",
+        series_organiser.series_request_decline,
+        name="series_request_decline",
     ),
     path("<slug:slug>/", organiser.dashboard, name="dashboard"),
     path("<slug:slug>/edit/", organiser.edit, name="edit"),

@@ -108,25 +108,25 @@ def requests_for(user: User) -> QuerySet[SeriesTournament]:
     )
 
 
-def _request_of(user: User, entry_pk: int) -> SeriesTournament:
-    entry = requests_for(user).filter(pk=entry_pk).first()
+def _request_of(user: User, series_slug: str, entry_pk: int) -> SeriesTournament:
+    entry = requests_for(user).filter(pk=entry_pk, series__slug=series_slug).first()
     if entry is None:
         raise UserError("That request has already been answered or withdrawn.")
     return entry
 
 
-def accept_request(user: User, entry_pk: int) -> SeriesTournament:
+def accept_request(user: User, series_slug: str, entry_pk: int) -> SeriesTournament:
     with transaction.atomic():
-        entry = _request_of(user, entry_pk)
+        entry = _request_of(user, series_slug, entry_pk)
         entry.accepted = True
         entry.save(update_fields=["accepted"])
         _touch(entry.series)
     return entry
 
 
-def decline_request(user: User, entry_pk: int) -> SeriesTournament:
+def decline_request(user: User, series_slug: str, entry_pk: int) -> SeriesTournament:
     with transaction.atomic():
-        entry = _request_of(user, entry_pk)
+        entry = _request_of(user, series_slug, entry_pk)
         entry.delete()
         _touch(entry.series)
     return entry

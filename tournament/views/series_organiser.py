@@ -110,13 +110,13 @@ def series_tournament_remove(request: HtmxHttpRequest, series: str) -> HttpRespo
 
 @login_required
 @require_POST
-def series_request_accept(request: HtmxHttpRequest) -> HttpResponse:
+def series_request_accept(request: HtmxHttpRequest, series: str) -> HttpResponse:
     form = EntryForm(request.POST)
     if not form.is_valid():
         messages.error(request, "That answer was not understood.")
     else:
         try:
-            entry = series_admin.accept_request(request.user, form.cleaned_data["entry"])
+            entry = series_admin.accept_request(request.user, series, form.cleaned_data["entry"])
         except UserError as refused:
             messages.error(request, str(refused))
         else:
@@ -128,13 +128,13 @@ def series_request_accept(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def series_request_decline(request: HtmxHttpRequest) -> HttpResponse:
+def series_request_decline(request: HtmxHttpRequest, series: str) -> HttpResponse:
     form = EntryForm(request.POST)
     if not form.is_valid():
         messages.error(request, "That answer was not understood.")
     else:
         try:
-            entry = series_admin.decline_request(request.user, form.cleaned_data["entry"])
+            entry = series_admin.decline_request(request.user, series, form.cleaned_data["entry"])
         except UserError as refused:
             messages.error(request, str(refused))
         else:
