@@ -25,7 +25,7 @@ Terms:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -121,6 +121,21 @@ def parse_placing(text: str) -> tuple[int, ...]:
     return tuple(values)
 
 
+def exact_sum(values: Iterable[Fraction]) -> Fraction:
+    """The sum of ``values``, adding the numerators of each denominator first: series
+    points share a handful of denominators, and adding fractions one by one spends its
+    time on greatest common divisors."""
+    by_denominator: dict[int, int] = {}
+    for value in values:
+        by_denominator[value.denominator] = (
+            by_denominator.get(value.denominator, 0) + value.numerator
+        )
+    return sum(
+        (Fraction(numerator, denominator) for denominator, numerator in by_denominator.items()),
+        Fraction(0),
+    )
+
+
 def counted_flags(points: Sequence[Fraction], count_best: int | None) -> tuple[bool, ...]:
     """Which results count: the best ``count_best`` (all when None), the earlier
     tournament first at a tie on the cut. ``points`` are in tournament order."""
@@ -159,7 +174,7 @@ def rank_series(
     scored = []
     for entry in entries:
         flags = counted_flags(entry.points, count_best)
-        total = sum((p for p, c in zip(entry.points, flags, strict=True) if c), Fraction(0))
+        total = exact_sum(p for p, c in zip(entry.points, flags, strict=True) if c)
         best = max(entry.points, default=Fraction(0))
         scored.append((entry, flags, total, len(entry.points), best))
     scored.sort(key=lambda item: (-item[2], -item[3], -item[4], item[0].name_key))

@@ -13,15 +13,16 @@ from django.core.management import CommandError, call_command
 
 from tests.factories import seated_round
 from tournament.models import Person, Player, Round, Series, SeriesTournament
-from tournament.services import series, series_facts
+from tournament.services import series
 
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
     cache.clear()
-    series_facts._KEPT.clear()
+    series.forget()
     yield
     cache.clear()
+    series.forget()
 
 
 def run(*args):

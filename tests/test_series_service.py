@@ -13,16 +13,26 @@ from openskill.models import PlackettLuce
 
 from scoring.series import Placing, scheme
 from tests.factories import a_deal, seated_round
-from tournament.models import Person, Player, Round, Series, SeriesTournament, Sheet, SheetStatus
-from tournament.services import public, series, series_facts, sheets
+from tournament.models import (
+    Person,
+    Player,
+    Round,
+    Series,
+    SeriesTournament,
+    Sheet,
+    SheetStatus,
+    Tournament,
+)
+from tournament.services import public, series, sheets
 
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
     cache.clear()
-    series_facts._KEPT.clear()
+    series.forget()
     yield
     cache.clear()
+    series.forget()
 
 
 def link(tournament, people):
@@ -207,11 +217,15 @@ def test_the_cache_serves_until_a_counted_change(make_played, django_assert_num_
     made = make_series(make_played)
     first = series.series_standings(made)
     series.series_ratings(made)
-    # Unchanged: the version's two queries, then the cached figures.
-    with django_assert_num_queries(2):
+    # Unchanged: the one query of the version, then the cached figures.
+    with django_assert_num_queries(1):
         assert series.series_standings(made) is not None
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         series.series_ratings(made)
+    # Another worker, with nothing of its own kept: the same, from the cache.
+    series.forget()
+    with django_assert_num_queries(1):
+        assert series.series_standings(made).rows == first.rows
     person = first.rows[0].person
     person.name = "Renamed"
     person.save()
@@ -238,7 +252,7 @@ def test_moving_a_link_moves_the_results(make_played):
 
 def counted_queries(made):
     cache.clear()
-    series_facts._KEPT.clear()
+    series.forget()
     with CaptureQueriesContext(connection) as standings:
         series.series_standings(made)
     with CaptureQueriesContext(connection) as ratings:
@@ -284,3 +298,27 @@ def test_person_results_and_series_of_person(make_played):
     nobody = Person.objects.create(name="Nobody")
     assert series.series_of_person(nobody) == []
     assert series.person_results(nobody) == []
+
+
+def test_person_results_read_their_tournaments_in_bulk(make_played, django_assert_num_queries):
+    make_series(make_played, count=4, players=6, rounds=2)
+    person = Person.objects.get(name="Person 01")
+    # Their tournaments, stamped, then the facts of all of them in four queries.
+    with django_assert_num_queries(5):
+        assert len(series.person_results(person)) == 4
+    # Kept by the worker until a stamp moves.
+    with django_assert_num_queries(1):
+        assert len(series.person_results(person)) == 4
+
+
+def test_tournaments_without_a_date_come_last_then_by_slug(make_played):
+    made = make_series(make_played, count=3, players=6, rounds=2)
+    Tournament.objects.filter(slug="month-1").update(date=None)
+    Tournament.objects.filter(slug="month-3").update(date=None)
+    result = series.series_standings(made)
+    assert [t.slug for t in result.tournaments] == ["month-2", "month-1", "month-3"]
+    assert rating_figures(made) == direct_ratings(made)
+    history = series.series_ratings(made).history
+    assert {tuple(p.tournament.slug for p in points) for points in history.values()} == {
+        ("month-2", "month-1", "month-3")
+    }

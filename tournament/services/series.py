@@ -21,31 +21,41 @@ Every function runs a fixed number of queries whatever the number of tournaments
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scoring.series import Placing, SeriesEntry, rank_series, scheme
-from tournament.models import Person, Round, Series, SeriesTournament, Tournament
+from tournament.models import Person, Series, SeriesTournament, Tournament
+from tournament.services import series_facts
 from tournament.services.series_facts import (
-    TIMEOUT,
     TournamentFacts,
     TournamentStamp,
     counted_tournaments,
     current_facts,
     gather_facts,
-    series_order,
     series_version,
+    tournaments_of,
 )
 
+T = TypeVar("T")
+
 PROVISIONAL_MATCHES = 5
+# Entries outlive no change (their keys hold the version); the timeout only frees the
+# memory of series nobody looks at.
+TIMEOUT = 24 * 60 * 60
+# Each worker also keeps the figures it last read for a few versions: a key holds the
+# version, so a kept copy is right for as long as anyone asks for that key.
+_KEPT_FIGURES: dict[str, object] = {}
+_KEPT_CHAINS: dict[int, list[Checkpoint]] = {}
+_KEPT_MAX = 8
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EventResult:
     tournament: Tournament
     rank: int
@@ -56,7 +66,7 @@ class EventResult:
     counted: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeriesRow:
     person: Person
     rank: int | None
@@ -67,14 +77,14 @@ class SeriesRow:
     results: list[EventResult]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeriesStandings:
     series: Series
     rows: list[SeriesRow]
     tournaments: list[Tournament]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RatingRow:
     person: Person
     rank: int
@@ -85,21 +95,21 @@ class RatingRow:
     provisional: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RatingPoint:
     tournament: Tournament
     round_number: int
     rating: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeriesRatings:
     series: Series
     rows: list[RatingRow]
     history: dict[int, list[RatingPoint]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TournamentPlacing:
     """A person's place in one tournament's public standings."""
 
@@ -117,12 +127,38 @@ def _people(ids: Sequence[int]) -> dict[int, Person]:
     return {person.pk: person for person in Person.objects.filter(pk__in=ids)}
 
 
+def _keep(kept: dict[Any, Any], key: object, value: object) -> None:
+    kept.pop(key, None)
+    kept[key] = value
+    while len(kept) > _KEPT_MAX:
+        del kept[next(iter(kept))]
+
+
+def _figures(key: str, make: Callable[[], T]) -> T:
+    """The figures under ``key``: kept by this worker, or in the cache, or made now."""
+    found = _KEPT_FIGURES.get(key)
+    if found is None:
+        found = cache.get(key)
+        if found is None:
+            found = make()
+            cache.set(key, found, TIMEOUT)
+        _keep(_KEPT_FIGURES, key, found)
+    return found  # type: ignore[return-value]
+
+
+def forget() -> None:
+    """Forget what this worker keeps (tests: the database under it was rolled back)."""
+    _KEPT_FIGURES.clear()
+    _KEPT_CHAINS.clear()
+    series_facts._KEPT.clear()
+
+
 # --- standings ----------------------------------------------------------------------
 
 
 def compute_standings(series: Series) -> SeriesStandings:
     counted = counted_tournaments(series)
-    return _standings(series, counted, current_facts(series, counted))
+    return _standings(series, counted, current_facts(counted))
 
 
 def _standings(
@@ -132,22 +168,22 @@ def _standings(
 ) -> SeriesStandings:
     rule = scheme(series.scheme)
     table = tuple(series.placing)
+    # Placings repeat across tournaments (rank 1 of 60, say): each is worked out once.
+    worth: dict[tuple[int, int, int, int], Fraction] = {}
     results: dict[int, list[tuple[Tournament, int, int, int, Fraction, Fraction]]] = {}
     for tournament, _ in counted:
         known = facts[tournament.pk]
         for _, person_id, rank, sharing, points in known.places:
-            if person_id:
-                placing = Placing(rank, sharing, known.field, Fraction(points))
-                results.setdefault(person_id, []).append(
-                    (
-                        tournament,
-                        rank,
-                        sharing,
-                        known.field,
-                        placing.tournament_points,
-                        rule.points(placing, table),
-                    )
-                )
+            if not person_id:
+                continue
+            placed = (rank, sharing, known.field, points)
+            value = worth.get(placed)
+            if value is None:
+                value = rule.points(Placing(rank, sharing, known.field, Fraction(points)), table)
+                worth[placed] = value
+            results.setdefault(person_id, []).append(
+                (tournament, rank, sharing, known.field, Fraction(points), value)
+            )
     people = _people(list(results))
     ranked = rank_series(
         [
@@ -184,11 +220,7 @@ def series_standings(series: Series) -> SeriesStandings:
     """The series standings, from the cache while nothing they count has changed."""
     counted = counted_tournaments(series)
     key = f"lld:series:{series.pk}:standings:{series_version(series, counted)}"
-    found: SeriesStandings | None = cache.get(key)
-    if found is None:
-        found = _standings(series, counted, current_facts(series, counted))
-        cache.set(key, found, TIMEOUT)
-    return found
+    return _figures(key, lambda: _standings(series, counted, current_facts(counted)))
 
 
 # --- ratings ------------------------------------------------------------------------
@@ -206,16 +238,24 @@ def _rate(
     model: PlackettLuce,
     facts: TournamentFacts,
     state: dict[int, tuple[float, float, int]],
+    ratings: dict[int, PlackettLuceRating],
 ) -> dict[int, tuple[float, float, int, int]]:
+    """Rate the tournament's matches in order, from and into ``state``; ``ratings``
+    holds openskill's objects of the raters rated so far in this computation (making
+    one costs more than rating a match)."""
     after: dict[int, tuple[float, float, int, int]] = {}
     for round_number, _, raters, points in facts.matches:
         teams = []
         for rater in raters:
-            mu, sigma, _ = state.get(rater, (model.mu, model.sigma, 0))
-            teams.append([model.rating(mu=mu, sigma=sigma)])
+            rating = ratings.get(rater)
+            if rating is None:
+                mu, sigma, _ = state.get(rater, (model.mu, model.sigma, 0))
+                rating = model.rating(mu=mu, sigma=sigma)
+            teams.append([rating])
         ranks = [float(1 + sum(1 for other in points if other > mine)) for mine in points]
         for rater, (rated,) in zip(raters, model.rate(teams, ranks=ranks), strict=True):
             matches = state.get(rater, (0.0, 0.0, 0))[2] + 1
+            ratings[rater] = rated
             state[rater] = (rated.mu, rated.sigma, matches)
             after[rater] = (rated.mu, rated.sigma, matches, round_number)
     return after
@@ -230,6 +270,7 @@ def rating_checkpoints(
     tournament whose stamp (or place in the order) moved."""
     model = PlackettLuce()
     state: dict[int, tuple[float, float, int]] = {}
+    ratings: dict[int, PlackettLuceRating] = {}
     chain: list[Checkpoint] = []
     reusing = True
     for index, (tournament, stamp) in enumerate(counted):
@@ -239,7 +280,7 @@ def rating_checkpoints(
             for rater, (mu, sigma, matches, _) in after.items():
                 state[rater] = (mu, sigma, matches)
         else:
-            after = _rate(model, facts[tournament.pk], state)
+            after = _rate(model, facts[tournament.pk], state, ratings)
         chain.append((stamp, after))
     return chain
 
@@ -281,14 +322,14 @@ def _ratings(
 def _current_chain(
     series: Series, counted: list[tuple[Tournament, TournamentStamp]]
 ) -> list[Checkpoint]:
-    kept: list[Checkpoint] = cache.get(_chain_key(series)) or []
+    # Checked stamp by stamp, so a kept chain is never wrong, only shorter.
+    kept: list[Checkpoint] = _KEPT_CHAINS.get(series.pk) or cache.get(_chain_key(series)) or []
     stamps = [stamp for _, stamp in counted]
-    if [stamp for stamp, _ in kept] == stamps:
-        return kept
-    facts = current_facts(series, counted)
-    chain = rating_checkpoints(counted, facts, kept)
-    cache.set(_chain_key(series), chain, TIMEOUT)
-    return chain
+    if [stamp for stamp, _ in kept] != stamps:
+        kept = rating_checkpoints(counted, current_facts(counted), kept)
+        cache.set(_chain_key(series), kept, TIMEOUT)
+    _keep(_KEPT_CHAINS, series.pk, kept)
+    return kept
 
 
 def compute_ratings(series: Series) -> SeriesRatings:
@@ -302,11 +343,7 @@ def series_ratings(series: Series) -> SeriesRatings:
     """The series ratings, from the cache while nothing they count has changed."""
     counted = counted_tournaments(series)
     key = f"lld:series:{series.pk}:ratings:{series_version(series, counted)}"
-    found: SeriesRatings | None = cache.get(key)
-    if found is None:
-        found = _ratings(series, counted, _current_chain(series, counted))
-        cache.set(key, found, TIMEOUT)
-    return found
+    return _figures(key, lambda: _ratings(series, counted, _current_chain(series, counted)))
 
 
 # --- a person's tournaments and series ----------------------------------------------
@@ -314,24 +351,11 @@ def series_ratings(series: Series) -> SeriesRatings:
 
 def person_results(person: Person) -> list[tuple[Tournament, TournamentPlacing]]:
     """The person's places in the public standings of the published tournaments they
-    played with at least one released round, in series order."""
-    tournaments = Tournament.objects.filter(
-        Exists(Round.objects.filter(tournament=OuterRef("pk"), released=True)),
-        players__person=person,
-        published=True,
-    )
-    counted = [
-        (
-            tournament,
-            TournamentStamp(
-                tournament.pk, tournament.public_changed, tournament.date, tournament.slug, 0, 0
-            ),
-        )
-        for tournament in tournaments
-    ]
-    facts = gather_facts(counted)
+    played with at least one released round, in series order: six queries."""
+    counted = tournaments_of(person)
+    facts = current_facts(counted)
     results = []
-    for tournament, _ in sorted(counted, key=lambda row: series_order(row[0])):
+    for tournament, _ in counted:
         known = facts[tournament.pk]
         for _, person_id, rank, sharing, points in known.places:
             if person_id == person.pk:

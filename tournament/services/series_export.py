@@ -37,6 +37,10 @@ def figure(value: Fraction | float) -> float:
     return float(round(Fraction(value), DECIMALS))
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _rank(row: SeriesRow) -> int | str | None:
     if row.rank is None:
         return None
@@ -125,8 +129,8 @@ def standings_text(standings: SeriesStandings) -> str:
     best = "all results count" if series.count_best is None else f"best {series.count_best} count"
     title = [
         f"{series.name} — {scheme(series.scheme).label}",
-        f"{len(standings.tournaments)} tournaments; {best}; ranked from "
-        f"{series.min_events} tournament{'s' if series.min_events != 1 else ''}.",
+        f"{_count(len(standings.tournaments), 'tournament')}; {best}; ranked from "
+        f"{_count(series.min_events, 'tournament')}.",
     ]
     return _text(title, header[:8], [row[:8] for row in rows])
 

@@ -16,11 +16,11 @@ Terms:
 - *rater*: who a seat is to the ratings: the linked person's id, or minus the player's id
   for a player linked to nobody (they take part as themselves, see docs/series.md).
 
-- *kept facts*: the facts of a series' counted tournaments, kept in the cache (and by
-  each worker for a few series) with their stamps: ``current_facts`` gathers afresh
-  only the tournaments whose stamp moved.
+- *kept facts*: the facts each worker has gathered, with their stamps:
+  ``current_facts`` gathers afresh only the tournaments whose stamp moved.
 - *version*: what the series' figures stand at (``series_version``): the stamps of its
-  counted tournaments, the series' own settings and when its people last changed.
+  counted tournaments, the series' own settings and when its people last changed, all
+  read by the one query of ``counted_tournaments``.
 
 ``counted_tournaments`` is one query whatever the number of tournaments;
 ``gather_facts`` four, whatever the number of tournaments, players or rounds.
@@ -29,21 +29,26 @@ Terms:
 from __future__ import annotations
 
 import hashlib
-import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.core.cache import cache
-from django.db.models import BigIntegerField, Count, Exists, F, Max, OuterRef, Subquery, Sum
+from django.db.models import (
+    Aggregate,
+    BigIntegerField,
+    Count,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 
 from scoring.standings import TableSums
 from scoring.systems import SeatSums, points_from_sums
 from tournament.models import Bye, Person, Player, Round, Seat, Series, Tournament
 from tournament.services.standings import PlayerInfo, StandingsFacts, standings_from
-
-# Entries outlive no change (their keys hold the version or stamps); the timeout only
-# frees the memory of series nobody looks at.
-TIMEOUT = 24 * 60 * 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +75,7 @@ class TournamentFacts:
     matches: tuple[Match, ...]
 
 
-def _per_tournament(expression: Count | Sum) -> Subquery:
+def _per_tournament(expression: Aggregate) -> Subquery:
     return Subquery(
         Player.objects.filter(tournament=OuterRef("pk"), person__isnull=False)
         .order_by()
@@ -88,15 +93,29 @@ def series_order(tournament: Tournament) -> tuple[bool, date, str]:
 def counted_tournaments(series: Series) -> list[tuple[Tournament, TournamentStamp]]:
     """The counted tournaments of ``series`` in series order, each with its stamp: one
     query."""
-    tournaments = Tournament.objects.filter(
+    return _stamped(
+        Tournament.objects.filter(series_entries__series=series, series_entries__accepted=True)
+    )
+
+
+def tournaments_of(person: Person) -> list[tuple[Tournament, TournamentStamp]]:
+    """The published tournaments with a released round that ``person`` played, in
+    series order, each with its stamp: one query."""
+    return _stamped(Tournament.objects.filter(players__person=person))
+
+
+def _stamped(tournaments: QuerySet[Tournament]) -> list[tuple[Tournament, TournamentStamp]]:
+    """Of ``tournaments``, the published ones with a released round, stamped."""
+    found = tournaments.filter(
         Exists(Round.objects.filter(tournament=OuterRef("pk"), released=True)),
-        series_entries__series=series,
-        series_entries__accepted=True,
         published=True,
     ).annotate(
         linked=_per_tournament(Count("pk")),
         # Which player is whose: moving links between two players changes it.
         link_digest=_per_tournament(Sum(F("pk") * F("person_id"), output_field=BigIntegerField())),
+        # When its people last changed (a name, a club): not in the stamp, since the
+        # facts and ratings do not show them, but in the version of the figures.
+        people_changed=_per_tournament(Max("person__changed")),
     )
     rows: list[tuple[Tournament, TournamentStamp]] = [
         (
@@ -110,7 +129,7 @@ def counted_tournaments(series: Series) -> list[tuple[Tournament, TournamentStam
                 int(tournament.link_digest or 0),
             ),
         )
-        for tournament in tournaments
+        for tournament in found
     ]
     rows.sort(key=lambda row: series_order(row[0]))
     return rows
@@ -226,55 +245,39 @@ def _facts(
     return TournamentFacts(stamp, len(rows), places, tuple(matches))
 
 
-def _facts_key(series: Series) -> str:
-    return f"lld:series:{series.pk}:facts"
-
-
-# Each worker keeps the facts it last read for a few series (as ``public`` keeps the
-# public results), valid while the cache holds the token written with them.
-_KEPT: dict[str, tuple[str, dict[int, TournamentFacts]]] = {}
-_KEPT_SERIES = 4
-
-
-def _known_facts(series: Series) -> dict[int, TournamentFacts]:
-    key = _facts_key(series)
-    token = cache.get(f"{key}:token")
-    kept = _KEPT.get(key)
-    if token is not None and kept is not None and kept[0] == token:
-        return kept[1]
-    known: dict[int, TournamentFacts] | None = cache.get(key) if token is not None else None
-    return known or {}
-
-
-def _store_facts(series: Series, facts: dict[int, TournamentFacts]) -> None:
-    key = _facts_key(series)
-    token = uuid.uuid4().hex
-    cache.set_many({key: facts, f"{key}:token": token}, TIMEOUT)
-    _KEPT.pop(key, None)
-    _KEPT[key] = (token, facts)
-    while len(_KEPT) > _KEPT_SERIES:
-        del _KEPT[next(iter(_KEPT))]
+# Each worker keeps the facts it gathered, by tournament, with their stamp: facts made
+# under the same stamp are the same facts, so a kept copy serves until the stamp moves
+# (no token to check, and nothing to share through the cache: a worker without them
+# gathers them in the same five queries).
+_KEPT: dict[int, TournamentFacts] = {}
+_KEPT_TOURNAMENTS = 5000
 
 
 def current_facts(
-    series: Series, counted: list[tuple[Tournament, TournamentStamp]]
+    counted: list[tuple[Tournament, TournamentStamp]],
 ) -> dict[int, TournamentFacts]:
-    """The facts of the counted tournaments: those whose stamp has not moved from what
-    was kept, and the others gathered afresh (five queries for all of them)."""
-    known = _known_facts(series)
-    stale = [(t, stamp) for t, stamp in counted if getattr(known.get(t.pk), "stamp", None) != stamp]
-    if not stale and len(known) == len(counted):
-        return known
+    """The facts of the counted tournaments: those kept under the same stamp, and the
+    others gathered afresh (five queries for all of them)."""
+    stale = [
+        (tournament, stamp)
+        for tournament, stamp in counted
+        if getattr(_KEPT.get(tournament.pk), "stamp", None) != stamp
+    ]
     fresh = gather_facts(stale)
-    facts = {t.pk: fresh.get(t.pk) or known[t.pk] for t, _ in counted}
-    _store_facts(series, facts)
+    facts = {
+        tournament.pk: fresh.get(tournament.pk) or _KEPT[tournament.pk] for tournament, _ in counted
+    }
+    if len(_KEPT) + len(fresh) > _KEPT_TOURNAMENTS:
+        _KEPT.clear()
+    _KEPT.update(fresh)
     return facts
 
 
 def series_version(series: Series, counted: list[tuple[Tournament, TournamentStamp]]) -> str:
-    people_changed = Person.objects.filter(
-        players__tournament__in=[t.pk for t, _ in counted]
-    ).aggregate(last=Max("changed"))["last"]
-    settings = (series.scheme, series.placing, series.count_best, series.min_events)
-    text = repr((settings, people_changed, [stamp for _, stamp in counted]))
+    """What the series' figures stand at, from what ``counted_tournaments`` read: no
+    query of its own."""
+    # ``changed`` moves at every save of the series (its name shows with the figures).
+    settings = (series.changed, series.scheme, series.placing, series.count_best, series.min_events)
+    people = [getattr(tournament, "people_changed", None) for tournament, _ in counted]
+    text = repr((settings, people, [stamp for _, stamp in counted]))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
