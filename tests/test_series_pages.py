@@ -272,3 +272,22 @@ def test_the_downloads_are_the_commands_csv(client, league, name, command):
     download = client.get(reverse(name, args=["noisy"])).content.decode("utf-8-sig")
     assert download == out.getvalue()
     assert download.count("\n") == 1 + FIELD
+
+
+def test_names_are_escaped_on_every_page(client, league, people):
+    Series.objects.filter(slug="clean").update(name="<i>Clean</i> league")
+    tournament = Series.objects.get(slug="clean").tournaments.get()
+    tournament.name = "<script>alert(1)</script> Open"
+    tournament.save(update_fields=["name"])
+    pages = [
+        page(client, "series", "clean"),
+        page(client, "series_ratings", "clean"),
+        page(client, "career", people[0].identifier),
+        page(client, "club", "crown-anchor"),
+    ]
+    for html in pages:
+        assert "<script>alert" not in html
+        assert "<i>Clean</i>" not in html
+        assert "&lt;i&gt;Clean&lt;/i&gt; league" in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; Open" in pages[0]
+    assert "Zoë &lt;b&gt;Bold&lt;/b&gt;" in pages[2]
