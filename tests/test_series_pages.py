@@ -22,6 +22,7 @@ from django.urls import reverse
 from scoring.rules import deals_per_round
 from tests.factories import a_deal, seated_round
 from tournament.models import Person, Series, SeriesTournament, Table
+from tournament.public_cache import mark_changed
 from tournament.services.sheets import save_sheet
 
 FIELD = 10
@@ -291,3 +292,14 @@ def test_names_are_escaped_on_every_page(client, league, people):
         assert "&lt;i&gt;Clean&lt;/i&gt; league" in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; Open" in pages[0]
     assert "Zoë &lt;b&gt;Bold&lt;/b&gt;" in pages[2]
+
+
+def test_a_linked_players_page_links_to_their_career(client, league, people):
+    tournament = Series.objects.get(slug="clean").tournaments.get()
+    linked = tournament.players.get(person=people[1])
+    html = page(client, "player", tournament.slug, linked.pk)
+    assert f'href="{reverse("career", args=[people[1].identifier])}"' in html
+    linked.person = None
+    linked.save(update_fields=["person"])
+    mark_changed(tournament.pk)
+    assert "’s career" not in page(client, "player", tournament.slug, linked.pk)
