@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournament.models import Person, Player, Table, Tournament
+from tournament import limits
+from tournament.models import Person, Player, Series, SeriesTournament, Table, Tournament
 from tournament.services import door
 
 
@@ -32,6 +34,12 @@ class Access(Enum):
     # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
     # logged in or not: entry at the table on a phone (tournament/services/table_entry.py).
     TABLE = "table"
+    # A series' organiser (its owner) only, or a superuser; a 404 for anyone else
+    # (tournament/services/series_admin.py).
+    SERIES_OWNER = "series owner"
+    # Anyone: a series' public pages, a person's career, a club (views/series_public.py),
+    # which show only what published tournaments show.
+    SERIES = "series"
 
 
 @dataclass(frozen=True)
@@ -75,9 +83,23 @@ ROUTES: dict[str, Route] = {
     "public_round": _route(Access.PUBLIC),
     "final": _route(Access.PUBLIC),
     "find_seat": _route(Access.PUBLIC),
+    # Series, careers and clubs
+    "series": _route(Access.SERIES),
+    "series_ratings": _route(Access.SERIES),
+    "series_standings_csv": _route(Access.SERIES, "GET HEAD"),
+    "series_ratings_csv": _route(Access.SERIES, "GET HEAD"),
+    "career": _route(Access.SERIES),
+    "club": _route(Access.SERIES),
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
+    "organiser:series_list": _route(Access.ACCOUNT),
+    "organiser:series_create": _route(Access.ACCOUNT, "GET POST"),
+    "organiser:series_request_accept": _route(Access.ACCOUNT, "POST"),
+    "organiser:series_request_decline": _route(Access.ACCOUNT, "POST"),
+    "organiser:series_detail": _route(Access.SERIES_OWNER, "GET POST"),
+    "organiser:series_tournament_add": _route(Access.SERIES_OWNER, "POST"),
+    "organiser:series_tournament_remove": _route(Access.SERIES_OWNER, "POST"),
     "organiser:dashboard": _route(Access.ORGANISER),
     "organiser:edit": _route(Access.ORGANISER, "GET POST"),
     "organiser:tiebreak_add": _route(Access.ORGANISER, "POST"),
@@ -195,6 +217,35 @@ def patterns_by_name() -> dict[str, Pattern]:
     return {pattern.name: pattern for pattern in url_patterns()[0]}
 
 
+def a_series() -> Series:
+    """The series the series pages' URLs name: the first there is, else a new one of
+    olive's (the standing organiser) holding every tournament there is."""
+    series = Series.objects.order_by("pk").first()
+    if series is None:
+        owner = get_user_model().objects.filter(username="olive").first()
+        series = Series.objects.create(name="Test series", slug="test-series", owner=owner)
+        for tournament in Tournament.objects.order_by("pk"):
+            SeriesTournament.objects.create(series=series, tournament=tournament, accepted=True)
+    return series
+
+
+def a_person() -> Person:
+    """The person the career and club pages' URLs name: the first linked to a player of a
+    published tournament, else a new one linked to the first such player (made with a
+    club). Without a published tournament, a person of no tournament, whose page is a 404:
+    only a published tournament's people have one."""
+    person = Person.objects.filter(players__tournament__published=True).order_by("pk").first()
+    if person is not None:
+        return person
+    player = Player.objects.filter(tournament__published=True, person=None).order_by("pk").first()
+    if player is None:
+        return Person.objects.create(name="Nobody Yet", club="Test club")
+    person = Person.objects.create(name=player.name, club=player.club or "Test club")
+    player.person = person
+    player.save(update_fields=["person"])
+    return person
+
+
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
@@ -216,6 +267,12 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
         values["code"] = last.order_by("-number").values_list("code", flat=True).first()
     if "person" in pattern.kwargs:
         values["person"] = Person.objects.get_or_create(name="Route Person")[0].pk
+    if "series" in pattern.kwargs:
+        values["series"] = a_series().slug
+    if {"identifier", "club"} & set(pattern.kwargs):
+        person = a_person()
+        values["identifier"] = person.identifier
+        values["club"] = limits.slug_from_name(person.club_key)
     missing = set(pattern.kwargs) - set(values)
     assert not missing, f"tests/routes.py cannot fill {sorted(missing)} in {name}'s URL"
     return reverse(name, kwargs={key: values[key] for key in pattern.kwargs})

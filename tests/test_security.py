@@ -172,6 +172,31 @@ def test_the_roles_that_may_read_a_page_get_it(name, organiser_client, scorer_cl
         assert scorer_client.get(url).status_code == response.status_code, name
 
 
+@pytest.mark.parametrize("name", named(Access.SERIES))
+def test_series_careers_and_clubs_are_open_to_anyone(name, client, outsider_client, public):
+    url = url_for(name, public)
+    assert client.get(url).status_code == 200, name
+    assert outsider_client.get(url).status_code == 200, name
+
+
+@pytest.mark.parametrize("name", named(Access.SERIES_OWNER))
+def test_a_series_pages_are_its_owners_alone(
+    name, client, outsider_client, organiser_client, private, public
+):
+    """Anonymous visitors are sent to log in; anyone but the series' owner gets a 404 and
+    changes nothing; the owner reads the page."""
+    url = url_for(name, private)
+    before = database_contents()
+    for method in sorted(ROUTES[name].methods or ()):
+        anonymous = getattr(client, method.lower())(url, {"tournament": public.slug})
+        assert is_login_redirect(anonymous, url), (name, method)
+        refused = getattr(outsider_client, method.lower())(url, {"tournament": public.slug})
+        assert refused.status_code == 404, (name, method)
+    assert database_contents() == before
+    if ROUTES[name].reads:
+        assert organiser_client.get(url).status_code == 200
+
+
 @pytest.mark.parametrize("name", named(Access.TABLE, reads=True))
 def test_the_table_pages_open_by_the_code_alone(name, client, outsider_client, private):
     for person in (client, outsider_client):

@@ -1,4 +1,5 @@
 import re
+from urllib.parse import quote
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -119,17 +120,21 @@ def standings_table(
     # One reverse() for the whole field, not one per player (a thousand cost 40 ms): the
     # player's id is the last part of the address.
     head, _, tail = reverse("player", args=[slug, _ANY_ID]).rpartition(str(_ANY_ID))
+    career_head, _, career_tail = reverse("career", args=[_ANY_ID]).rpartition(str(_ANY_ID))
     records = []
     for row, above in zip(standings.rows, (None, *standings.rows), strict=False):
         if wanted and wanted not in row.name.casefold():
             continue
         decided = decided_column(row, above, standings.round_numbers) if highlight else None
-        club = result.info(row).club
+        info = result.info(row)
+        club = info.club
         record = {
             "rank": rank_label(row),
             "rank_number": row.rank,
             "name": row.name,
             "url": f"{head}{row.key}{tail}",
+            # The person's career page, for a player linked to a person.
+            "career": f"{career_head}{quote(info.person)}{career_tail}" if info.person else "",
             "honour": shown_honours.get(row.rank, ""),
             "club": club,
             "points": row.points,

@@ -10,6 +10,7 @@ urlpatterns = [
     path("t/<slug:slug>/tournament.json", public.tournament_json, name="tournament_json"),
     path("t/<slug:slug>/", include("tournament.urls_public_pages")),
     path("manage/people/", include("tournament.urls_people")),
+    path("", include("tournament.urls_series")),
     path("manage/", include("tournament.urls_organiser")),
     path("score/", include("tournament.urls_scorer")),
     path("print/", include("tournament.urls_print")),

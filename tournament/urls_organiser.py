@@ -1,12 +1,37 @@
 from django.urls import path
 
-from tournament.views import clock, organiser, player_people, players, rounds
+from tournament.views import clock, organiser, player_people, players, rounds, series_organiser
 
 app_name = "organiser"
 
 urlpatterns = [
     path("", organiser.home, name="home"),
     path("new/", organiser.create, name="create"),
+    # Before the tournaments' addresses: "series" is no tournament.
+    path("series/", series_organiser.series_list, name="series_list"),
+    path("series/new/", series_organiser.series_create, name="series_create"),
+    path("series/<slug:series>/", series_organiser.series_detail, name="series_detail"),
+    path(
+        "series/<slug:series>/add/",
+        series_organiser.series_tournament_add,
+        name="series_tournament_add",
+    ),
+    path(
+        "series/<slug:series>/remove/",
+        series_organiser.series_tournament_remove,
+        name="series_tournament_remove",
+    ),
+    # Answered by the organiser of the tournament asked for, not the series' own.
+    path(
+        "series/<slug:series>/accept/",
+        series_organiser.series_request_accept,
+        name="series_request_accept",
+    ),
+    path(
+        "series/<slug:series>/decline/",
+        series_organiser.series_request_decline,
+        name="series_request_decline",
+    ),
     path("<slug:slug>/", organiser.dashboard, name="dashboard"),
     path("<slug:slug>/edit/", organiser.edit, name="edit"),
     path("<slug:slug>/tiebreaks/add/", organiser.tiebreak_add, name="tiebreak_add"),

@@ -25,6 +25,7 @@ from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
 from scoring.tiebreaks import decided_words, one_figure_tiebreaks, order_in_words
 from tournament.models import (
+    PERSON_ID_PREFIX,
     Bye,
     ByeScore,
     Player,
@@ -45,6 +46,9 @@ class PlayerInfo:
     ref: str
     name: str
     club: str
+    # The identifier of the person the player is linked to (``Person.identifier``), which
+    # names their career page; empty when the player is linked to nobody.
+    person: str = ""
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,13 @@ class StandingsFacts:
         return [Entrant(pk, info.name) for pk, info in self.players.items()]
 
 
+def person_identifier(person_id: int | None, member: str | None) -> str:
+    """``Person.identifier`` from the person's id and member number, without the row."""
+    if person_id is None:
+        return ""
+    return member or f"{PERSON_ID_PREFIX}{person_id}"
+
+
 def standings_facts(
     tournament: Tournament, *, include_unconfirmed: bool = False, released_only: bool = False
 ) -> StandingsFacts:
@@ -176,10 +187,10 @@ def standings_facts(
     five with the sheets awaiting confirmation."""
     rounds: dict[str, object] = {"released": True} if released_only else {"started": True}
     players = {
-        pk: PlayerInfo(ref, name, club)
-        for pk, ref, name, club in Player.objects.filter(tournament=tournament).values_list(
-            "pk", "ref", "name", "club"
-        )
+        pk: PlayerInfo(ref, name, club, person_identifier(person_id, member))
+        for pk, ref, name, club, person_id, member in Player.objects.filter(
+            tournament=tournament
+        ).values_list("pk", "ref", "name", "club", "person_id", "person__member")
     }
     plays, incomplete, tables = _table_plays(tournament, rounds, include_unconfirmed)
     return StandingsFacts(

@@ -31,7 +31,7 @@ from tournament.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
 from tournament.permissions import get_tournament_for_organiser, tournaments_for
 from tournament.services import accounts as account_service
-from tournament.services import room, scorer_access, tournaments
+from tournament.services import room, scorer_access, series_admin, tournaments
 from tournament.services import rounds as round_service
 from tournament.services.standings import tournament_standings
 from tournament.tables import standings_table
@@ -41,7 +41,11 @@ from tournament.tables import standings_table
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     tournaments = tournaments_for(request.user).select_related("owner")
-    return render(request, "organiser/home.html", {"tournaments": tournaments})
+    context = {
+        "tournaments": tournaments,
+        "series_requests": list(series_admin.requests_for(request.user)),
+    }
+    return render(request, "organiser/home.html", context)
 
 
 @login_required

@@ -1,0 +1,144 @@
+"""The organiser's series pages: their series, a series' settings and tournaments, and the
+requests of other organisers to put one of the user's tournaments in their series.
+
+Every view of one series fetches it through ``series_admin.get_series_for_owner`` (a 404
+for anyone but its owner or a superuser); writes go through ``services.series_admin``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring.errors import UserError
+from tournament.http import HtmxHttpRequest
+from tournament.models import Series
+from tournament.series_forms import AddTournamentForm, EntryForm, SeriesForm
+from tournament.services import series_admin
+
+
+@login_required
+@require_GET
+def series_list(request: HtmxHttpRequest) -> HttpResponse:
+    context = {
+        "series_list": series_admin.series_for(request.user).select_related("owner"),
+        "requests": series_admin.requests_for(request.user),
+    }
+    return render(request, "organiser/series_list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def series_create(request: HtmxHttpRequest) -> HttpResponse:
+    form = SeriesForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        series = series_admin.create_series(form.save(commit=False), request.user)
+        messages.success(request, f"Created “{series.name}”. Now add its tournaments.")
+        return redirect("organiser:series_detail", series.slug)
+    return render(request, "organiser/series_form.html", {"form": form, "creating": True})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def series_detail(request: HtmxHttpRequest, series: str) -> HttpResponse:
+    """A series' settings and its tournaments."""
+    found = series_admin.get_series_for_owner(request, series)
+    form = SeriesForm(request.POST or None, instance=found)
+    if request.method == "POST" and form.is_valid():
+        found = series_admin.save_series(form.save(commit=False))
+        messages.success(request, "Series settings saved.")
+        return redirect("organiser:series_detail", found.slug)
+    return _detail_page(request, found, form, AddTournamentForm())
+
+
+def _detail_page(
+    request: HtmxHttpRequest, series: Series, form: SeriesForm, add_form: AddTournamentForm
+) -> HttpResponse:
+    # As stored: a refused form has changed the instance it was given.
+    stored = Series.objects.get(pk=series.pk)
+    entries = stored.entries.select_related("tournament", "tournament__owner").order_by(
+        "tournament__date", "tournament__slug"
+    )
+    context = {"series": stored, "form": form, "add_form": add_form, "entries": entries}
+    return render(request, "organiser/series_form.html", context)
+
+
+@login_required
+@require_POST
+def series_tournament_add(request: HtmxHttpRequest, series: str) -> HttpResponse:
+    found = series_admin.get_series_for_owner(request, series)
+    add_form = AddTournamentForm(request.POST)
+    if add_form.is_valid():
+        try:
+            entry = series_admin.add_tournament(
+                found, add_form.cleaned_data["tournament"], request.user
+            )
+        except UserError as refused:
+            add_form.add_error("tournament", str(refused))
+        else:
+            if entry.accepted:
+                messages.success(request, f"“{entry.tournament.name}” is in the series.")
+            else:
+                messages.success(
+                    request,
+                    f"Asked the organiser of “{entry.tournament.name}”: it counts once they "
+                    "accept.",
+                )
+            return redirect("organiser:series_detail", found.slug)
+    return _detail_page(request, found, SeriesForm(instance=found), add_form)
+
+
+@login_required
+@require_POST
+def series_tournament_remove(request: HtmxHttpRequest, series: str) -> HttpResponse:
+    found = series_admin.get_series_for_owner(request, series)
+    form = EntryForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That change was not understood.")
+    else:
+        try:
+            tournament = series_admin.remove_entry(found, form.cleaned_data["entry"])
+        except UserError as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.success(request, f"“{tournament.name}” is no longer in the series.")
+    return redirect("organiser:series_detail", found.slug)
+
+
+@login_required
+@require_POST
+def series_request_accept(request: HtmxHttpRequest, series: str) -> HttpResponse:
+    form = EntryForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That answer was not understood.")
+    else:
+        try:
+            entry = series_admin.accept_request(request.user, series, form.cleaned_data["entry"])
+        except UserError as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.success(
+                request, f"“{entry.tournament.name}” now counts in “{entry.series.name}”."
+            )
+    return redirect("organiser:series_list")
+
+
+@login_required
+@require_POST
+def series_request_decline(request: HtmxHttpRequest, series: str) -> HttpResponse:
+    form = EntryForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That answer was not understood.")
+    else:
+        try:
+            entry = series_admin.decline_request(request.user, series, form.cleaned_data["entry"])
+        except UserError as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.success(
+                request, f"Declined: “{entry.tournament.name}” is not in “{entry.series.name}”."
+            )
+    return redirect("organiser:series_list")
