@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.core.cache import cache
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -167,6 +167,7 @@ def forget() -> None:
 
 
 def compute_standings(series: Series) -> SeriesStandings:
+    """The series standings made now (not read from the cache), from the facts."""
     counted = counted_tournaments(series)
     return _standings(series, counted, current_facts(counted))
 
@@ -204,25 +205,20 @@ def _standings(
         series.count_best,
         series.min_events,
     )
-    rows = [
-        SeriesRow(
-            person=people[int(entry.key)],  # type: ignore[call-overload]
-            rank=entry.rank,
-            shared=entry.shared,
-            points=entry.total,
-            events=entry.events,
-            best=entry.best,
-            results=[
-                EventResult(tournament, rank, sharing > 1, n, tpoints, points, counted_flag)
-                for (tournament, rank, sharing, n, tpoints, points), counted_flag in zip(
-                    results[int(entry.key)],  # type: ignore[call-overload]
-                    entry.counted,
-                    strict=True,
-                )
-            ],
+    rows = []
+    for entry in ranked:
+        pk = cast(int, entry.key)
+        events = [
+            EventResult(tournament, rank, sharing > 1, n, tournament_points, points, counted_flag)
+            for (tournament, rank, sharing, n, tournament_points, points), counted_flag in zip(
+                results[pk], entry.counted, strict=True
+            )
+        ]
+        rows.append(
+            SeriesRow(
+                people[pk], entry.rank, entry.shared, entry.total, entry.events, entry.best, events
+            )
         )
-        for entry in ranked
-    ]
     return SeriesStandings(series, rows, [tournament for tournament, _ in counted])
 
 
