@@ -21,6 +21,7 @@ Every function runs a fixed number of queries whatever the number of tournaments
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -53,6 +54,8 @@ TIMEOUT = 24 * 60 * 60
 _KEPT_FIGURES: dict[str, object] = {}
 _KEPT_CHAINS: dict[int, list[Checkpoint]] = {}
 _KEPT_MAX = 8
+# For threaded workers: the oldest copy is dropped while another thread may keep one.
+_KEEPING = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +141,11 @@ def _people(series: Series) -> dict[int, Person]:
 
 
 def _keep(kept: dict[Any, Any], key: object, value: object) -> None:
-    kept.pop(key, None)
-    kept[key] = value
-    while len(kept) > _KEPT_MAX:
-        del kept[next(iter(kept))]
+    with _KEEPING:
+        kept.pop(key, None)
+        kept[key] = value
+        while len(kept) > _KEPT_MAX:
+            del kept[next(iter(kept))]
 
 
 def _figures(key: str, make: Callable[[], T]) -> T:
