@@ -21,10 +21,11 @@ Every function runs a fixed number of queries whatever the number of tournaments
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.core.cache import cache
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -53,6 +54,8 @@ TIMEOUT = 24 * 60 * 60
 _KEPT_FIGURES: dict[str, object] = {}
 _KEPT_CHAINS: dict[int, list[Checkpoint]] = {}
 _KEPT_MAX = 8
+# For threaded workers: the oldest copy is dropped while another thread may keep one.
+_KEEPING = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +141,11 @@ def _people(series: Series) -> dict[int, Person]:
 
 
 def _keep(kept: dict[Any, Any], key: object, value: object) -> None:
-    kept.pop(key, None)
-    kept[key] = value
-    while len(kept) > _KEPT_MAX:
-        del kept[next(iter(kept))]
+    with _KEEPING:
+        kept.pop(key, None)
+        kept[key] = value
+        while len(kept) > _KEPT_MAX:
+            del kept[next(iter(kept))]
 
 
 def _figures(key: str, make: Callable[[], T]) -> T:
@@ -167,6 +171,7 @@ def forget() -> None:
 
 
 def compute_standings(series: Series) -> SeriesStandings:
+    """The series standings made now (not read from the cache), from the facts."""
     counted = counted_tournaments(series)
     return _standings(series, counted, current_facts(counted))
 
@@ -204,25 +209,20 @@ def _standings(
         series.count_best,
         series.min_events,
     )
-    rows = [
-        SeriesRow(
-            person=people[int(entry.key)],  # type: ignore[call-overload]
-            rank=entry.rank,
-            shared=entry.shared,
-            points=entry.total,
-            events=entry.events,
-            best=entry.best,
-            results=[
-                EventResult(tournament, rank, sharing > 1, n, tpoints, points, counted_flag)
-                for (tournament, rank, sharing, n, tpoints, points), counted_flag in zip(
-                    results[int(entry.key)],  # type: ignore[call-overload]
-                    entry.counted,
-                    strict=True,
-                )
-            ],
+    rows = []
+    for entry in ranked:
+        pk = cast(int, entry.key)
+        events = [
+            EventResult(tournament, rank, sharing > 1, n, tournament_points, points, counted_flag)
+            for (tournament, rank, sharing, n, tournament_points, points), counted_flag in zip(
+                results[pk], entry.counted, strict=True
+            )
+        ]
+        rows.append(
+            SeriesRow(
+                people[pk], entry.rank, entry.shared, entry.total, entry.events, entry.best, events
+            )
         )
-        for entry in ranked
-    ]
     return SeriesStandings(series, rows, [tournament for tournament, _ in counted])
 
 

@@ -29,6 +29,7 @@ Terms:
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -246,28 +247,34 @@ def _facts(
 # Each worker keeps the facts it gathered, by tournament, with their stamp: facts made
 # under the same stamp are the same facts, so a kept copy serves until the stamp moves
 # (no token to check, and nothing to share through the cache: a worker without them
-# gathers them in the same five queries).
+# gathers them in the same four queries).
 _KEPT: dict[int, TournamentFacts] = {}
 _KEPT_TOURNAMENTS = 5000
+_KEEPING = threading.Lock()
 
 
 def current_facts(
     counted: list[tuple[Tournament, TournamentStamp]],
 ) -> dict[int, TournamentFacts]:
     """The facts of the counted tournaments: those kept under the same stamp, and the
-    others gathered afresh (five queries for all of them)."""
+    others gathered afresh (four queries for all of them)."""
+    # Read once: another thread may clear what is kept meanwhile.
+    known = {tournament.pk: _KEPT.get(tournament.pk) for tournament, _ in counted}
     stale = [
         (tournament, stamp)
         for tournament, stamp in counted
-        if getattr(_KEPT.get(tournament.pk), "stamp", None) != stamp
+        if getattr(known[tournament.pk], "stamp", None) != stamp
     ]
     fresh = gather_facts(stale)
-    facts = {
-        tournament.pk: fresh.get(tournament.pk) or _KEPT[tournament.pk] for tournament, _ in counted
-    }
-    if len(_KEPT) + len(fresh) > _KEPT_TOURNAMENTS:
-        _KEPT.clear()
-    _KEPT.update(fresh)
+    facts: dict[int, TournamentFacts] = {}
+    for pk, kept in known.items():
+        made = fresh.get(pk) or kept
+        assert made is not None, pk  # every tournament not kept was gathered
+        facts[pk] = made
+    with _KEEPING:
+        if len(_KEPT) + len(fresh) > _KEPT_TOURNAMENTS:
+            _KEPT.clear()
+        _KEPT.update(fresh)
     return facts
 
 
