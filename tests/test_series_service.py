@@ -322,3 +322,23 @@ def test_tournaments_without_a_date_come_last_then_by_slug(make_played):
     assert {tuple(p.tournament.slug for p in points) for points in history.values()} == {
         ("month-2", "month-1", "month-3")
     }
+
+
+def test_another_worker_refreshes_from_the_checkpoints_in_the_cache(make_played, monkeypatch):
+    made = make_series(make_played, count=3, players=8, rounds=2)
+    series.series_ratings(made)
+    series.forget()  # another worker: nothing of its own, the cache shared
+    changed = made.tournaments.get(slug="month-3")
+    field = list(Player.objects.filter(tournament=changed).order_by("pk"))
+    seated_round(changed, field, number=3, released=True, deals=lambda n, size: [a_deal(size)])
+    rated = []
+    rate = series._rate
+
+    def counted(model, facts, state, ratings):
+        rated.append(facts.stamp.slug)
+        return rate(model, facts, state, ratings)
+
+    monkeypatch.setattr(series, "_rate", counted)
+    refreshed = series.series_ratings(made)
+    assert rated == ["month-3"]
+    assert {r.person.pk: (r.mu, r.sigma) for r in refreshed.rows} == direct_ratings(made)
