@@ -303,3 +303,21 @@ def test_a_linked_players_page_links_to_their_career(client, league, people):
     linked.save(update_fields=["person"])
     mark_changed(tournament.pk)
     assert "’s career" not in page(client, "player", tournament.slug, linked.pk)
+
+
+def test_the_home_page_lists_a_series_once_one_of_its_tournaments_counts(
+    client, league, organiser, make_played
+):
+    hidden_only = Series.objects.create(name="Hidden league", slug="hidden-only", owner=organiser)
+    hidden = make_played(players=4, rounds=1, slug="hidden-only-night", published=False)
+    SeriesTournament.objects.create(series=hidden_only, tournament=hidden, accepted=True)
+    html = page(client, "home")
+    assert html.count(reverse("series", args=["clean"])) == 1
+    assert html.count(reverse("series", args=["noisy"])) == 1
+    # Only unpublished tournaments, or only requests still awaiting consent: not listed.
+    assert reverse("series", args=["hidden-only"]) not in html
+    waiting = Series.objects.create(name="Waiting league", slug="waiting", owner=organiser)
+    SeriesTournament.objects.create(
+        series=waiting, tournament=make_played(players=4, rounds=1, slug="w-night"), accepted=False
+    )
+    assert reverse("series", args=["waiting"]) not in page(client, "home")

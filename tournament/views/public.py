@@ -14,7 +14,7 @@ from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words
 from tournament.http import HtmxHttpRequest
-from tournament.models import Tournament
+from tournament.models import Series, Tournament
 from tournament.permissions import get_public_tournament
 from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
@@ -27,7 +27,12 @@ from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"tournaments": Tournament.objects.filter(published=True)})
+    # A series is listed once one of its tournaments counts: accepted and published.
+    series = Series.objects.filter(
+        entries__accepted=True, entries__tournament__published=True
+    ).distinct()
+    context = {"tournaments": Tournament.objects.filter(published=True), "series": series}
+    return render(request, "home.html", context)
 
 
 @require_GET
