@@ -106,17 +106,39 @@ def scheme(key: str) -> Scheme:
         raise UserError(f"unknown scheme “{key}” (known schemes: {known})") from None
 
 
+# More places than any field has players would only be typing; points beyond any
+# series' needs are a slip of the keyboard.
+PLACING_MAX = 1000
+POINTS_MAX = 100_000
+
+
 def parse_placing(text: str) -> tuple[int, ...]:
-    """A placing list as typed ("25, 18, 15"): whole numbers of 0 or more, in place order."""
-    parts = [part.strip() for part in text.split(",")]
+    """A placing list as typed ("25, 18, 15", "25; 18; 15…"): whole numbers from 0 to
+    ``POINTS_MAX``, from 1st place down (a later place never scores more); a trailing
+    comma or "…" is allowed, since the places after the list score 0 anyway. Each
+    problem is a ``UserError`` naming the place."""
+    parts = [part.strip() for part in text.replace(";", ",").split(",")]
+    if len(parts) > 1 and parts[-1] in {"", "…", "..."}:
+        parts.pop()
     if parts == [""]:
         raise UserError("the placing list is empty: give the points of 1st place at least")
-    values = []
-    for place, part in enumerate(parts, start=1):
+    if len(parts) > PLACING_MAX:
+        raise UserError(f"at most {PLACING_MAX} places; the later ones score 0")
+    values: list[int] = []
+    for place, typed in enumerate(parts, start=1):
+        part = typed.rstrip("….").strip() if place == len(parts) else typed
         if not part:
             raise UserError(f"place {place}: no points given")
-        if not part.isdigit():
-            raise UserError(f"place {place}: “{part}” is not a whole number of 0 or more")
+        # ASCII digits only: "²".isdigit() is true, but it is no number of points.
+        if not (part.isascii() and part.isdigit()) or int(part) > POINTS_MAX:
+            raise UserError(
+                f"place {place}: “{part}” is not a whole number of points from 0 to {POINTS_MAX}"
+            )
+        if values and int(part) > values[-1]:
+            raise UserError(
+                f"place {place}: {part} points is more than place {place - 1}'s {values[-1]}; "
+                "list the points from 1st place down"
+            )
         values.append(int(part))
     return tuple(values)
 

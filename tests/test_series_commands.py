@@ -116,6 +116,8 @@ def test_add_accepts_an_entry_awaiting_consent(month):
         (["season", "--name", "  "], "--name: the series needs a name"),
         (["season", "--name", "S", "--placing", "25,x"], "--placing: place 2: “x” is not"),
         (["season", "--name", "S", "--placing", "25,-3"], "--placing: place 2: “-3”"),
+        (["season", "--name", "S", "--placing", "25,²"], "--placing: place 2: “²” is not"),
+        (["season", "--name", "S", "--placing", "5,10"], "--placing: place 2: 10 points is more"),
         (["season", "--name", "S", "--count-best", "0"], "--count-best must be a whole number"),
         (["season", "--name", "S", "--min-events", "-1"], "--min-events must be a whole number"),
         (["season", "--name", "S", "month-1", "month-1"], "named more than once: “month-1”"),

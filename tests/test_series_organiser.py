@@ -69,7 +69,8 @@ def test_a_new_series_offers_the_default_placing_and_counts_every_result(organis
     [
         ("placing", "25, 18, x, 12", "Place 3: “x” is not a whole number"),
         ("placing", "25, -3", "Place 2: “-3” is not a whole number"),
-        ("placing", "10, 20", "A later place may not score more than an earlier one"),
+        ("placing", "10, 20", "Place 2: 20 points is more than place 1's 10"),
+        ("placing", "25, ²", "Place 2: “²” is not a whole number"),
         ("count_best", "0", "At least 1."),
         ("min_events", "0", "At least 1."),
         ("slug", "Has Spaces", "Lower-case letters, digits and single hyphens"),

@@ -71,7 +71,16 @@ def test_an_impossible_placing_is_a_bug():
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("25,18,15", (25, 18, 15)), (" 3 , 5 ", (3, 5)), ("0", (0,)), ("1,2,3", (1, 2, 3))],
+    [
+        ("25,18,15", (25, 18, 15)),
+        (" 5 , 3 ", (5, 3)),
+        ("0", (0,)),
+        ("3,3,1", (3, 3, 1)),
+        ("5;3;1", (5, 3, 1)),
+        ("3, 2, 1,", (3, 2, 1)),
+        ("25, 18, 15…", (25, 18, 15)),
+        ("25, 18, 15, ...", (25, 18, 15)),
+    ],
 )
 def test_parse_placing(text, expected):
     assert parse_placing(text) == expected
@@ -81,10 +90,15 @@ def test_parse_placing(text, expected):
     ("text", "message"),
     [
         ("25,x,15", "place 2: “x” is not a whole number"),
-        ("25,18,-1", "place 3: “-1” is not a whole number of 0 or more"),
+        ("25,18,-1", "place 3: “-1” is not a whole number of points from 0 to 100000"),
         ("25,,15", "place 2: no points given"),
         ("", "the placing list is empty"),
+        (",", "the placing list is empty"),
         ("2.5", "place 1: “2.5” is not a whole number"),
+        ("25, ²", "place 2: “²” is not a whole number"),
+        ("100001", "place 1: “100001” is not a whole number of points from 0 to 100000"),
+        ("1,2,3", "place 2: 2 points is more than place 1's 1; list the points from 1st"),
+        (",".join(["1"] * 1001), "at most 1000 places"),
     ],
 )
 def test_parse_placing_names_the_place(text, message):

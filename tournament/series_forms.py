@@ -3,17 +3,15 @@ it. The placing scheme's points are typed as a list, "25, 18, 15, 12"."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 
+from scoring import series as series_scoring
+from scoring.errors import UserError
 from tournament import limits
 from tournament.models import Series, default_placing
-
-# More places than any field has players would only be typing.
-PLACING_MAX = 1000
-POINTS_MAX = 100_000
 
 
 def placing_text(points: list[int]) -> str:
@@ -21,29 +19,12 @@ def placing_text(points: list[int]) -> str:
 
 
 def parse_placing(text: str) -> list[int]:
-    """ "25, 18, 15" as [25, 18, 15]; a ``ValidationError`` names the item that is wrong."""
-    items = [item.strip() for item in text.replace(";", ",").split(",")]
-    if items and items[-1] in {"", "…", "..."}:
-        items.pop()  # "25, 18, 15…" or a trailing comma: the rest score 0 anyway
-    if not items or items == [""]:
-        raise forms.ValidationError("Type the points of 1st, 2nd, 3rd… place, as in “25, 18, 15”.")
-    if len(items) > PLACING_MAX:
-        raise forms.ValidationError(f"At most {PLACING_MAX} places; the later ones score 0.")
-    points = []
-    for place, item in enumerate(items, start=1):
-        item = item.rstrip("….").strip()
-        if not item.isdigit() or int(item) > POINTS_MAX:
-            shown = item or "nothing"
-            raise forms.ValidationError(
-                f"Place {place}: “{shown}” is not a whole number of points from 0 to {POINTS_MAX}."
-            )
-        points.append(int(item))
-    if any(later > earlier for earlier, later in itertools.pairwise(points)):
-        raise forms.ValidationError(
-            "A later place may not score more than an earlier one: list the points from 1st "
-            "place down."
-        )
-    return points
+    """ "25, 18, 15" as [25, 18, 15], read as the ``create_series`` command reads it; a
+    ``ValidationError`` names the place that is wrong."""
+    try:
+        return list(series_scoring.parse_placing(text))
+    except UserError as error:
+        raise forms.ValidationError(capfirst(str(error))) from None
 
 
 class SeriesForm(forms.ModelForm):
