@@ -38,6 +38,10 @@ def test_a_member_number_is_kept_as_typed_less_the_spaces_around_it(typed, store
         ("M 0123", "has a space in it"),
         ("M" * 31, "longer than 30 characters"),
         ("M\u200b12", "invisible character"),
+        ("RL/01", "made of letters, digits, dots, hyphens and underscores"),
+        ("M#1", "made of letters, digits"),
+        ("M?1", "made of letters, digits"),
+        ("M%2F1", "made of letters, digits"),
     ],
 )
 def test_a_member_number_that_cannot_be_one_is_refused_with_the_reason(typed, problem):

@@ -256,10 +256,21 @@ def test_linking_works_without_javascript(organiser_client, tournament):
         link_url("player_person", tournament, second.pk), {"person": ann.pk}, follow=True
     )
     assert "already plays in Test Open" in response.content.decode()
-    response = organiser_client.post(
-        link_url("player_person", tournament, second.pk), {"person": "x"}, follow=True
-    )
-    assert "Choose a person from the register." in response.content.decode()
+    for typed in ("x", "²", "-1"):
+        response = organiser_client.post(
+            link_url("player_person", tournament, second.pk), {"person": typed}, follow=True
+        )
+        assert response.status_code == 200, typed
+        assert "Choose a person from the register." in response.content.decode()
+
+
+@pytest.mark.parametrize("searched", ["²", "x", "-3", "\x00"])
+def test_a_search_for_a_player_that_is_no_number_shows_the_whole_page(
+    organiser_client, tournament, searched
+):
+    response = organiser_client.get(link_url("players_people", tournament), {"player": searched})
+    assert response.status_code == 200
+    assert "Link players to people" in response.content.decode()
 
 
 def test_searching_for_someone_else_for_one_player(organiser_client, tournament):

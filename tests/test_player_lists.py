@@ -239,6 +239,8 @@ def test_a_member_number_column_links_or_makes_the_person(organiser_client, tour
         ("Ann Lee,,M1\nBob Day,,M1\n", "line 2: member number M1 is also on line 1"),
         ("Ann Lee,,M9\n", "line 1: member number M9 is Zed Played’s, who already plays"),
         ("Ann Lee,Rooks,M1,x\n", "line 1: 4 columns"),
+        ("Ann Lee,Rooks,RL/01\n", "line 1: member number: “RL/01”: a member number is made"),
+        ("Ann Lee,Rooks,M1\nBob Day,Rooks,M\x002\n", "line 2: contains a NUL character"),
     ],
 )
 def test_a_bad_member_number_is_an_error_of_its_line(organiser_client, tournament, text, error):

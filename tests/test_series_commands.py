@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from tests.factories import seated_round
 from tournament.models import Person, Player, Round, Series, SeriesTournament
 from tournament.services import series
+from tournament.services.series_export import figure
 
 
 @pytest.fixture(autouse=True)
@@ -266,3 +267,20 @@ def test_nothing_unreleased_or_unconfirmed_in_any_command(month):
     last.released = True
     last.save()
     assert run("ratings", "season", "--format", "json") != outputs[("ratings", "json")]
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (Fraction(25, 32), 0.7813),  # 0.78125: a half rounds up, not to the even 0.7812
+        (Fraction(-25, 32), -0.7813),
+        (Fraction(200, 3), 66.6667),
+        (Fraction(1, 3), 0.3333),
+        (13.123456, 13.1235),
+        (0.00005, 0.0001),
+        (-2.71828, -2.7183),
+        (Fraction(0), 0.0),
+    ],
+)
+def test_figures_in_files_round_to_four_places_halves_away_from_zero(value, shown):
+    assert figure(value) == shown

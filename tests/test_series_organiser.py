@@ -262,3 +262,38 @@ def test_anonymous_visitors_are_sent_to_log_in(client, series):
         response = client.get(url)
         assert response.status_code == 302
         assert response.url.startswith(reverse("login"))
+
+
+def test_a_superuser_still_asks_an_organiser_for_their_tournament(
+    client, django_user_model, other_organiser, series
+):
+    admin = django_user_model.objects.create_superuser("ada", password="pw")
+    client.force_login(admin)
+    theirs = TournamentFactory(owner=other_organiser, slug="their-open", published=True)
+    client.post(
+        reverse("organiser:series_tournament_add", args=[series.slug]), {"tournament": "their-open"}
+    )
+    entry = SeriesTournament.objects.get(series=series, tournament=theirs)
+    assert not entry.accepted
+    # Nor may the superuser answer for that organiser.
+    client.post(reverse("organiser:series_request_accept", args=[series.slug]), {"entry": entry.pk})
+    entry.refresh_from_db()
+    assert not entry.accepted
+
+
+def test_a_superuser_answers_for_a_tournament_nobody_organises(
+    client, organiser_client, django_user_model, series
+):
+    orphan = TournamentFactory(owner=None, slug="old-archive", published=True)
+    organiser_client.post(
+        reverse("organiser:series_tournament_add", args=[series.slug]),
+        {"tournament": "old-archive"},
+    )
+    entry = SeriesTournament.objects.get(series=series, tournament=orphan)
+    assert not entry.accepted
+    admin = django_user_model.objects.create_superuser("ada", password="pw")
+    client.force_login(admin)
+    assert "Winter league" in client.get(reverse("organiser:series_list")).content.decode()
+    client.post(reverse("organiser:series_request_accept", args=[series.slug]), {"entry": entry.pk})
+    entry.refresh_from_db()
+    assert entry.accepted

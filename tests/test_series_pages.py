@@ -184,6 +184,25 @@ def test_a_person_known_only_to_hidden_tournaments_has_no_page(client, league):
     assert "Noisy league" not in html
 
 
+def test_a_career_never_names_a_series_of_only_unpublished_tournaments(client, league, people):
+    secret = Series.objects.create(name="Secret season", slug="secret")
+    hidden = Series.objects.get(slug="noisy").tournaments.get(slug="hidden-night")
+    SeriesTournament.objects.create(series=secret, tournament=hidden, accepted=True)
+    assert hidden.players.filter(person=people[1]).exists()
+    html = page(client, "career", people[1].identifier)
+    assert "Clean league" in html
+    assert "Secret season" not in html
+    assert reverse("series", args=["secret"]) not in html
+
+
+def test_a_club_without_latin_letters_shows_on_the_career_without_a_link(client, league, people):
+    people[1].club = "東京クラブ"
+    people[1].save()
+    html = page(client, "career", people[1].identifier)
+    assert "東京クラブ" in html
+    assert '<a href="/c/' not in html
+
+
 def test_the_club_page_lists_its_people_and_their_series_ranks(client, league, people):
     html = page(client, "club", "crown-anchor")
     assert "Crown &amp; Anchor" in html
@@ -204,6 +223,10 @@ def test_the_club_page_lists_its_people_and_their_series_ranks(client, league, p
         ("career", "M9999"),
         ("career", "person-999999"),
         ("career", "person-x"),
+        ("career", "person-²"),
+        ("career", "\x00"),
+        ("career", "a\x00b"),
+        ("career", "person-\x00"),
         ("club", "no-such-club"),
     ],
 )
@@ -321,3 +344,9 @@ def test_the_home_page_lists_a_series_once_one_of_its_tournaments_counts(
         series=waiting, tournament=make_played(players=4, rounds=1, slug="w-night"), accepted=False
     )
     assert reverse("series", args=["waiting"]) not in page(client, "home")
+    # Published, accepted, but nothing released yet: nothing counts, so not listed.
+    early = Series.objects.create(name="Early league", slug="early", owner=organiser)
+    SeriesTournament.objects.create(
+        series=early, tournament=make_played(players=4, rounds=0, slug="e-night"), accepted=True
+    )
+    assert reverse("series", args=["early"]) not in page(client, "home")

@@ -30,12 +30,14 @@ def public_people() -> QuerySet[Person]:
 
 def person_by_identifier(identifier: str) -> Person | None:
     """The public person whose identifier is ``identifier``, or None."""
+    if not identifier or "\x00" in identifier:
+        return None  # PostgreSQL cannot look up a NUL; nobody's identifier holds one
     people = public_people()
-    by_member = people.filter(member=identifier).first() if identifier else None
+    by_member = people.filter(member=identifier).first()
     if by_member is not None:
         return by_member
     number = identifier.removeprefix(PERSON_ID_PREFIX)
-    if identifier.startswith(PERSON_ID_PREFIX) and number.isdigit():
+    if identifier.startswith(PERSON_ID_PREFIX) and number.isascii() and number.isdigit():
         return people.filter(pk=int(number), member="").first()
     return None
 

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -41,6 +42,10 @@ class PeopleError(UserError):
     """What an organiser can put right: a member number taken, a person already playing."""
 
 
+# Member numbers name careers' addresses (/p/M0123/): characters safe in a URL path.
+_MEMBER_CHARACTERS = re.compile(r"[\w.-]+")
+
+
 def clean_member(raw: str, where: str = "member number") -> str:
     """A member number as stored: spaces around it dropped; refused naming ``where`` when
     it cannot be one."""
@@ -59,6 +64,11 @@ def clean_member(raw: str, where: str = "member number") -> str:
     problem = text_problem(member, "member number")
     if problem:
         raise PeopleError(f"{where}: {problem}")
+    if not _MEMBER_CHARACTERS.fullmatch(member):
+        raise PeopleError(
+            f"{where}: “{member}”: a member number is made of letters, digits, dots, "
+            "hyphens and underscores (it is part of the person's page address)"
+        )
     return member
 
 

@@ -188,7 +188,10 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
     errors: list[str] = []
     warnings: list[str] = []
     seen: dict[str, int] = {}
-    members = _Members(tournament, [cells[2] for _, cells in rows if len(cells) > 2])
+    # A cell holding NUL is refused by its line below; PostgreSQL cannot even look it up.
+    members = _Members(
+        tournament, [cells[2] for _, cells in rows if len(cells) > 2 and "\x00" not in cells[2]]
+    )
     for number, cells in rows:
         if not any(cell.strip() for cell in cells):
             continue

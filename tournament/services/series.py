@@ -375,9 +375,11 @@ def person_results(person: Person) -> list[tuple[Tournament, TournamentPlacing]]
     return results
 
 
-def series_of_person(person: Person) -> list[tuple[Series, SeriesRow | None, RatingRow | None]]:
+def series_of_person(person: Person) -> list[tuple[Series, SeriesRow, RatingRow | None]]:
     """The series that count a tournament the person played, with their row in each
-    series' standings and ratings (None where they have none, e.g. nothing public yet)."""
+    series' standings and ratings (the rating None while they have none). A series
+    whose tournaments of theirs show nothing publicly yet (unpublished, nothing
+    released) is left out: a series never tells of a tournament before it does."""
     found = []
     for series in Series.objects.filter(
         pk__in=SeriesTournament.objects.filter(
@@ -387,6 +389,8 @@ def series_of_person(person: Person) -> list[tuple[Series, SeriesRow | None, Rat
         standing = next(
             (row for row in series_standings(series).rows if row.person.pk == person.pk), None
         )
+        if standing is None:
+            continue
         rating = next(
             (row for row in series_ratings(series).rows if row.person.pk == person.pk), None
         )

@@ -14,7 +14,7 @@ compute them again.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 
 from scoring.errors import UserError
@@ -69,7 +69,7 @@ def add_tournament(series: Series, slug: str, user: User) -> SeriesTournament:
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None:
         raise UserError(f"No tournament has the address “{slug}” (the part after /t/).")
-    own = getattr(user, "is_superuser", False) or tournament.owner_id == user.pk
+    own = _answers_for(user, tournament)
     if not own and not tournament.published:
         # A private tournament of someone else's is not revealed, not even that it exists.
         raise UserError(f"No tournament has the address “{slug}” (the part after /t/).")
@@ -99,10 +99,24 @@ def remove_entry(series: Series, entry_pk: int) -> Tournament:
     return entry.tournament
 
 
+def _answers_for(user: User, tournament: Tournament) -> bool:
+    """Whether ``user`` consents for ``tournament``: its organiser does. A superuser
+    answers only for a tournament nobody organises (one imported from a file without an
+    owner); another organiser's tournament waits for that organiser's consent, whoever
+    asks."""
+    if tournament.owner_id is None:
+        return bool(getattr(user, "is_superuser", False))
+    return tournament.owner_id == user.pk
+
+
 def requests_for(user: User) -> QuerySet[SeriesTournament]:
-    """Pending requests to put the user's tournaments in other organisers' series."""
+    """Pending requests to put the user's tournaments in other organisers' series (for a
+    superuser, also those for tournaments nobody organises)."""
+    mine = Q(tournament__owner=user.pk)
+    if getattr(user, "is_superuser", False):
+        mine |= Q(tournament__owner=None)
     return (
-        SeriesTournament.objects.filter(accepted=False, tournament__owner=user.pk)
+        SeriesTournament.objects.filter(mine, accepted=False)
         .select_related("series", "series__owner", "tournament")
         .order_by("created", "pk")
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -33,8 +34,13 @@ FileCell = str | int | float | None
 
 
 def figure(value: Fraction | float) -> float:
-    """``value`` rounded to ``DECIMALS`` places, as files write it."""
-    return float(round(Fraction(value), DECIMALS))
+    """``value`` rounded to ``DECIMALS`` places, as files write it: a half rounds away
+    from zero (0.78125 → 0.7813), as a person rounds, not to the even digit as Python's
+    ``round`` does. A float (a rating) is taken as it prints, so 0.00005 is a half."""
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    scaled = abs(exact) * 10**DECIMALS
+    rounded = math.floor(scaled + Fraction(1, 2))
+    return math.copysign(rounded / 10**DECIMALS, exact) if rounded else 0.0
 
 
 def _count(number: int, noun: str) -> str:

@@ -31,7 +31,9 @@ def players_people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     query = request.GET.get("q", "").strip()
     searched = request.GET.get("player", "")
-    if searched.isdigit():
+    if not (searched.isascii() and searched.isdigit()):
+        searched = ""
+    if searched:
         player = get_object_or_404(Player, tournament=tournament, pk=int(searched))
         if request.htmx:
             return _row(request, tournament, player, query=query)
@@ -42,7 +44,7 @@ def players_people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         .order_by("name")
     )
     proposals = people.proposals(tournament)
-    if searched.isdigit():
+    if searched:
         proposals = [
             people.proposal_for(p.player, query) if p.player.pk == int(searched) else p
             for p in proposals
@@ -51,7 +53,7 @@ def players_people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "linked": linked,
         "proposals": proposals,
-        "searched": int(searched) if searched.isdigit() else None,
+        "searched": int(searched) if searched else None,
         "query": query,
     }
     return render(request, PAGE, context)
@@ -116,7 +118,8 @@ def player_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     player = get_object_or_404(Player, tournament=tournament, pk=pk)
     chosen = request.POST.get("person", "")
-    person = Person.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
+    known = chosen.isascii() and chosen.isdigit()
+    person = Person.objects.filter(pk=int(chosen)).first() if known else None
     if person is None:
         return _done(request, tournament, player, "", "Choose a person from the register.")
     try:

@@ -27,9 +27,12 @@ from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    # A series is listed once one of its tournaments counts: accepted and published.
+    # A series is listed once one of its tournaments counts: accepted, published, and
+    # with a round released.
     series = Series.objects.filter(
-        entries__accepted=True, entries__tournament__published=True
+        entries__accepted=True,
+        entries__tournament__published=True,
+        entries__tournament__rounds__released=True,
     ).distinct()
     context = {"tournaments": Tournament.objects.filter(published=True), "series": series}
     return render(request, "home.html", context)

@@ -170,9 +170,9 @@ def career(request: HtmxHttpRequest, identifier: str) -> HttpResponse:
             {
                 "series": series,
                 "row": row,
-                "rank": None if row is None or row.rank is None else row.rank,
-                "shared": row is not None and row.shared,
-                "points": show_points(row.points) if row is not None else "",
+                "rank": row.rank,
+                "shared": row.shared,
+                "points": show_points(row.points),
                 "rating": rating,
                 "rating_shown": f"{rating.rating:.1f}" if rating is not None else "",
                 "chart": rating_chart(named),
