@@ -12,6 +12,8 @@
 - *linking*: a person plays at most once in a tournament. The database's constraint
   ``player_person_once_a_tournament`` backs the check made here, so two requests linking
   two players to one person at the same moment cannot both succeed.
+- linking a tournament's players after they are registered (the review page):
+  ``people_review``.
 - *merging*: two people found to be one become the kept one; the other's players (so
   their results) move to the kept person, refused when both played in one tournament.
 """
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -42,8 +43,7 @@ class PeopleError(UserError):
     """What an organiser can put right: a member number taken, a person already playing."""
 
 
-# Member numbers name careers' addresses (/p/M0123/): characters safe in a URL path.
-_MEMBER_CHARACTERS = re.compile(r"[\w.-]+")
+_MEMBER_CHARACTERS = re.compile(r"[\w.-]+")  # safe in a career's address, /p/M0123/
 
 
 def clean_member(raw: str, where: str = "member number") -> str:
@@ -65,10 +65,8 @@ def clean_member(raw: str, where: str = "member number") -> str:
     if problem:
         raise PeopleError(f"{where}: {problem}")
     if not _MEMBER_CHARACTERS.fullmatch(member):
-        raise PeopleError(
-            f"{where}: “{member}”: a member number is made of letters, digits, dots, "
-            "hyphens and underscores (it is part of the person's page address)"
-        )
+        words = "letters, digits, dots, hyphens and underscores (it names the person's page)"
+        raise PeopleError(f"{where}: “{member}”: a member number is made of {words}")
     return member
 
 
@@ -271,88 +269,6 @@ def link_or_create(player: Player, member: str) -> Person:
         return create_for(player, member)
     link(player, person)
     return person
-
-
-# Linking a tournament's players ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """A player not linked yet, with the people it might be."""
-
-    player: Player
-    near: list[Person]
-    # The same name and club as several people: which one is for the organiser to say.
-    same: list[Person] = field(default_factory=list)
-
-
-def proposals(tournament: Tournament) -> list[Proposal]:
-    """Every unlinked player of ``tournament``, with the people they might be (none of
-    them already playing in it)."""
-    players = list(Player.objects.filter(tournament=tournament, person=None).order_by("name"))
-    if not players:
-        return []
-    taken = set(
-        Player.objects.filter(tournament=tournament)
-        .exclude(person=None)
-        .values_list("person_id", flat=True)
-    )
-    register = list(Person.objects.exclude(pk__in=taken))
-    return [_proposal(player, register) for player in players]
-
-
-def proposal_for(player: Player, query: str = "") -> Proposal:
-    """One unlinked player's proposal; with ``query``, the people found by it instead of
-    the near matches (the organiser looking for someone else)."""
-    taken = set(
-        Player.objects.filter(tournament_id=player.tournament_id)
-        .exclude(person=None)
-        .values_list("person_id", flat=True)
-    )
-    if query:
-        found = [p for p in search(query) if p.pk not in taken]
-        return Proposal(player, found)
-    return _proposal(player, list(Person.objects.exclude(pk__in=taken)))
-
-
-def _proposal(player: Player, register: list[Person]) -> Proposal:
-    key, club = names.key(player.name), names.key(player.club)
-    same = [p for p in register if p.name_key == key and p.club_key == club]
-    near = near_matches(player.name, player.club, exclude={p.pk for p in same}, people=register)
-    return Proposal(player, near, same)
-
-
-@dataclass(frozen=True)
-class AutoLinks:
-    linked: list[tuple[Player, Person]]
-    # The same name and club as two or more people, or as a person another player of the
-    # tournament has just been linked to: left for the organiser.
-    left: list[Player]
-
-
-def link_automatically(tournament: Tournament) -> AutoLinks:
-    """Link each unlinked player to the one person with the same name and club, unless
-    that person already plays in the tournament. Players given a member number (in a
-    list, a file or the form) were linked by it as they were registered."""
-    linked: list[tuple[Player, Person]] = []
-    left: list[Player] = []
-    with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)
-        taken = set(
-            Player.objects.filter(tournament=tournament)
-            .exclude(person=None)
-            .values_list("person_id", flat=True)
-        )
-        for player in Player.objects.filter(tournament=tournament, person=None).order_by("pk"):
-            same = [p for p in same_name_and_club(player.name, player.club) if p.pk not in taken]
-            if len(same) != 1:
-                if same:
-                    left.append(player)
-                continue
-            link(player, same[0])
-            taken.add(same[0].pk)
-            linked.append((player, same[0]))
-    return AutoLinks(linked, left)
 
 
 # Merging ---------------------------------------------------------------------------------

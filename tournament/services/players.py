@@ -173,8 +173,8 @@ def _records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
 
 
 def check_csv(tournament: Tournament, text: str) -> CsvCheck:
-    """Every line checked: ``name`` (required) and ``club`` (optional), separated by a
-    comma, a semicolon or a tab; a first line ``name,club`` is a header."""
+    """Every line checked: ``name`` (required), ``club`` and ``member`` (optional),
+    separated by a comma, a semicolon or a tab; a first line of those words is a header."""
     text = text.removeprefix("\ufeff")
     delimiter = delimiter_of(text)
     rows = _records(text, delimiter)
@@ -188,17 +188,14 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
     errors: list[str] = []
     warnings: list[str] = []
     seen: dict[str, int] = {}
-    # A cell holding NUL is refused by its line below; PostgreSQL cannot even look it up.
-    members = _Members(
-        tournament, [cells[2] for _, cells in rows if len(cells) > 2 and "\x00" not in cells[2]]
-    )
+    members = _Members(tournament, [cells[2] for _, cells in rows if len(cells) > 2])
     for number, cells in rows:
         if not any(cell.strip() for cell in cells):
             continue
         if number == 1 and _is_header(cells):
             continue
         if any("\x00" in cell for cell in cells):
-            # PostgreSQL cannot store it; it is a sign of a binary or UTF-16 file.
+            # PostgreSQL can neither store nor look up a NUL; it means a binary file.
             errors.append(f"line {number}: contains a NUL character; is this a text file?")
             continue
         if len(cells) > 3:
@@ -251,7 +248,7 @@ class _Members:
     """The member numbers of a list, checked against each other and the register."""
 
     def __init__(self, tournament: Tournament, given: list[str]) -> None:
-        wanted = {member.strip() for member in given if member.strip()}
+        wanted = {m.strip() for m in given if m.strip() and "\x00" not in m}  # NUL: see check_csv
         self.people = {p.member: p for p in Person.objects.filter(member__in=wanted)}
         self.playing = dict(
             Player.objects.filter(tournament=tournament, person__member__in=wanted).values_list(

@@ -19,7 +19,7 @@ from scoring.errors import UserError
 from tournament.http import HtmxHttpRequest
 from tournament.models import Person, Player, Tournament
 from tournament.permissions import get_tournament_for_organiser
-from tournament.services import people
+from tournament.services import people, people_review
 
 PAGE = "organiser/players_people.html"
 
@@ -43,10 +43,10 @@ def players_people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         .select_related("person")
         .order_by("name")
     )
-    proposals = people.proposals(tournament)
+    proposals = people_review.proposals(tournament)
     if searched:
         proposals = [
-            people.proposal_for(p.player, query) if p.player.pk == int(searched) else p
+            people_review.proposal_for(p.player, query) if p.player.pk == int(searched) else p
             for p in proposals
         ]
     context = {
@@ -71,7 +71,7 @@ def _row(
     context = {
         "tournament": tournament,
         "player": player,
-        "proposal": None if player.person_id else people.proposal_for(player, query),
+        "proposal": None if player.person_id else people_review.proposal_for(player, query),
         "searched": player.pk if query else None,
         "query": query,
         "error": error,
@@ -95,7 +95,7 @@ def _done(
 @require_POST
 def players_people_auto(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    done = people.link_automatically(tournament)
+    done = people_review.link_automatically(tournament)
     count = len(done.linked)
     messages.success(
         request,
