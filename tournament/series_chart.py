@@ -12,49 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class RatingChartPoint:
-    x: float
-    y: float
-    label: str  # "Spring Open: 21.4"
-
-
-@dataclass(frozen=True)
-class RatingChartTick:
-    position: float
-    label: str
-
-
-@dataclass(frozen=True)
-class RatingChart:
-    """Coordinates in the SVG's own units; the SVG scales to its container."""
-
-    width: int
-    height: int
-    left: int
-    right: int
-    top: int
-    bottom: int
-    points: tuple[RatingChartPoint, ...]
-    x_ticks: tuple[RatingChartTick, ...]
-    y_ticks: tuple[RatingChartTick, ...]
-    description: str
-
-    @property
-    def polyline(self) -> str:
-        return " ".join(f"{p.x:g},{p.y:g}" for p in self.points)
-
-    @property
-    def mid_x(self) -> float:
-        return (self.left + self.right) / 2
-
-    @property
-    def mid_y(self) -> float:
-        return (self.top + self.bottom) / 2
-
+from tournament.charts import ChartPoint, ChartTick, LineChart
 
 # Narrow enough for a phone at 360 px with twelve tournaments; more squeeze the step.
 _WIDTH = 320
@@ -74,7 +33,7 @@ def _nice_step(span: float) -> float:
     return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
 
 
-def rating_chart(history: Sequence[tuple[str, float]]) -> RatingChart | None:
+def rating_chart(history: Sequence[tuple[str, float]]) -> LineChart | None:
     """The chart of ``history``: (tournament name, rating after it), in order."""
     if not history:
         return None
@@ -97,7 +56,7 @@ def rating_chart(history: Sequence[tuple[str, float]]) -> RatingChart | None:
 
     count = round((high - low) / step)
     ticks = [low + k * step for k in range(count + 1)]
-    return RatingChart(
+    return LineChart(
         width=_WIDTH,
         height=bottom + _MARGIN_BOTTOM,
         left=left,
@@ -105,11 +64,11 @@ def rating_chart(history: Sequence[tuple[str, float]]) -> RatingChart | None:
         top=top,
         bottom=bottom,
         points=tuple(
-            RatingChartPoint(x_of(i), y_of(rating), f"{name}: {shown(rating)}")
+            ChartPoint(x_of(i), y_of(rating), f"{name}: {shown(rating)}")
             for i, (name, rating) in enumerate(history)
         ),
-        x_ticks=tuple(RatingChartTick(x_of(i), str(i + 1)) for i in range(len(history))),
-        y_ticks=tuple(RatingChartTick(y_of(value), f"{value:g}") for value in ticks),
+        x_ticks=tuple(ChartTick(x_of(i), str(i + 1)) for i in range(len(history))),
+        y_ticks=tuple(ChartTick(y_of(value), f"{value:g}") for value in ticks),
         description="; ".join(
             f"after tournament {i} ({name}): {shown(rating)}"
             for i, (name, rating) in enumerate(history, start=1)

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
+from tournament.charts import ChartPoint, ChartTick, LineChart
 from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Tournament
 from tournament.permissions import get_public_tournament
@@ -38,57 +39,13 @@ from tournament.services.standings import rank_label
 # The rank chart ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ChartPoint:
-    x: float
-    y: float
-    round_number: int
-    label: str
-
-
-@dataclass(frozen=True)
-class ChartTick:
-    position: float
-    label: str
-
-
-@dataclass(frozen=True)
-class RankChart:
-    """Geometry of an inline SVG line chart of rank after each round (rank 1 at the top).
-
-    Coordinates are in the SVG's own units; the SVG scales to its container.
-    """
-
-    width: int
-    height: int
-    left: int
-    right: int
-    top: int
-    bottom: int
-    points: tuple[ChartPoint, ...]
-    x_ticks: tuple[ChartTick, ...]
-    y_ticks: tuple[ChartTick, ...]
-    description: str
-
-    @property
-    def polyline(self) -> str:
-        return " ".join(f"{p.x:g},{p.y:g}" for p in self.points)
-
-    @property
-    def mid_x(self) -> float:
-        return (self.left + self.right) / 2
-
-    @property
-    def mid_y(self) -> float:
-        return (self.top + self.bottom) / 2
-
-
 _STEP = 56
 _MARGIN_LEFT, _MARGIN_RIGHT, _MARGIN_TOP, _MARGIN_BOTTOM = 52, 20, 14, 42
 _PLOT_HEIGHT = 150
 
 
-def rank_chart(history: list[RoundRank], field_size: int) -> RankChart | None:
+def rank_chart(history: list[RoundRank], field_size: int) -> LineChart | None:
+    """The player's rank after each round, rank 1 at the top."""
     if not history:
         return None
     lowest = max(field_size, 1)
@@ -107,7 +64,7 @@ def rank_chart(history: list[RoundRank], field_size: int) -> RankChart | None:
         return round(top + (rank - 1) * _PLOT_HEIGHT / (lowest - 1), 1)
 
     ranks = sorted({1, lowest, *(-(-lowest * k // 4) for k in (1, 2, 3))})
-    return RankChart(
+    return LineChart(
         width=right + _MARGIN_RIGHT,
         height=bottom + _MARGIN_BOTTOM,
         left=left,
@@ -115,7 +72,7 @@ def rank_chart(history: list[RoundRank], field_size: int) -> RankChart | None:
         top=top,
         bottom=bottom,
         points=tuple(
-            ChartPoint(x_of(i), y_of(r.rank), r.round_number, r.label)
+            ChartPoint(x_of(i), y_of(r.rank), f"After round {r.round_number}: rank {r.label}")
             for i, r in enumerate(history)
         ),
         x_ticks=tuple(ChartTick(x_of(i), str(r.round_number)) for i, r in enumerate(history)),

@@ -163,7 +163,9 @@ def career(request: HtmxHttpRequest, identifier: str) -> HttpResponse:
         for tournament, row in series_service.person_results(person)
     ]
     series_rows = []
-    for series, row, rating in series_service.series_of_person(person):
+    for number, (series, row, rating) in enumerate(
+        series_service.series_of_person(person), start=1
+    ):
         history = series_service.series_ratings(series).history.get(person.pk, [])
         named = [(point.tournament.name, point.rating) for point in history]
         series_rows.append(
@@ -176,6 +178,8 @@ def career(request: HtmxHttpRequest, identifier: str) -> HttpResponse:
                 "rating": rating,
                 "rating_shown": f"{rating.rating:.1f}" if rating is not None else "",
                 "chart": rating_chart(named),
+                "chart_id": f"rating-{number}",
+                "chart_title": f"Rating of {person.name} after each tournament of {series.name}",
                 "history": [(name, f"{value:.1f}") for name, value in named],
             }
         )
