@@ -59,23 +59,10 @@ def main() -> None:
     args = parser.parse_args()
 
     temp = tempfile.TemporaryDirectory()
-    url = os.environ.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")
-    if url.startswith("postgres"):
-        from bench.standings import reset_postgres
-
-        reset_postgres(url)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
-    os.environ.setdefault(
-        "DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789"
-    )
-    os.environ["DJANGO_STATIC_ROOT"] = f"{temp.name}/static"
     os.environ["DJANGO_PLAIN_HTTP"] = "1"
+    from bench.standings import setup_django
 
-    import django
-
-    django.setup()
+    setup_django(temp.name)
     from django.core.cache import caches
     from django.core.cache.backends.base import BaseCache
     from django.core.management import call_command

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import random
 import statistics
 import sys
@@ -44,7 +43,7 @@ from typing import TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.standings import count_queries, reset_postgres  # noqa: E402
+from bench.standings import count_queries, setup_django  # noqa: E402
 
 SLUG = "ten-years"
 T = TypeVar("T")
@@ -89,20 +88,7 @@ def main() -> None:
     args = parser.parse_args()
 
     temp = tempfile.TemporaryDirectory()
-    url = os.environ.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")
-    if url.startswith("postgres"):
-        reset_postgres(url)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
-    os.environ.setdefault(
-        "DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789"
-    )
-    os.environ["DJANGO_STATIC_ROOT"] = f"{temp.name}/static"
-
-    import django
-
-    django.setup()
+    url = setup_django(temp.name)
     from django.core.cache import cache
     from django.core.management import call_command
     from django.db import connection, transaction

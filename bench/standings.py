@@ -79,6 +79,27 @@ def count_queries(connection, function: Callable[[], object]) -> int:  # type: i
     return counter.count
 
 
+def setup_django(temp: str) -> str:
+    """Django on the production settings (no debug bookkeeping, hashed static files) and a
+    scratch database: the one ``DATABASE_URL`` names, a PostgreSQL one dropped and made
+    afresh, or else SQLite in the folder ``temp``. Returns the database's URL."""
+    url = os.environ.setdefault("DATABASE_URL", f"sqlite:///{temp}/bench.sqlite3")
+    if url.startswith("postgres"):
+        reset_postgres(url)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["DJANGO_DEBUG"] = "0"
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    os.environ.setdefault(
+        "DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789"
+    )
+    os.environ["DJANGO_STATIC_ROOT"] = f"{temp}/static"
+
+    import django
+
+    django.setup()
+    return url
+
+
 def reset_postgres(url: str) -> None:
     import psycopg
 
@@ -98,21 +119,7 @@ def main() -> None:
     args = parser.parse_args()
 
     temp = tempfile.TemporaryDirectory()
-    url = os.environ.setdefault("DATABASE_URL", f"sqlite:///{temp.name}/bench.sqlite3")
-    if url.startswith("postgres"):
-        reset_postgres(url)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    # The production settings: no debug bookkeeping, hashed static files.
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
-    os.environ.setdefault(
-        "DJANGO_SECRET_KEY", "bench-only-secret-key-not-for-production-0123456789"
-    )
-    os.environ["DJANGO_STATIC_ROOT"] = f"{temp.name}/static"
-
-    import django
-
-    django.setup()
+    url = setup_django(temp.name)
     from django.core.cache import cache
     from django.core.management import call_command
     from django.db import connection
