@@ -113,6 +113,22 @@ def main() -> None:
     print(f"Database: {connection.vendor} ({url.split('@')[-1]})")
     rng = random.Random(16)
 
+    def played_seat(table: Table, round_: Round, position: int, player: Player) -> Seat:
+        """A seat of one rotation's sums; stronger players (lower ids) win more."""
+        skill = 1 + (player.person_id or 0) % 7
+        return Seat(
+            table=table,
+            round=round_,
+            position=position,
+            player=player,
+            sum_deals=TABLE,
+            sum_won=2 * rng.randint(0, 8 * skill),
+            sum_last_in=rng.randint(0, 2),
+            sum_last_in_left_over=2 * rng.randint(0, 3),
+            sum_dealt=1,
+            sum_dealt_left_over=0,
+        )
+
     def add_round(tournament: Tournament, number: int, released: bool) -> Round:
         """One round of the tournament's players at tables of five, with seat sums of
         one rotation (five deals a table), stronger players (lower ids) winning more."""
@@ -128,21 +144,7 @@ def main() -> None:
         for table in tables:
             start = (table.number - 1) * TABLE
             for position, player in enumerate(field[start : start + TABLE], start=1):
-                skill = 1 + (player.person_id or 0) % 7
-                seats.append(
-                    Seat(
-                        table=table,
-                        round=round_,
-                        position=position,
-                        player=player,
-                        sum_deals=TABLE,
-                        sum_won=2 * rng.randint(0, 8 * skill),
-                        sum_last_in=rng.randint(0, 2),
-                        sum_last_in_left_over=2 * rng.randint(0, 3),
-                        sum_dealt=1,
-                        sum_dealt_left_over=0,
-                    )
-                )
+                seats.append(played_seat(table, round_, position, player))
         Seat.objects.bulk_create(seats)
         return round_
 
@@ -205,21 +207,7 @@ def main() -> None:
                 for position, player in enumerate(
                     field[offset * TABLE : (offset + 1) * TABLE], start=1
                 ):
-                    skill = 1 + (player.person_id or 0) % 7
-                    seats.append(
-                        Seat(
-                            table=table,
-                            round=round_,
-                            position=position,
-                            player=player,
-                            sum_deals=TABLE,
-                            sum_won=2 * rng.randint(0, 8 * skill),
-                            sum_last_in=rng.randint(0, 2),
-                            sum_last_in_left_over=2 * rng.randint(0, 3),
-                            sum_dealt=1,
-                            sum_dealt_left_over=0,
-                        )
-                    )
+                    seats.append(played_seat(table, round_, position, player))
         Seat.objects.bulk_create(seats, batch_size=10000)
         ten_years = Series.objects.create(name="Ten years", slug=SLUG)
         SeriesTournament.objects.bulk_create(
