@@ -157,7 +157,7 @@ def career(request: HtmxHttpRequest, identifier: str) -> HttpResponse:
     tournaments = [
         {
             "tournament": tournament,
-            "place": place(row.rank, getattr(row, "shared", False), row.field),
+            "place": place(row.rank, row.shared, row.field),
             "points": row.points,
         }
         for tournament, row in series_service.person_results(person)
