@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from django.db.models import (
@@ -58,6 +58,9 @@ class TournamentStamp:
     slug: str
     linked: int
     link_digest: int
+    # When its people last changed (a name, a club): not compared, since the facts and
+    # ratings do not show them, but in the figures' version (``series_version``).
+    people_changed: datetime | None = field(default=None, compare=False)
 
 
 # A player's place: (player id, person id or 0, rank, players sharing it, points).
@@ -112,15 +115,12 @@ def _stamped(tournaments: QuerySet[Tournament]) -> list[tuple[Tournament, Tourna
             linked=Count("pk"),
             # Which player is whose: moving links between two players changes it.
             digest=Sum(F("pk") * F("person_id"), output_field=BigIntegerField()),
-            # When its people last changed (a name, a club): not in the stamp, since the
-            # facts and ratings do not show them, but in the figures' version.
             people_changed=Max("person__changed"),
         )
     }
     rows: list[tuple[Tournament, TournamentStamp]] = []
     for tournament in found:
         link = links.get(tournament.pk, {})
-        tournament.people_changed = link.get("people_changed")  # type: ignore[attr-defined]
         stamp = TournamentStamp(
             tournament.pk,
             tournament.public_changed,
@@ -128,6 +128,7 @@ def _stamped(tournaments: QuerySet[Tournament]) -> list[tuple[Tournament, Tourna
             tournament.slug,
             int(link.get("linked") or 0),
             int(link.get("digest") or 0),
+            link.get("people_changed"),
         )
         rows.append((tournament, stamp))
     rows.sort(key=lambda row: series_order(row[0]))
@@ -283,6 +284,6 @@ def series_version(series: Series, counted: list[tuple[Tournament, TournamentSta
     query of its own."""
     # ``changed`` moves at every save of the series (its name shows with the figures).
     settings = (series.changed, series.scheme, series.placing, series.count_best, series.min_events)
-    people = [getattr(tournament, "people_changed", None) for tournament, _ in counted]
-    text = repr((settings, people, [stamp for _, stamp in counted]))
+    # The stamps' repr holds when their people last changed, which their equality leaves out.
+    text = repr((settings, [stamp for _, stamp in counted]))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
