@@ -227,15 +227,11 @@ class TiebreakForm(forms.Form):
     key = forms.ChoiceField(choices=tiebreak_choices)
 
 
-class PlayerForm(forms.ModelForm):
-    class Meta:
-        model = Player
-        fields = ["name", "club", "fixed_table"]
-        labels = {"fixed_table": "Always at table (accessibility)"}
+class NameAndClubChecks:
+    """A person's or a player's name (required) and club, spaces tidied and checked as
+    the players' are."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        limit_to(self.fields["fixed_table"], limits.FIXED_TABLE)
+    cleaned_data: dict[str, Any]
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -245,6 +241,17 @@ class PlayerForm(forms.ModelForm):
 
     def clean_club(self) -> str:
         return _checked_text(" ".join(self.cleaned_data["club"].split()), "club")
+
+
+class PlayerForm(NameAndClubChecks, forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "club", "fixed_table"]
+        labels = {"fixed_table": "Always at table (accessibility)"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        limit_to(self.fields["fixed_table"], limits.FIXED_TABLE)
 
 
 class CsvImportForm(forms.Form):

@@ -9,7 +9,7 @@ from django import forms
 
 from scoring.errors import UserError
 from tournament import limits
-from tournament.forms import PlayerForm, _checked_text
+from tournament.forms import NameAndClubChecks, PlayerForm
 from tournament.models import Person
 from tournament.services import people
 
@@ -21,7 +21,7 @@ def _member(value: str) -> str:
         raise forms.ValidationError(f"{problem}.") from None
 
 
-class PersonForm(forms.Form):
+class PersonForm(NameAndClubChecks, forms.Form):
     name = forms.CharField(max_length=limits.NAME_MAX)
     club = forms.CharField(max_length=limits.CLUB_MAX, required=False)
     member = forms.CharField(
@@ -30,15 +30,6 @@ class PersonForm(forms.Form):
         required=False,
         help_text="Optional; unique on this installation.",
     )
-
-    def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("The name is empty.")
-        return _checked_text(name, "name")
-
-    def clean_club(self) -> str:
-        return _checked_text(" ".join(self.cleaned_data["club"].split()), "club")
 
     def clean_member(self) -> str:
         return _member(self.cleaned_data["member"])
