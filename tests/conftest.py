@@ -1,11 +1,12 @@
 import os
 
 import pytest
+from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 from tournament import public_cache
 from tournament.demo import synthetic_tournament
-from tournament.services import tournament_file
+from tournament.services import series, tournament_file
 
 
 @pytest.fixture
@@ -51,6 +52,17 @@ def _fresh_public_generations(monkeypatch):
     monkeypatch.setattr(public_cache, "GENERATION_SECONDS", 600.0)
     yield
     public_cache.forget_generations()
+
+
+@pytest.fixture
+def empty_series_cache():
+    """The cache and the series workers' own memory (``services.series``) empty before and
+    after the test: what a test of the series' figures reads, it computed."""
+    cache.clear()
+    series.forget()
+    yield
+    cache.clear()
+    series.forget()
 
 
 @pytest.fixture(autouse=True)

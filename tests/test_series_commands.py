@@ -8,7 +8,6 @@ import json
 from fractions import Fraction
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 
 from tests.factories import seated_round
@@ -16,14 +15,7 @@ from tournament.models import Person, Player, Round, Series, SeriesTournament
 from tournament.services import series
 from tournament.services.series_export import figure
 
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    series.forget()
-    yield
-    cache.clear()
-    series.forget()
+pytestmark = pytest.mark.usefixtures("empty_series_cache")
 
 
 def run(*args):

@@ -25,14 +25,7 @@ from tournament.models import (
 )
 from tournament.services import public, series, sheets
 
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    series.forget()
-    yield
-    cache.clear()
-    series.forget()
+pytestmark = pytest.mark.usefixtures("empty_series_cache")
 
 
 def link(tournament, people):
