@@ -1,10 +1,12 @@
-"""The request type of the views (Django's, with what django-htmx's middleware adds), and
-the answer to a saved form."""
+"""The request type of the views (Django's, with what django-htmx's middleware adds), the
+answer to a saved form, and a CSV file to download."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
+
+from tournament.services.csv_export import csv_download
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -19,3 +21,11 @@ def saved_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
+
+
+def csv_attachment(text: str, filename: str) -> HttpResponse:
+    """``text`` as a CSV file to download (``csv_export.csv_download``: readable by Excel as
+    well as by programs), named ``filename``."""
+    response = HttpResponse(csv_download(text), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -13,13 +13,12 @@ from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, csv_attachment
 from tournament.models import Series, Tournament
 from tournament.permissions import get_public_tournament
 from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import room, tournament_file
-from tournament.services.csv_export import csv_download
 from tournament.services.public import public_results
 from tournament.services.standings import as_csv
 from tournament.tables import PER_PAGE, standings_sort, standings_table
@@ -101,12 +100,8 @@ def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The standings as a spreadsheet file (``csv_export``). The exports answer HEAD as
     well as GET: download managers and link checkers ask it first."""
     tournament = get_public_tournament(request, slug)
-    response = HttpResponse(
-        csv_download(as_csv(public_results(tournament).tournament_standings(tournament))),
-        content_type="text/csv; charset=utf-8",
-    )
-    response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'
-    return response
+    standings = public_results(tournament).tournament_standings(tournament)
+    return csv_attachment(as_csv(standings), f"{slug}-standings.csv")
 
 
 def file_indent(value: str) -> str:

@@ -19,12 +19,11 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_safe
 
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, csv_attachment
 from tournament.models import Series, SeriesScheme
 from tournament.series_chart import rating_chart
 from tournament.services import careers, series_export
 from tournament.services import series as series_service
-from tournament.services.csv_export import csv_download
 
 # A federation's thousands of people come a hundred to a page.
 PER_PAGE = 100
@@ -127,18 +126,12 @@ def series_ratings(request: HtmxHttpRequest, series: str) -> HttpResponse:
     return render(request, "public/series_ratings.html", context)
 
 
-def _csv_response(text: str, filename: str) -> HttpResponse:
-    response = HttpResponse(csv_download(text), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 @require_safe
 def series_standings_csv(request: HtmxHttpRequest, series: str) -> HttpResponse:
     """The series standings as the ``series_standings`` command writes them as CSV."""
     found = _public_series(series)
     text = series_export.standings_csv(series_service.series_standings(found))
-    return _csv_response(text, f"{found.slug}-standings.csv")
+    return csv_attachment(text, f"{found.slug}-standings.csv")
 
 
 @require_safe
@@ -146,7 +139,7 @@ def series_ratings_csv(request: HtmxHttpRequest, series: str) -> HttpResponse:
     """The ratings as the ``ratings`` command writes them as CSV."""
     found = _public_series(series)
     text = series_export.ratings_csv(series_service.series_ratings(found))
-    return _csv_response(text, f"{found.slug}-ratings.csv")
+    return csv_attachment(text, f"{found.slug}-ratings.csv")
 
 
 @require_GET
