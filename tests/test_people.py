@@ -285,6 +285,28 @@ def test_merging_with_someone_merged_away_meanwhile_is_a_message(db):
         people.merge(ann, annie)
 
 
+def test_linking_to_someone_merged_away_meanwhile_is_a_message(tournament):
+    ann = people.add_person("Ann Lee")
+    annie = people.add_person("Annie Lee")
+    merged_away = Person.objects.get(pk=annie.pk)
+    people.merge(ann, annie)
+    newcomer = player(tournament, "Annie Lee")
+    with pytest.raises(PeopleError, match="Annie Lee is no longer in the register: merged"):
+        people.link(newcomer, merged_away)
+    newcomer.refresh_from_db()
+    assert newcomer.person is None
+
+
+def test_editing_someone_merged_away_meanwhile_is_a_message(db):
+    ann = people.add_person("Ann Lee")
+    annie = people.add_person("Annie Lee")
+    merged_away = Person.objects.get(pk=annie.pk)
+    people.merge(ann, annie)
+    with pytest.raises(PeopleError, match="Annie Lee is no longer in the register: merged"):
+        people.edit_person(merged_away, "Annie Lea", "", "")
+    assert list(Person.objects.values_list("name", flat=True)) == ["Ann Lee"]
+
+
 def test_a_search_holding_a_nul_finds_nobody(db):
     people.add_person("Ann Lee")
     assert people.search("Ann\x00") == []

@@ -16,6 +16,11 @@
   ``people_review``.
 - *merging*: two people found to be one become the kept one; the other's players (so
   their results) move to the kept person, refused when both played in one tournament.
+- *locks*: linking, unlinking, merging and editing lock the tournaments concerned, then
+  the people, then the players, each by id (the order is ``services.locks``'s), so that
+  a link and a merge of the same person at the same moment wait for each other: the
+  first wins, the second is told what changed ("Ann Lee is no longer in the register:
+  merged into another person meanwhile"), never a deadlock or a foreign-key error.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from scoring.errors import UserError
 from tournament import limits, names
 from tournament.models import PERSON_ID_PREFIX, Person, Player, Tournament
 from tournament.public_cache import mark_changed
+from tournament.services.locks import hold_person, lock_people, lock_tournaments
 from tournament.services.players import text_problem
 
 # How alike two name keys must be (difflib's ratio, 0 to 1) to be proposed: "Jon Smith"
@@ -113,13 +119,35 @@ def edit_person(person: Person, name: str, club: str, member: str) -> Person:
     if not name:
         raise PeopleError("name: give the person's name")
     member = clean_member(member)
-    other = _member_taken(member, exclude=person.pk)
-    if other is not None:
-        raise _clash(member, other)
-    person.name, person.club, person.member = name, club, member
-    _save_person(person)
-    _mark_tournaments(person)
+    with transaction.atomic():
+        # Their tournaments first, as a merge locks them: both mark them changed.
+        _lock(person)
+        other = _member_taken(member, exclude=person.pk)
+        if other is not None:
+            raise _clash(member, other)
+        person.name, person.club, person.member = name, club, member
+        _save_person(person)
+        _mark_tournaments(person)
     return person
+
+
+def _lock(*wanted: Person) -> dict[int, Person]:
+    """``wanted`` as they are once locked with their tournaments (``locks.lock_people``);
+    refused, naming them, when one was merged away meanwhile."""
+    people = lock_people(person.pk for person in wanted)
+    if people is None:
+        who = " and ".join(person.name for person in wanted)
+        raise PeopleError(f"{who}: players were being linked to them meanwhile; try again")
+    for person in wanted:
+        if person.pk not in people:
+            raise _merged_away(person)
+    return people
+
+
+def _merged_away(person: Person) -> PeopleError:
+    return PeopleError(
+        f"{person.name} is no longer in the register: merged into another person meanwhile"
+    )
 
 
 def _mark_tournaments(person: Person) -> None:
@@ -220,9 +248,14 @@ def _already_plays(person: Person, tournament: Tournament, player: Player) -> Pe
 
 def link(player: Player, person: Person) -> Player:
     """Link ``player`` to ``person``; refused when another of the tournament's players is
-    already theirs."""
+    already theirs, or when the person was merged away meanwhile."""
     tournament = player.tournament
     with transaction.atomic():
+        lock_tournaments([tournament.pk])
+        # Held until the commit, so that a merge cannot take the person away from under
+        # the link (the foreign key would refuse it at the commit, as an error).
+        if hold_person(person.pk) is None:
+            raise PeopleError(f"{_merged_away(person)}; choose again")
         other = (
             Player.objects.filter(tournament=tournament, person=person)
             .exclude(pk=player.pk)
@@ -247,6 +280,8 @@ def link(player: Player, person: Person) -> Player:
 
 def unlink(player: Player) -> Player:
     with transaction.atomic():
+        # As a merge moving the player to another person locks it: one waits.
+        lock_tournaments([player.tournament_id])
         player.person = None
         player.save(update_fields=["person"])
         mark_changed(player.tournament_id)
@@ -281,16 +316,10 @@ def merge(kept: Person, gone: Person, member: str | None = None) -> Person:
     if kept.pk == gone.pk:
         raise PeopleError("choose two different people to merge")
     with transaction.atomic():
-        # Both rows locked in one order, whichever is kept: two merges of the same pair
-        # the other way round wait for each other rather than deadlock.
-        locked = {
-            p.pk: p
-            for p in Person.objects.select_for_update()
-            .filter(pk__in=[kept.pk, gone.pk])
-            .order_by("pk")
-        }
-        if len(locked) != 2:
-            raise PeopleError("one of the two people is no longer in the register")
+        # Their tournaments, then both people, in one order whichever is kept: two merges
+        # of the same pair the other way round, or a link of one of them, wait for each
+        # other rather than deadlock.
+        locked = _lock(kept, gone)
         kept, gone = locked[kept.pk], locked[gone.pk]
         both = (
             Tournament.objects.filter(players__person=kept)
