@@ -187,6 +187,86 @@ def test_merging_with_a_person_gone_is_a_message(organiser_client, tournament):
     assert "no longer in the register" in response.content.decode()
 
 
+# What the register shows of other organisers' tournaments ---------------------------------------
+
+
+@pytest.fixture
+def ann_everywhere(tournament, outsider, organiser):
+    """Ann plays in the organiser's own tournament, in another organiser's published one,
+    in one the organiser scores, and in another organiser's unpublished "Secret B"."""
+    ann = people.add_person("Ann Lee")
+    others = {
+        "open": TournamentFactory(name="Open Day", owner=outsider, published=True),
+        "scored": TournamentFactory(name="Scored Cup", owner=outsider, scorers=[organiser]),
+        "secret": TournamentFactory(name="Secret B", slug="secret-b", owner=outsider),
+    }
+    people.link(players(tournament)[0], ann)
+    for other in others.values():
+        people.link(Player.objects.create(tournament=other, ref="p1", name="Cat Other"), ann)
+    return ann, others
+
+
+def test_a_persons_page_shows_only_the_tournaments_the_viewer_may_see(
+    organiser_client, ann_everywhere, tournament
+):
+    ann, _ = ann_everywhere
+    page = organiser_client.get(reverse("people:edit", args=[ann.pk])).content.decode()
+    for shown in (tournament.name, "Open Day", "Scored Cup"):
+        assert shown in page
+    assert "Secret B" not in page
+    assert "secret-b" not in page
+    assert "Also in 1 tournament you cannot see" in page
+
+
+def test_a_superuser_sees_every_tournament_of_a_person(client, outsider, ann_everywhere):
+    ann, _ = ann_everywhere
+    admin = type(outsider).objects.create_superuser("root", password="pw")
+    client.force_login(admin)
+    page = client.get(reverse("people:edit", args=[ann.pk])).content.decode()
+    assert "Secret B" in page
+    assert "you cannot see" not in page
+
+
+def test_the_register_counts_only_the_tournaments_the_viewer_may_see(
+    organiser_client, ann_everywhere
+):
+    page = organiser_client.get(reverse("people:list")).content.decode()
+    assert "· 3 tournaments" in page
+
+
+def test_a_merge_refused_over_an_unseen_tournament_does_not_name_it(
+    organiser_client, ann_everywhere, client, outsider
+):
+    ann, others = ann_everywhere
+    annie = people.add_person("Annie Lee")
+    people.link(Player.objects.create(tournament=others["secret"], ref="p2", name="Dee"), annie)
+    response = organiser_client.post(reverse("people:merge", args=[ann.pk]), {"other": annie.pk})
+    page = response.content.decode()
+    assert "Nothing was merged: Ann Lee and Annie Lee both played in a tournament you " in page
+    assert "Secret B" not in page
+    # Its organiser is told which.
+    client.force_login(outsider)
+    response = client.post(reverse("people:merge", args=[ann.pk]), {"other": annie.pk})
+    assert "both played in Secret B" in response.content.decode()
+    assert Person.objects.filter(pk__in=[ann.pk, annie.pk]).count() == 2
+
+
+def test_a_merge_refusal_names_a_tournament_the_viewer_may_see(
+    organiser_client, ann_everywhere, outsider
+):
+    ann, others = ann_everywhere
+    zoo = TournamentFactory(name="Zoo Cup", owner=outsider, published=True)
+    people.link(Player.objects.create(tournament=zoo, ref="p1", name="Ann"), ann)
+    annie = people.add_person("Annie Lee")
+    # Secret B comes first by name, but is not the organiser's to see.
+    for both in (others["secret"], zoo):
+        people.link(Player.objects.create(tournament=both, ref="p2", name="Dee"), annie)
+    response = organiser_client.post(reverse("people:merge", args=[ann.pk]), {"other": annie.pk})
+    page = response.content.decode()
+    assert "both played in Zoo Cup" in page
+    assert "Secret B" not in page
+
+
 # Linking a tournament's players -----------------------------------------------------------------
 
 

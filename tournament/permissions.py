@@ -76,6 +76,19 @@ def can_see(user: User, tournament: Tournament) -> bool:
     return tournament.published or is_scorer(user, tournament)
 
 
+def visible_tournaments(user: User) -> QuerySet[Tournament]:
+    """The tournaments ``can_see`` lets the user see, in one query: the published ones and
+    those they organise or score (every one, for a superuser)."""
+    if getattr(user, "is_superuser", False):
+        return Tournament.objects.all()
+    if not user.is_authenticated:
+        return Tournament.objects.filter(published=True)
+    scored = Tournament.scorers.through.objects.filter(user_id=user.pk)
+    return Tournament.objects.filter(
+        Q(published=True) | Q(owner=user.pk) | Q(pk__in=scored.values("tournament_id"))
+    )
+
+
 def get_round(tournament: Tournament, number: int) -> Round:
     """The tournament's round ``number`` (404 when there is none), for a view that has
     already checked who may see the tournament."""

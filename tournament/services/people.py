@@ -16,6 +16,9 @@
   ``people_review``.
 - *merging*: two people found to be one become the kept one; the other's players (so
   their results) move to the kept person, refused when both played in one tournament.
+  The refusal names that tournament only to someone who may see it
+  (``permissions.visible_tournaments``): the register is shared by every organiser, an
+  unpublished tournament is its organiser's and scorers' alone.
 - *locks*: linking, unlinking, merging and editing lock the tournaments concerned, then
   the people, then the players, each by id (the order is ``services.locks``'s), so that
   a link and a merge of the same person at the same moment wait for each other: the
@@ -309,10 +312,17 @@ def link_or_create(player: Player, member: str) -> Person:
 # Merging ---------------------------------------------------------------------------------
 
 
-def merge(kept: Person, gone: Person, member: str | None = None) -> Person:
+def merge(
+    kept: Person,
+    gone: Person,
+    member: str | None = None,
+    *,
+    seen: QuerySet[Tournament] | None = None,
+) -> Person:
     """``gone`` becomes ``kept``: its players move to ``kept`` and it is deleted.
     ``member``: the merged person's member number (by default the kept one's, else the
-    other's). Refused, naming the tournament, when both played in one tournament."""
+    other's). Refused when both played in one tournament, naming it when it is among
+    ``seen``, the tournaments the one merging may see (by default every one)."""
     if kept.pk == gone.pk:
         raise PeopleError("choose two different people to merge")
     with transaction.atomic():
@@ -321,16 +331,14 @@ def merge(kept: Person, gone: Person, member: str | None = None) -> Person:
         # other rather than deadlock.
         locked = _lock(kept, gone)
         kept, gone = locked[kept.pk], locked[gone.pk]
-        both = (
-            Tournament.objects.filter(players__person=kept)
-            .filter(players__person=gone)
-            .order_by("name")
-            .first()
-        )
-        if both is not None:
+        both = Tournament.objects.filter(players__person=kept).filter(players__person=gone)
+        if both.exists():
+            named = both if seen is None else both.filter(pk__in=seen.values("pk"))
+            shown = named.order_by("name").values_list("name", flat=True).first()
             raise PeopleError(
-                f"{kept.name} and {gone.name} both played in {both.name}: they are two "
-                "people, or one of those players is linked to the wrong person"
+                f"{kept.name} and {gone.name} both played in "
+                f"{shown or 'a tournament you cannot see'}: they are two people, or one of "
+                "those players is linked to the wrong person"
             )
         chosen = kept.member or gone.member if member is None else clean_member(member)
         if chosen not in ("", kept.member, gone.member):

@@ -5,6 +5,10 @@ Who may: anyone who organises a tournament here, or a superuser
 (``permissions.may_keep_people``): the register is the installation's, shared by its
 organisers, as a guild's members are. Others who are logged in get a 403. Writes go
 through ``services.people``.
+
+The register is shared, the tournaments are not: a person's tournaments are shown, named
+and counted only where the viewer may see them (``permissions.visible_tournaments``:
+published, or theirs to run or score), as a refused merge names them.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -21,7 +25,7 @@ from scoring.errors import UserError
 from tournament.http import HtmxHttpRequest
 from tournament.models import Person, Player
 from tournament.people_forms import MergeForm, PersonForm
-from tournament.permissions import check_people_keeper
+from tournament.permissions import check_people_keeper, visible_tournaments
 from tournament.services import people
 
 PAGE_SIZE = 50
@@ -29,10 +33,13 @@ PAGE_SIZE = 50
 
 def _register(request: HtmxHttpRequest, form: PersonForm) -> HttpResponse:
     query = request.GET.get("q", "").strip()
+    seen = visible_tournaments(request.user).values("pk")
     found = (
         people.search(query, limit=PAGE_SIZE)
         if query
-        else Person.objects.annotate(tournaments=Count("players")).order_by("name_key", "pk")
+        else Person.objects.annotate(
+            tournaments=Count("players", filter=Q(players__tournament__in=seen))
+        ).order_by("name_key", "pk")
     )
     page = Paginator(found, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {"form": form, "query": query, "page": page, "total": Person.objects.count()}
@@ -79,12 +86,16 @@ def person_edit(request: HtmxHttpRequest, person: int) -> HttpResponse:
         else:
             messages.success(request, f"Saved {found.name}.")
             return redirect("people:edit", found.pk)
+    seen = visible_tournaments(request.user).values("pk")
     played = (
-        Player.objects.filter(person=found)
+        Player.objects.filter(person=found, tournament__in=seen)
         .select_related("tournament")
         .order_by("tournament__date", "tournament__slug")
     )
-    return render(request, "people/edit.html", {"person": found, "form": form, "played": played})
+    # Counted, never named: a refused merge speaks of "a tournament you cannot see".
+    unseen = Player.objects.filter(person=found).exclude(tournament__in=seen).count()
+    context = {"person": found, "form": form, "played": played, "unseen": unseen}
+    return render(request, "people/edit.html", context)
 
 
 @login_required
@@ -99,7 +110,7 @@ def person_merge(request: HtmxHttpRequest, person: int) -> HttpResponse:
         gone = form.cleaned_data["other"]
         member = form.cleaned_data["member"] or None
         try:
-            people.merge(kept, gone, member=member)
+            people.merge(kept, gone, member=member, seen=visible_tournaments(request.user))
         except UserError as refused:
             form.add_error(None, f"Nothing was merged: {refused}.")
         else:
