@@ -369,6 +369,7 @@ def test_settings_byes_and_constraints_survive_export_and_import(db):
     assert exported["keep_apart"] == [["p1", "p2"]]
     assert exported["players"][10] == {
         "id": "p11",
+        "key": tournament.players.get(ref="p11").pk,
         "name": "Player 11",
         "club": "",
         "active": False,

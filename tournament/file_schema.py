@@ -23,6 +23,16 @@ USERNAME_MAX = 150
 TIME_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)$"
 _TYPED_CELL = {"type": ["integer", "string", "null"]}
 _USER = {"type": ["string", "null"], "maxLength": USERNAME_MAX}
+# A phone of a table (``TablePhone.number``), as a positive small integer column holds it.
+_PHONE = {"type": ["integer", "null"], "minimum": 1, "maximum": 32767}
+# Database ids as PostgreSQL's integer primary keys hold them.
+ID_MAX = 2**31 - 1
+
+
+def kept_id(description: str) -> dict[str, Any]:
+    """An id the installation gave a row, kept so that addresses built from it answer the
+    same after a restore (``services.kept_ids``)."""
+    return {"type": "integer", "minimum": 1, "maximum": ID_MAX, "description": description}
 
 
 def _text(maximum: int, **extra: Any) -> dict[str, Any]:
@@ -73,6 +83,15 @@ def _sheet() -> dict[str, Any]:
             },
             "entered_by": _USER,
             "confirmed_by": _USER,
+            "entered_by_phone": {
+                **_PHONE,
+                "description": "Typed in at the table by this phone of it (phone 1, 2, …), "
+                "not by a user.",
+            },
+            "confirmed_by_phone": {
+                **_PHONE,
+                "description": "Confirmed at the table by this phone of it.",
+            },
             "history": {
                 "type": "array",
                 "items": _object(
@@ -84,6 +103,7 @@ def _sheet() -> dict[str, Any]:
                         "deals": {"type": "array", "items": _typed_row("A row as saved.")},
                         "changes": {"type": "array", "items": {"type": "object"}},
                         "by": _USER,
+                        "phone": {**_PHONE, "description": "Saved by this phone of the table."},
                         "at": {
                             "type": "string",
                             "pattern": TIME_PATTERN,
@@ -177,6 +197,12 @@ def _player() -> dict[str, Any]:
                 minLength=1,
                 description="Any text, unique within the file; seats refer to players by it.",
             ),
+            "key": kept_id(
+                "Version 2: the player's number in the installation that wrote the file (its "
+                "page is /t/SLUG/players/KEY/); an import gives it back when no other player "
+                "has it, and a replacing import links the player to the person the player "
+                "of that number was linked to."
+            ),
             "name": _text(limits.NAME_MAX, minLength=1, pattern=r"\S"),
             "club": _text(limits.CLUB_MAX),
             "active": {
@@ -225,6 +251,10 @@ def build_schema() -> dict[str, Any]:
                     "description": "The file format and its version.",
                 },
                 "name": _text(limits.NAME_MAX, minLength=1, pattern=r"\S"),
+                "key": kept_id(
+                    "Version 2: the tournament's number in the installation that wrote the "
+                    "file; an import gives it back when no other tournament has it."
+                ),
                 "slug": _text(
                     limits.SLUG_MAX,
                     pattern=limits.SLUG_PATTERN,

@@ -32,7 +32,7 @@ import json
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -65,7 +65,7 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
-from tournament.services import people
+from tournament.services import kept_ids, people, tournament_links
 from tournament.services.locks import lock_rounds
 from tournament.services.players import text_problem
 from tournament.services.sheets import Row, seat_sums
@@ -148,10 +148,12 @@ def schema() -> dict[str, Any]:
     return build_schema()
 
 
-def parse(text: str | bytes) -> Any:
-    if len(text) > MAX_BYTES:
+def parse(text: str | bytes, *, limit: int = MAX_BYTES, what: str = "a tournament file") -> Any:
+    """The JSON document ``text`` holds; problems say where (line and column), and a
+    document larger than ``limit`` bytes is refused as no ``what``."""
+    if len(text) > limit:
         raise TournamentFileError(
-            [f"the file is larger than {MAX_BYTES // 1024 // 1024} MB: is it a tournament file?"]
+            [f"the file is larger than {limit // 1024 // 1024} MB: is it {what}?"]
         )
     try:
         if isinstance(text, bytes):
@@ -204,11 +206,11 @@ def unstorable_text(data: object) -> Iterator[str]:
         path, value = todo.pop()
         if isinstance(value, str):
             if what := _unstorable(value):
-                yield f"{_json_path(path)}: contains {what}"
+                yield f"{json_path(path)}: contains {what}"
         elif isinstance(value, dict):
             for key, item in reversed(value.items()):
                 if what := _unstorable(str(key)):
-                    yield f"{_json_path(path)}: a key contains {what}"
+                    yield f"{json_path(path)}: a key contains {what}"
                 else:
                     todo.append(((*path, key), item))
         elif isinstance(value, list):
@@ -218,7 +220,7 @@ def unstorable_text(data: object) -> Iterator[str]:
 # Structure ------------------------------------------------------------------------------
 
 
-def _short(text: str, limit: int = 40) -> str:
+def short(text: str, limit: int = 40) -> str:
     """Text from the file quoted in a problem, cut short (a 10 MB name must not make a
     10 MB message), its control and invisible characters shown by their codes (a name
     that is only a line break must not make a message that seems to say nothing)."""
@@ -229,10 +231,10 @@ def _short(text: str, limit: int = 40) -> str:
     )
 
 
-def _json_path(path: Iterable[object]) -> str:
+def json_path(path: Iterable[object]) -> str:
     text = ""
     for part in path:
-        shown = _short(str(part))
+        shown = short(str(part))
         text += f"[{part}]" if isinstance(part, int) else (f".{shown}" if text else shown)
     return text or "the file"
 
@@ -254,10 +256,8 @@ def _describe(value: object) -> str:
         return json.dumps(value)
     for kind, words in _TYPE_WORDS.items():
         if _Validator.TYPE_CHECKER.is_type(value, kind):
-            return (
-                f"{words} {_short(json.dumps(value))}" if kind in ("string", "integer") else words
-            )
-    return _short(json.dumps(value))
+            return f"{words} {short(json.dumps(value))}" if kind in ("string", "integer") else words
+    return short(json.dumps(value))
 
 
 def _expected(kinds: str | list[str]) -> str:
@@ -268,7 +268,7 @@ def _expected(kinds: str | list[str]) -> str:
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:
-    where = _json_path(error.absolute_path)
+    where = json_path(error.absolute_path)
     value = error.instance
     match error.validator:
         case "type":
@@ -280,39 +280,37 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
             known = set(error.schema.get("properties", {}))
             extra = sorted(key for key in value if key not in known)
             return f"{where}: unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(
-                f"“{_short(key)}”" for key in extra
+                f"“{short(key)}”" for key in extra
             )
         case "not" if error.absolute_path and error.absolute_path[-1] == "slug":
-            return f"{where}: “{_short(value)}” is the name of one of the app's own pages"
+            return f"{where}: “{short(value)}” is the name of one of the app's own pages"
         case "const" | "enum":
             allowed = error.validator_value
             allowed = [allowed] if error.validator == "const" else allowed
             choices = ", ".join(json.dumps(a) for a in allowed)
-            return f"{where}: {_short(json.dumps(value))} is not one of: {choices}"
+            return f"{where}: {short(json.dumps(value))} is not one of: {choices}"
         case "minLength" | "pattern" if error.absolute_path and error.absolute_path[-1] == "name":
             return f"{where}: a name must not be empty"
         case "pattern" if error.absolute_path and error.absolute_path[-1] == "at":
-            return (
-                f"{where}: “{_short(value)}” is not a time written like 2026-11-22T03:15:07+00:00"
-            )
+            return f"{where}: “{short(value)}” is not a time written like 2026-11-22T03:15:07+00:00"
         case "pattern" if error.absolute_path and error.absolute_path[-1] == "date":
-            return f"{where}: “{_short(value)}” is not a date written YYYY-MM-DD"
+            return f"{where}: “{short(value)}” is not a date written YYYY-MM-DD"
         case "pattern" if error.absolute_path and error.absolute_path[-1] == "slug":
             return (
-                f"{where}: “{_short(value)}” is not a valid slug "
+                f"{where}: “{short(value)}” is not a valid slug "
                 "(lower-case letters, digits and single hyphens)"
             )
         case "minimum":
-            return f"{where}: {_short(str(value))} is less than {error.validator_value}"
+            return f"{where}: {short(str(value))} is less than {error.validator_value}"
         case "maximum":
-            return f"{where}: {_short(str(value))} is more than {error.validator_value}"
+            return f"{where}: {short(str(value))} is more than {error.validator_value}"
         case "minItems" | "maxItems" if error.absolute_path[-1] == "seats":
             return f"{where}: {len(value)} seats — a table seats 3 to 6 players"
         case "uniqueItems":
             return f"{where}: a key is listed twice"
         case "maxLength":
             return f"{where}: longer than {error.validator_value} characters"
-    return f"{where}: {_short(error.message, 200)}"
+    return f"{where}: {short(error.message, 200)}"
 
 
 def _inside_a_deal(path: tuple[object, ...]) -> bool:
@@ -327,13 +325,25 @@ def _path_order(error: jsonschema.ValidationError) -> list[tuple[int, int | str]
 def structure_problems(data: object, limit: int = sys.maxsize) -> Problems:
     """The first ``limit`` problems of structure in path order, worded, and their count:
     only the ones shown are kept and worded, however many there are."""
-    validator = _Validator(schema())
+    return problems_against(schema(), data, limit, skip=_inside_a_deal)
+
+
+def problems_against(
+    against: Mapping[str, Any],
+    data: object,
+    limit: int = sys.maxsize,
+    skip: Callable[[tuple[object, ...]], bool] = lambda path: False,
+) -> Problems:
+    """The first ``limit`` problems of ``data`` against the JSON Schema ``against`` (this
+    format's or another's, such as a backup's installation file), in path order, worded
+    as a tournament file's are; problems at a path ``skip`` accepts are left out."""
+    validator = _Validator(against)
     total = 0
 
     def counted() -> Iterator[jsonschema.ValidationError]:
         nonlocal total
         for error in validator.iter_errors(data):
-            if not _inside_a_deal(tuple(error.absolute_path)):
+            if not skip(tuple(error.absolute_path)):
                 total += 1
                 yield error
 
@@ -379,10 +389,11 @@ _VERSION_2_KEYS = (
         "table_confirm",
         "owner",
         "scorers",
+        "key",
     ),
     ("started", "released"),
     ("sheet",),
-    ("checked_in",),
+    ("checked_in", "key"),
 )
 
 
@@ -433,6 +444,7 @@ def rule_problems(data: object) -> Iterator[str]:
     players_readable = isinstance(data.get("players"), list)
     players: dict[str, str] = {}
     members: dict[str, int] = {}
+    keys: dict[int, int] = {}
     for index, player in _dicts(data.get("players")):
         # The same rule as a name typed or imported from a list: nothing invisible or
         # direction-changing, which could show as an empty or a spoofed row.
@@ -443,12 +455,17 @@ def rule_problems(data: object) -> Iterator[str]:
         member = player.get("member")
         if isinstance(member, str) and member:
             yield from _member_problems(index, player, member, members)
+        key = player.get("key")
+        if isinstance(key, int) and not isinstance(key, bool):
+            if key in keys:
+                yield f"players[{index}].key: {key} is also players[{keys[key]}]'s key"
+            keys.setdefault(key, index)
         player_id = player.get("id")
         if not isinstance(player_id, str):
             continue
         if player_id in players:
-            yield f"players[{index}]: id “{_short(player_id)}” is used twice"
-        players[player_id] = _short(str(player.get("name", player_id)))
+            yield f"players[{index}]: id “{short(player_id)}” is used twice"
+        players[player_id] = short(str(player.get("name", player_id)))
 
     round_numbers: set[int] = set()
     for round_index, round_ in _dicts(data.get("rounds")):
@@ -473,10 +490,10 @@ def rule_problems(data: object) -> Iterator[str]:
                 if not isinstance(player_id, str) or not players_readable:
                     continue
                 if player_id not in players:
-                    yield f"{where}, seat {position}: unknown player id “{_short(player_id)}”"
+                    yield f"{where}, seat {position}: unknown player id “{short(player_id)}”"
                 elif player_id in seated_at:
                     yield (
-                        f"{where}, seat {position}: {players[player_id]} (“{_short(player_id)}”) "
+                        f"{where}, seat {position}: {players[player_id]} (“{short(player_id)}”) "
                         f"is already seated at table {seated_at[player_id]} in this round"
                     )
                 else:
@@ -511,7 +528,7 @@ def rule_problems(data: object) -> Iterator[str]:
 def _member_problems(
     index: int, player: dict[str, Any], member: str, members: dict[str, int]
 ) -> Iterator[str]:
-    where = f"players[{index}].member ({_short(str(player.get('name', '')))})"
+    where = f"players[{index}].member ({short(str(player.get('name', '')))})"
     try:
         cleaned = people.clean_member(member, where)
     except UserError as problem:
@@ -522,7 +539,7 @@ def _member_problems(
         return
     if cleaned in members:
         yield (
-            f"{where}: “{_short(cleaned)}” is also players[{members[cleaned]}]'s member number; "
+            f"{where}: “{short(cleaned)}” is also players[{members[cleaned]}]'s member number; "
             "a person plays at most once in a tournament"
         )
     members.setdefault(cleaned, index)
@@ -585,7 +602,7 @@ def _sheet_problems(
                 datetime.datetime.fromisoformat(at)
             except ValueError:
                 yield (
-                    f"{where}: version {version_number} of its sheet: “{_short(at)}” is not a time"
+                    f"{where}: version {version_number} of its sheet: “{short(at)}” is not a time"
                 )
 
 
@@ -597,10 +614,10 @@ def _bye_problems(
             continue
         where = f"round {round_number}, byes[{index}]"
         if player_id not in players:
-            yield f"{where}: unknown player id “{_short(player_id)}”"
+            yield f"{where}: unknown player id “{short(player_id)}”"
         elif player_id in seated_at:
             yield (
-                f"{where}: {players[player_id]} (“{_short(player_id)}”) sits out this round but "
+                f"{where}: {players[player_id]} (“{short(player_id)}”) sits out this round but "
                 f"is also seated at table {seated_at[player_id]}"
             )
 
@@ -619,7 +636,7 @@ def _keep_apart_problems(pairs: object, players: dict[str, str]) -> Iterator[str
         where = f"keep_apart[{index}]"
         unknown = [p for p in pair if p not in players]
         if unknown:
-            yield f"{where}: unknown player id “{_short(unknown[0])}”"
+            yield f"{where}: unknown player id “{short(unknown[0])}”"
         elif pair[0] == pair[1]:
             yield f"{where}: a player cannot be kept apart from themselves"
         elif frozenset(pair) in seen:
@@ -700,7 +717,9 @@ def import_tournament(
     (see ``_publish``).
 
     Raises ``TournamentFileError`` listing the first problems, or ``TournamentExistsError``
-    when the slug is taken and ``replace`` is false; the database is then unchanged.
+    when the slug is taken and ``replace`` is false; the database is then unchanged. A
+    replace keeps what the file does not hold: the tournament's series entries and its
+    players' people (``tournament_links``).
     """
     problems = check_bounded(data)
     if problems:
@@ -718,15 +737,26 @@ def import_tournament(
         existing = Tournament.objects.select_for_update().filter(slug=slug).first()
         if existing is not None and not replace:
             raise TournamentExistsError(slug)
+        links = None
         if existing is not None:
+            # Its series entries and its players' people are no part of the file.
+            links = tournament_links.links_of(existing)
             _delete(existing)
         summary = _create(data, slug)
+        if links is not None:
+            tournament_links.give_back(links, summary["tournament"])
         if publish:
             _publish(summary["tournament"], data["format"])
     notes: tuple[str, ...] = ()
     if data["format"] == FORMAT_1:
         notes = (VERSION_1_PUBLISHED_NOTE if publish else VERSION_1_NOTE,)
     return ImportSummary(replaced=existing is not None, notes=notes, **summary)
+
+
+def create_checked(data: dict[str, Any]) -> ImportSummary:
+    """Store a tournament file that ``check_bounded`` found right and whose slug is free,
+    in the caller's transaction: one of the files of a whole backup (``services.restore``)."""
+    return ImportSummary(replaced=False, **_create(data, slug_for(data)))
 
 
 def _publish(tournament: Tournament, version: str) -> None:
@@ -809,7 +839,9 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
     date = data.get("date")
     names = _user_names(data)
     users = {user.username: user for user in get_user_model().objects.filter(username__in=names)}
+    key = _kept(Tournament, [data.get("key")])
     tournament = Tournament.objects.create(
+        pk=data.get("key") if key else None,
         name=data["name"],
         slug=slug,
         date=datetime.date.fromisoformat(date) if date else None,
@@ -820,8 +852,10 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         **{key: data[key] for key in (*_SETTINGS, *_PUBLIC_SETTINGS) if key in data},
     )
     tournament.scorers.set([users[name] for name in data.get("scorers", []) if name in users])
+    keys = _kept(Player, [p.get("key") for p in data["players"]])
     players = Player.objects.bulk_create(
         Player(
+            pk=p.get("key") if p.get("key") in keys else None,
             tournament=tournament,
             ref=p["id"],
             name=p["name"],
@@ -936,6 +970,8 @@ def _sheet(table: Table, data: dict[str, Any], rotations: int, users: dict[str, 
         stopped_early=saved.get("stopped_early", stopped_early),
         entered_by=users.get(saved.get("entered_by")),
         confirmed_by=users.get(saved.get("confirmed_by")),
+        entered_by_phone=saved.get("entered_by_phone"),
+        confirmed_by_phone=saved.get("confirmed_by_phone"),
     )
 
 
@@ -951,6 +987,7 @@ def _create_history(
             deals=version["deals"],
             changes=version.get("changes", []),
             by=users.get(version.get("by")),
+            phone=version.get("phone"),
         )
         for sheet, table in zip(sheets, tables, strict=True)
         for version in table.get("sheet", {}).get("history", [])
@@ -960,13 +997,31 @@ def _create_history(
         for table in tables
         for version in table.get("sheet", {}).get("history", [])
     ]
-    # ``at`` is set to now on insert; the file's times are put back after.
+    # ``at`` is set to now on insert; the file's times are put back after, and a sheet was
+    # last saved when its last version was (what the desk's "4 minutes ago" reads).
     dated = []
+    last_saved: dict[int, datetime.datetime] = {}
     for version, at in zip(versions, saved_at, strict=True):
         if at is not None:
             version.at = datetime.datetime.fromisoformat(at)
             dated.append(version)
+            last_saved[version.sheet_id] = max(
+                version.at, last_saved.get(version.sheet_id, version.at)
+            )
     SheetVersion.objects.bulk_update(dated, ["at"], batch_size=500)
+    saved_sheets = [sheet for sheet in sheets if sheet.pk in last_saved]
+    for sheet in saved_sheets:
+        sheet.updated = last_saved[sheet.pk]
+    Sheet.objects.bulk_update(saved_sheets, ["updated"], batch_size=500)
+
+
+def _kept(model: type[Tournament] | type[Player], keys: list[int | None]) -> set[int]:
+    """Of the ids a file keeps for ``model``'s rows, those free here, with the database
+    told never to hand them out (``kept_ids``)."""
+    free = kept_ids.free_ids(model, keys)
+    if free:
+        kept_ids.make_room(model, max(free))
+    return free
 
 
 def export_tournament(tournament: Tournament, *, released_only: bool = False) -> dict[str, Any]:
@@ -1036,6 +1091,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
     return {
         "format": FORMAT,
         "name": tournament.name,
+        **({} if released_only else {"key": tournament.pk}),
         "slug": tournament.slug,
         **({"date": tournament.date.isoformat()} if tournament.date else {}),
         "scoring": tournament.scoring,
@@ -1047,6 +1103,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         "players": [
             {
                 "id": ref,
+                **({} if released_only else {"key": pk}),
                 "name": name,
                 "club": club,
                 **({} if active else {"active": False}),
@@ -1055,7 +1112,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
                 **({"fixed_table": fixed} if fixed and not released_only else {}),
                 **({"member": member} if member else {}),
             }
-            for _, ref, name, club, active, checked_in, fixed, member in players
+            for pk, ref, name, club, active, checked_in, fixed, member in players
         ],
         "rounds": [
             {
@@ -1084,10 +1141,18 @@ def _people(tournament: Tournament) -> dict[str, Any]:
 def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
     """The sheets someone has saved, by table id, each with its history."""
     history: dict[int, list[dict[str, Any]]] = {}
-    for sheet_id, number, action, status, rows, changes, by, at in (
+    for sheet_id, number, action, status, rows, changes, by, phone, at in (
         SheetVersion.objects.filter(sheet__table__round__tournament=tournament)
         .values_list(
-            "sheet_id", "number", "action", "status", "deals", "changes", "by__username", "at"
+            "sheet_id",
+            "number",
+            "action",
+            "status",
+            "deals",
+            "changes",
+            "by__username",
+            "phone",
+            "at",
         )
         .order_by("sheet_id", "number")
     ):
@@ -1099,11 +1164,22 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
                 "deals": rows,
                 "changes": changes,
                 "by": by,
+                **_phone("phone", phone),
                 "at": at.isoformat(),
             }
         )
     sheets = {}
-    for sheet_id, table_id, status, pending, stopped_early, entered_by, confirmed_by in (
+    for (
+        sheet_id,
+        table_id,
+        status,
+        pending,
+        stopped_early,
+        entered_by,
+        confirmed_by,
+        entered_by_phone,
+        confirmed_by_phone,
+    ) in (
         Sheet.objects.filter(table__round__tournament=tournament)
         .filter(Q(version__gt=0) | Q(status__in=[SheetStatus.DRAFT, SheetStatus.ENTERED]))
         .values_list(
@@ -1114,6 +1190,8 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
             "stopped_early",
             "entered_by__username",
             "confirmed_by__username",
+            "entered_by_phone",
+            "confirmed_by_phone",
         )
     ):
         sheets[table_id] = {
@@ -1122,9 +1200,16 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
             "pending": pending,
             "entered_by": entered_by,
             "confirmed_by": confirmed_by,
+            # Saved at the table, not by a user: "table 4, phone 2" in the history.
+            **_phone("entered_by_phone", entered_by_phone),
+            **_phone("confirmed_by_phone", confirmed_by_phone),
             "history": history.get(sheet_id, []),
         }
     return sheets
+
+
+def _phone(key: str, number: int | None) -> dict[str, int]:
+    return {} if number is None else {key: number}
 
 
 def _keep_apart_refs(tournament: Tournament, refs: dict[int, str]) -> list[list[str]]:
