@@ -22,6 +22,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _EXPECTED = {
     bool: "a yes/no value (use 1/0, true/false)",
     int: "a whole number",
@@ -75,6 +76,24 @@ class Env(environ.Env):
             return super().cache_url(var, default=default, backend=backend)
         except ImproperlyConfigured as error:
             raise ImproperlyConfigured(f"{var}: {error} (use redis://host:6379/0).") from None
+
+    def log_level(self, var: str, default: str) -> str:
+        """The name of a logging level, in any case: DEBUG, INFO, WARNING, ERROR, CRITICAL."""
+        raw = self.str(var, default=default)
+        level = raw.strip().upper()
+        if level not in _LOG_LEVELS:
+            raise ImproperlyConfigured(
+                f"{var}={raw!r} is not a log level (use one of {', '.join(_LOG_LEVELS)})."
+            )
+        return level
+
+    def choice(self, var: str, choices: tuple[str, ...], default: str) -> str:
+        """One of ``choices``, in any case."""
+        raw = self.str(var, default=default)
+        value = raw.strip().lower()
+        if value not in choices:
+            raise ImproperlyConfigured(f"{var}={raw!r} is not one of {', '.join(choices)}.")
+        return value
 
     def database_url(self, var: str, default: str, **options: Any) -> dict[str, Any]:
         """A ``DATABASES`` entry from a URL, parsed by dj-database-url (which knows psycopg 3

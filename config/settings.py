@@ -113,8 +113,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 
 # Public pages are cached (tournament/public_cache.py). Local memory by default; several
-# app servers share a cache server: CACHE_URL=redis://host:6379/0.
+# app servers share a cache server: CACHE_URL=redis://host:6379/0. Redis down or full
+# costs speed, never a page: each process then uses its own memory (tournament/cache.py).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "tournament.cache.FallbackRedisCache"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -219,10 +222,52 @@ AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 # address is read as the login lockout reads it, behind a proxy too.
 RATELIMIT_IP_META_KEY = "axes.helpers.get_client_ip_address"
 
+# Errors and warnings to stderr, which gunicorn passes on (the terminal of run.py serve,
+# the journal of a systemd service): every unhandled error's traceback, with the
+# request's method, path and user id (config/logs.py). No ADMINS: nothing is mailed;
+# SENTRY_DSN sends reports to Sentry instead.
+LOG_LEVEL = env.log_level("DJANGO_LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request": {"()": "config.logs.RequestContext"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(request_line)s%(message)s"}
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request"],
+            "formatter": "line",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    # Django's own handlers print only with DEBUG on and mail the (absent) ADMINS: its
+    # records go to the root's handler instead, once, whatever DEBUG.
+    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL}},
+}
+
+# Error reports to Sentry (docs/deploy.md), without personal data; nothing when unset.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    from config.logs import start_error_reports
+
+    start_error_reports(SENTRY_DSN)
+
 # A laptop serving the pub's wifi (``run.py serve``) has no TLS: production otherwise
 # (debug off, a secret key of its own), but no HTTPS redirect, HSTS or secure-only
 # cookies, which would lock every phone out over plain HTTP.
 PLAIN_HTTP = env.bool("DJANGO_PLAIN_HTTP", default=False)
+
+# Who may create tournaments and series and keep the register of people
+# (permissions.may_organise, docs/deploy.md "Who may organise"): "anyone" with an account,
+# or only those "granted" it (the Organisers group; superusers always). A laptop's owner
+# makes every account on it (run.py demo and serve: anyone); a server on the internet
+# gives its scorers accounts too, who must not make themselves organisers (granted).
+ORGANISERS = env.choice(
+    "ORGANISERS", ("anyone", "granted"), default="anyone" if DEBUG or PLAIN_HTTP else "granted"
+)
 
 if not DEBUG and not PLAIN_HTTP:
     # TLS ends at the reverse proxy, which tells us the original scheme in a header that
