@@ -1,21 +1,39 @@
 """Door check-in: the organiser or a scorer opens the door and hands a tablet over; at
 the door a player finds their name, checks in, sees their table, and can undo it. The
-door address works without a login, for its tournament only, while the door is open."""
+door address works without a login, for its tournament only, while the door is open,
+and is bounded: searches are counted per address and need two letters, a private
+tournament's names are found only as typed, Undo takes back only the door's own check-in,
+and the door can close itself at the end of the day."""
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
+from html import unescape
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import TournamentFactory, make_players
-from tournament.models import OpenDoor, Player, Seat
+from tests.factories import seated_round as seat_round
+from tournament.models import OpenDoor, Player, Seat, Tournament
 from tournament.services import door
 
 pytestmark = pytest.mark.django_db
+
+LONDON = ZoneInfo("Europe/London")
+
+
+@pytest.fixture(autouse=True)
+def _searches_uncounted():
+    # The searches counted per address live in the cache, which outlives a test.
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture
@@ -24,14 +42,34 @@ def tournament(seated_round):
     return seated_round.tournament
 
 
+@pytest.fixture
+def evening(organiser):
+    """A private tournament of 12 players before its first round starts."""
+    tournament = TournamentFactory(name="Red Lion Loo", slug="red-lion", owner=organiser)
+    make_players(tournament, 12)
+    return tournament
+
+
 def address(tournament, token=None):
     return reverse("door:tablet", args=[tournament.slug, token or door.door_token(tournament)])
 
 
 def tap(client, tournament, player, *, undo=False, token=None, **headers):
+    """Tap ``player``'s name (as the door shows it, with its key), or post ``player``
+    itself when it is not a player."""
     name = "door:undo" if undo else "door:check_in"
     url = reverse(name, args=[tournament.slug, token or door.door_token(tournament)])
-    return client.post(url, {"player": getattr(player, "pk", player)}, **headers)
+    opened = door.current_door(tournament)
+    value = player
+    if isinstance(player, Player):
+        value = door.player_key(opened, player.pk) if opened else player.pk
+    return client.post(url, {"player": value}, **headers)
+
+
+def at(moment):
+    """A fixed clock at ``moment`` (London time), for ``monkeypatch.setattr``."""
+    fixed = datetime.fromisoformat(moment).replace(tzinfo=LONDON)
+    return lambda: fixed
 
 
 def text(response, status=200):
@@ -51,7 +89,8 @@ def test_the_organiser_opens_the_door_and_sees_its_address(organiser_client, tou
     assert "The door is closed" in page
     response = organiser_client.post(reverse("door:open", args=[tournament.slug]), follow=True)
     page = text(response)
-    assert "The door is open: open its address on the tablet." in page
+    assert "The door is open (it closes itself at " in page
+    assert "): open its address on the tablet." in page
     opened = door.current_door(tournament)
     assert opened is not None
     assert opened.opened_by == "olive"
@@ -117,30 +156,33 @@ def test_a_player_finds_their_name_checks_in_and_sees_their_table(client, tourna
     assert "Round 1: <strong>table 2, seat 3</strong> — deals third" in page
     for other in Seat.objects.filter(table=mine.table).exclude(pk=mine.pk):
         assert other.player.name in page
-    assert "Undo — that is not me" in page
+    # Seated in the round being played: the door does not check them out again.
+    assert "Undo — that is not me" not in page
+    assert "Not you? Please tell the organiser at the desk." in page
 
 
-def test_undo_is_one_tap_and_can_be_undone(client, tournament):
-    player = Player.objects.filter(tournament=tournament).first()
-    tap(client, tournament, player)
-    page = text(tap(client, tournament, player, undo=True))
+def test_undo_is_one_tap_and_can_be_undone(client, evening):
+    player = Player.objects.filter(tournament=evening).first()
+    assert "Undo — that is not me" in text(tap(client, evening, player))
+    page = text(tap(client, evening, player, undo=True))
     player.refresh_from_db()
     assert not player.checked_in
-    assert f"{player.name} is no longer checked in." in page
+    assert f"{player.name} is not checked in." in page
     assert f"Check in {player.name} again" in page
-    tap(client, tournament, player)
+    tap(client, evening, player)
     player.refresh_from_db()
     assert player.checked_in
 
 
-def test_an_already_checked_in_player_is_told_so_and_offered_undo(client, tournament):
-    player = Player.objects.filter(tournament=tournament).first()
+def test_an_already_checked_in_player_is_told_so_and_not_offered_undo(client, evening):
+    player = Player.objects.filter(tournament=evening).first()
     Player.objects.filter(pk=player.pk).update(checked_in=True)
-    listed = text(client.get(address(tournament), {"q": player.name}))
+    listed = text(client.get(address(evening), {"q": player.name}))
     assert '<span class="badge ok">checked in</span>' in listed
-    page = text(tap(client, tournament, player))
+    page = text(tap(client, evening, player))
     assert f"{player.name} was already checked in." in page
-    assert "Undo — that is not me" in page
+    assert "Undo — that is not me" not in page
+    assert "Not you? Please tell the organiser at the desk." in page
 
 
 def test_a_dropped_out_player_is_not_checked_in(client, tournament):
@@ -169,14 +211,22 @@ def test_a_late_arrival_not_in_the_started_round_is_sent_to_the_organiser(client
 
 
 @pytest.mark.parametrize(
-    ("q", "message"),
+    ("published", "q", "message"),
     [
-        ("zzz", "Nobody registered has “zzz” in their name"),
-        ("x" * 101, "That is too long (100 characters at most)"),
-        ("Player", "Tap your name:"),
+        (True, "zzz", "Nobody registered has “zzz” in their name"),
+        (False, "zzz", "No name has the word “zzz”: type your first name or your surname"),
+        (False, "x" * 101, "That is too long (100 characters at most)"),
+        (False, "Player", "Tap your name:"),
+        (True, "Play", "Tap your name:"),
+        (False, "Play", "No name has the word “Play”"),
+        (True, "a", "Type at least two letters of your name."),
+        (False, "  P  ", "Type at least two letters of your name."),
+        (False, "O'", "Type at least two letters of your name."),
+        (True, "!!", "Type at least two letters of your name."),
     ],
 )
-def test_searching_says_what_it_found(client, tournament, q, message):
+def test_searching_says_what_it_found(client, tournament, published, q, message):
+    Tournament.objects.filter(pk=tournament.pk).update(published=published)
     assert message in text(client.get(address(tournament), {"q": q}))
 
 
@@ -212,7 +262,8 @@ def test_another_tournaments_player_is_refused(client, tournament, make_played):
     assert not stranger.checked_in
 
 
-def test_the_door_offers_nothing_else(client, tournament):
+def test_the_door_offers_nothing_else(client, evening):
+    tournament = evening
     player = Player.objects.filter(tournament=tournament).first()
     prefix = f"/door/{tournament.slug}/{door.door_token(tournament)}/"
     for page in (
@@ -322,3 +373,320 @@ def test_the_address_is_the_one_the_tablet_reaches(organiser_client, tournament,
     assert "names this computer only" not in page
     settings.PUBLIC_BASE_URL = "http://127.0.0.1:8000"
     assert "names this computer only" in text(organiser_client.get(setup))
+
+
+# Searches are counted per address -------------------------------------------------------
+
+
+def test_searches_from_one_address_wait_past_the_limit(client, evening, monkeypatch):
+    monkeypatch.setattr(
+        door, "SEARCH_RATES", (("door-search-minute", "3/m"), ("door-search-hour", "100/h"))
+    )
+    for _ in range(3):
+        assert "Tap your name:" in text(client.get(address(evening), {"q": "player"}))
+    page = text(client.get(address(evening), {"q": "player"}), 429)
+    assert "too many searches from this network lately. Wait a minute" in page
+    assert 'id="door-q"' in page  # the box stays, to try again after the wait
+    assert 'class="door-name"' not in page
+    # htmx swaps the message into the results (templates/door/base.html), no reload.
+    fragment = client.get(address(evening), {"q": "player"}, HTTP_HX_REQUEST="true")
+    assert "Wait a minute" in text(fragment, 429)
+    assert "<html" not in fragment.content.decode()
+    assert "HX-Refresh" not in fragment
+    # The empty box and a tap are no searches: a player found before can still check in.
+    assert text(client.get(address(evening))).count('id="door-q"') == 1
+    player = Player.objects.filter(tournament=evening).first()
+    assert "you are checked in" in text(tap(client, evening, player))
+    # Another network is not held up.
+    elsewhere = Client(REMOTE_ADDR="10.0.0.2")
+    assert "Tap your name:" in text(elsewhere.get(address(evening), {"q": "player"}))
+
+
+def test_searches_are_also_counted_by_the_hour(client, evening, monkeypatch):
+    monkeypatch.setattr(
+        door, "SEARCH_RATES", (("door-search-minute", "100/m"), ("door-search-hour", "2/h"))
+    )
+    for _ in range(2):
+        text(client.get(address(evening), {"q": "player"}))
+    page = text(client.get(address(evening), {"q": "player"}), 429)
+    assert "Wait a while (up to an hour)" in page
+
+
+def test_the_limit_is_generous_for_a_real_queue():
+    """Two tablets on one wifi, a player every ten seconds, ten searches each while typing."""
+    (_, per_minute), (_, per_hour) = door.SEARCH_RATES
+    assert per_minute == "120/m"
+    assert per_hour == "1200/h"
+
+
+# A private tournament's names are found only as typed ------------------------------------
+
+ROOM = [
+    "Ithel Rowse",
+    "Bronwen Pugh",
+    "Dai Morgan",
+    "Gwen Lloyd",
+    "Hywel Price",
+    "Megan Howell",
+    "Owain Jenkins",
+    "Siân Thomas",
+    "Rhys Evans",
+    "Nia Griffiths",
+    "Emrys Vaughan",
+    "Cerys Bowen",
+    "Tomos Rees",
+    "Ffion Parry",
+    "Gareth Lewis",
+    "Anne-Marie O'Neil",
+]
+
+
+@pytest.fixture
+def secret(organiser):
+    """An unpublished tournament with private seating, round 1 started: the review's case."""
+    tournament = TournamentFactory(
+        name="Secret B", slug="secret-b", owner=organiser, published=False, seating_public=False
+    )
+    players = Player.objects.bulk_create(
+        Player(tournament=tournament, ref=f"p{i}", name=name) for i, name in enumerate(ROOM, 1)
+    )
+    seat_round(tournament, players)
+    return tournament
+
+
+def names_on(page):
+    return [unescape(n) for n in re.findall(r'<span class="door-name-text">([^<]*)</span>', page)]
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "as_typed", "found"),
+    [
+        ("Ithel Rowse", "Ithel", True, True),
+        ("Ithel Rowse", "ROWSE", True, True),
+        ("Ithel Rowse", " ithel   rowse ", True, True),
+        ("Ithel Rowse", "rowse ithel", True, True),
+        ("Ithel Rowse", "Ithel Ro", True, True),
+        ("Ithel Rowse", "It", True, False),
+        ("Ithel Rowse", "Ith", True, False),
+        ("Ithel Rowse", "thel", True, False),
+        ("Ithel Rowse", "Ro Ithel", True, False),
+        ("Ithel Rowse", "Ithel Rowsey", True, False),
+        ("Anne-Marie O'Neil", "Anne", True, True),
+        ("Anne-Marie O'Neil", "neil", True, True),
+        ("Anne-Marie O'Neil", "Anne-Marie O'Neil", True, True),
+        ("Ithel Rowse", "It", False, True),
+        ("Ithel Rowse", "thel ro", False, True),
+    ],
+)
+def test_a_search_finds_a_name(name, typed, as_typed, found):
+    assert door.matches(name, typed, as_typed=as_typed) is found
+
+
+@pytest.mark.parametrize(
+    ("published", "seating_public", "as_typed"),
+    [(False, True, True), (False, False, True), (True, False, True), (True, True, False)],
+)
+def test_names_are_found_only_as_typed_until_names_and_seating_are_public(
+    db, published, seating_public, as_typed
+):
+    tournament = TournamentFactory(published=published, seating_public=seating_public)
+    assert door.names_as_typed(tournament) is as_typed
+
+
+def test_letters_and_pairs_list_nobody_of_a_private_tournament(client, secret, monkeypatch):
+    """The review read 15 of 16 names off 26 one-letter searches. (Not counted here: the
+    searches below are more than a minute's.)"""
+    monkeypatch.setattr(door, "SEARCH_RATES", (("door-search-minute", "1000/m"),))
+    seen = set()
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        page = text(client.get(address(secret), {"q": letter}))
+        assert "Type at least two letters of your name." in page
+        seen.update(names_on(page))
+        for second in "aeiouy":
+            seen.update(names_on(text(client.get(address(secret), {"q": letter + second}))))
+    assert seen == set()
+    # Each player finds themselves by a first name or a surname typed in full.
+    assert names_on(text(client.get(address(secret), {"q": "Ithel"}))) == ["Ithel Rowse"]
+    assert names_on(text(client.get(address(secret), {"q": "pugh"}))) == ["Bronwen Pugh"]
+    assert names_on(text(client.get(address(secret), {"q": "Neil"}))) == ["Anne-Marie O'Neil"]
+    # Published with its seating public, the door finds part of a name, as Find my seat.
+    Tournament.objects.filter(pk=secret.pk).update(published=True, seating_public=True)
+    assert len(names_on(text(client.get(address(secret), {"q": "e"})))) == 0
+    assert "Gwen Lloyd" in names_on(text(client.get(address(secret), {"q": "wen"})))
+
+
+def test_a_private_door_says_how_to_search(client, secret):
+    page = text(client.get(address(secret)))
+    assert "Type your first name or your surname in full." in page
+    Tournament.objects.filter(pk=secret.pk).update(published=True, seating_public=True)
+    assert "Type your first name or your surname in full." not in text(client.get(address(secret)))
+
+
+def test_a_tap_needs_a_name_the_door_showed(client, secret):
+    """Ids tried in turn would name every player and show their table."""
+    player = Player.objects.get(tournament=secret, name="Dai Morgan")
+    opened = door.current_door(secret) or door.open_door(secret, None)
+    for value in (player.pk, str(player.pk), f"{player.pk}:forged", door.player_key(opened, 0)):
+        page = text(tap(client, secret, value))
+        assert "That name is not registered for this tournament" in page
+        assert "Dai Morgan" not in page
+    # A key of an address given out before does not work with the new one.
+    old = door.player_key(opened, player.pk)
+    door.open_door(secret, None)
+    assert "That name is not registered" in text(tap(client, secret, old))
+    player.refresh_from_db()
+    assert not player.checked_in
+    assert "Dai Morgan, you are checked in." in text(tap(client, secret, player))
+
+
+# Undo takes back only the door's own check-in ----------------------------------------------
+
+
+def check_in_state(player):
+    return Player.objects.get(pk=player.pk).checked_in
+
+
+def test_undo_after_an_earlier_check_in_leaves_the_player_checked_in(
+    client, organiser_client, evening
+):
+    """The evening issue: checked in by the organiser, tapped at the door, then Undo."""
+    player = Player.objects.filter(tournament=evening).first()
+    organiser_client.post(reverse("organiser:player_check_in", args=[evening.slug, player.pk]))
+    assert check_in_state(player)
+    assert "was already checked in" in text(tap(client, evening, player))
+    page = text(tap(client, evening, player, undo=True))
+    assert f"{player.name} stays checked in: the door can only undo a check-in it made" in page
+    assert "If this is not you, please tell the organiser at the desk." in page
+    assert check_in_state(player)
+
+
+def test_undo_from_another_tablet_leaves_the_player_checked_in(client, evening):
+    player = Player.objects.filter(tournament=evening).first()
+    tap(client, evening, player)
+    other_tablet = Client()
+    assert "stays checked in" in text(tap(other_tablet, evening, player, undo=True))
+    assert check_in_state(player)
+    # This tablet's own Undo still works.
+    assert "is not checked in" in text(tap(client, evening, player, undo=True))
+    assert not check_in_state(player)
+
+
+def test_undo_is_for_the_tap_just_made(client, evening, monkeypatch):
+    player = Player.objects.filter(tournament=evening).first()
+    tap(client, evening, player)
+    later = timezone.now() + timedelta(minutes=door.UNDO_MINUTES, seconds=1)
+    monkeypatch.setattr(door.timezone, "now", lambda: later)
+    page = text(tap(client, evening, player, undo=True))
+    assert "stays checked in: the door can only undo a check-in it made in the last 10" in page
+    assert check_in_state(player)
+
+
+def test_undo_is_refused_once_the_player_is_seated_in_a_started_round(client, evening):
+    players = list(Player.objects.filter(tournament=evening).order_by("pk"))
+    tap(client, evening, players[0])
+    seat_round(evening, players)
+    page = text(tap(client, evening, players[0], undo=True))
+    assert "stays checked in: they are seated in round 1, which has started" in page
+    assert check_in_state(players[0])
+
+
+def test_undo_twice_or_after_the_desk_checked_out_changes_nothing(client, evening):
+    player = Player.objects.filter(tournament=evening).first()
+    tap(client, evening, player)
+    Player.objects.filter(pk=player.pk).update(checked_in=False)  # the desk checked them out
+    assert "is not checked in" in text(tap(client, evening, player, undo=True))
+    assert "is not checked in" in text(tap(client, evening, player, undo=True))
+    assert not check_in_state(player)
+
+
+def test_undo_of_a_name_never_checked_in_here_changes_nothing(client, evening):
+    player, other = Player.objects.filter(tournament=evening)[:2]
+    tap(client, evening, player)
+    Player.objects.filter(pk=other.pk).update(checked_in=True)
+    assert "stays checked in" in text(tap(client, evening, other, undo=True))
+    assert check_in_state(other)
+    assert check_in_state(player)
+
+
+# The door closes itself at the end of the day -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("opened", "closing", "closes"),
+    [
+        ("2025-06-05 19:00", door.Closing.TODAY, "2025-06-06 00:00"),
+        ("2025-06-05 23:30", door.Closing.TODAY, "2025-06-06 00:00"),
+        ("2025-06-05 09:00", door.Closing.TODAY, "2025-06-05 21:00"),
+        ("2025-10-25 18:00", door.Closing.TODAY, "2025-10-26 00:00"),
+        ("2025-06-05 19:00", door.Closing.HOURS, "2025-06-06 07:00"),
+    ],
+)
+def test_when_a_door_closes_itself(opened, closing, closes):
+    assert door.closing_time(at(opened)(), closing) == at(closes)()
+
+
+def test_a_door_opened_for_the_evening_closes_at_midnight(
+    organiser_client, client, tournament, monkeypatch
+):
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-05 19:00"))
+    setup = reverse("door:setup", args=[tournament.slug])
+    page = text(organiser_client.get(setup))
+    assert "at the end of today (at midnight)" in page
+    assert "after 12 hours (at 07:00 on 6 June)" in page
+    opened = organiser_client.post(
+        reverse("door:open", args=[tournament.slug]), {"closes": "today"}, follow=True
+    )
+    assert "The door is open (it closes itself at 00:00)" in text(opened)
+    token = door.current_door(tournament).token
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-05 23:59"))
+    assert text(client.get(address(tournament, token))).count('id="door-q"') == 1
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-06 00:00"))
+    assert door.current_door(tournament) is None
+    page = text(client.get(address(tournament, token)), 403)
+    assert "The door check-in of Test Open closed itself at 00:00 on 6 June." in page
+
+
+def test_a_door_opened_for_twelve_hours_stays_open_past_midnight(
+    organiser_client, client, tournament, monkeypatch
+):
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-05 19:00"))
+    organiser_client.post(reverse("door:open", args=[tournament.slug]), {"closes": "hours"})
+    token = door.current_door(tournament).token
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-06 06:59"))
+    assert client.get(address(tournament, token)).status_code == 200
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-06 07:00"))
+    assert client.get(address(tournament, token)).status_code == 403
+
+
+def test_a_new_address_closes_when_the_old_one_would_have(
+    organiser_client, client, tournament, monkeypatch
+):
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-05 19:00"))
+    organiser_client.post(reverse("door:open", args=[tournament.slug]), {"closes": "today"})
+    old = door.current_door(tournament)
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-05 21:00"))
+    response = organiser_client.post(
+        reverse("door:open", args=[tournament.slug]), {"closes": "same"}, follow=True
+    )
+    assert "The door has a new address: the old one no longer works." in text(response)
+    new = door.current_door(tournament)
+    assert new.token != old.token
+    assert new.closes_at == old.closes_at == at("2025-06-06 00:00")()
+    assert client.get(address(tournament, old.token)).status_code == 403
+
+
+def test_a_new_address_for_a_closed_door_says_so(organiser_client, tournament):
+    response = organiser_client.post(
+        reverse("door:open", args=[tournament.slug]), {"closes": "same"}, follow=True
+    )
+    assert "The door had closed: open it again below." in text(response)
+    assert door.current_door(tournament) is None
+
+
+@pytest.mark.parametrize("closes", ["", "tomorrow", "x" * 500, "\x00"])
+def test_a_junk_closing_is_refused_with_a_message(organiser_client, tournament, closes):
+    response = organiser_client.post(
+        reverse("door:open", args=[tournament.slug]), {"closes": closes}, follow=True
+    )
+    assert "Door check-in: choose when the door closes itself" in text(response)
+    assert door.current_door(tournament) is None

@@ -4,8 +4,10 @@ each finds their name, checks themselves in and sees their table.
 Terms:
 
 - *door*: a tournament's check-in page for the tablet. An organiser or scorer opens it
-  (``open_door``) and closes it (``close_door``); it also closes itself ``DOOR_HOURS``
-  after it was opened, so a forgotten door does not stay open for the next evening.
+  (``open_door``) and closes it (``close_door``); it also closes itself at the end of the
+  day it was opened (midnight, ``Closing.TODAY``) or ``DOOR_HOURS`` after it was opened
+  (``Closing.HOURS``), whichever they chose and never later than that, so a forgotten
+  door does not stay open for the next evening.
 - *door address*: the door page's URL. It carries a *door token*: the tournament and a
   random *nonce*, signed with the site's secret key (``django.core.signing``), so it
   cannot be forged or moved to another tournament. It works without a login (the tablet
@@ -16,22 +18,40 @@ Terms:
 
 A player at the door can do nothing but find names and check one in or undo that
 (``services.players.set_status``, as the players page does); they see where a player
-sits once the round being played has started.
+sits once the round being played has started. The door is bounded, because its address
+is a bearer key that any device may hold:
+
+- searches are counted per network address (``search_limit``);
+- a search needs two letters, and while the tournament's names or seating are not
+  public (``names_as_typed``) a name is found only by a whole word of it, so that a
+  list of names cannot be read off the door a letter at a time (``matches``);
+- a tap carries a *player key*: the player's id signed for this door address
+  (``player_key``), so only a name the door has shown can be tapped, not every id in
+  turn;
+- Undo reverts only the door's own check-in, made from the same tablet a moment ago,
+  back to "not checked in" (``undo_check_in``); a player checked in before, or seated in
+  a round being played, stays checked in.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
+from enum import StrEnum
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
+from django_ratelimit import ALL
+from django_ratelimit.core import is_ratelimited
 
 from scoring.errors import UserError
-from tournament.models import OpenDoor, Player, Tournament
+from tournament.models import Bye, OpenDoor, Player, Seat, Tournament
 from tournament.services import players as player_service
 from tournament.services import room
 
@@ -40,7 +60,30 @@ DOOR_HOURS = 12
 # the player should type more of their name.
 SHOWN_MAX = 12
 QUERY_MAX = 100
+# Letters (or digits) a search needs: one letter lists half the room.
+LETTERS_MIN = 2
+# Undo is for the tap just made by mistake ("that is not me"), seen on the panel that
+# the tap brought up; later, the organiser checks a player out at the desk.
+UNDO_MINUTES = 10
+# Searches one network address may make. The tablet searches as a name is typed (after
+# each pause of 0.3 s), so one arrival makes up to about ten searches; at the busiest a
+# player arrives every ten seconds or so, and a pub's wifi is one address for two
+# tablets: about 120 a minute at the very peak, and a whole evening of 100 arrivals
+# about 1,000. Beyond that it is a script: 1,200 an hour are 1,200 whole-word guesses
+# (``names_as_typed``), too few to read a room's names off a dictionary.
+SEARCH_RATES = (("door-search-minute", "120/m"), ("door-search-hour", "1200/h"))
+_WAIT = {"m": "Wait a minute", "h": "Wait a while (up to an hour)"}
 _SALT = "tournament.services.door"
+_WORD = re.compile(r"\w+")
+
+
+class Closing(StrEnum):
+    """When a door closes itself, chosen when it is opened."""
+
+    # At midnight of the day it was opened (local time), and at most ``DOOR_HOURS`` on:
+    # an evening's door ends with the evening.
+    TODAY = "today"
+    HOURS = "hours"
 
 
 class DoorRefused(UserError):
@@ -55,6 +98,15 @@ class Door:
     opened_by: str
     opened_at: datetime
     closes_at: datetime
+    nonce: str
+
+
+@dataclass(frozen=True)
+class AtDoor:
+    """The tournament an open door's address opens, and that door."""
+
+    tournament: Tournament
+    door: Door
 
 
 def _token(tournament_id: int, nonce: str) -> str:
@@ -68,6 +120,7 @@ def _door_of(record: OpenDoor) -> Door:
         opened_by=record.opened_by,
         opened_at=record.opened_at,
         closes_at=record.closes_at,
+        nonce=record.nonce,
     )
 
 
@@ -75,7 +128,19 @@ def _record(tournament_id: int) -> OpenDoor | None:
     return OpenDoor.objects.filter(tournament_id=tournament_id).first()
 
 
-def open_door(tournament: Tournament, by: AbstractBaseUser | None) -> Door:
+def closing_time(opened_at: datetime, closing: Closing) -> datetime:
+    """When a door opened at ``opened_at`` closes itself."""
+    latest = opened_at + timedelta(hours=DOOR_HOURS)
+    if closing is Closing.HOURS:
+        return latest
+    tomorrow = timezone.localtime(opened_at).date() + timedelta(days=1)
+    midnight = timezone.make_aware(datetime.combine(tomorrow, time.min))
+    return min(midnight, latest)
+
+
+def open_door(
+    tournament: Tournament, by: AbstractBaseUser | None, closing: Closing = Closing.TODAY
+) -> Door:
     """Open the door with a new address; an address given out before stops working."""
     now = timezone.now()
     with transaction.atomic():
@@ -85,10 +150,23 @@ def open_door(tournament: Tournament, by: AbstractBaseUser | None) -> Door:
                 "nonce": secrets.token_urlsafe(16),
                 "opened_by": by.get_username() if by is not None else "",
                 "opened_at": now,
-                "closes_at": now + timedelta(hours=DOOR_HOURS),
+                "closes_at": closing_time(now, closing),
             },
         )
     return _door_of(record)
+
+
+def new_address(tournament: Tournament, by: AbstractBaseUser | None) -> Door | None:
+    """A new address for the open door, closing when it would have (a new address is
+    for one seen by the wrong people, not for a longer evening); None when it is closed."""
+    now = timezone.now()
+    with transaction.atomic():
+        changed = OpenDoor.objects.filter(tournament=tournament, closes_at__gt=now).update(
+            nonce=secrets.token_urlsafe(16),
+            opened_by=by.get_username() if by is not None else "",
+            opened_at=now,
+        )
+    return current_door(tournament) if changed else None
 
 
 def close_door(tournament: Tournament) -> bool:
@@ -113,7 +191,7 @@ def door_token(tournament: Tournament, by: AbstractBaseUser | None = None) -> st
     return door.token
 
 
-def tournament_at_door(slug: str, token: str) -> Tournament:
+def tournament_at_door(slug: str, token: str) -> AtDoor:
     """The tournament whose open door ``token`` opens, or ``DoorRefused`` saying why not."""
     try:
         value = signing.Signer(salt=_SALT).unsign(token)
@@ -143,13 +221,27 @@ def tournament_at_door(slug: str, token: str) -> Tournament:
         )
     door = _door_of(record)
     if door.closes_at <= timezone.now():
-        closed = timezone.localtime(door.closes_at).strftime("%H:%M on %d %B")
+        local = timezone.localtime(door.closes_at)
+        closed = f"{local:%H:%M} on {local.day} {local:%B}"
         raise DoorRefused(
-            f"The door check-in of {tournament.name} closed itself at {closed}, "
-            f"{DOOR_HOURS} hours after it was opened. The organiser or a scorer can open it "
-            "again (Door check-in)."
+            f"The door check-in of {tournament.name} closed itself at {closed}. The "
+            "organiser or a scorer can open it again (Door check-in)."
         )
-    return tournament
+    return AtDoor(tournament, door)
+
+
+def search_limit(request: HttpRequest) -> str | None:
+    """Why the address of ``request`` may not search now (it has searched too often
+    lately), None when it may; this search counts either way."""
+    for group, rate in SEARCH_RATES:
+        if is_ratelimited(request, group=group, key="ip", rate=rate, method=ALL, increment=True):
+            period = rate[-1]
+            return (
+                "This door has had too many searches from this network lately. "
+                f"{_WAIT[period]}, then type your name again, or ask the organiser at the "
+                "desk to check you in."
+            )
+    return None
 
 
 # At the door -----------------------------------------------------------------------
@@ -162,6 +254,8 @@ class ArrivingPlayer:
     club: str
     checked_in: bool
     active: bool
+    # What a tap on the name posts (``player_key``).
+    key: str
 
 
 @dataclass(frozen=True)
@@ -174,9 +268,48 @@ class DoorSearch:
     message: str
 
 
-def find_players(tournament: Tournament, text: str) -> DoorSearch:
-    """The tournament's players whose name holds ``text`` (case and spaces ignored),
-    alphabetically, at most ``SHOWN_MAX``: one query."""
+def names_as_typed(tournament: Tournament) -> bool:
+    """Whether the door finds a name only by a whole word of it: while the tournament is
+    not published its names are known to nobody outside, and while its seating is
+    private a found name would show where its player sits."""
+    return not (tournament.published and tournament.seating_public)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
+def matches(name: str, query: str, *, as_typed: bool) -> bool:
+    """Whether a search for ``query`` finds ``name``. Openly, any part of the name
+    (``room.name_holds``). As typed, every word typed is a whole word of the name
+    ("Ithel", "rowse", "Ithel Rowse" find Ithel Rowse; "It" finds nobody), except that
+    the last may be the start of one once a word before it was whole ("Ithel Ro"): the
+    tablet searches while a name is typed, and that shows nobody "Ithel" did not."""
+    if not as_typed:
+        return room.name_holds(name, query)
+    words = set(_words(name))
+    typed = _words(query)
+    if not typed:
+        return False
+    *whole, last = typed
+    if not all(word in words for word in whole):
+        return False
+    return last in words or (bool(whole) and any(word.startswith(last) for word in words))
+
+
+def _signer(door: Door) -> signing.Signer:
+    return signing.Signer(salt=f"{_SALT}.player.{door.nonce}")
+
+
+def player_key(door: Door, player_id: int) -> str:
+    """The player's id signed for this door address: what a tap on a name the door
+    showed posts (a new address makes new keys)."""
+    return _signer(door).sign(str(player_id))
+
+
+def find_players(at: AtDoor, text: str) -> DoorSearch:
+    """The tournament's players that a search for ``text`` finds (``matches``; case and
+    spaces ignored), alphabetically, at most ``SHOWN_MAX``: one query."""
     query = room.single_spaced(text)
     if not query:
         return DoorSearch("", (), 0, "Type part of your name, then tap it.")
@@ -184,13 +317,24 @@ def find_players(tournament: Tournament, text: str) -> DoorSearch:
         return DoorSearch(
             "", (), 0, f"That is too long ({QUERY_MAX} characters at most): type part of your name."
         )
+    if sum(ch.isalnum() for ch in query) < LETTERS_MIN:
+        return DoorSearch(query, (), 0, "Type at least two letters of your name.")
+    as_typed = names_as_typed(at.tournament)
     found = [
-        ArrivingPlayer(*row)
-        for row in Player.objects.filter(tournament=tournament)
+        ArrivingPlayer(*row, key=player_key(at.door, row[0]))
+        for row in Player.objects.filter(tournament=at.tournament)
         .order_by("name", "pk")
         .values_list("pk", "name", "club", "checked_in", "active")
-        if room.name_holds(row[1], query)
+        if matches(row[1], query, as_typed=as_typed)
     ]
+    if not found and as_typed:
+        return DoorSearch(
+            query,
+            (),
+            0,
+            f"No name has the word “{query}”: type your first name or your surname in "
+            "full, or ask the organiser to register you.",
+        )
     if not found:
         return DoorSearch(
             query,
@@ -207,19 +351,28 @@ class Arrival:
     """What the door says after a tap: the player, what happened, and where they sit."""
 
     player: ArrivingPlayer
-    # "checked_in", "already", "undone" or "dropped".
+    # "checked_in", "already", "dropped", "undone", or "kept": Undo left them checked
+    # in (``kept`` says why).
     outcome: str
     round_number: int | None
     placement: room.Placement | None
     bye: bool
+    # Whether Undo would take this check-in back (``undo_check_in``).
+    undoable: bool = False
+    kept: str = ""
 
 
-def _arriving(tournament: Tournament, player_id: object) -> Player:
+def _arriving(at: AtDoor, key: object, *, lock: bool = False) -> Player:
+    """The player a tap's key names (``player_key``), locked with the tournament when
+    ``lock``, as ``players.set_status`` locks it: two tablets tapping one name at once
+    take turns."""
     try:
-        pk = int(str(player_id))
-    except ValueError:
+        pk = int(_signer(at.door).unsign(str(key)))
+    except (signing.BadSignature, ValueError):
         pk = 0
-    player = Player.objects.filter(tournament=tournament, pk=pk).first()
+    if lock:
+        Tournament.objects.select_for_update().get(pk=at.tournament.pk)
+    player = Player.objects.filter(tournament=at.tournament, pk=pk).first()
     if player is None:
         raise UserError(
             "That name is not registered for this tournament: search for your name again."
@@ -227,10 +380,25 @@ def _arriving(tournament: Tournament, player_id: object) -> Player:
     return player
 
 
-def _arrival(tournament: Tournament, player: Player, outcome: str) -> Arrival:
+def _playing_round(player: Player) -> int | None:
+    """The number of a started round whose results are not released where ``player`` is
+    seated (or sits out): checking them out now would say they are not here while their
+    table plays."""
+    seated = Seat.objects.filter(player=player, round__started=True, round__released=False)
+    sits_out = Bye.objects.filter(player=player, round__started=True, round__released=False)
+    number = seated.values_list("round__number", flat=True).first()
+    if number is None:
+        number = sits_out.values_list("round__number", flat=True).first()
+    return number
+
+
+def _arrival(
+    at: AtDoor, player: Player, outcome: str, *, undoable: bool = False, kept: str = ""
+) -> Arrival:
     """The arrival with the player's place in the current round once it has started
     (the door shows it even when the seating is not public: the door is the organiser's
     own tablet, like the printed seating list)."""
+    tournament = at.tournament
     round_ = room.current_round(tournament)
     placement, bye = None, False
     if round_ is not None and not round_.released and player.active:
@@ -239,29 +407,60 @@ def _arrival(tournament: Tournament, player: Player, outcome: str) -> Arrival:
         bye = any(b.player_id == player.pk for b in seating.byes)
     return Arrival(
         player=ArrivingPlayer(
-            player.pk, player.name, player.club, player.checked_in, player.active
+            player.pk,
+            player.name,
+            player.club,
+            player.checked_in,
+            player.active,
+            player_key(at.door, player.pk),
         ),
         outcome=outcome,
         round_number=round_.number if round_ is not None and not round_.released else None,
         placement=placement,
         bye=bye,
+        undoable=undoable,
+        kept=kept,
     )
 
 
-def check_in(tournament: Tournament, player_id: object) -> Arrival:
+def check_in(at: AtDoor, key: object) -> Arrival:
     """Check the player in (a dropped-out player is not: the organiser brings them back);
-    checking in twice says so and changes nothing."""
-    player = _arriving(tournament, player_id)
-    if not player.active:
-        return _arrival(tournament, player, "dropped")
-    if player.checked_in:
-        return _arrival(tournament, player, "already")
-    player_service.set_status(player, checked_in=True)
-    return _arrival(tournament, player, "checked_in")
+    checking in twice says so and changes nothing. Only "checked_in" is the door's own
+    check-in, the one its Undo may take back."""
+    with transaction.atomic():
+        player = _arriving(at, key, lock=True)
+        if not player.active:
+            return _arrival(at, player, "dropped")
+        if player.checked_in:
+            return _arrival(at, player, "already")
+        player_service.set_status(player, checked_in=True)
+        undoable = _playing_round(player) is None
+    return _arrival(at, player, "checked_in", undoable=undoable)
 
 
-def undo_check_in(tournament: Tournament, player_id: object) -> Arrival:
-    player = _arriving(tournament, player_id)
-    if player.checked_in:
+def undo_check_in(at: AtDoor, key: object, checked_in_here: Mapping[int, datetime]) -> Arrival:
+    """Take back the door's own check-in of the player, back to "not checked in":
+    ``checked_in_here`` holds the players this tablet checked in and when. A player it did
+    not check in, or not in the last ``UNDO_MINUTES``, or seated in a round being played,
+    stays checked in ("kept"), and the door says why."""
+    with transaction.atomic():
+        player = _arriving(at, key, lock=True)
+        if not player.checked_in:
+            return _arrival(at, player, "undone")
+        since = timezone.now() - timedelta(minutes=UNDO_MINUTES)
+        when = checked_in_here.get(player.pk)
+        if when is None or when < since:
+            return _arrival(
+                at,
+                player,
+                "kept",
+                kept="the door can only undo a check-in it made in the last "
+                f"{UNDO_MINUTES} minutes",
+            )
+        playing = _playing_round(player)
+        if playing is not None:
+            return _arrival(
+                at, player, "kept", kept=f"they are seated in round {playing}, which has started"
+            )
         player_service.set_status(player, checked_in=False)
-    return _arrival(tournament, player, "undone")
+    return _arrival(at, player, "undone")
