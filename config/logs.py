@@ -8,7 +8,8 @@ on to whatever runs it: the terminal of ``run.py serve``, systemd's journal on a
 
 Sentry's reports hold no personal data: ``scrubbed`` keeps of the request only its
 method (the event's transaction names the URL pattern, not the address, which may hold
-a table code), of the user only the id, and no stack frame's variables.
+a table code), of the user only the id, of an error's message its first line, and no
+stack frame's variables.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ _CONTEXTS_KEPT = {"runtime", "os", "trace"}
 
 def scrubbed(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
     """Sentry's ``before_send``: the event without request data, cookies, headers,
-    query string, user names or extra data."""
+    query string, user names, extra data, or the lines of an error message after its
+    first."""
     if "request" in event:
         event["request"] = {
             name: value for name, value in event["request"].items() if name in _REQUEST_KEPT
@@ -65,6 +67,11 @@ def scrubbed(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
     else:
         event.pop("user", None)
     event.pop("extra", None)
+    for exception in (event.get("exception") or {}).get("values") or []:
+        # PostgreSQL names the values it refused on the lines after the first (DETAIL:
+        # Key (name)=(…) already exists).
+        if isinstance(exception.get("value"), str):
+            exception["value"] = exception["value"].split("\n", 1)[0]
     if "contexts" in event:
         event["contexts"] = {
             name: value for name, value in event["contexts"].items() if name in _CONTEXTS_KEPT

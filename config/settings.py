@@ -218,8 +218,9 @@ AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 
 # Wrong table codes are rate limited per address (django-ratelimit, services.table_entry),
 # counted in the cache: with Redis (CACHE_URL) every app server shares the count; with the
-# default in-process cache each gunicorn worker of `run.py serve` counts on its own. The
-# address is read as the login lockout reads it, behind a proxy too.
+# default in-process cache each gunicorn worker of `run.py serve` counts on its own, as
+# every worker does while Redis is down or full (docs/deploy.md says why). The address
+# is read as the login lockout reads it, behind a proxy too.
 RATELIMIT_IP_META_KEY = "axes.helpers.get_client_ip_address"
 
 # Errors and warnings to stderr, which gunicorn passes on (the terminal of run.py serve,

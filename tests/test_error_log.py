@@ -71,8 +71,14 @@ def test_an_anonymous_visitors_error_is_logged_without_a_user(broken_page, stder
 
 
 def test_a_report_to_sentry_keeps_no_personal_data():
+    refused = 'duplicate key value violates unique constraint "person_name"'
     event = {
-        "exception": {"values": [{"type": "RuntimeError", "value": "broken on purpose"}]},
+        "exception": {
+            "values": [
+                {"type": "RuntimeError", "value": "broken on purpose"},
+                {"type": "IntegrityError", "value": refused + "\nDETAIL: Key (name)=(Olive)"},
+            ]
+        },
         "transaction": "/broken/",
         "request": {
             "url": "https://scores.example.org/e/K7QM3RXD/",
@@ -88,7 +94,12 @@ def test_a_report_to_sentry_keeps_no_personal_data():
         "contexts": {"runtime": {"name": "CPython"}, "browser": {"name": "phone"}},
     }
     assert scrubbed(event, {}) == {
-        "exception": {"values": [{"type": "RuntimeError", "value": "broken on purpose"}]},
+        "exception": {
+            "values": [
+                {"type": "RuntimeError", "value": "broken on purpose"},
+                {"type": "IntegrityError", "value": refused},
+            ]
+        },
         "transaction": "/broken/",
         "request": {"method": "POST"},
         "user": {"id": "7"},

@@ -23,7 +23,7 @@ ROOT = Path(settings.BASE_DIR)
 def environment(**values: str) -> dict[str, str]:
     """This process's environment without any of the settings' variables, plus
     ``values``: what an operator would set."""
-    ours = ("DJANGO_", "CACHE_URL", "LOGIN_", "AXES_", "DATABASE_CONN")
+    ours = ("DJANGO_", "CACHE_URL", "LOGIN_", "AXES_", "DATABASE_CONN", "SENTRY_")
     env = {key: value for key, value in os.environ.items() if not key.startswith(ours)}
     return env | values
 
@@ -180,7 +180,7 @@ def test_production_settings_can_be_adjusted():
     assert values["AXES_IPWARE_META_PRECEDENCE_ORDER"] == ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
     assert values["AXES_IPWARE_PROXY_COUNT"] == 0
     assert values["CACHES"]["default"] == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "tournament.cache.FallbackRedisCache",
         "LOCATION": "redis://cache.internal:6379/1",
     }
     database = values["DATABASES"]["default"]
@@ -238,6 +238,7 @@ def test_development_needs_no_environment_at_all():
         ),
         ("LOGIN_FAILURE_LIMIT", "five", "LOGIN_FAILURE_LIMIT='five' is not a whole number"),
         ("CACHE_URL", "memcached://cache:11211", "CACHE_URL: Invalid cache schema memcached"),
+        ("DJANGO_LOG_LEVEL", "loud", "DJANGO_LOG_LEVEL='loud' is not a log level"),
         ("DATABASE_URL", "mongodb://u:secret@db/lld", "DATABASE_URL is not a database URL"),
     ],
 )
@@ -293,6 +294,77 @@ def test_production_serves_pages_and_static_files(tmp_path):
     assert "script-src 'self'" in lines[2]
     assert lines[3] == "True"
     assert lines[4] == "200 max-age=315360000, public, immutable"
+
+
+def test_a_redis_cache_url_uses_the_cache_that_survives_redis():
+    """Redis down or full costs speed, never a page (tournament/cache.py)."""
+    for url in ("redis://cache.internal:6379/0", "rediss://:pw@cache.internal:6380/1"):
+        values = settings_in(production(CACHE_URL=url), "CACHES")
+        assert values["CACHES"]["default"]["BACKEND"] == "tournament.cache.FallbackRedisCache"
+        assert values["CACHES"]["default"]["LOCATION"] == url
+
+
+def test_the_log_level_is_read_in_any_case():
+    values = settings_in(production(DJANGO_LOG_LEVEL="warning"), "LOGGING")
+    assert values["LOGGING"]["root"]["level"] == "WARNING"
+    values = settings_in(production(), "LOGGING")
+    assert values["LOGGING"]["root"] == {"handlers": ["stderr"], "level": "INFO"}
+    assert values["LOGGING"]["handlers"]["stderr"]["stream"] == "ext://sys.stderr"
+
+
+SENTRY = """
+import json, sys, types, django
+django.setup()
+import sentry_sdk
+from django.test import Client
+from django.test.utils import override_settings
+from django.urls import path
+client = sentry_sdk.get_client()
+options = client.options
+print(json.dumps([client.is_active(), options["send_default_pii"],
+    options["include_local_variables"], getattr(options["before_send"], "__name__", None)]))
+if client.is_active():
+    events = []
+    class Recorder(sentry_sdk.transport.Transport):
+        def capture_envelope(self, envelope):
+            events.append(envelope.get_event())
+    client.transport.kill()
+    client.transport = Recorder(options)
+    def broken(request):
+        raise RuntimeError("broken on purpose")
+    urls = types.ModuleType("broken_urls")
+    urls.urlpatterns = [path("broken/", broken)]
+    sys.modules["broken_urls"] = urls
+    with override_settings(ROOT_URLCONF="broken_urls"):
+        web = Client(HTTP_HOST="127.0.0.1", raise_request_exception=False)
+        web.cookies["theme"] = "cookie-value"
+        data = {"password": "hunter2", "name": "Secret Sam"}
+        print(web.post("/broken/?q=query-text", data).status_code)
+    sentry_sdk.flush()
+    print(json.dumps([event for event in events if event]))
+"""
+
+
+def test_errors_go_to_sentry_only_when_a_dsn_is_set(tmp_path):
+    database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env = environment(DATABASE_URL=database, DJANGO_SETTINGS_MODULE="config.settings")
+    unset = run(["-c", SENTRY], env)
+    assert unset.returncode == 0, unset.stderr
+    active, *_ = json.loads(unset.stdout)
+    assert active is False
+
+    # Nothing listens there: the recording transport below takes the reports instead.
+    reported = run(["-c", SENTRY], env | {"SENTRY_DSN": "http://public@127.0.0.1:9/1"})
+    assert reported.returncode == 0, reported.stderr
+    started, status, events = reported.stdout.splitlines()
+    assert json.loads(started) == [True, False, False, "scrubbed"]
+    assert status == "500"
+    (event,) = json.loads(events)
+    assert event["exception"]["values"][-1]["type"] == "RuntimeError"
+    assert set(event.get("request", {})) <= {"method"}
+    assert "user" not in event
+    for private in ("hunter2", "Secret Sam", "cookie-value", "query-text"):
+        assert private not in events
 
 
 def test_every_variable_the_settings_read_is_documented():
