@@ -268,7 +268,7 @@ def test_saving_costs_the_same_queries_for_one_deal_or_a_whole_round(db, users, 
 
     counts = []
     for number, rows in ((1, full_sheet()[:1]), (2, full_sheet())):
-        table = TableFactory(number=number, round=RoundFactory(number=number))
+        table = TableFactory(number=number, round=RoundFactory(number=number, started=True))
         tournament = table.round.tournament
         tournament.two_person_check = two_person
         tournament.save()

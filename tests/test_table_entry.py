@@ -372,14 +372,14 @@ def test_a_submission_refused_because_the_round_closed_meanwhile(phone, table, m
     type_sheet(phone, table)
     before = version(table)
     # Released between the phone's page opening the code and the save's locks.
-    real = sheets._check_open_at_table
+    real = sheets._check_may
 
-    def released_meanwhile(table_, sheet_):
+    def released_meanwhile(table_, sheet_, author, act):
         Round.objects.filter(pk=table_.round_id).update(released=True)
         table_.round.released = True
-        real(table_, sheet_)
+        real(table_, sheet_, author, act)
 
-    monkeypatch.setattr(sheets, "_check_open_at_table", released_meanwhile)
+    monkeypatch.setattr(sheets, "_check_may", released_meanwhile)
     response = submit(phone, table)
     assert response.status_code == 409
     page = html(response)
@@ -451,7 +451,7 @@ def test_the_phone_that_submitted_cannot_confirm_it(phone, table, confirm_at_tab
     assert "This phone submitted the sheet" in page
     response = retype(phone, table, ROWS)
     assert response.status_code == 409
-    assert "This phone entered the sheet" in html(response)
+    assert "This phone submitted the sheet" in html(response)
     assert sheet(table).status == SheetStatus.ENTERED
 
 

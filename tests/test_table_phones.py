@@ -77,7 +77,7 @@ def test_a_phone_may_not_confirm_a_sheet_a_scorer_entered(table, scorer, confirm
 
 def test_the_phone_that_entered_a_sheet_may_not_confirm_it(table, confirm_at_table):
     sheets.save_sheet(table, AtTable("a"), ROWS, expected_version=0, final=True)
-    with pytest.raises(ConfirmRefusedError, match="this phone entered the sheet"):
+    with pytest.raises(ConfirmRefusedError, match="this phone submitted the sheet"):
         sheets.confirm_sheet(table, AtTable("a"), expected_version=1, retyped=ROWS)
     assert sheet(table).status == SheetStatus.ENTERED
 

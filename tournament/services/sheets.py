@@ -58,6 +58,7 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
+from tournament.services import sheet_access as access
 from tournament.services.locks import hold_round
 
 # What a row's cell holds: a whole number once cleaned, else blank (None) or the text as
@@ -377,14 +378,21 @@ def sheet_of(table: Table) -> Sheet:
 def peek_sheet(table: Table) -> Sheet:
     """The table's sheet for reading, like ``sheet_of`` but never writing: a table nobody
     has saved a sheet for gets an unsaved one at version 0 (what the first save expects)."""
-    sheet = Sheet.objects.filter(table=table).select_related("entered_by", "confirmed_by").first()
-    if sheet is None:
-        status = SheetStatus.CONFIRMED if table.deals.exists() else SheetStatus.NOT_STARTED
-        sheet = Sheet(table=table, status=status)
+    found: Sheet | None = (
+        Sheet.objects.filter(table=table)
+        .select_related("entered_by", "confirmed_by")
+        .annotate(confirmed_before=access.confirmed_before("table"))
+        .first()
+    )
+    if found is None:
+        confirmed = table.deals.exists()
+        status = SheetStatus.CONFIRMED if confirmed else SheetStatus.NOT_STARTED
+        found = Sheet(table=table, status=status)
+        found.confirmed_before = confirmed  # type: ignore[attr-defined]
     else:
         # The caller's table, with its round and seats loaded, not a fresh copy of it.
-        sheet.table = table
-    return sheet
+        found.table = table
+    return found
 
 
 def current_rows(sheet: Sheet) -> list[Row]:
@@ -585,28 +593,105 @@ class ClosedAtTableError(UserError):
     released, or table entry turned off, since the phone's page was loaded."""
 
     def __init__(self) -> None:
+        super().__init__(access.CLOSED_AT_TABLE.reason)
+
+
+class SaveRefusedError(UserError):
+    """This writer may not save the sheet in its present stage (``sheet_access``)."""
+
+
+class ReplayMismatchError(UserError):
+    """A submission retried with its idempotency key, but carrying other numbers than the
+    save recorded under that key: neither is silently kept over the other."""
+
+    def __init__(self, table: Table) -> None:
         super().__init__(
-            "this sheet can no longer be changed at the table: it has been confirmed, or the "
-            "round closed; ask a scorer at the desk"
+            f"round {table.round.number}, table {table.number}: this save was already "
+            "recorded with other numbers: reload the sheet"
         )
 
 
-def _check_open_at_table(table: Table, sheet: Sheet) -> None:
-    """A phone's save or confirmation, checked again under the locks: what the page's code
-    opened may have closed while the request was on its way."""
-    round_ = table.round
-    if (
-        not round_.tournament.table_entry
-        or not round_.started
-        or round_.released
-        or sheet.status == SheetStatus.CONFIRMED
-    ):
+def _writer(table: Table, author: Author) -> access.Writer:
+    if isinstance(author, AtTable):
+        return access.Writer.PHONE
+    if table.round.tournament.owner_id == getattr(author, "pk", None):
+        return access.Writer.ORGANISER
+    return access.Writer.SCORER
+
+
+def _entered_it(table: Table, sheet: Sheet, author: Author) -> bool:
+    """Whether ``author`` is who entered (last saved) ``sheet``; a phone's number is looked
+    up without giving it one."""
+    if isinstance(author, AtTable):
+        number = (
+            TablePhone.objects.filter(table=table, token=author.token)
+            .values_list("number", flat=True)
+            .first()
+        )
+        return number is not None and sheet.entered_by_phone == number
+    return sheet.entered_by_id is not None and sheet.entered_by_id == getattr(author, "pk", None)
+
+
+def refusal_for(
+    table: Table, sheet: Sheet, author: Author, act: access.Act
+) -> access.Refusal | None:
+    """Why ``author`` (a user, or a phone at the table: ``AtTable``) may not ``act`` on
+    ``sheet`` now: the sheet's one rule (``sheet_access``), which the desk, the phone and
+    the confirmation pages show and the services enforce. None when they may."""
+    sheet.table = table
+    facts = access.facts_of(sheet, writer_entered_it=_entered_it(table, sheet, author))
+    return access.refusal(_writer(table, author), act, facts)
+
+
+def _check_may(table: Table, sheet: Sheet, author: Author, act: access.Act) -> None:
+    """``refusal_for``, asked under the locks: what the page showed may have changed while
+    the request was on its way."""
+    refused = refusal_for(table, sheet, author, act)
+    if refused is None:
+        return
+    if refused.closed:
         raise ClosedAtTableError
+    if act is access.Act.CONFIRM:
+        raise ConfirmRefusedError(refused.reason)
+    raise SaveRefusedError(refused.reason)
 
 
-def _repeated_key(sheet: Sheet, key: str | None) -> bool:
-    """Whether a version of ``sheet`` was already recorded for this submission."""
-    return bool(key) and SheetVersion.objects.filter(sheet=sheet, key=key).exists()
+def _recorded(sheet: Sheet, key: str | None) -> SheetVersion | None:
+    """The version of ``sheet`` already recorded for this submission, if any."""
+    if not key:
+        return None
+    return SheetVersion.objects.filter(sheet=sheet, key=key).first()
+
+
+def carried_same(recorded: list[Row], rows: list[Row], carried: Sequence[int] | None) -> bool:
+    """Whether a retried submission carries the numbers its first try recorded: every row
+    (``carried`` None), or only the deals it carried (a phone's deal page sends one; its
+    review sends none)."""
+    if carried is None:
+        return _numbers(recorded) == _numbers(rows)
+    return all(_numbers(recorded[n - 1 : n]) == _numbers(rows[n - 1 : n]) for n in carried)
+
+
+def _numbers(rows: Sequence[Row]) -> list[tuple[Any, ...]]:
+    """What a row says, without how it was typed (``derived``)."""
+    return [(tuple(r["won"]), r["last_in"], r["left_over"]) for r in rows]
+
+
+def _repeat(
+    table: Table,
+    sheet: Sheet,
+    key: str | None,
+    rows: list[Row] | None,
+    carried: Sequence[int] | None = None,
+) -> bool:
+    """Whether this submission was already recorded; refused when it was, with other
+    numbers. ``rows`` None: the submission carried no numbers to compare."""
+    recorded = _recorded(sheet, key)
+    if recorded is None:
+        return False
+    if rows is not None and not carried_same(list(recorded.deals), rows, carried):
+        raise ReplayMismatchError(table)
+    return True
 
 
 def _record(
@@ -652,8 +737,13 @@ def save_sheet(
     final: bool,
     stopped_early: bool = False,
     key: str | None = None,
+    carried: Sequence[int] | None = None,
 ) -> SaveResult:
     """Save the sheet of ``table`` as a draft (``final=False``) or as complete.
+
+    ``key`` is the submission's idempotency key; ``carried`` the deals whose numbers the
+    submission itself carried (None: all of ``rows``), compared with a save already
+    recorded under the key.
 
     A complete sheet must pass every rule; it then awaits confirmation by another person,
     or is confirmed at once when the tournament does not use the two-person check. A sheet
@@ -676,10 +766,9 @@ def save_sheet(
         # (PostgreSQL re-reads only the locked row), so ``entered_by`` would name the
         # wrong person in SheetChangedError.
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
-        if _repeated_key(sheet, key):
+        if _repeat(table, sheet, key, rows, carried):
             return SaveResult(sheet, sheet.status, repeated=True)
-        if isinstance(user, AtTable):
-            _check_open_at_table(table, sheet)
+        _check_may(table, sheet, user, access.Act.SAVE)
         who = _who(table, user)
         now = current_rows(sheet)
         if final:
@@ -695,7 +784,7 @@ def save_sheet(
             correcting = bool(before)
         else:
             before = now
-            correcting = Deal.objects.filter(table=table).exists()
+            correcting = access.ever_confirmed(sheet)
         sheet.status = target
         sheet.stopped_early = stopped_early and final
         sheet.entered_by = who.user
@@ -746,40 +835,30 @@ def confirm_sheet(
         sheet = Sheet.objects.select_for_update().filter(table=table).first()
         if sheet is None:
             raise ConfirmRefusedError("this sheet is not awaiting confirmation")
-        if _repeated_key(sheet, key) or (
+        cleaned = None if retyped is None else trim([clean_row(r, table.size) for r in retyped])
+        if _repeat(table, sheet, key, cleaned) or (
             sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1
         ):
             return SaveResult(sheet, sheet.status, repeated=True)
         at_table = isinstance(user, AtTable)
-        if at_table:
-            _check_open_at_table(table, sheet)
-        if sheet.status != SheetStatus.ENTERED:
-            raise ConfirmRefusedError("this sheet is not awaiting confirmation")
+        _check_may(table, sheet, user, access.Act.CONFIRM)
         if sheet.version != expected_version:
             raise SheetChangedError(sheet, current_rows(sheet))
-        if at_table:
-            _check_table_may_confirm(table, sheet, retyped)
+        if at_table and cleaned is None:
+            raise ConfirmRefusedError("a phone at the table confirms by re-typing the sheet blind")
         who = _who(table, user)
-        if who.same_as(sheet.entered_by_id, sheet.entered_by_phone):
-            raise ConfirmRefusedError(
-                "this phone entered the sheet: another phone at the table, or a scorer at "
-                "the desk, must confirm it"
-                if at_table
-                else "you entered this sheet: a different person must confirm it"
-            )
         rows = list(sheet.pending)
         # Entered under the rules then in force; they still hold unless the organiser
         # found a way round the checks, which must not reach the official facts.
         check = check_rows(rows, table, final=True, stopped_early=sheet.stopped_early)
         if not check.ok:
             raise SheetInvalidError(check.problems)
-        if retyped is not None:
-            retyped = trim([clean_row(row, table.size) for row in retyped])
-            mismatches = compare(rows, retyped)
+        if cleaned is not None:
+            mismatches = compare(rows, cleaned)
         if mismatches:
             if at_table:
                 Sheet.objects.filter(pk=sheet.pk).update(
-                    retyped=retyped, retyped_by_phone=who.phone
+                    retyped=cleaned, retyped_by_phone=who.phone
                 )
         else:
             before = confirmed_rows(table)
@@ -793,19 +872,6 @@ def confirm_sheet(
     if mismatches:
         raise SheetMismatchError(mismatches)
     return SaveResult(sheet, sheet.status)
-
-
-def _check_table_may_confirm(table: Table, sheet: Sheet, retyped: list[Row] | None) -> None:
-    if not table.round.tournament.table_confirm:
-        raise ConfirmRefusedError(
-            "this tournament has sheets confirmed by a scorer at the desk, not at the table"
-        )
-    if sheet.entered_by_phone is None:
-        raise ConfirmRefusedError(
-            "this sheet was entered by a scorer: it is confirmed at the desk, not at the table"
-        )
-    if retyped is None:
-        raise ConfirmRefusedError("a phone at the table confirms by re-typing the sheet blind")
 
 
 def compare(entered: list[Row], retyped: list[Row]) -> list[Mismatch]:

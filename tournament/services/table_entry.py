@@ -20,13 +20,14 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
 
 from tournament.codes import clean_code, new_table_code
-from tournament.models import Round, Seat, SheetStatus, SheetVersion, Table, TablePhone
+from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, TablePhone
+from tournament.services import sheet_access as access
 from tournament.services.locks import lock_round
 from tournament.services.sheets import AtTable, peek_sheet
 
@@ -42,27 +43,51 @@ class TableCodeRefusedError(Exception):
 
 
 def table_for_code(typed: str) -> Table:
-    """The table whose sheet ``typed`` opens now, with its round, tournament and seats."""
+    """The table whose sheet ``typed`` opens now, with its round, tournament and seats.
+
+    An unknown code and the code of a table closed to phones take the same path, one
+    query and the same rule (``sheet_access``), so that how long the answer takes does
+    not tell a guess that hit a closed table from one that hit nothing."""
     code = clean_code(typed)
     if code is None:
         raise TableCodeRefusedError
     table = (
         Table.objects.filter(code=code)
-        .select_related("round__tournament")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .select_related("round__tournament", "sheet")
+        .annotate(confirmed_before=access.confirmed_before())
         .first()
     )
-    if table is None or not open_at_table(table):
+    if table is None or access.refusal(PHONE, access.Act.OPEN, _facts(table)):
         raise TableCodeRefusedError
+    prefetch_related_objects(
+        [table], Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    )
     return table
+
+
+PHONE = access.Writer.PHONE
+
+
+def _facts(table: Table) -> access.SheetFacts:
+    """The facts of ``table``'s sheet, from the row ``table_for_code`` read (no query)."""
+    try:
+        status = table.sheet.status
+    except Sheet.DoesNotExist:
+        status = SheetStatus.NOT_STARTED
+    round_ = table.round
+    return access.SheetFacts(
+        stage=access.stage_of(status, ever_confirmed=bool(table.confirmed_before)),  # type: ignore[attr-defined]
+        round_started=round_.started,
+        round_released=round_.released,
+        table_entry=round_.tournament.table_entry,
+        table_confirm=round_.tournament.table_confirm,
+    )
 
 
 def open_at_table(table: Table) -> bool:
     """Whether the table's sheet can be typed or confirmed at the table now."""
-    round_ = table.round
-    if not round_.tournament.table_entry or not round_.started or round_.released:
-        return False
-    return peek_sheet(table).status != SheetStatus.CONFIRMED
+    facts = access.facts_of(peek_sheet(table))
+    return access.refusal(PHONE, access.Act.OPEN, facts) is None
 
 
 def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
@@ -73,20 +98,20 @@ def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
     )
 
 
-def table_for_repeat(typed: str, key: str | None) -> Table | None:
-    """The table whose sheet already holds the save made with the idempotency ``key``
-    through the code ``typed``, whether or not the code still opens it: a submission
-    retried after its answer was lost (and the sheet confirmed or its round released
-    meanwhile) is told that it was saved, not that the code opens nothing."""
+def saved_for_repeat(typed: str, key: str | None) -> SheetVersion | None:
+    """The save already recorded with the idempotency ``key`` through the code ``typed``
+    (with its sheet's table, round and tournament), whether or not the code still opens
+    it: a submission retried after its answer was lost (and the sheet confirmed or its
+    round released meanwhile) is told that it was saved, not that the code opens nothing,
+    once its numbers are checked against the recorded ones (``sheets.carried_same``)."""
     code = clean_code(typed)
     if code is None or not key:
         return None
-    saved = (
+    return (
         SheetVersion.objects.filter(sheet__table__code=code, key=key)
         .select_related("sheet__table__round__tournament")
         .first()
     )
-    return saved.sheet.table if saved is not None else None
 
 
 def phone_token(session: MutableMapping[str, Any], table: Table) -> AtTable:

@@ -49,6 +49,7 @@ from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.round_forms import ConfirmModeForm, SheetPostForm
 from tournament.services import sheets
 from tournament.services.desk import DeskStatus, ago, author_name, phone_name, table_progress
+from tournament.services.sheet_access import CORRECTIONS, Act, sheet_stage
 from tournament.services.sheets import (
     CellValue,
     Row,
@@ -125,11 +126,12 @@ def _where(table: Table) -> str:
     return f"Round {table.round.number}, table {table.number}"
 
 
-def awaits_blind_confirmation(sheet: Sheet, user: Any) -> bool:
+def awaits_blind_confirmation(table: Table, sheet: Sheet, user: Any) -> bool:
     """Whether ``user`` may still confirm ``sheet`` by re-typing it blind: it awaits
-    confirmation and someone else entered it. Until they choose to look (reviewing it
-    against the paper, or opening it to change it), no page shows them its numbers."""
-    return sheet.status == SheetStatus.ENTERED and sheet.entered_by_id != user.pk
+    confirmation and someone else entered it (``sheets.refusal_for``). Until they choose
+    to look (reviewing it against the paper, or opening it to change it), no page shows
+    them its numbers."""
+    return sheets.refusal_for(table, sheet, user, Act.CONFIRM) is None
 
 
 # From the form to rows and back -------------------------------------------------------
@@ -390,7 +392,7 @@ def _sheet_context(
     others: dict[str, object] = {}
     saved_rows = None
     conflict_blind = conflict is not None and awaits_blind_confirmation(
-        conflict.sheet, request.user
+        table, conflict.sheet, request.user
     )
     if conflict is not None and not conflict_blind:
         differing, saved_values = _differences(rows, conflict.current_rows, size)
@@ -420,8 +422,7 @@ def _sheet_context(
         "conflict": conflict,
         "conflict_blind": conflict_blind,
         "saved_rows": saved_rows,
-        "is_correction": sheet.confirmed_by_id is not None
-        and sheet.status != SheetStatus.CONFIRMED,
+        "is_correction": sheet_stage(sheet) in CORRECTIONS,
         "entered_by_me": sheet.entered_by_id == request.user.pk,
         "entered_by_name": author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
     }
@@ -450,7 +451,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     round_, tournament = table_.round, table_.round.tournament
     if request.method == "GET":
         current = sheets.peek_sheet(table_)
-        blind = awaits_blind_confirmation(current, request.user) and (
+        blind = awaits_blind_confirmation(table_, current, request.user) and (
             request.GET.get("show") != "entered"
         )
         context = _sheet_context(
@@ -508,6 +509,11 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             conflict=changed,
         )
         return render(request, "scorer/sheet.html", context, status=409)
+    except UserError as refused:
+        # Refused by the sheet's rule, or a retried save that carried other numbers than
+        # its first try recorded: nothing was saved, and the sheet is shown as it is.
+        messages.error(request, capfirst(str(refused)) + ". Nothing was saved.")
+        return saved_redirect(request, _table_url("scorer:sheet", table_))
     messages.success(request, _saved_message(result, table_))
     for warning in result.warnings:
         messages.warning(request, capfirst(warning))
@@ -591,8 +597,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         "expected_version": current.version,
         "entered_by_me": current.entered_by_id == request.user.pk,
         "entered_by_name": author_name(table_.number, current.entered_by, current.entered_by_phone),
-        "can_confirm": current.status == SheetStatus.ENTERED
-        and current.entered_by_id != request.user.pk,
+        "can_confirm": sheets.refusal_for(table_, current, request.user, Act.CONFIRM) is None,
         "stop_warning": sheets.stop_warning(deals, size) if current.stopped_early else None,
     }
     blank = _padded([], size, max(most, deals))
@@ -734,7 +739,7 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
     # hidden from whoever may still confirm them blind. What counted is public anyway.
     hidden_after = (
         max((v.number for v in versions if v.action in _COUNTED), default=0)
-        if awaits_blind_confirmation(current, request.user)
+        if awaits_blind_confirmation(table_, current, request.user)
         else None
     )
     entries = []

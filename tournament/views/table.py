@@ -19,6 +19,7 @@ with that deal's cells merged in; the *review* submits the draft as complete.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,10 +41,13 @@ from tournament.round_forms import SheetPostForm
 from tournament.services import sheets
 from tournament.services import table_entry as entry
 from tournament.services.desk import author_name, phone_name
+from tournament.services.sheet_access import Act
 from tournament.services.sheets import (
     ClosedAtTableError,
     Mismatch,
+    ReplayMismatchError,
     Row,
+    SaveRefusedError,
     SheetChangedError,
     SheetInvalidError,
     SheetMismatchError,
@@ -103,17 +107,31 @@ def _posted(request: HttpRequest) -> dict[str, Any]:
     return form.cleaned_data
 
 
-def _open_for_post(request: HtmxHttpRequest, code: str) -> Table | HttpResponse:
+def _open_for_post(
+    request: HtmxHttpRequest, code: str, carried: PostedRows | None = None
+) -> Table | HttpResponse:
     """As ``_open``, but a submission already recorded with its key is answered as saved
-    even when the code no longer opens the sheet (confirmed or released meanwhile)."""
+    even when the code no longer opens the sheet (confirmed or released meanwhile), once
+    the numbers it carries (``carried``: its rows, by the table's size) are those the key
+    recorded; with other numbers it is refused (``sheets.ReplayMismatchError``)."""
     opened = _open(request, code)
     if isinstance(opened, Table):
         return opened
-    repeated = entry.table_for_repeat(code, _posted(request).get("key"))
-    if repeated is None:
+    saved = entry.saved_for_repeat(code, _posted(request).get("key"))
+    if saved is None:
         return opened
-    messages.info(request, f"{_where(repeated)}: this was already saved.")
+    table = saved.sheet.table
+    if carried is not None:
+        rows, numbers = carried(table)
+        if not sheets.carried_same(list(saved.deals), rows, numbers):
+            return _closed(request, table, sheets.ReplayMismatchError(table))
+    messages.info(request, f"{_where(table)}: this was already saved.")
     return saved_redirect(request, reverse("table:thanks"))
+
+
+# A submission's own numbers, read for ``table``: its rows, and the deals among them it
+# carried (None: all of them).
+PostedRows = Callable[[Table], tuple[list[Row], tuple[int, ...] | None]]
 
 
 # What the pages show ----------------------------------------------------------------------
@@ -154,10 +172,18 @@ def _phones(request: HttpRequest, table: Table, sheet: Sheet) -> Phones:
     return Phones(mine, sheet.entered_by_phone)
 
 
-def _closed_to_me(sheet: Sheet, phones: Phones) -> bool:
+def _refusal(request: HttpRequest, table: Table, sheet: Sheet, act: Act) -> str:
+    """Why this phone may not ``act`` on the sheet (``sheets.refusal_for``), in words;
+    blank when it may. A phone that has not saved yet has no token: it entered nothing."""
+    phone = entry.known_phone(request.session, table) or sheets.AtTable("")
+    refused = sheets.refusal_for(table, sheet, phone, act)
+    return capfirst(refused.reason) + "." if refused else ""
+
+
+def _closed_to_me(request: HttpRequest, table: Table, sheet: Sheet) -> bool:
     """Whether this phone may not change the sheet: it awaits confirmation and someone
     else submitted it (the numbers may be re-typed blind, so they are not shown)."""
-    return sheet.status == SheetStatus.ENTERED and not phones.entered_by_me
+    return bool(_refusal(request, table, sheet, Act.SAVE))
 
 
 @dataclass(frozen=True)
@@ -272,13 +298,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     sheet = sheets.peek_sheet(table)
     phones = _phones(request, table, sheet)
     rows = _rows(sheet)
-    tournament = table.round.tournament
-    confirm_here = (
-        tournament.table_confirm
-        and sheet.status == SheetStatus.ENTERED
-        and sheet.entered_by_phone is not None
-        and not phones.entered_by_me
-    )
+    confirm_here = not _refusal(request, table, sheet, Act.CONFIRM)
     typed = len(sheets.trim(rows))
     differences = _retype_differences(table, sheet)
     context = _base(
@@ -288,7 +308,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
         entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
         typed=typed,
         next_deal=min(typed + 1, _most(table)),
-        closed_to_me=_closed_to_me(sheet, phones),
+        closed_to_me=_closed_to_me(request, table, sheet),
         confirm_here=confirm_here,
         differences=differences if len(differences) <= MISMATCHES_SHOWN else [],
         differing_deals=sorted({d.deal for d in differences}),
@@ -414,18 +434,23 @@ def _deal_context(
 @never_cache
 @require_http_methods(["GET", "POST"])
 def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
-    table = (_open if request.method == "GET" else _open_for_post)(request, code)
+    def carried(table: Table) -> tuple[list[Row], tuple[int, ...]]:
+        blank = Row(won=[None] * table.size, last_in=None, left_over=None)
+        return [blank] * (number - 1) + [_posted_row(request, number, table.size)], (number,)
+
+    table = (
+        _open(request, code) if request.method == "GET" else _open_for_post(request, code, carried)
+    )
     if isinstance(table, HttpResponse):
         return table
     most = _most(table)
     sheet = sheets.peek_sheet(table)
-    phones = _phones(request, table, sheet)
     if not 1 <= number <= most:
         messages.error(
             request, f"A table of {table.size} plays {most} deals: there is no deal {number}."
         )
         return redirect("table:entry", table.code)
-    if _closed_to_me(sheet, phones):
+    if _closed_to_me(request, table, sheet):
         messages.error(
             request,
             f"{capfirst(author_name(table.number, sheet.entered_by, sheet.entered_by_phone))} "
@@ -459,6 +484,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             expected_version=expected,
             final=False,
             key=posted.get("key"),
+            carried=(number,),
         )
     except SheetChangedError as changed:
         context = _deal_context(
@@ -467,13 +493,19 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         return render(request, "table/deal.html", context, status=409)
     except ClosedAtTableError as closed:
         return _closed(request, table, closed)
+    except (SaveRefusedError, ReplayMismatchError) as refused:
+        return _closed(request, table, refused, reload=True)
     if number < most:
         return saved_redirect(request, _url("table:deal", table, number + 1))
     return saved_redirect(request, _url("table:review", table))
 
 
-def _closed(request: HttpRequest, table: Table, refusal: UserError) -> HttpResponse:
-    context = _base(table, refusal=capfirst(str(refusal)))
+def _closed(
+    request: HttpRequest, table: Table, refusal: UserError, *, reload: bool = False
+) -> HttpResponse:
+    """Nothing was saved, and why; with ``reload``, the sheet is still open to this phone
+    (the refusal concerned this submission), and the page links back to it."""
+    context = _base(table, refusal=capfirst(str(refusal)), reload=reload)
     return render(request, "table/closed.html", context, status=409)
 
 
@@ -524,7 +556,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     sheet = sheets.peek_sheet(table)
-    if _closed_to_me(sheet, _phones(request, table, sheet)):
+    if _closed_to_me(request, table, sheet):
         return redirect("table:entry", table.code)
     if request.method == "GET":
         context = _review_context(request, table, sheet, stopped_early=sheet.stopped_early)
@@ -545,6 +577,8 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
             final=True,
             stopped_early=stopped_early,
             key=posted.get("key"),
+            # The submission carries no numbers: it submits the draft as saved.
+            carried=(),
         )
     except SheetInvalidError:
         context = _review_context(request, table, sheet, stopped_early=stopped_early, final=True)
@@ -556,6 +590,8 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return render(request, "table/review.html", context, status=409)
     except ClosedAtTableError as closed:
         return _closed(request, table, closed)
+    except (SaveRefusedError, ReplayMismatchError) as refused:
+        return _closed(request, table, refused, reload=True)
     number = entry.phone_number(table, phone)
     who = "a scorer at the desk"
     if table.round.tournament.table_confirm:
@@ -619,34 +655,19 @@ def _blank(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _may_not_confirm(request: HttpRequest, table: Table, sheet: Sheet) -> str:
-    """Why this phone may not confirm the sheet, in words; blank when it may."""
-    phones = _phones(request, table, sheet)
-    if sheet.status != SheetStatus.ENTERED:
-        return "This sheet is not awaiting confirmation: it has not been submitted yet."
-    if not table.round.tournament.table_confirm:
-        return (
-            "This tournament has sheets confirmed by a scorer at the desk, not at the table: "
-            "hand the paper sheet in."
-        )
-    if sheet.entered_by_phone is None:
-        return "This sheet was entered by a scorer: it is confirmed at the desk, not at the table."
-    if phones.entered_by_me:
-        return (
-            "This phone submitted the sheet: another phone at the table, or a scorer at the "
-            "desk, must confirm it."
-        )
-    return ""
-
-
 @never_cache
 @require_http_methods(["GET", "POST"])
 def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    table = (_open if request.method == "GET" else _open_for_post)(request, code)
+    def carried(table: Table) -> tuple[list[Row], None]:
+        return sheets.trim(_retyped_rows(request, _most(table), table.size)), None
+
+    table = (
+        _open(request, code) if request.method == "GET" else _open_for_post(request, code, carried)
+    )
     if isinstance(table, HttpResponse):
         return table
     sheet = sheets.peek_sheet(table)
-    refusal = _may_not_confirm(request, table, sheet)
+    refusal = _refusal(request, table, sheet, Act.CONFIRM)
     if request.method == "GET":
         context = _confirm_context(table, sheet, [], refusal=refusal)
         return render(request, "table/confirm.html", context)
@@ -690,6 +711,8 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return render(request, "table/confirm.html", context, status=422)
     except ClosedAtTableError as closed:
         return _closed(request, table, closed)
+    except ReplayMismatchError as replayed:
+        return _closed(request, table, replayed, reload=True)
     except UserError as refused:
         # ConfirmRefusedError, or the sheet changed since the page was loaded.
         context = _confirm_context(

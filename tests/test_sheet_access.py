@@ -1,0 +1,409 @@
+"""Who may write a score sheet in which stage (``services.sheet_access``): the table in
+docs/score-sheets.md checked against the rule cell by cell, then every pair of writer
+(phone, scorer, organiser) and stage (not started, draft, entered, confirmed,
+correction draft, correction entered) through the real pages.
+
+club-night's round 1 seats three tables of four (four deals each); its tournament has
+table entry, phones confirming and the two-person check on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.pages import sheet_cells
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
+from tournament.services import sheets
+from tournament.services.sheet_access import Act, SheetFacts, Stage, Writer, refusal
+from tournament.services.sheets import AtTable
+
+ROWS = [
+    {"won": [10, 4, 10, 0], "last_in": 4, "left_over": 28},
+    {"won": [12, 10, 10, 10], "last_in": 1, "left_over": 10},
+    {"won": [8, 8, 8, 8], "last_in": 2, "left_over": 20},
+    {"won": [20, 0, 4, 6], "last_in": 3, "left_over": 22},
+]
+# The same four deals with deal 1's first two counts swapped (still 52 cards).
+CORRECTED = [{"won": [4, 10, 10, 0], "last_in": 4, "left_over": 28}, *ROWS[1:]]
+
+
+# The table in the docs ----------------------------------------------------------------
+
+DOC = Path(settings.BASE_DIR) / "docs" / "score-sheets.md"
+
+
+def doc_table() -> dict[tuple[Stage, Writer, Act], str]:
+    """Each cell of the "Who may do what" table, by stage, writer and act."""
+    text = DOC.read_text(encoding="utf-8").split("## Who may do what", 1)[1]
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    columns = []
+    for heading in header[1:]:
+        writer, act = heading.split(": ")
+        columns.append((Writer(writer), Act(act)))
+    cells = {}
+    for line in lines[2:]:
+        stage, *values = (cell.strip() for cell in line.strip("|").split("|"))
+        for (writer, act), value in zip(columns, values, strict=True):
+            cells[Stage(stage), writer, act] = value
+    return cells
+
+
+# What each wording in the table allows, given who entered the sheet and where.
+WORDINGS = {
+    "yes": lambda entered_it, at_table, phones_confirm: True,
+    "no": lambda entered_it, at_table, phones_confirm: False,
+    "the phone that entered it": lambda entered_it, at_table, phones_confirm: entered_it,
+    "someone else": lambda entered_it, at_table, phones_confirm: not entered_it,
+    "another phone, blind, where phones confirm and a phone entered it": (
+        lambda entered_it, at_table, phones_confirm: not entered_it and at_table and phones_confirm
+    ),
+}
+
+TABLE = doc_table()
+
+
+def test_the_doc_table_covers_every_writer_act_and_stage():
+    phone_acts = {(Writer.PHONE, act) for act in Act}
+    desk_acts = {(w, a) for w in (Writer.SCORER, Writer.ORGANISER) for a in (Act.SAVE, Act.CONFIRM)}
+    assert set(TABLE) == {(s, *wa) for s in Stage for wa in phone_acts | desk_acts}
+    assert set(TABLE.values()) <= set(WORDINGS)
+
+
+@pytest.mark.parametrize(("stage", "writer", "act"), sorted(TABLE))
+def test_the_rule_is_the_doc_table(stage, writer, act):
+    allowed = WORDINGS[TABLE[stage, writer, act]]
+    for entered_it, at_table, phones_confirm in itertools.product((False, True), repeat=3):
+        facts = SheetFacts(
+            stage=stage,
+            round_started=True,
+            round_released=False,
+            table_entry=True,
+            table_confirm=phones_confirm,
+            entered_at_table=at_table,
+            writer_entered_it=entered_it,
+        )
+        refused = refusal(writer, act, facts)
+        assert (refused is None) == allowed(entered_it, at_table, phones_confirm), (
+            stage,
+            writer,
+            act,
+            entered_it,
+            at_table,
+            phones_confirm,
+            refused,
+        )
+
+
+@pytest.mark.parametrize("stage", list(Stage))
+@pytest.mark.parametrize(
+    "closed",
+    [
+        {"table_entry": False},
+        {"round_started": False},
+        {"round_released": True},
+    ],
+    ids=["table entry off", "round not started", "round released"],
+)
+def test_phones_write_nothing_outside_an_open_round(stage, closed):
+    facts = SheetFacts(
+        **{
+            "stage": stage,
+            "round_started": True,
+            "round_released": False,
+            "table_entry": True,
+            "table_confirm": True,
+            "entered_at_table": True,
+            **closed,
+        }
+    )
+    for act in Act:
+        refused = refusal(Writer.PHONE, act, facts)
+        assert refused is not None
+        assert refused.closed
+
+
+@pytest.mark.parametrize("writer", [Writer.SCORER, Writer.ORGANISER])
+def test_the_desk_writes_only_in_a_started_round(writer):
+    facts = SheetFacts(
+        stage=Stage.DRAFT,
+        round_started=False,
+        round_released=False,
+        table_entry=True,
+        table_confirm=True,
+    )
+    assert refusal(writer, Act.SAVE, facts) is not None
+    assert (
+        refusal(writer, Act.SAVE, SheetFacts(**{**facts.__dict__, "round_started": True})) is None
+    )
+
+
+# Every writer against every stage, through the pages -------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Wrong-code counts live in the cache, which outlives a test.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def table(seated_round):
+    tournament = seated_round.tournament
+    tournament.table_entry = True
+    tournament.table_confirm = True
+    tournament.two_person_check = True
+    tournament.save()
+    return Table.objects.select_related("round__tournament").get(round=seated_round, number=1)
+
+
+def bring_to(stage: Stage, table: Table, scorer, second_scorer) -> None:
+    """Put the table's sheet in ``stage``: entered by another phone ("entered"), by the
+    second scorer (corrections), confirmed by the second scorer."""
+    if stage is Stage.NOT_STARTED:
+        return
+    if stage is Stage.DRAFT:
+        sheets.save_sheet(table, AtTable("other"), ROWS[:2], expected_version=0, final=False)
+        return
+    if stage is Stage.ENTERED:
+        sheets.save_sheet(table, AtTable("other"), ROWS, expected_version=0, final=True)
+        return
+    sheets.save_sheet(table, scorer, ROWS, expected_version=0, final=True)
+    sheets.confirm_sheet(table, second_scorer, expected_version=1)
+    if stage is Stage.CORRECTION_DRAFT:
+        sheets.save_sheet(table, second_scorer, CORRECTED[:1], expected_version=2, final=False)
+    elif stage is Stage.CORRECTION_ENTERED:
+        sheets.save_sheet(table, second_scorer, CORRECTED, expected_version=2, final=True)
+
+
+def state(table):
+    sheet = Sheet.objects.filter(table=table).first()
+    return (sheet.version, sheet.status) if sheet else (0, SheetStatus.NOT_STARTED)
+
+
+def phone_cells(number, row):
+    data = {cell_name(number, WON, seat): str(v) for seat, v in enumerate(row["won"], start=1)}
+    data[cell_name(number, LEFT_OVER)] = str(row["left_over"])
+    data[cell_name(number, LAST_IN)] = str(row["last_in"])
+    return data
+
+
+def pending_rows(table):
+    sheet = Sheet.objects.filter(table=table).first()
+    return list(sheet.pending) if sheet else []
+
+
+def act_as(writer, act, table, clients):
+    """Do ``act`` on the table's sheet as ``writer`` through its pages; whether the sheet
+    changed (and, for open, whether the page opened)."""
+    before = state(table)
+    version = before[0]
+    if writer is Writer.PHONE:
+        phone = clients["phone"]
+        code_url = reverse("table:entry", args=[table.code])
+        if act is Act.OPEN:
+            response = phone.get(code_url)
+            assert response.status_code in (200, 404)
+            if response.status_code == 404:
+                assert "This code opens no sheet" in response.content.decode()
+            return response.status_code == 200
+        if act is Act.SAVE:
+            phone.post(
+                reverse("table:deal", args=[table.code, 1]),
+                {**phone_cells(1, CORRECTED[0]), "expected_version": version, "key": "k-save"},
+            )
+        else:
+            data = {"expected_version": version, "key": "k-confirm"}
+            for number, row in enumerate(pending_rows(table), start=1):
+                data |= phone_cells(number, row)
+            phone.post(reverse("table:confirm", args=[table.code]), data)
+        return state(table) != before
+    client = clients[writer]
+    args = ["club-night", 1, table.number]
+    if act is Act.SAVE:
+        client.post(
+            reverse("scorer:sheet", args=args),
+            {
+                "expected_version": str(version),
+                "action": "draft",
+                "key": "k-desk",
+                **sheet_cells(CORRECTED),
+            },
+        )
+    else:
+        client.post(
+            reverse("scorer:confirm", args=args),
+            {"expected_version": str(version), "mode": "review", "key": "k-desk-confirm"},
+        )
+    return state(table) != before
+
+
+@pytest.mark.parametrize(("stage", "writer", "act"), sorted(TABLE))
+def test_every_writer_in_every_stage(
+    stage, writer, act, table, scorer, second_scorer, organiser_client, scorer_client, client
+):
+    bring_to(stage, table, scorer, second_scorer)
+    sheet = Sheet.objects.filter(table=table).first()
+    # The acting phone is a new one and the desk users did not enter the sheet (the
+    # corrections are the second scorer's), so "the phone that entered it" never acts.
+    allowed = WORDINGS[TABLE[stage, writer, act]](
+        False,
+        sheet is not None and sheet.entered_by_phone is not None,
+        True,
+    )
+    clients = {"phone": client, Writer.SCORER: scorer_client, Writer.ORGANISER: organiser_client}
+    assert act_as(writer, act, table, clients) == allowed
+
+
+def test_a_correction_does_not_reopen_the_table_code(table, scorer, second_scorer, client):
+    """The review's finding: a scorer's correction draft reopened the code, and phones
+    overwrote and confirmed it."""
+    bring_to(Stage.CORRECTION_DRAFT, table, scorer, second_scorer)
+    before = state(table)
+    entry = client.get(reverse("table:entry", args=[table.code]))
+    assert entry.status_code == 404
+    saved = client.post(
+        reverse("table:deal", args=[table.code, 1]),
+        {**phone_cells(1, ROWS[0]), "expected_version": before[0]},
+    )
+    assert saved.status_code == 404
+    submitted = client.post(
+        reverse("table:review", args=[table.code]), {"expected_version": before[0]}
+    )
+    assert submitted.status_code == 404
+    assert state(table) == before
+    assert pending_rows(table) == CORRECTED[:1]
+    # The desk's correction carries on, and confirming it is the desk's too.
+    assert sheets.peek_sheet(table).status == SheetStatus.DRAFT
+
+
+def test_a_phone_save_racing_a_correction_is_refused_under_the_locks(table, scorer, second_scorer):
+    """A phone whose page opened before the sheet was confirmed: the service refuses it."""
+    bring_to(Stage.CORRECTION_DRAFT, table, scorer, second_scorer)
+    version = state(table)[0]
+    with pytest.raises(sheets.ClosedAtTableError):
+        sheets.save_sheet(table, AtTable("late"), ROWS, expected_version=version, final=False)
+    with pytest.raises(sheets.ClosedAtTableError):
+        sheets.confirm_sheet(table, AtTable("late"), expected_version=version, retyped=ROWS)
+
+
+# A closed code and an unknown code take the same path -----------------------------------
+
+
+def captured_sql(client, code):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(reverse("table:entry", args=[code]))
+    assert response.status_code == 404
+    # Sessions and rate limits aside, the statements that looked the code up.
+    return [
+        re.sub(code, "CODE", q["sql"])
+        for q in captured.captured_queries
+        if "tournament_" in q["sql"]
+    ], re.sub(rb'(nonce|name="csrfmiddlewaretoken" value)="[^"]*"', b"", response.content)
+
+
+@pytest.mark.parametrize("stage", [Stage.CONFIRMED, Stage.CORRECTION_DRAFT])
+def test_a_closed_code_is_looked_up_as_an_unknown_one(table, scorer, second_scorer, stage):
+    bring_to(stage, table, scorer, second_scorer)
+    unknown = "ZZZZ9999" if table.code != "ZZZZ9999" else "YYYY9999"
+    closed_sql, closed_page = captured_sql(Client(), table.code)
+    unknown_sql, unknown_page = captured_sql(Client(), unknown)
+    assert len(closed_sql) == len(unknown_sql) == 1
+    assert closed_sql == unknown_sql
+    assert closed_page.replace(table.code.encode(), b"CODE") == unknown_page.replace(
+        unknown.encode(), b"CODE"
+    )
+
+
+def test_a_released_round_closes_its_codes_the_same_way(table):
+    Round.objects.filter(pk=table.round_id).update(released=True)
+    closed_sql, _ = captured_sql(Client(), table.code)
+    unknown_sql, _ = captured_sql(Client(), "ZZZZ9998")
+    assert closed_sql == unknown_sql
+
+
+# A replayed save tells the truth ----------------------------------------------------------
+
+
+def test_the_desk_refuses_a_replay_with_other_numbers(table, scorer_client):
+    url = reverse("scorer:sheet", args=["club-night", 1, table.number])
+    first = {"expected_version": "0", "action": "draft", "key": "same-key", **sheet_cells(ROWS)}
+    assert scorer_client.post(url, first).status_code == 302
+    again = scorer_client.post(url, first, follow=True)
+    assert "already saved with these numbers: nothing changed" in again.content.decode()
+    other = {**first, **sheet_cells(CORRECTED)}
+    refused = scorer_client.post(url, other, follow=True)
+    page = refused.content.decode()
+    assert "this save was already recorded with other numbers: reload the sheet" in page
+    assert "Nothing was saved" in page
+    assert state(table) == (1, SheetStatus.DRAFT)
+    assert pending_rows(table) == ROWS
+    assert SheetVersion.objects.filter(sheet__table=table, key="same-key").count() == 1
+
+
+def test_the_desk_refuses_a_replayed_blind_confirmation_with_other_numbers(
+    table, scorer, second_scorer_client
+):
+    sheets.save_sheet(table, scorer, ROWS, expected_version=0, final=True)
+    url = reverse("scorer:confirm", args=["club-night", 1, table.number])
+    first = {"expected_version": "1", "mode": "retype", "key": "confirm-key", **sheet_cells(ROWS)}
+    assert second_scorer_client.post(url, first).status_code == 302
+    assert state(table) == (2, SheetStatus.CONFIRMED)
+    other = {**first, **sheet_cells(CORRECTED)}
+    refused = second_scorer_client.post(url, other, follow=True)
+    assert "already recorded with other numbers" in refused.content.decode()
+    assert state(table) == (2, SheetStatus.CONFIRMED)
+
+
+def test_a_phone_replay_with_other_numbers_is_refused(table, client):
+    url = reverse("table:deal", args=[table.code, 1])
+    first = {**phone_cells(1, ROWS[0]), "expected_version": 0, "key": "phone-key"}
+    assert client.post(url, first).status_code == 302
+    # The same submission again: recorded once, and the phone moves on.
+    again = client.post(url, first)
+    assert again.status_code == 302
+    assert again.url == reverse("table:deal", args=[table.code, 2])
+    refused = client.post(url, {**first, **phone_cells(1, CORRECTED[0])})
+    assert refused.status_code == 409
+    page = refused.content.decode()
+    assert "this save was already recorded with other numbers: reload the sheet" in page
+    assert "Open the sheet again" in page
+    assert state(table) == (1, SheetStatus.DRAFT)
+    assert pending_rows(table) == ROWS[:1]
+
+
+def test_a_phone_replay_after_the_sheet_closed_is_checked_too(table, client, scorer, second_scorer):
+    url = reverse("table:deal", args=[table.code, 1])
+    first = {**phone_cells(1, ROWS[0]), "expected_version": 0, "key": "phone-key"}
+    assert client.post(url, first).status_code == 302
+    # The desk finishes and confirms the sheet: the code closes.
+    sheets.save_sheet(table, scorer, ROWS, expected_version=1, final=True)
+    sheets.confirm_sheet(table, second_scorer, expected_version=2)
+    same = client.post(url, first)
+    assert same.status_code == 302
+    assert same.url == reverse("table:thanks")
+    other = client.post(url, {**first, **phone_cells(1, CORRECTED[0])})
+    assert other.status_code == 409
+    assert "already recorded with other numbers" in other.content.decode()
+    assert state(table) == (3, SheetStatus.CONFIRMED)
+
+
+def test_a_replay_with_the_same_numbers_typed_differently_is_the_same(table, scorer):
+    """How a number was typed (derived from the checksum or not) is not a number."""
+    rows = [dict(ROWS[0], derived=["s1"]), *ROWS[1:]]
+    sheets.save_sheet(table, scorer, rows, expected_version=0, final=False, key="k")
+    result = sheets.save_sheet(table, scorer, ROWS, expected_version=0, final=False, key="k")
+    assert result.repeated
