@@ -646,6 +646,16 @@ def test_a_door_opened_for_the_evening_closes_at_midnight(
     assert "The door check-in of Test Open closed itself at 00:00 on 6 June." in page
 
 
+def test_a_door_opened_in_the_morning_offers_no_choice(organiser_client, tournament, monkeypatch):
+    """Before noon, midnight is more than 12 hours off: both choices close at one time."""
+    monkeypatch.setattr(door.timezone, "now", at("2025-06-05 09:00"))
+    page = text(organiser_client.get(reverse("door:setup", args=[tournament.slug])))
+    assert 'type="radio"' not in page
+    assert "It closes itself at 21:00, 12 hours from now" in page
+    organiser_client.post(reverse("door:open", args=[tournament.slug]), {"closes": "hours"})
+    assert door.current_door(tournament).closes_at == at("2025-06-05 21:00")()
+
+
 def test_a_door_opened_for_twelve_hours_stays_open_past_midnight(
     organiser_client, client, tournament, monkeypatch
 ):

@@ -1,6 +1,7 @@
 """The room on its phones: an anonymous phone finds a seat of a started round, and a
 player at the door checks in on a tablet and undoes it, with htmx and without
-JavaScript. At 360 px nothing scrolls sideways.
+JavaScript; the door's Undo leaves an earlier check-in alone, and a private door lists
+nobody from a letter. At 360 px nothing scrolls sideways.
 
 Screenshots go to artifacts/screenshots/seats/.
 """
@@ -11,7 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tournament.models import Player, Seat, Tournament
+from tournament.models import Player, Round, Seat, Tournament
 from tournament.services import door
 
 pytestmark = pytest.mark.browser
@@ -53,7 +54,7 @@ def test_a_phone_finds_a_seat_of_the_started_round(
 
 
 @pytest.mark.parametrize("javascript", [True, False])
-def test_a_player_checks_in_at_the_door_and_undoes_it(
+def test_a_player_checks_in_at_the_door_and_sees_their_table(
     new_page, seated_round, screenshot_dir, javascript
 ):
     tournament = seated_round.tournament
@@ -62,6 +63,7 @@ def test_a_player_checks_in_at_the_door_and_undoes_it(
     )
     page = new_page(viewport=TABLET, java_script_enabled=javascript)
     page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    # A private tournament: a name is found by a whole word of it.
     page.get_by_label("Your name").fill(mine.player.name[-4:])
     if not javascript:
         page.get_by_role("button", name="Find").click()
@@ -69,14 +71,66 @@ def test_a_player_checks_in_at_the_door_and_undoes_it(
     expect(page.get_by_role("status")).to_contain_text(f"{mine.player.name}, you are checked in.")
     expect(page.get_by_role("status")).to_contain_text("table 2, seat 1 — deals first")
     assert Player.objects.get(pk=mine.player.pk).checked_in
+    # Seated in the round being played: no Undo at the door, the desk sorts it out.
+    expect(page.get_by_role("status")).to_contain_text("Not you? Please tell the organiser")
+    expect(page.get_by_role("button", name="Undo — that is not me")).to_have_count(0)
     if javascript:
         page.screenshot(path=screenshot_dir("seats") / "door-checked-in.png", full_page=True)
-    page.get_by_role("button", name="Undo — that is not me").click()
-    expect(page.get_by_role("status")).to_contain_text("is no longer checked in")
-    assert not Player.objects.get(pk=mine.player.pk).checked_in
     page.get_by_role("link", name="Next player").click()
     expect(page.get_by_label("Your name")).to_be_visible()
     fits(page, TABLET["width"])
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_player_checks_in_before_the_round_and_undoes_it(
+    new_page, seated_round, screenshot_dir, javascript
+):
+    tournament = seated_round.tournament
+    Round.objects.filter(pk=seated_round.pk).update(started=False)
+    player = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    page = new_page(viewport=PHONE, java_script_enabled=javascript)
+    page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    page.get_by_label("Your name").fill(player.name)
+    if not javascript:
+        page.get_by_role("button", name="Find").click()
+    page.get_by_role("button", name=player.name).click()
+    expect(page.get_by_role("status")).to_contain_text(f"{player.name}, you are checked in.")
+    page.get_by_role("button", name="Undo — that is not me").click()
+    expect(page.get_by_role("status")).to_contain_text(f"{player.name} is not checked in.")
+    assert not Player.objects.get(pk=player.pk).checked_in
+    expect(page.get_by_role("button", name=f"Check in {player.name} again")).to_be_visible()
+    fits(page, PHONE["width"])
+    if javascript:
+        page.screenshot(path=screenshot_dir("seats") / "door-undone-360.png", full_page=True)
+
+
+def test_the_door_undo_after_an_earlier_check_in_leaves_the_player_checked_in(
+    new_page, seated_round
+):
+    tournament = seated_round.tournament
+    Round.objects.filter(pk=seated_round.pk).update(started=False)
+    player = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    Player.objects.filter(pk=player.pk).update(checked_in=True)  # by the organiser
+    page = new_page(viewport=TABLET)
+    page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    page.get_by_label("Your name").fill(player.name)
+    page.get_by_role("button", name=player.name).click()
+    expect(page.get_by_role("status")).to_contain_text(f"{player.name} was already checked in.")
+    expect(page.get_by_role("button", name="Undo — that is not me")).to_have_count(0)
+    assert Player.objects.get(pk=player.pk).checked_in
+
+
+def test_a_private_door_lists_nobody_from_a_letter(new_page, seated_round):
+    tournament = seated_round.tournament
+    page = new_page(viewport=PHONE)
+    page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    page.get_by_label("Your name").fill("P")
+    expect(page.get_by_text("Type at least two letters of your name.")).to_be_visible()
+    page.get_by_label("Your name").fill("Pl")
+    expect(page.get_by_text("No name has the word “Pl”")).to_be_visible()
+    expect(page.locator(".door-name")).to_have_count(0)
+    page.get_by_label("Your name").fill("Player")
+    expect(page.locator(".door-name")).to_have_count(12)
 
 
 def test_the_door_runs_under_the_content_security_policy(new_page, seated_round):

@@ -143,7 +143,7 @@ def test_the_desk_pages_fit_a_phone(new_page, club_night, screenshot_dir):
         "players": reverse("organiser:players", args=[slug]),
         "door-setup": reverse("door:setup", args=[slug]),
         # The door's own page, as the tablet (or a phone) shows it, with a search.
-        "door": reverse("door:tablet", args=[slug, door.door_token(club_night)]) + "?q=e",
+        "door": reverse("door:tablet", args=[slug, door.door_token(club_night)]) + "?q=pl",
     }
     for name, path in pages.items():
         response = page.goto(path)
