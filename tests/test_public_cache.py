@@ -264,3 +264,31 @@ def test_deleting_a_tournament_is_quiet_and_its_pages_are_gone(client, make_play
     assert len(_marks(queries)) <= 1
     assert not Tournament.objects.filter(pk=tournament.pk).exists()
     assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize(("name", "query"), [("standings", "q=Player"), ("find_seat", "q=Pla")])
+def test_a_search_is_answered_afresh_not_stored(client, make_played, name, query):
+    """Every distinct search stored for an hour would let anyone fill the cache: only the
+    page without a search is kept, while a search still gets its ETag for a 304."""
+    from django.core.cache import cache
+
+    tournament = make_played(players=12, rounds=2)
+    url = f"{reverse(name, args=[tournament.slug])}?{query}"
+    stored = []
+    real_set = cache.set
+
+    def recording_set(key, value, *args, **kwargs):
+        stored.append(key)
+        return real_set(key, value, *args, **kwargs)
+
+    cache.set = recording_set
+    try:
+        first = client.get(url)
+        again = client.get(url)
+        not_modified = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    finally:
+        del cache.set
+    assert first.status_code == again.status_code == 200
+    assert again.content == first.content
+    assert not [key for key in stored if key.startswith("lld:public:") and "?q=" in key]
+    assert not_modified.status_code == 304

@@ -190,11 +190,20 @@ def forget_generations() -> None:
     _generations.clear()
 
 
+# The reads that hold text a visitor typed (a name searched for): every distinct one
+# would be a page of its own in the cache, about 11 KB for an hour, so a search's answer
+# is made afresh each time (from the cached results: ``services.public``) and only its
+# ETag is shared, for a 304 while the tournament has not changed.
+SEARCHES = frozenset({"q"})
+
+
 @dataclass(frozen=True)
 class PageKey:
     key: str
     etag: str
     changed: datetime
+    # Whether the page itself is kept in the cache (not a search's answer).
+    stored: bool = True
 
 
 def _page_key(request: HttpRequest, slug: str) -> PageKey | None:
@@ -210,7 +219,8 @@ def _page_key(request: HttpRequest, slug: str) -> PageKey | None:
     key = (
         f"lld:public:{pk}:{changed.timestamp()}:{variant}:{request.path}?{request.GET.urlencode()}"
     )
-    return PageKey(key, page_etag(key), changed)
+    searched = any(request.GET.get(name) for name in SEARCHES)
+    return PageKey(key, page_etag(key), changed, stored=not searched)
 
 
 def cached_public_page(
@@ -339,11 +349,11 @@ class PublicPageCacheMiddleware:
             _conditional_headers(not_modified, page)
             patch_vary_headers(not_modified, _VARY)
             return not_modified
-        stored = cache.get(page.key)
+        stored = cache.get(page.key) if page.stored else None
         if stored is None:
             request.public_page = page  # type: ignore[attr-defined]
             response = self.get_response(request)
-            if getattr(response, "public_page", None) != page:
+            if getattr(response, "public_page", None) != page or not page.stored:
                 return response
             stored = _store(page, response)
             if stored is None:
