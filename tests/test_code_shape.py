@@ -33,3 +33,16 @@ def test_the_seating_engine_is_a_package_whose_modules_are_the_documented_steps(
     for module in sorted(package.glob("*.py")):
         if module.name != "__init__.py":
             assert f"`{module.name}`" in docs, f"docs/seating.md does not name {module.name}"
+
+
+def test_no_template_comment_runs_over_a_line():
+    """``{# … #}`` is a comment in Django only on one line: over two, it is printed on
+    the page as text. Longer comments use ``{% comment %}``."""
+    templates = ROOT / "templates"
+    open_comments = [
+        f"{path.relative_to(templates)}:{number}"
+        for path in sorted(templates.rglob("*.html"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if line.count("{#") > line.count("#}")
+    ]
+    assert open_comments == [], "close each {# on its own line, or use {% comment %}"
