@@ -15,8 +15,10 @@ import os
 import shutil
 import socket
 import subprocess
+import time
 from collections.abc import Iterator
 
+import django_ratelimit.core
 import pytest
 import redis
 from django.core.cache import caches
@@ -100,6 +102,14 @@ def series_addresses(league, person) -> list[str]:
     ]
 
 
+@pytest.fixture
+def one_window(monkeypatch):
+    """Every wrong code of the test counts in the same minute, however slow the machine:
+    django-ratelimit's minutes start at a time of their own for each address."""
+    end = int(time.time()) + 60
+    monkeypatch.setattr(django_ratelimit.core, "_get_window", lambda value, period: end)
+
+
 def all_answer(client, addresses: list[str]) -> None:
     for address in addresses:
         response = client.get(address)
@@ -144,7 +154,7 @@ def test_a_phone_enters_its_sheet_with_redis_stopped(client, seated_round):
     assert peek_sheet(table).pending == [deal]
 
 
-@pytest.mark.usefixtures("redis_stopped", "_backs_up")
+@pytest.mark.usefixtures("redis_stopped", "_backs_up", "one_window")
 def test_the_wrong_code_limit_counts_in_the_process_with_redis_stopped(client, seated_round):
     for attempt in range(WRONG_CODES):
         assert client.get(f"/e/ZZZZZZ{attempt:02d}/").status_code == 404
@@ -255,7 +265,7 @@ def test_first_views_of_new_public_pages_render_with_redis_full(client, make_pla
     assert "is full (OutOfMemoryError" in caplog.text
 
 
-@pytest.mark.usefixtures("_backs_up")
+@pytest.mark.usefixtures("_backs_up", "one_window")
 def test_the_wrong_code_limit_counts_with_redis_full(client, full_redis, seated_round):
     refuse_every_write(full_redis)
     table = Table.objects.get(round=seated_round, number=1)
