@@ -25,8 +25,9 @@ class Access(Enum):
     ACCOUNT = "account"  # any logged-in user: their own account, their own tournaments
     SCORER = "scorer"  # the tournament's scorers and its organiser
     ORGANISER = "organiser"  # the tournament's organiser only
-    # Anyone who organises a tournament here, or a superuser: the register of people,
-    # shared by the installation's organisers (tournament/permissions.py may_keep_people).
+    # The installation's organisers (granted "may organise", a superuser, or with
+    # ORGANISERS=anyone whoever organises a tournament here): the register of people
+    # (tournament/permissions.py may_keep_people; tests/test_organisers.py).
     PEOPLE = "people"
     # Anyone holding the tournament's open door address (its token), logged in or not:
     # door check-in on a tablet (tournament/services/door.py).
@@ -92,6 +93,8 @@ ROUTES: dict[str, Route] = {
     "club": _route(Access.SERIES),
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
+    # Any account with ORGANISERS=anyone, as in the tests; with "granted", only those
+    # granted "may organise" (tests/test_organisers.py).
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
     "organiser:series_list": _route(Access.ACCOUNT),
     "organiser:series_create": _route(Access.ACCOUNT, "GET POST"),

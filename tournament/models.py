@@ -136,6 +136,13 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-date", "name"]
+        # "May organise" (``permissions.may_organise``), given to the Organisers group.
+        permissions = [
+            (
+                "organise",
+                "May organise: create tournaments and series, keep the register of people",
+            )
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(rotations_per_round__gte=1), name="tournament_rotations_at_least_one"

@@ -5,6 +5,14 @@
   sheets, nothing else;
 - everyone else sees only what is published.
 
+Who may *organise* (create tournaments and series) is the installation's choice,
+``settings.ORGANISERS``: ``anyone`` with an account (a laptop whose owner makes every
+account), or only those ``granted`` "may organise" (the permission ``tournament.organise``,
+held by the Organisers group; superusers always may). The register of people is kept by
+those granted it, and with ``anyone`` also by whoever organises a tournament here: a
+scorer who organises nothing never reaches it, and with ``granted`` cannot make
+themselves an organiser by creating a tournament.
+
 Views fetch tournaments through these helpers so that the check is never forgotten:
 a tournament the user has no role in is a 404 (its existence is not revealed), a
 scorer asking for an organiser's page gets a 403.
@@ -12,6 +20,7 @@ scorer asking for an organiser's page gets a 403.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -20,6 +29,8 @@ from django.http import Http404, HttpRequest
 from tournament.models import Round, Tournament
 
 User = AbstractBaseUser | AnonymousUser
+
+ORGANISE = "tournament.organise"
 
 
 def is_organiser(user: User, tournament: Tournament) -> bool:
@@ -98,18 +109,47 @@ def get_round(tournament: Tournament, number: int) -> Round:
     return round_
 
 
-def may_keep_people(user: User) -> bool:
-    """The register of people is the installation's, shared by its organisers: anyone who
-    organises a tournament here (or a superuser) may search, add, edit and merge people;
-    a scorer who organises nothing may not."""
+def is_granted_organising(user: User) -> bool:
+    """Given "may organise" (the Organisers group), or a superuser."""
     if not user.is_authenticated:
         return False
-    if getattr(user, "is_superuser", False):
+    # Superusers hold every permission (PermissionsMixin.has_perm).
+    has_perm = getattr(user, "has_perm", None)
+    return bool(has_perm is not None and has_perm(ORGANISE))
+
+
+def may_organise(user: User) -> bool:
+    """May create tournaments and series: any account with ``ORGANISERS=anyone``, only
+    those granted it with ``granted``."""
+    if not user.is_authenticated:
+        return False
+    return settings.ORGANISERS == "anyone" or is_granted_organising(user)
+
+
+def check_may_organise(request: HttpRequest) -> None:
+    """403 for a logged-in user who may not create tournaments and series."""
+    if not may_organise(request.user):
+        raise PermissionDenied(
+            "Only organisers may create tournaments and series here: ask the administrator "
+            "to add your account to the Organisers group."
+        )
+
+
+def may_keep_people(user: User) -> bool:
+    """The register of people is the installation's, shared by its organisers: those
+    granted "may organise" (and superusers), and with ``ORGANISERS=anyone`` whoever
+    organises a tournament here, may search, add, edit and merge people; a scorer who
+    organises nothing may not."""
+    if is_granted_organising(user):
         return True
-    return Tournament.objects.filter(owner=user.pk).exists()
+    return (
+        user.is_authenticated
+        and settings.ORGANISERS == "anyone"
+        and Tournament.objects.filter(owner=user.pk).exists()
+    )
 
 
 def check_people_keeper(request: HttpRequest) -> None:
     """403 for a logged-in user who may not keep the register (views are login_required)."""
     if not may_keep_people(request.user):
-        raise PermissionDenied("Only organisers of a tournament may keep the register of people.")
+        raise PermissionDenied("Only organisers may keep the register of people.")

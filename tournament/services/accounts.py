@@ -1,4 +1,5 @@
-"""Login lockouts: who is locked out, until when, and unlocking a scorer.
+"""Login lockouts: who is locked out, until when, and unlocking a scorer; and granting an
+account "may organise" (``permissions.may_organise``).
 
 django-axes keeps one *attempt* row per user name, address and browser, counting that
 row's wrong passwords since its first one; ``attempt_time`` is the time of the latest.
@@ -17,12 +18,17 @@ from datetime import datetime
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Group, Permission, PermissionsMixin
 from django.db import transaction
 from django.utils import timezone
 
 from scoring.errors import UserError
 from tournament.models import Tournament
+from tournament.permissions import is_granted_organising
+
+# The group the administrator adds organisers to (made by migration 0012, with the
+# permission "may organise").
+ORGANISERS_GROUP = "Organisers"
 
 
 def _lock_ends(attempts: list[AccessAttempt]) -> datetime | None:
@@ -89,10 +95,13 @@ def lockout_ends(
 
 def organiser_may_unlock(tournament: Tournament, scorer: AbstractBaseUser) -> bool:
     """Whether ``tournament``'s organiser may lift ``scorer``'s lockout: only an account
-    that is a scorer and nothing more, and only of tournaments that organiser organises.
+    that is a scorer and nothing more (no tournament of its own, not granted "may
+    organise"), and only of tournaments that organiser organises.
     Anyone may be added as a scorer by user name, so without this an organiser could add
     an administrator's account and unlock it again and again to guess its password."""
     if getattr(scorer, "is_staff", False) or getattr(scorer, "is_superuser", False):
+        return False
+    if is_granted_organising(scorer):
         return False
     if Tournament.objects.filter(owner_id=scorer.pk).exists():
         return False
@@ -119,6 +128,17 @@ def unlock_scorer(tournament: Tournament, scorer: AbstractBaseUser) -> int:
             )
         removed, _ = AccessAttempt.objects.filter(username=scorer.get_username()).delete()
     return removed
+
+
+def grant_organising(user: PermissionsMixin) -> None:
+    """Let ``user`` organise wherever only those granted it may (``ORGANISERS=granted``):
+    a member of the Organisers group, as the administrator makes them in the admin pages."""
+    with transaction.atomic():
+        group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+        group.permissions.add(
+            Permission.objects.get(content_type__app_label="tournament", codename="organise")
+        )
+        user.groups.add(group)
 
 
 class AmbiguousUsername(UserError):

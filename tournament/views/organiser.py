@@ -3,6 +3,8 @@ and standings. Players are in ``views.players``, rounds and seating in ``views.r
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); writes go through services.
+Creating a tournament is for those who may organise (``permissions.may_organise``: a
+403 page for others).
 """
 
 from __future__ import annotations
@@ -29,7 +31,13 @@ from tournament.forms import (
 )
 from tournament.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
-from tournament.permissions import get_tournament_for_organiser, tournaments_for
+from tournament.permissions import (
+    check_may_organise,
+    get_tournament_for_organiser,
+    may_keep_people,
+    may_organise,
+    tournaments_for,
+)
 from tournament.services import accounts as account_service
 from tournament.services import room, scorer_access, series_admin, tournaments
 from tournament.services import rounds as round_service
@@ -44,6 +52,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "tournaments": tournaments,
         "series_requests": list(series_admin.requests_for(request.user)),
+        "may_organise": may_organise(request.user),
+        "may_keep_people": may_keep_people(request.user),
     }
     return render(request, "organiser/home.html", context)
 
@@ -51,6 +61,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HtmxHttpRequest) -> HttpResponse:
+    check_may_organise(request)
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         tournament = tournaments.create_tournament(form.save(commit=False), request.user)

@@ -3,6 +3,7 @@ requests of other organisers to put one of the user's tournaments in their serie
 
 Every view of one series fetches it through ``series_admin.get_series_for_owner`` (a 404
 for anyone but its owner or a superuser); writes go through ``services.series_admin``.
+Creating a series is for those who may organise (``permissions.may_organise``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.errors import UserError
 from tournament.http import HtmxHttpRequest
 from tournament.models import Series
+from tournament.permissions import check_may_organise, may_organise
 from tournament.series_forms import AddTournamentForm, EntryForm, SeriesForm
 from tournament.services import series_admin
 
@@ -26,6 +28,7 @@ def series_list(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "series_list": series_admin.series_for(request.user).select_related("owner"),
         "requests": series_admin.requests_for(request.user),
+        "may_organise": may_organise(request.user),
     }
     return render(request, "organiser/series_list.html", context)
 
@@ -33,6 +36,7 @@ def series_list(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def series_create(request: HtmxHttpRequest) -> HttpResponse:
+    check_may_organise(request)
     form = SeriesForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         series = series_admin.create_series(form.save(commit=False), request.user)

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_season
 from tournament.models import Series, Tournament
 from tournament.services import tournament_file
+from tournament.services.accounts import grant_organising
 from tournament.services.series_setup import SeriesSettings, create_series
 
 DEMO_PASSWORD = "lld-demo"
@@ -71,6 +72,8 @@ class Command(BaseCommand):
                 password = password or make_password(DEMO_PASSWORD)
                 user = users.create(username=username, password=password)
             accounts.append(user)
+        # The demo's organiser may organise however ORGANISERS is set; its scorers may not.
+        grant_organising(accounts[0])
         for each in tournaments:
             each.owner = accounts[0]
             each.save(update_fields=["owner"])
