@@ -1,5 +1,8 @@
 """Caching of the public pages.
 
+Over 400 lines: the stored pages, their keys and the generations that make them stale
+are one mechanism; the middleware and the views' decorator both need all of it.
+
 A room full of phones refreshing at release time must not slow down score entry, so
 anonymous visitors' GETs of public pages are answered from Django's cache (local memory
 by default, a cache server through ``CACHE_URL``) by ``PublicPageCacheMiddleware``, right
@@ -190,10 +193,8 @@ def forget_generations() -> None:
     _generations.clear()
 
 
-# The reads that hold text a visitor typed (a name searched for): every distinct one
-# would be a page of its own in the cache, about 11 KB for an hour, so a search's answer
-# is made afresh each time (from the cached results: ``services.public``) and only its
-# ETag is shared, for a 304 while the tournament has not changed.
+# Text a visitor typed: each search stored would take ~11 KB for an hour, so its answer
+# is made afresh from the cached results and only its ETag is shared (for a 304).
 SEARCHES = frozenset({"q"})
 
 
@@ -202,8 +203,7 @@ class PageKey:
     key: str
     etag: str
     changed: datetime
-    # Whether the page itself is kept in the cache (not a search's answer).
-    stored: bool = True
+    stored: bool = True  # the page itself is kept (not a search's answer)
 
 
 def _page_key(request: HttpRequest, slug: str) -> PageKey | None:
