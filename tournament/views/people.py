@@ -1,9 +1,10 @@
 """The register of people kept across tournaments: searching it, adding, editing and
 merging people.
 
-Who may: anyone who organises a tournament here, or a superuser
-(``permissions.may_keep_people``): the register is the installation's, shared by its
-organisers, as a guild's members are. Others who are logged in get a 403. Writes go
+Who may: the installation's organisers (``permissions.may_keep_people``: granted "may
+organise", a superuser, or with ``ORGANISERS=anyone`` whoever organises a tournament
+here): the register is the installation's, shared by its organisers, as a guild's
+members are. Others who are logged in get a 403. Writes go
 through ``services.people``.
 
 The register is shared, the tournaments are not: a person's tournaments are shown, named
