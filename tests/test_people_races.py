@@ -159,3 +159,39 @@ def _unlink_and_merge(organiser):
 def test_unlinking_a_player_as_their_person_is_merged_does_both(postgresql, organiser):
     for _ in range(RACES):
         _unlink_and_merge(organiser)
+
+
+def _link_elsewhere_and_merge(organiser):
+    """A player of a third tournament linked to Ann as Ann is merged into Anne: the merge
+    then moves the new link too, or the link is refused; never an error."""
+    tournament, first, second = (TournamentFactory(owner=organiser) for _ in range(3))
+    (player,) = make_players(tournament, 1)
+    ann = people.add_person("Ann Lee", "", "")
+    anne = people.add_person("Anne Lee", "", "")
+    people.link(make_players(first, 1)[0], ann)
+    people.link(make_players(second, 1)[0], anne)
+    linking, merging = _logged_in(organiser), _logged_in(organiser)
+    link_url = reverse("organiser:player_person", args=[tournament.slug, player.pk])
+
+    outcomes = run_together(
+        lambda: linking.post(link_url, {"person": ann.pk}, headers={"HX-Request": "true"}),
+        lambda: merging.post(reverse("people:merge", args=[anne.pk]), {"other": ann.pk}),
+    )
+
+    assert [outcome.error for outcome in outcomes] == [None, None]
+    link_response, merge_response = (outcome.value for outcome in outcomes)
+    assert (link_response.status_code, merge_response.status_code) == (200, 302)
+    assert not Person.objects.filter(pk=ann.pk).exists()
+    player.refresh_from_db()
+    if "merged into another person meanwhile" in link_response.content.decode():
+        assert player.person_id is None
+    else:
+        assert player.person_id == anne.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_linking_elsewhere_as_the_person_is_merged_is_moved_by_the_merge_or_refused(
+    postgresql, organiser
+):
+    for _ in range(RACES):
+        _link_elsewhere_and_merge(organiser)
