@@ -212,11 +212,18 @@ def address_argument(extra: list[str], default: str) -> tuple[tuple[str, int], l
     return parse_address(default), extra
 
 
+def demo_site(host: str, port: int) -> str:
+    """The address this computer opens the demo served on ``host``:``port`` at: the links
+    the demo prints. Serving every address serves this computer's loopback too."""
+    opened = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://{url_host(opened)}:{port}"
+
+
 def demo(extra: list[str]) -> None:
     (host, port), rest = address_argument(extra, DEMO_ADDRESS)
     # One process migrates and loads (each start of Django costs a good part of a second
     # on a first run), and runs the system checks, so the server need not run them again.
-    manage("load_demo", "--migrate")
+    manage("load_demo", "--migrate", "--site", demo_site(host, port))
     manage("runserver", "--skip-checks", f"{url_host(host)}:{port}", *rest)
 
 

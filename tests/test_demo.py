@@ -56,6 +56,16 @@ def test_the_demo_accounts_log_in_with_the_demo_password(db):
         assert not user.check_password("lld-dem0"), user.username
 
 
+def test_the_demo_links_to_the_site_it_is_served_at(db):
+    out = io.StringIO()
+    call_command("load_demo", "--site", "http://127.0.0.1:8721/", stdout=out)
+    printed = out.getvalue()
+    assert "http://127.0.0.1:8721/t/red-lion-winter-open/" in printed
+    assert "http://127.0.0.1:8721/s/" in printed
+    assert "http://127.0.0.1:8721/accounts/login/" in printed
+    assert ":8000" not in printed
+
+
 def test_load_demo_can_migrate_first(db):
     out = io.StringIO()
     call_command("load_demo", "--migrate", "--no-users", stdout=out)

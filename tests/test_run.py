@@ -55,9 +55,25 @@ def test_the_demo_serves_where_it_always_did(managed):
 def test_the_demo_takes_an_address(managed):
     run.demo(["127.0.0.1:8101"])
     assert managed == [
-        ("load_demo", "--migrate"),
+        ("load_demo", "--migrate", "--site", "http://127.0.0.1:8101"),
         ("runserver", "--skip-checks", "127.0.0.1:8101"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("address", "site"),
+    [
+        ([], "http://127.0.0.1:8000"),
+        (["127.0.0.1:8721"], "http://127.0.0.1:8721"),
+        (["localhost:8721"], "http://localhost:8721"),
+        (["0.0.0.0:8721"], "http://127.0.0.1:8721"),
+        (["[::]:8721"], "http://[::1]:8721"),
+        (["[::1]:8721"], "http://[::1]:8721"),
+    ],
+)
+def test_the_demo_prints_links_to_the_address_it_serves(managed, address, site):
+    run.demo(address)
+    assert managed[0] == ("load_demo", "--migrate", "--site", site)
 
 
 def test_the_demo_passes_other_options_on(managed):

@@ -11,6 +11,7 @@ from tournament.services.series_setup import SeriesSettings, create_series
 
 DEMO_PASSWORD = "lld-demo"
 DEMO_USERS = ("organiser", "scorer", "checker")
+DEMO_SITE = "http://127.0.0.1:8000"
 
 
 class Command(BaseCommand):
@@ -22,6 +23,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--site",
+            default=DEMO_SITE,
+            help=f"the address the demo is served at, for the links it prints ({DEMO_SITE})",
+        )
         parser.add_argument("--no-users", action="store_true", help="do not create demo accounts")
         parser.add_argument(
             "--migrate",
@@ -29,7 +35,10 @@ class Command(BaseCommand):
             help="first bring the database up to date (migrate), in the same process",
         )
 
-    def handle(self, *args: object, no_users: bool, migrate: bool, **options: object) -> None:
+    def handle(
+        self, *args: object, no_users: bool, migrate: bool, site: str, **options: object
+    ) -> None:
+        site = site.rstrip("/")
         if migrate:
             call_command("migrate", interactive=False, stdout=self.stdout, stderr=self.stderr)
         tournaments: list[Tournament] = []
@@ -54,11 +63,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Loaded the demo “{tournament.name}”: {summary.players} players, "
             f"{summary.rounds} rounds, {summary.deals} deals. "
-            f"Standings: http://127.0.0.1:8000{tournament.get_absolute_url()}"
+            f"Standings: {site}{tournament.get_absolute_url()}"
         )
         self.stdout.write(
-            f"Its season, “{series.name}” ({len(tournaments)} evenings): "
-            f"http://127.0.0.1:8000/s/{series.slug}/"
+            f"Its season, “{series.name}” ({len(tournaments)} evenings): {site}/s/{series.slug}/"
         )
         if no_users:
             return
@@ -81,7 +89,7 @@ class Command(BaseCommand):
         series.owner = accounts[0]
         series.save(update_fields=["owner"])
         self.stdout.write(
-            "Log in at http://127.0.0.1:8000/accounts/login/ as “organiser” (organises the "
+            f"Log in at {site}/accounts/login/ as “organiser” (organises the "
             "demo) or “scorer” / “checker” (its scorers); the password of each is "
             f"“{DEMO_PASSWORD}”."
         )
