@@ -152,19 +152,62 @@ def refused_codes(seated_round, make_played, table):
     }
 
 
+def without_typed_code(body: str) -> str:
+    return re.sub(r'(<input id="code"[^>]*?) value="[^"]*"', r"\1", body)
+
+
 def test_every_refused_code_gets_the_same_404(client, refused_codes):
     bodies = set()
     for reason, code in refused_codes.items():
         response = client.get(reverse("table:entry", args=[code]))
         assert response.status_code == 404, reason
-        bodies.add(without_csrf(html(response)))
+        bodies.add(without_typed_code(without_csrf(html(response))))
         typed = client.post(reverse("table:code"), {"code": code})
         assert typed.status_code == 404, reason
-        bodies.add(without_csrf(html(typed)))
+        bodies.add(without_typed_code(without_csrf(html(typed))))
     assert len(bodies) == 1
     body = bodies.pop()
     assert "This code opens no sheet now" in body
     assert "ask the organiser" in body
+
+
+def code_box(body: str) -> str:
+    (box,) = re.findall(r'<input id="code"[^>]*>', body)
+    return box
+
+
+@pytest.mark.parametrize(
+    ("typed", "box"),
+    [
+        ("k7qm-3rxd", 'value="k7qm-3rxd"'),
+        ("  ZZZZ ZZZZ ", 'value="ZZZZ ZZZZ"'),
+        ('"><script>alert(1)</script>', 'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'),
+        ("A" * 40, None),
+        ("ABCD\x00EFGH", None),
+        ("ABCD\nEFGH", None),
+    ],
+    ids=["mistyped", "spaced", "markup", "longer than the box", "NUL", "two lines"],
+)
+def test_a_wrong_code_is_given_back_in_the_box(client, table, typed, box):
+    """The code is corrected where it was typed, not typed again; junk the box cannot
+    hold is not given back."""
+    response = client.post(reverse("table:code"), {"code": typed})
+    assert response.status_code == 404
+    given_back = code_box(html(response))
+    if box is None:
+        assert "value=" not in given_back
+    else:
+        assert box in given_back
+    assert 'maxlength="32"' in given_back
+
+
+def test_a_refused_link_gives_its_code_back_in_the_box(client, refused_codes):
+    response = client.get(reverse("table:entry", args=[refused_codes["released"]]))
+    assert f'value="{refused_codes["released"]}"' in code_box(html(response))
+
+
+def test_the_code_page_starts_with_an_empty_box(client):
+    assert "value=" not in code_box(html(client.get(reverse("table:code"))))
 
 
 def test_table_entry_turned_off_refuses_the_code_alike(client, table, refused_codes):
@@ -175,7 +218,9 @@ def test_table_entry_turned_off_refuses_the_code_alike(client, table, refused_co
     for name, args in [("entry", ()), ("deal", (1,)), ("review", ()), ("confirm", ())]:
         response = client.get(url(name, table, *args))
         assert response.status_code == 404, name
-        assert without_csrf(html(response)) == without_csrf(wrong)
+        assert without_typed_code(without_csrf(html(response))) == without_typed_code(
+            without_csrf(wrong)
+        )
     response = post_deal(client, table, 1, ROWS[0], expected=0)
     assert response.status_code == 404
     assert not Sheet.objects.filter(table=table).exists()

@@ -34,7 +34,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoring.errors import UserError
 from scoring.rules import dealer_of, deals_per_round
 from tournament.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
-from tournament.codes import shown_code
+from tournament.codes import TYPED_MAX, shown_code
 from tournament.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Seat, Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
@@ -66,9 +66,20 @@ _DONE = "table_done"
 # Opening a code -------------------------------------------------------------------------
 
 
-def _refused(request: HttpRequest) -> HttpResponse:
-    """The one answer to every code that opens no sheet: it says nothing of why."""
-    return render(request, "table/refused.html", status=404)
+def _typed_again(typed: str) -> str:
+    """What goes back in the code box after a code that opens no sheet: the code as
+    typed, to be corrected rather than typed again; nothing for junk the box cannot hold."""
+    typed = typed.strip()
+    # The box holds TYPED_MAX characters (templates/table/_code_form.html).
+    if len(typed) > TYPED_MAX or not typed.isprintable():
+        return ""
+    return typed
+
+
+def _refused(request: HttpRequest, typed: str = "") -> HttpResponse:
+    """The one answer to every code that opens no sheet: it says nothing of why, and
+    gives back what was typed."""
+    return render(request, "table/refused.html", {"typed": _typed_again(typed)}, status=404)
 
 
 def _too_many(request: HttpRequest) -> HttpResponse:
@@ -95,7 +106,7 @@ def _open(request: HttpRequest, typed: str) -> Table | HttpResponse:
         # A code this phone opened before (its sheet confirmed since) is no guess.
         if not known and entry.wrong_code_limit(request, count=True):
             return _too_many(request)
-        return _refused(request)
+        return _refused(request, typed)
     _remember(request, table)
     return table
 
