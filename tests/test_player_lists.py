@@ -157,6 +157,55 @@ def test_a_list_separated_by_semicolons_or_tabs_is_read(tournament, text, separa
     assert [(line.name, line.club) for line in check.good] == players
 
 
+@pytest.mark.parametrize(
+    ("text", "warning"),
+    [
+        (
+            "Ann Smith,Red Lion\nBob Jones,Crown\nIthel Rowse;Red Lion\n",
+            "line 3: “Ithel Rowse;Red Lion” holds a semicolon: did you mean a comma?",
+        ),
+        (
+            "Ann Smith,Red Lion\nBob Jones,Crown\nIthel Rowse\tRed Lion\n",
+            "line 3: “Ithel Rowse Red Lion” holds a tab: did you mean a comma?",
+        ),
+        (
+            "Ann Smith;Red Lion\nBob Jones;Crown\nIthel Rowse\tRed Lion;\n",
+            "line 3: “Ithel Rowse Red Lion” holds a tab: did you mean a semicolon?",
+        ),
+        (
+            "name,club\nAnn Smith,Red Lion;Crown\nBob Jones,Crown\n",
+            "line 2: “Red Lion;Crown” holds a semicolon: did you mean a comma?",
+        ),
+        (
+            'Ann Smith,Red Lion\nBob Jones,Crown\n"Ithel Rowse;Red Lion"\n',
+            "line 3: “Ithel Rowse;Red Lion” holds a semicolon: did you mean a comma?",
+        ),
+    ],
+    ids=["semicolon", "tab", "tab-among-semicolons", "in-the-club", "quoted"],
+)
+def test_a_name_holding_another_separator_is_warned_about_by_line(tournament, text, warning):
+    """One player named after two columns is rarely meant: a warning, not an error."""
+    check = player_service.check_csv(tournament, text)
+    assert check.errors == ()
+    assert check.warnings == (warning,)
+    assert len(check.good) == 3 - text.startswith("name")
+    assert [line.warning for line in check.good if line.warning] == [warning.split(": ", 1)[1]]
+
+
+def test_a_comma_in_a_name_of_a_semicolon_list_is_no_mistake(tournament):
+    check = player_service.check_csv(tournament, '"Smith, Ann";Red Lion\n"Jones, Bob";Crown\n')
+    assert check.warnings == ()
+
+
+def test_the_preview_warns_of_a_semicolon_in_a_name_naming_the_line(organiser_client, tournament):
+    text = "Ann Smith,Red Lion\nBob Jones,Crown\nIthel Rowse;Red Lion\n"
+    page = preview(organiser_client, tournament, text=text).content.decode()
+    assert 'id="import-warnings"' in page
+    assert "line 3: “Ithel Rowse;Red Lion” holds a semicolon: did you mean a comma?" in page
+    assert "Import these 3 players" in page
+    assert ("Ithel Rowse;Red Lion", "") not in names(tournament)
+
+
 def test_a_spreadsheet_file_saved_with_semicolons_imports_each_player(organiser_client, tournament):
     upload = SimpleUploadedFile(
         "players.csv", "\ufeffname;club\r\nZoë Brant;Café Müller\r\nEd Fox;\r\n".encode()

@@ -12,9 +12,11 @@ one, that two lines share, or whose person already plays in the tournament is an
 of its line.
 
 A list may be separated by commas, semicolons or tabs (what a spreadsheet saves depends
-on its language); ``csv.Sniffer`` tells which. A name or club is one line: a quote that
-runs on past the end of its line would silently make one player of several lines, so
-the list is refused, naming the line where the quote opened.
+on its language); ``csv.Sniffer`` tells which. A name or club holding a semicolon or a
+tab that does not separate the list is a warning of its line: a line typed with the
+wrong separator. A name or club is one line: a quote that runs on past the end of its
+line would silently make one player of several lines, so the list is refused, naming
+the line where the quote opened.
 
 One rule for every name and club, typed or imported (``text_problem``): it has a
 visible character, and no invisible one that could make it look like another name
@@ -77,6 +79,7 @@ def text_problem(value: str, what: str = "name") -> str | None:
 
 DELIMITERS = ",;\t"
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+DELIMITER_NAME = {",": "comma", ";": "semicolon", "\t": "tab"}
 # Some hundred lines: enough for the sniffer to see the pattern. Its regular
 # expressions take time that grows with the square of the sample on text full of quotes
 # (18 s for 64 KB of ',"'), so the sample stays small.
@@ -229,19 +232,36 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
             errors.append(f"line {number}: {member_problem}")
             continue
         key = name.casefold()
-        warning = ""
+        found: list[str] = []
         if key in existing:
-            warning = f"{name} is already registered"
+            found.append(f"{name} is already registered")
         elif key in seen:
-            warning = f"{name} is also on line {seen[key]}"
-        if warning:
-            warnings.append(f"line {number}: {warning}")
+            found.append(f"{name} is also on line {seen[key]}")
+        found += _other_separators(cells[:2], (name, club), delimiter)
+        warnings += [f"line {number}: {each}" for each in found]
+        warning = "; ".join(found)
         seen.setdefault(key, number)
         person = members.people.get(member)
         good.append(CsvLine(number, name, club, warning, member, person.name if person else ""))
     if not good and not errors:
         errors.append("the list is empty: give one player a line, as name,club")
     return CsvCheck(tuple(good), tuple(errors), tuple(warnings), delimiter)
+
+
+def _other_separators(cells: list[str], stored: tuple[str, ...], delimiter: str) -> list[str]:
+    """A name or club holding another list's separator: most likely a line typed with
+    the wrong one ("Ithel Rowse;Red Lion" in a list of commas), which would register one
+    player named after both. A comma is no mistake ("Smith, Ann" in quotes). A tab is
+    looked for in the cell as read: stored, it is a space."""
+    said = []
+    for cell, value in zip(cells, stored, strict=False):
+        other = next((d for d in ";\t" if d != delimiter and d in cell), None)
+        if other is not None:
+            said.append(
+                f"“{value}” holds a {DELIMITER_NAME[other]}: did you mean a "
+                f"{DELIMITER_NAME[delimiter]}?"
+            )
+    return said
 
 
 class _Members:
