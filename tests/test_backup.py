@@ -60,7 +60,13 @@ def test_backup_then_restore_into_an_empty_database_gives_identical_files(
 
     assert folders(tmp_path) == ["2026-11-22T0315Z"]
     folder = tmp_path / "2026-11-22T0315Z"
-    assert folders(folder) == ["busy-night.json", "finished-open.json", "next-month.json"]
+    assert folders(folder) == [
+        "busy-night.json",
+        "finished-open.json",
+        "installation.json",
+        "manifest.json",
+        "next-month.json",
+    ]
     for slug, data in exported.items():
         # Byte for byte what ``export_tournament SLUG`` prints: every round, released or not.
         assert (folder / f"{slug}.json").read_text(encoding="utf-8") == tournament_file.dumps(data)
@@ -70,8 +76,8 @@ def test_backup_then_restore_into_an_empty_database_gives_identical_files(
 
     Round.objects.all().delete()
     Tournament.objects.all().delete()
-    for path in sorted(folder.iterdir()):
-        call_command("import_tournament", str(path), stdout=io.StringIO())
+    for slug in exported:
+        call_command("import_tournament", str(folder / f"{slug}.json"), stdout=io.StringIO())
 
     assert Tournament.objects.count() == 3
     for slug, data in exported.items():
@@ -116,7 +122,7 @@ def test_quiet_backups_print_nothing(make_tournament, tmp_path):
     make_tournament(players=6, rounds=1)
     assert run_backup(tmp_path, "--verbosity", "0") == ""
     (folder,) = tmp_path.iterdir()
-    assert folders(folder) == ["test-open.json"]
+    assert folders(folder) == ["installation.json", "manifest.json", "test-open.json"]
 
 
 def test_a_folder_that_is_a_file_is_a_clear_error(db, tmp_path):
@@ -165,10 +171,15 @@ def test_a_backup_that_import_would_refuse_is_reported(make_tournament, tmp_path
     with pytest.raises(CommandError) as caught:
         call_command("backup", "--dir", str(tmp_path), stdout=out)
     (folder,) = tmp_path.iterdir()
-    assert folders(folder) == ["club_night.json", "test-open.json"]
+    assert folders(folder) == [
+        "club_night.json",
+        "installation.json",
+        "manifest.json",
+        "test-open.json",
+    ]
     assert "Backed up 2 tournaments" in out.getvalue()
     message = str(caught.value)
-    assert "import_tournament would refuse 1 of its files" in message
+    assert "restore would refuse 1 of its files" in message
     assert "club_night.json: slug: “club_night” is not a valid slug" in message
     assert "test-open" not in message
 

@@ -1,16 +1,18 @@
-"""The README's Operations section and docs/tournament-file.md tell an administrator how to
-back up and restore: the tournament files, a database dump beside them, a restore drill,
-and what the ``--replace`` loop replaces. The file format's documentation names every key
-the schema knows."""
+"""The README's Operations section, docs/tournament-file.md and docs/backup-file.md tell an
+administrator how to back up and restore: the backup folder, a database dump beside it, a
+restore drill, and what ``restore --replace`` replaces. The formats' documentation names
+every key their schemas know."""
 
 import re
 from pathlib import Path
 
 from tournament.file_schema import build_schema
+from tournament.installation_schema import build_installation_schema, build_manifest_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FILE_DOC = (ROOT / "docs" / "tournament-file.md").read_text(encoding="utf-8")
+BACKUP_DOC = (ROOT / "docs" / "backup-file.md").read_text(encoding="utf-8")
 
 
 def operations() -> str:
@@ -37,18 +39,25 @@ def test_operations_give_a_restore_drill_into_a_scratch_database():
     (commands, *_) = code_blocks(drill)
     assert "createdb lld_drill" in commands
     assert "pg_restore" in commands
-    assert "import_tournament" in commands
-    assert "| cmp - " in commands
+    assert re.search(r"^\.venv/bin/python manage\.py restore /srv/lld/backups/\S+$", commands, re.M)
+    assert "diff -r -x manifest.json" in commands
     assert "dropdb lld_drill" in commands
 
 
-def test_the_replace_loop_warns_what_it_replaces():
+def test_operations_restore_a_whole_backup_with_one_command():
+    commands = "\n".join(code_blocks(operations()))
+    assert "manage.py restore backups/2026-11-22T0315Z\n" in commands
+    assert "import_tournament" in commands  # one tournament, on its own
+    assert "for f in " not in commands
+
+
+def test_the_replacing_restore_warns_what_it_replaces():
     section = operations()
-    loop = next(block for block in code_blocks(section) if block.startswith("# Replaces"))
-    assert "for f in " in loop
-    assert "--replace" in loop
-    before = section[: section.index(loop)]
-    assert "**replaces every tournament in it with\nthe backup's copy**" in before
+    block = next(block for block in code_blocks(section) if block.startswith("# Replaces"))
+    assert "manage.py restore " in block
+    assert "--replace" in block
+    before = section[: section.index(block)]
+    assert "**replaces everything in the database with the backup's\ncopy**" in before
     assert "is lost" in before
 
 
@@ -69,3 +78,16 @@ def test_the_file_docs_name_every_key_of_the_schema():
     for properties in (schema, round_, table, sheet, version):
         for key in properties["properties"]:
             assert f"`{key}`" in FILE_DOC or f"`{key}[]`" in FILE_DOC, key
+
+
+def test_the_backup_docs_name_every_key_of_the_installation_file_and_manifest():
+    def keys(schema):
+        for name, value in schema.get("properties", {}).items():
+            yield name
+            yield from keys(value)
+        if isinstance(schema.get("items"), dict):
+            yield from keys(schema["items"])
+
+    for schema in (build_installation_schema(), build_manifest_schema()):
+        for key in keys(schema):
+            assert f"`{key}`" in BACKUP_DOC or f"`{key}[]`" in BACKUP_DOC, key

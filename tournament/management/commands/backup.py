@@ -1,16 +1,25 @@
-"""Back up every tournament as tournament files, in a new folder named by the UTC time.
+"""Back up the whole installation into a new folder named by the UTC time.
 
-``backups/2026-11-22T0315Z/SLUG.json`` holds the whole of one tournament (every round,
-released or not, with which are; publishing; the organiser and scorers by user name;
-sheets awaiting confirmation and their history), exactly what ``export_tournament``
-prints; restore one with ``import_tournament FILE --replace``.
+``backups/2026-11-22T0315Z/`` holds (``services.backup_folder``, docs/backup-file.md):
+
+- ``SLUG.json`` for every tournament: the whole of it (every round, released or not,
+  with which are; publishing; the organiser and scorers by user name; sheets awaiting
+  confirmation and their history), exactly what ``export_tournament`` prints;
+- ``installation.json``: the accounts, the register of people and their links to
+  players, every series with its entries and requests, and what tournament files leave
+  out (table codes, clocks, the public pages' generation);
+- ``manifest.json``: when it was read, counts, and every file's size and SHA-256.
+
+``manage.py restore FOLDER`` reads it back into an empty database (or, with
+``--replace``, in place of everything); one tournament still restores with
+``import_tournament FILE --replace``.
 
 A backup folder appears only when it is complete: the files are written to a hidden
 staging folder next to it, flushed to disk, and the folder is renamed into place at the
 end. A crash leaves at most a ``.….partial`` folder, never a half-written file under a
-dated name. Each tournament is read in one transaction that sees the database at one
-moment (REPEATABLE READ on PostgreSQL), so a sheet confirmed during the backup is either
-wholly in the file or not at all.
+dated name. The whole installation is read in one transaction that sees the database at
+one moment (REPEATABLE READ on PostgreSQL), so a sheet confirmed or a person linked
+during the backup is either wholly in it or not at all, in every file alike.
 """
 
 from __future__ import annotations
@@ -19,15 +28,25 @@ import datetime
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
+from tournament.installation_schema import (
+    INSTALLATION_NAME,
+    MANIFEST_NAME,
+    build_installation_schema,
+    build_manifest_schema,
+)
 from tournament.models import Tournament
-from tournament.services import tournament_file
+from tournament.services import backup_folder, installation_file, tournament_file
+from tournament.services.backup_folder import INSTALLATION, TOURNAMENT, ListedFile
+from tournament.services.installation_file import FileFacts
 
 
 def utc_now() -> datetime.datetime:
@@ -42,14 +61,16 @@ class Written:
     players: int
     rounds: int
     deals: int
-    # What import_tournament would refuse in this file (a backup that cannot be restored).
+    # What restore would refuse in this file (a backup that cannot be restored).
     problems: tuple[str, ...]
 
 
-def _file_name(tournament: Tournament) -> str:
-    slug = tournament.slug
-    safe = slug and slug.isascii() and all(c.isalnum() or c in "-_" for c in slug)
-    return f"{slug}.json" if safe else f"tournament-{tournament.pk}.json"
+@dataclass(frozen=True)
+class Installation:
+    people: int
+    series: int
+    accounts: int
+    problems: tuple[str, ...]
 
 
 def _write_durably(path: Path, text: str) -> None:
@@ -57,6 +78,13 @@ def _write_durably(path: Path, text: str) -> None:
         file.write(text)
         file.flush()
         os.fsync(file.fileno())
+
+
+def _write_listed(folder: Path, name: str, kind: str, data: Mapping[str, Any]) -> ListedFile:
+    """Write ``data`` as the file ``name``; the file as the manifest lists it."""
+    text = tournament_file.dumps(data)
+    _write_durably(folder / name, text)
+    return ListedFile.of(name, kind, text.encode("utf-8"))
 
 
 def _sync_folder(path: Path) -> None:
@@ -74,10 +102,14 @@ def _deals(data: dict) -> int:
     return sum(len(t["deals"]) for r in data["rounds"] for t in r["tables"])
 
 
+SCHEMAS = {"installation": build_installation_schema, "manifest": build_manifest_schema}
+
+
 class Command(BaseCommand):
     help = (
-        "Write every tournament as a tournament file into a new folder named by the UTC "
-        "time (default backups/YYYY-MM-DDTHHMMZ/). Restore with import_tournament."
+        "Write the whole installation (every tournament as a tournament file, the "
+        "accounts, people and series, and a manifest) into a new folder named by the UTC "
+        "time (default backups/YYYY-MM-DDTHHMMZ/). Restore it with restore."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -88,8 +120,19 @@ class Command(BaseCommand):
             help="the folder that holds the dated backup folders (default: backups/ in "
             "the project folder); created if missing",
         )
+        parser.add_argument(
+            "--schema",
+            choices=sorted(SCHEMAS),
+            help="print the JSON Schema of a backup's installation file or manifest instead "
+            "(docs/installation-file.schema.json, docs/backup-manifest.schema.json)",
+        )
 
-    def handle(self, *args: object, folder: str, verbosity: int, **options: object) -> None:
+    def handle(
+        self, *args: object, folder: str, verbosity: int, schema: str | None, **options: object
+    ) -> None:
+        if schema:
+            self.stdout.write(tournament_file.dumps(SCHEMAS[schema]()), ending="")
+            return
         root = Path(folder)
         self._prepare(root)
         target = self._target(root)
@@ -100,7 +143,7 @@ class Command(BaseCommand):
                 f"{root}: cannot write the backup there ({error.strerror})"
             ) from None
         try:
-            written = self._write_all(staging)
+            written, installation = self._write_all(staging)
             _sync_folder(staging)
             if target.exists():
                 raise CommandError(f"{target} appeared while the backup was written; run it again")
@@ -118,7 +161,7 @@ class Command(BaseCommand):
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        self._report(target, written, verbosity)
+        self._report(target, written, installation, verbosity)
 
     def _prepare(self, root: Path) -> None:
         if root.exists() and not root.is_dir():
@@ -139,47 +182,86 @@ class Command(BaseCommand):
                 return target
         raise CommandError(f"{target} already exists: wait a second and run the backup again")
 
-    def _write_all(self, staging: Path) -> list[Written]:
-        written = []
-        for pk in Tournament.objects.order_by("slug").values_list("pk", flat=True):
-            with tournament_file.consistent_read():
-                tournament = Tournament.objects.filter(pk=pk).first()
-                if tournament is None:
-                    continue  # deleted while the backup ran
+    def _write_all(self, staging: Path) -> tuple[list[Written], Installation]:
+        """Every file, read in one transaction: the installation at one moment."""
+        written, files, facts = [], [], {}
+        with tournament_file.consistent_read():
+            taken = utc_now()
+            tournaments = list(Tournament.objects.order_by("slug"))
+            names = backup_folder.file_names(tournaments)
+            for tournament in tournaments:
                 data = tournament_file.export_tournament(tournament)
-            name = _file_name(tournament)
-            _write_durably(staging / name, tournament_file.dumps(data))
-            written.append(
-                Written(
-                    name=tournament.name,
-                    slug=tournament.slug,
-                    file=name,
-                    players=len(data["players"]),
-                    rounds=len(data["rounds"]),
-                    deals=_deals(data),
-                    problems=tournament_file.check_bounded(data, limit=3).shown,
+                name = names[tournament.pk]
+                files.append(_write_listed(staging, name, TOURNAMENT, data))
+                problems = tournament_file.check_bounded(data, limit=3).shown
+                # The installation file refers to every tournament, right or not.
+                facts[tournament.slug] = FileFacts.of(name, data)
+                written.append(
+                    Written(
+                        name=tournament.name,
+                        slug=tournament.slug,
+                        file=name,
+                        players=len(data["players"]),
+                        rounds=len(data["rounds"]),
+                        deals=_deals(data),
+                        problems=problems,
+                    )
                 )
-            )
-        return written
+            installation = installation_file.export_installation()
+        files.insert(0, _write_listed(staging, INSTALLATION_NAME, INSTALLATION, installation))
+        counts = {
+            "tournaments": len(written),
+            "players": sum(item.players for item in written),
+            "deals": sum(item.deals for item in written),
+            "people": len(installation["people"]),
+            "series": len(installation["series"]),
+            "accounts": len(installation["accounts"]),
+        }
+        _write_durably(
+            staging / MANIFEST_NAME,
+            tournament_file.dumps(backup_folder.manifest(taken, files, counts)),
+        )
+        # A tournament file restore would refuse is reported by its own name above; the
+        # installation file is checked against the others.
+        checked = installation_file.check_bounded(installation, facts, limit=3)
+        return written, Installation(
+            people=counts["people"],
+            series=counts["series"],
+            accounts=counts["accounts"],
+            problems=checked.shown,
+        )
 
-    def _report(self, target: Path, written: list[Written], verbosity: int) -> None:
+    def _report(
+        self, target: Path, written: list[Written], installation: Installation, verbosity: int
+    ) -> None:
         if verbosity >= 1:
             for item in written:
                 self.stdout.write(
                     f"{target / item.file}: “{item.name}”, {item.players} players, "
                     f"{item.rounds} rounds, {item.deals} deals"
                 )
+            people = _counted(installation.people, "person", "people")
+            accounts = _counted(installation.accounts, "account", "accounts")
+            self.stdout.write(
+                f"{target / INSTALLATION_NAME}: {people}, {installation.series} series, {accounts}"
+            )
             count = len(written)
             self.stdout.write(
                 f"Backed up {count} tournament{'s' if count != 1 else ''} to {target}."
             )
-        unrestorable = [item for item in written if item.problems]
+        unrestorable = [(item.file, item.problems) for item in written if item.problems]
+        if installation.problems:
+            unrestorable.append((INSTALLATION_NAME, installation.problems))
         if unrestorable:
             lines = [
-                f"  - {target / item.file}: " + "; ".join(item.problems[:3])
-                for item in unrestorable
+                f"  - {target / file}: " + "; ".join(problems[:3])
+                for file, problems in unrestorable
             ]
             raise CommandError(
-                f"the backup in {target} was written, but import_tournament would refuse "
+                f"the backup in {target} was written, but restore would refuse "
                 f"{len(unrestorable)} of its files:\n" + "\n".join(lines)
             )
+
+
+def _counted(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"

@@ -3,8 +3,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournament.installation_schema import INSTALLATION_FORMAT, MANIFEST_FORMAT
 from tournament.services import tournament_file
 from tournament.services.tournament_file import TournamentExistsError, TournamentFileError
+
+BACKUP_FILES = {INSTALLATION_FORMAT: "installation file", MANIFEST_FORMAT: "manifest"}
 
 
 class Command(BaseCommand):
@@ -32,9 +35,14 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"{path}: cannot read the file ({error.strerror})") from None
         try:
-            summary = tournament_file.import_tournament(
-                tournament_file.parse(text), replace=replace, publish=publish
-            )
+            data = tournament_file.parse(text)
+            if isinstance(data, dict) and data.get("format") in BACKUP_FILES:
+                raise CommandError(
+                    f"{path}: nothing was imported: this is a backup's "
+                    f"{BACKUP_FILES[data['format']]}, not a tournament file; restore the "
+                    "whole backup folder with manage.py restore"
+                )
+            summary = tournament_file.import_tournament(data, replace=replace, publish=publish)
         except TournamentFileError as error:
             raise CommandError(f"{path}: nothing was imported. {error}") from None
         except TournamentExistsError as error:

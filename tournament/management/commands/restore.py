@@ -1,0 +1,57 @@
+"""Restore a whole backup folder written by ``backup``: into an empty database, or with
+``--replace`` in place of everything the database holds. All or nothing: the whole
+folder is checked first (the manifest's format and checksums, then every file), and a
+folder with any problem changes nothing; the problems name their file and their place.
+See docs/backup-file.md and the README's Operations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DatabaseError
+
+from scoring.errors import UserError
+from tournament.services import backup_folder, restore
+
+
+def _counted(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a backup folder (manage.py backup) into an empty database, or with "
+        "--replace in place of everything in this one; all or nothing."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("folder", help="the dated backup folder, e.g. backups/2026-11-22T0315Z")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="delete every tournament, person, series, account and session here and "
+            "put the backup's in their place (everyone is logged out)",
+        )
+
+    def handle(self, *args: object, folder: str, replace: bool, **options: object) -> None:
+        path = Path(folder)
+        try:
+            backup = backup_folder.read_backup(path)
+            summary = restore.restore(backup, replace=replace)
+        except UserError as error:
+            raise CommandError(f"nothing was restored: {error}") from None
+        except DatabaseError as error:
+            raise CommandError(
+                f"nothing was restored: the database refused the backup in {path} ({error})"
+            ) from None
+        verb = "Replaced everything with" if summary.replaced else "Restored"
+        self.stdout.write(
+            f"{verb} the backup in {path} (taken {backup.taken}): "
+            f"{_counted(summary.tournaments, 'tournament', 'tournaments')} "
+            f"({summary.players} players, {summary.deals} deals), "
+            f"{_counted(summary.people, 'person', 'people')}, {summary.series} series, "
+            f"{_counted(summary.accounts, 'account', 'accounts')}."
+        )
+        if summary.replaced:
+            self.stdout.write("Everyone was logged out; the backup's accounts log in as before.")
