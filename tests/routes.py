@@ -113,6 +113,7 @@ ROUTES: dict[str, Route] = {
     "organiser:scorer_unlock": _route(Access.ORGANISER, "POST"),
     "organiser:players": _route(Access.ORGANISER, "GET POST"),
     "organiser:players_import": _route(Access.ORGANISER, "POST"),
+    "organiser:players_check_in_everyone": _route(Access.ORGANISER, "GET POST"),
     "organiser:keep_apart": _route(Access.ORGANISER, "POST"),
     "organiser:player_edit": _route(Access.ORGANISER, "GET POST"),
     "organiser:player_check_in": _route(Access.ORGANISER, "POST"),

@@ -381,6 +381,25 @@ class RemoveKeepApartForm(forms.Form):
         ).select_related("first", "second")
 
 
+class CheckInEveryoneForm(forms.Form):
+    """The players a "Check in everyone not yet in" confirmation named, as their ids
+    in one field: a room of players would be more fields than a request may carry."""
+
+    players = forms.CharField(
+        max_length=200_000,
+        widget=forms.HiddenInput,
+        error_messages={"required": "No players were named: open the confirmation again."},
+    )
+
+    def clean_players(self) -> list[int]:
+        ids = self.cleaned_data["players"].split(",")
+        if not all(each.isascii() and each.isdigit() and len(each) < 12 for each in ids):
+            raise forms.ValidationError(
+                "The players to check in could not be read: open the confirmation again."
+            )
+        return [int(each) for each in ids]
+
+
 def form_errors(form: forms.Form) -> str:
     """All of ``form``'s errors as one message."""
     return " ".join(str(error) for errors in form.errors.values() for error in errors)

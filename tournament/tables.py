@@ -186,7 +186,9 @@ class PlayersTable(tables.Table):
         orderable = False
         attrs = {"class": "standings players"}
         empty_text = "No players yet: add them one by one below, or import a list (CSV)."
-        row_attrs = {"class": lambda record: "" if record.active else "dropped"}
+        # Each row is the players page's partial (its id and class there), which htmx
+        # swaps alone after a check-in.
+        template_name = "organiser/players_table.html"
 
     def __init__(self, *args, duplicates: set[int], slug: str, **kwargs) -> None:
         super().__init__(*args, **kwargs)

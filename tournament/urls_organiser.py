@@ -42,6 +42,11 @@ urlpatterns = [
     path("<slug:slug>/scorers/unlock/", organiser.scorer_unlock, name="scorer_unlock"),
     path("<slug:slug>/players/", players.players, name="players"),
     path("<slug:slug>/players/import/", players.players_import, name="players_import"),
+    path(
+        "<slug:slug>/players/check-in-everyone/",
+        players.players_check_in_everyone,
+        name="players_check_in_everyone",
+    ),
     path("<slug:slug>/players/keep-apart/", players.keep_apart, name="keep_apart"),
     path(
         "<slug:slug>/players/keep-apart/remove/",

@@ -28,9 +28,11 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Count, Q
 
 from scoring.errors import UserError
 from tournament.models import Bye, KeepApart, Person, Player, Round, Seat, Tournament
@@ -400,6 +402,57 @@ def set_status(player: Player, **changes: bool) -> str | None:
                 "it to seat them"
             )
     return None
+
+
+@dataclass(frozen=True)
+class CheckInCount:
+    """Who is in: players checked in, of those playing (not dropped out)."""
+
+    checked_in: int
+    playing: int
+    dropped: int
+
+    @property
+    def waiting(self) -> int:
+        return self.playing - self.checked_in
+
+
+def check_in_count(tournament: Tournament) -> CheckInCount:
+    """How many of the tournament's players are checked in: one query."""
+    counts = Player.objects.filter(tournament=tournament).aggregate(
+        checked_in=Count("pk", filter=Q(active=True, checked_in=True)),
+        playing=Count("pk", filter=Q(active=True)),
+        dropped=Count("pk", filter=Q(active=False)),
+    )
+    return CheckInCount(**counts)
+
+
+def not_checked_in(tournament: Tournament) -> list[Player]:
+    """The players still to check in (not dropped out), by name."""
+    return list(
+        Player.objects.filter(tournament=tournament, active=True, checked_in=False).order_by(
+            "name", "pk"
+        )
+    )
+
+
+def check_in_everyone(tournament: Tournament, player_ids: Collection[int]) -> int:
+    """Check in at once those of ``player_ids`` (the names a confirmation showed) still
+    not checked in; how many. A player dropped out or checked in meanwhile, or added
+    since, is left as they are: only the names the organiser saw are checked in.
+
+    The tournament is locked, as ``set_status`` locks it, so a round seated at the same
+    moment seats the room as it was before or after, never half of it."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        checked = Player.objects.filter(
+            tournament=tournament, pk__in=player_ids, active=True, checked_in=False
+        ).update(checked_in=True)
+        # update() sends no signals: the public pages' cache is cleared here, as a
+        # player's save would.
+        if checked:
+            mark_changed(tournament.pk)
+    return checked
 
 
 def keep_apart(tournament: Tournament, first: Player, second: Player) -> tuple[Player, Player]:

@@ -1,6 +1,9 @@
 """The organiser's players page: registering players one by one or from a list, editing
 them, checking them in, dropping them out and bringing them back, and keeping pairs apart.
 
+Checking in happens where the player is on the page: htmx swaps the player's row and
+the count of who is in; without JavaScript the page comes back at that row.
+
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); writes go through
 ``services.players``.
@@ -14,11 +17,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import Context
+from django.template.defaultfilters import pluralize
+from django.urls import reverse
 from django.utils.text import capfirst
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
 from tournament.forms import (
+    CheckInEveryoneForm,
     CsvImportForm,
     KeepApartForm,
     PlayerForm,
@@ -34,26 +41,50 @@ from tournament.services import players as player_service
 from tournament.tables import PlayersTable
 
 
+def _duplicates(names: list[tuple[int, str]], shown: list[Player]) -> set[int]:
+    """The players of ``shown`` whose name another player of ``names`` (id, name) has."""
+    count = Counter(name.casefold() for _, name in names)
+    return {player.pk for player in shown if count[player.name.casefold()] > 1}
+
+
 def _players_page(
     request: HttpRequest, tournament: Tournament, form: AddPlayerForm, **extra: object
 ) -> HttpResponse:
     players = list(
         Player.objects.filter(tournament=tournament).select_related("person").order_by("name")
     )
-    names = Counter(player.name.casefold() for player in players)
-    duplicates = {player.pk for player in players if names[player.name.casefold()] > 1}
+    duplicates = _duplicates([(player.pk, player.name) for player in players], players)
     table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)
     pairs = KeepApart.objects.filter(tournament=tournament).select_related("first", "second")
     context = {
         "tournament": tournament,
         "form": form,
         "table": table,
+        "count": player_service.check_in_count(tournament),
         "keep_apart_form": KeepApartForm(tournament=tournament),
         "keep_apart": pairs,
         "import_form": CsvImportForm(),
         **extra,
     }
     return render(request, "organiser/players.html", context)
+
+
+def _player_row(request: HtmxHttpRequest, tournament: Tournament, player: Player) -> HttpResponse:
+    """The player's row of the players page alone, and the page's count of who is in:
+    what htmx swaps after a check-in."""
+    names = list(Player.objects.filter(tournament=tournament).values_list("pk", "name"))
+    table = PlayersTable([player], duplicates=_duplicates(names, [player]), slug=tournament.slug)
+    # The row's cells see the table and the request (their forms' CSRF token) as
+    # ``render_table`` gives them on the page.
+    table.context = Context({"table": table})
+    table.request = request
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "row": table.rows[0],
+        "count": player_service.check_in_count(tournament),
+    }
+    return render(request, "organiser/players.html#player-row-swap", context)
 
 
 @login_required
@@ -76,7 +107,10 @@ def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         form = AddPlayerForm(
             initial={key: request.GET[key] for key in fields if key in request.GET}
         )
+        # After "Add player" the next name is typed straight away.
+        focus_name = "added" in request.GET
     else:
+        focus_name = False
         form = AddPlayerForm(request.POST)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -97,13 +131,14 @@ def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"Registered {player.name}{linked}.")
             if warning:
                 messages.warning(request, warning)
-            return redirect("organiser:players", slug)
+            return redirect(reverse("organiser:players", args=[slug]) + "?added#add-player")
     return _players_page(
         request,
         tournament,
         form,
         person_matches=matches,
         chosen=request.POST.get("person", ""),
+        focus_name=focus_name,
     )
 
 
@@ -139,16 +174,62 @@ def _player_status(
     return redirect("organiser:players", slug)
 
 
-@login_required
-@require_POST
-def player_check_in(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _player_status(request, slug, pk, "{} is checked in.", checked_in=True)
+def _check_in(request: HtmxHttpRequest, slug: str, pk: int, checked_in: bool) -> HttpResponse:
+    """Check a player in or out where they are on the page: htmx swaps their row; without
+    JavaScript the page comes back at their row, not at the top of the list."""
+    tournament = get_tournament_for_organiser(request, slug)
+    player = get_object_or_404(
+        Player.objects.select_related("person"), tournament=tournament, pk=pk
+    )
+    player_service.set_status(player, checked_in=checked_in)
+    if request.htmx:
+        return _player_row(request, tournament, player)
+    said = "is checked in" if checked_in else "is no longer checked in"
+    messages.success(request, f"{player.name} {said}.")
+    return redirect(reverse("organiser:players", args=[slug]) + f"#player-{player.pk}")
 
 
 @login_required
 @require_POST
-def player_check_out(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _player_status(request, slug, pk, "{} is no longer checked in.", checked_in=False)
+def player_check_in(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _check_in(request, slug, pk, checked_in=True)
+
+
+@login_required
+@require_POST
+def player_check_out(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _check_in(request, slug, pk, checked_in=False)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
+    """ "Check in everyone not yet in": a page naming them, whose button checks in those
+    named (``players.check_in_everyone``), all at once."""
+    tournament = get_tournament_for_organiser(request, slug)
+    if request.method == "POST":
+        form = CheckInEveryoneForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, form_errors(form))
+            return redirect("organiser:players_check_in_everyone", slug)
+        checked = player_service.check_in_everyone(tournament, form.cleaned_data["players"])
+        if checked:
+            messages.success(request, f"Checked in {checked} player{pluralize(checked)}.")
+        else:
+            messages.info(request, "Nobody was checked in: they were all in already.")
+        return redirect("organiser:players", slug)
+    waiting = player_service.not_checked_in(tournament)
+    form = CheckInEveryoneForm(initial={"players": ",".join(str(p.pk) for p in waiting)})
+    return render(
+        request,
+        "organiser/players_check_in_everyone.html",
+        {
+            "tournament": tournament,
+            "waiting": waiting,
+            "form": form,
+            "count": player_service.check_in_count(tournament),
+        },
+    )
 
 
 @login_required
