@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import accounts
+from tournament.views import accounts, scorers
 from tournament.views.health import healthz
 
 # django.contrib.auth.urls, with our login page and password reset only where email
@@ -24,6 +24,8 @@ account_urls = [
         name="password_reset_confirm",
     ),
     path("reset/done/", accounts.password_reset_complete, name="password_reset_complete"),
+    # An organiser's invitation: the new scorer chooses a password (views/scorers.py).
+    path("invite/<str:secret>/", scorers.accept, name="invitation"),
 ]
 
 urlpatterns = [

@@ -15,8 +15,16 @@ from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tournament import limits
-from tournament.models import Person, Player, Series, SeriesTournament, Table, Tournament
-from tournament.services import door
+from tournament.models import (
+    Invitation,
+    Person,
+    Player,
+    Series,
+    SeriesTournament,
+    Table,
+    Tournament,
+)
+from tournament.services import door, invitations
 
 
 class Access(Enum):
@@ -35,6 +43,9 @@ class Access(Enum):
     # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
     # logged in or not: entry at the table on a phone (tournament/services/table_entry.py).
     TABLE = "table"
+    # Anyone holding a pending invitation link, logged in or not: choosing the password of
+    # the scorer's account it names (tournament/services/invitations.py).
+    INVITATION = "invitation"
     # A series' organiser (its owner) only, or a superuser; a 404 for anyone else
     # (tournament/services/series_admin.py).
     SERIES_OWNER = "series owner"
@@ -75,6 +86,7 @@ ROUTES: dict[str, Route] = {
     "password_reset_complete": _route(Access.ANYONE, None),
     "password_change": _route(Access.ACCOUNT, None),
     "password_change_done": _route(Access.ACCOUNT, None),
+    "invitation": _route(Access.INVITATION, "GET POST"),
     # Public pages
     "standings": _route(Access.PUBLIC),
     "projector": _route(Access.PUBLIC),
@@ -111,6 +123,9 @@ ROUTES: dict[str, Route] = {
     "organiser:tiebreak_down": _route(Access.ORGANISER, "POST"),
     "organiser:scorers": _route(Access.ORGANISER, "GET POST"),
     "organiser:scorer_unlock": _route(Access.ORGANISER, "POST"),
+    "organiser:scorer_invite": _route(Access.ORGANISER, "POST"),
+    "organiser:invitation_withdraw": _route(Access.ORGANISER, "POST"),
+    "organiser:invitation_renew": _route(Access.ORGANISER, "POST"),
     "organiser:players": _route(Access.ORGANISER, "GET POST"),
     "organiser:players_import": _route(Access.ORGANISER, "POST"),
     "organiser:players_check_in_everyone": _route(Access.ORGANISER, "GET POST"),
@@ -182,7 +197,7 @@ ROUTES: dict[str, Route] = {
 TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER, Access.DOOR}
 # Reached by a table's code, not the tournament's slug: their URLs name no tournament, but
 # a real one needs the tournament whose table's code it carries.
-NEEDS_TOURNAMENT = TOURNAMENT_ACCESS | {Access.TABLE}
+NEEDS_TOURNAMENT = TOURNAMENT_ACCESS | {Access.TABLE, Access.INVITATION}
 
 
 @dataclass(frozen=True)
@@ -254,9 +269,11 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
     when it is closed); a table page's, the code of round 1's last table (whose sheet the
-    fixtures leave alone), deal 1."""
+    fixtures leave alone), deal 1; an invitation page's, a new pending invitation to
+    ``tournament``."""
     pattern = patterns_by_name()[name]
     values: dict[str, Any] = {"uidb64": "MQ", "token": "not-a-token", "code": "NOTACODE"}
+    values["secret"] = "not-a-secret"
     if tournament is not None:
         values |= {
             "slug": tournament.slug,
@@ -267,6 +284,10 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
         }
         if ROUTES[name].access is Access.DOOR:
             values["token"] = door.door_token(tournament)
+        if ROUTES[name].access is Access.INVITATION:
+            values["secret"] = invitations.invite_scorer(
+                tournament, f"invited-{Invitation.objects.count() + 1}", tournament.owner
+            ).secret
         last = Table.objects.filter(round__tournament=tournament, round__number=1)
         values["code"] = last.order_by("-number").values_list("code", flat=True).first()
     if "person" in pattern.kwargs:

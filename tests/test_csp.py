@@ -95,6 +95,7 @@ def people(client, organiser_client, scorer_client, outsider_client):
         Access.PEOPLE: organiser_client,
         Access.DOOR: client,
         Access.TABLE: client,
+        Access.INVITATION: client,
         Access.SERIES: client,
         Access.SERIES_OWNER: organiser_client,
     }

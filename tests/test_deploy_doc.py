@@ -22,6 +22,7 @@ STAFF_ACCESS = {
     Access.PEOPLE,
     Access.DOOR,
     Access.TABLE,
+    Access.INVITATION,
     Access.SERIES_OWNER,
 }
 # Pages anyone may open that belong to the staff all the same: logging in and out.
@@ -34,7 +35,7 @@ STAFF_ACCOUNT_PAGES = {
     "password_reset_complete",
 }
 KWARGS = {"slug": "spring-open", "pk": 7, "number": 2, "round": 2, "table": 3, "person": 7}
-KWARGS |= {"uidb64": "MQ", "token": "a-token", "code": "K7QM3RXD"}
+KWARGS |= {"uidb64": "MQ", "token": "a-token", "code": "K7QM3RXD", "secret": "a-secret"}
 KWARGS |= {"series": "winter-league", "identifier": "M0123", "club": "red-lion"}
 
 

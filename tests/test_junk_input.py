@@ -205,6 +205,8 @@ def state(
             Access.DOOR: [client],
             # The table's pages, by its code alone (round 1's last table, untouched here).
             Access.TABLE: [client],
+            # The invitation's page, by its link alone.
+            Access.INVITATION: [client],
             Access.SERIES: [client],
             Access.SERIES_OWNER: [organiser_client],
         },

@@ -231,6 +231,7 @@ def test_a_wrong_code_opens_nothing_and_writes_nothing(name, client, private):
 ATTEMPTS = {
     "organiser:publish": {},
     "organiser:scorers": {"username": "oscar"},
+    "organiser:scorer_invite": {"invite-username": "intruder"},
     "organiser:player_drop": {},
     "organiser:players": {"name": "Intruder", "club": "Nowhere"},
     "organiser:round_release": {},

@@ -11,7 +11,9 @@ account), or only those ``granted`` "may organise" (the permission ``tournament.
 held by the Organisers group; superusers always may). The register of people is kept by
 those granted it, and with ``anyone`` also by whoever organises a tournament here: a
 scorer who organises nothing never reaches it, and with ``granted`` cannot make
-themselves an organiser by creating a tournament.
+themselves an organiser by creating a tournament. An account made by an organiser's
+invitation (``services.invitations``, in the group ``INVITED_SCORERS``) never organises,
+whatever ``ORGANISERS`` says, until the administrator grants it "may organise".
 
 Views fetch tournaments through these helpers so that the check is never forgotten:
 a tournament the user has no role in is a 404 (its existence is not revealed), a
@@ -31,6 +33,8 @@ from tournament.models import Round, Tournament
 User = AbstractBaseUser | AnonymousUser
 
 ORGANISE = "tournament.organise"
+# The group of accounts made by an organiser's invitation: scorers and nothing more.
+INVITED_SCORERS = "Invited scorers"
 
 
 def is_organiser(user: User, tournament: Tournament) -> bool:
@@ -119,11 +123,20 @@ def is_granted_organising(user: User) -> bool:
 
 
 def may_organise(user: User) -> bool:
-    """May create tournaments and series: any account with ``ORGANISERS=anyone``, only
-    those granted it with ``granted``."""
+    """May create tournaments and series: any account with ``ORGANISERS=anyone`` but an
+    invited scorer's, only those granted it with ``granted``."""
     if not user.is_authenticated:
         return False
-    return settings.ORGANISERS == "anyone" or is_granted_organising(user)
+    if settings.ORGANISERS == "anyone" and not is_invited_scorer(user):
+        return True
+    return is_granted_organising(user)
+
+
+def is_invited_scorer(user: User) -> bool:
+    """Made by an organiser's invitation (``services.invitations``): an organiser may
+    bring a scorer, never another organiser."""
+    groups = getattr(user, "groups", None)
+    return bool(groups is not None and groups.filter(name=INVITED_SCORERS).exists())
 
 
 def check_may_organise(request: HttpRequest) -> None:

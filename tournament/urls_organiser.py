@@ -1,6 +1,14 @@
 from django.urls import path
 
-from tournament.views import clock, organiser, player_people, players, rounds, series_organiser
+from tournament.views import (
+    clock,
+    organiser,
+    player_people,
+    players,
+    rounds,
+    scorers,
+    series_organiser,
+)
 
 app_name = "organiser"
 
@@ -38,8 +46,19 @@ urlpatterns = [
     path("<slug:slug>/tiebreaks/remove/", organiser.tiebreak_remove, name="tiebreak_remove"),
     path("<slug:slug>/tiebreaks/up/", organiser.tiebreak_up, name="tiebreak_up"),
     path("<slug:slug>/tiebreaks/down/", organiser.tiebreak_down, name="tiebreak_down"),
-    path("<slug:slug>/scorers/", organiser.scorers, name="scorers"),
-    path("<slug:slug>/scorers/unlock/", organiser.scorer_unlock, name="scorer_unlock"),
+    path("<slug:slug>/scorers/", scorers.scorers, name="scorers"),
+    path("<slug:slug>/scorers/unlock/", scorers.scorer_unlock, name="scorer_unlock"),
+    path("<slug:slug>/scorers/invite/", scorers.scorer_invite, name="scorer_invite"),
+    path(
+        "<slug:slug>/scorers/invitations/withdraw/",
+        scorers.invitation_withdraw,
+        name="invitation_withdraw",
+    ),
+    path(
+        "<slug:slug>/scorers/invitations/new-link/",
+        scorers.invitation_renew,
+        name="invitation_renew",
+    ),
     path("<slug:slug>/players/", players.players, name="players"),
     path("<slug:slug>/players/import/", players.players_import, name="players_import"),
     path(
@@ -123,5 +142,5 @@ urlpatterns = [
     path("<slug:slug>/finish/", organiser.finish, name="finish"),
     path("<slug:slug>/unfinish/", organiser.unfinish, name="unfinish"),
     path("<slug:slug>/reveal/", organiser.reveal, name="reveal"),
-    path("<slug:slug>/scorers/remove/", organiser.scorer_remove, name="scorer_remove"),
+    path("<slug:slug>/scorers/remove/", scorers.scorer_remove, name="scorer_remove"),
 ]

@@ -1,5 +1,6 @@
-"""Pages for organisers: their tournaments, settings, tiebreak order, scorers, publishing
-and standings. Players are in ``views.players``, rounds and seating in ``views.rounds``.
+"""Pages for organisers: their tournaments, settings, tiebreak order, publishing and
+standings. Players are in ``views.players``, rounds and seating in ``views.rounds``,
+scorers and their invitations in ``views.scorers``.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); writes go through services.
@@ -22,12 +23,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.errors import UserError
 from scoring.tiebreaks import TIEBREAKS, order_in_words
 from tournament.forms import (
-    RemoveScorerForm,
-    ScorerForm,
     TiebreakForm,
     TournamentForm,
-    UnlockScorerForm,
-    form_errors,
 )
 from tournament.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
@@ -38,8 +35,7 @@ from tournament.permissions import (
     may_organise,
     tournaments_for,
 )
-from tournament.services import accounts as account_service
-from tournament.services import room, scorer_access, series_admin, tournaments
+from tournament.services import room, series_admin, tournaments
 from tournament.services import rounds as round_service
 from tournament.services.standings import tournament_standings
 from tournament.tables import standings_table
@@ -170,61 +166,6 @@ def tiebreak_up(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def tiebreak_down(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _tiebreak_step(request, slug, tournaments.move_tiebreak_down)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def scorers(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    form = ScorerForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = scorer_access.add_scorer(tournament, form.cleaned_data["username"])
-        except UserError as refused:
-            form.add_error("username", str(refused))
-        else:
-            messages.success(request, f"{user.get_username()} may now enter and confirm sheets.")
-            return redirect("organiser:scorers", slug)
-    context = {
-        "tournament": tournament,
-        "form": form,
-        "scorers": tournament.scorers.order_by("username"),
-        "locked_out": account_service.locked_out_scorers(tournament),
-    }
-    return render(request, "organiser/scorers.html", context)
-
-
-@login_required
-@require_POST
-def scorer_unlock(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Let a scorer who typed the wrong password too often log in again at once."""
-    tournament = get_tournament_for_organiser(request, slug)
-    form = UnlockScorerForm(request.POST, tournament=tournament)
-    if not form.is_valid():
-        messages.error(request, form_errors(form))
-        return redirect("organiser:scorers", slug)
-    scorer = form.cleaned_data["scorer"]
-    try:
-        account_service.unlock_scorer(tournament, scorer)
-    except UserError as refused:  # removed as a scorer meanwhile
-        messages.error(request, str(refused))
-    else:
-        messages.success(request, f"{scorer.get_username()} may log in again now.")
-    return redirect("organiser:scorers", slug)
-
-
-@login_required
-@require_POST
-def scorer_remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    form = RemoveScorerForm(request.POST, tournament=tournament)
-    if form.is_valid():
-        user = form.cleaned_data["user"]
-        scorer_access.remove_scorer(tournament, user)
-        messages.success(request, f"{user.get_username()} is no longer a scorer.")
-    else:
-        messages.error(request, form_errors(form))
-    return redirect("organiser:scorers", slug)
 
 
 @login_required

@@ -1,0 +1,77 @@
+"""Forms of invitations (``services.invitations``): the organiser's, naming the scorer to
+invite or the invitation to withdraw or renew, and the invited scorer's, choosing a
+password (checked by Django's password validators)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import password_validation
+
+from tournament.services import invitations
+
+
+class InviteForm(forms.Form):
+    # The Scorers page also has ScorerForm's "username": the prefix keeps the ids apart.
+    prefix = "invite"
+
+    username = forms.CharField(
+        label="User name for the new scorer",
+        max_length=invitations.USERNAME_MAX + 50,
+        help_text="Letters, digits and @ . + - _ only; they log in with it.",
+        error_messages={"required": "Type the user name the scorer will log in with."},
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+    )
+
+
+class InvitationChoiceForm(forms.Form):
+    """The invitation a Withdraw or New link button names, by id."""
+
+    invitation = forms.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        error_messages={
+            "required": "Choose the invitation.",
+            "invalid": "Choose the invitation from the list.",
+            "min_value": "Choose the invitation from the list.",
+            "max_value": "Choose the invitation from the list.",
+        },
+    )
+
+
+class ChoosePasswordForm(forms.Form):
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+        error_messages={"required": "Choose a password."},
+    )
+    password2 = forms.CharField(
+        label="The same password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        error_messages={"required": "Type the password a second time."},
+    )
+
+    def __init__(self, *args: Any, username: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.username = username
+
+    def clean_password2(self) -> str:
+        first = self.cleaned_data.get("password1")
+        second = self.cleaned_data.get("password2", "")
+        if first is not None and first != second:
+            raise forms.ValidationError("The two passwords differ: type the same one twice.")
+        return second
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        password = cleaned.get("password1")
+        if password and "password2" in cleaned:
+            try:
+                invitations.check_password(self.username, password)
+            except forms.ValidationError as problems:
+                self.add_error("password1", problems)
+        return cleaned
