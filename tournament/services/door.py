@@ -32,8 +32,9 @@ is a bearer key that any device may hold:
   (``player_key``), so only a name the door has shown can be tapped, not every id in
   turn;
 - Undo reverts only the door's own check-in, made from the same tablet a moment ago,
-  back to "not checked in" (``undo_check_in``); a player checked in before, or seated in
-  a round being played, stays checked in.
+  back to "not checked in" (``undo_check_in``); a player checked in before, seated in
+  a round being played, or whose name was tapped at the door again since (on another
+  tablet: she is here after all) stays checked in.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from enum import StrEnum
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
@@ -363,6 +365,8 @@ class Arrival:
     # Whether Undo would take this check-in back (``undo_check_in``).
     undoable: bool = False
     kept: str = ""
+    # When the door checked the player in: what the tablet remembers for its Undo.
+    checked_in_at: datetime | None = None
 
 
 def _arriving(at: AtDoor, key: object, *, lock: bool = False) -> Player:
@@ -396,7 +400,13 @@ def _playing_round(player: Player) -> int | None:
 
 
 def _arrival(
-    at: AtDoor, player: Player, outcome: str, *, undoable: bool = False, kept: str = ""
+    at: AtDoor,
+    player: Player,
+    outcome: str,
+    *,
+    undoable: bool = False,
+    kept: str = "",
+    checked_in_at: datetime | None = None,
 ) -> Arrival:
     """The arrival with the player's place in the current round once it has started
     (the door shows it even when the seating is not public: the door is the organiser's
@@ -423,29 +433,48 @@ def _arrival(
         bye=bye,
         undoable=undoable,
         kept=kept,
+        checked_in_at=checked_in_at,
     )
+
+
+def _tap_key(player_id: int) -> str:
+    return f"door-tapped:{player_id}"
+
+
+def _tapped_since(player: Player, when: datetime) -> bool:
+    """Whether the player's name was tapped at the door after ``when``."""
+    tapped = cache.get(_tap_key(player.pk))
+    return isinstance(tapped, datetime) and tapped > when
 
 
 def check_in(at: AtDoor, key: object) -> Arrival:
     """Check the player in (a dropped-out player is not: the organiser brings them back);
     checking in twice says so and changes nothing. Only "checked_in" is the door's own
-    check-in, the one its Undo may take back."""
+    check-in, the one its Undo may take back.
+
+    Every tap is remembered for ``UNDO_MINUTES``, under the tournament's lock, so that an
+    Undo on another tablet (its name tapped by mistake there) does not check out a player
+    this tap told she is in. It is kept in the cache, which every worker shares through
+    Redis; without Redis each process keeps its own."""
     with transaction.atomic():
         player = _arriving(at, key, lock=True)
         if not player.active:
             return _arrival(at, player, "dropped")
+        now = timezone.now()
+        cache.set(_tap_key(player.pk), now, UNDO_MINUTES * 60)
         if player.checked_in:
             return _arrival(at, player, "already")
         player_service.set_status(player, checked_in=True)
         undoable = _playing_round(player) is None
-    return _arrival(at, player, "checked_in", undoable=undoable)
+    return _arrival(at, player, "checked_in", undoable=undoable, checked_in_at=now)
 
 
 def undo_check_in(at: AtDoor, key: object, checked_in_here: Mapping[int, datetime]) -> Arrival:
     """Take back the door's own check-in of the player, back to "not checked in":
     ``checked_in_here`` holds the players this tablet checked in and when. A player it did
-    not check in, or not in the last ``UNDO_MINUTES``, or seated in a round being played,
-    stays checked in ("kept"), and the door says why."""
+    not check in, or not in the last ``UNDO_MINUTES``, whose name was tapped at the door
+    since, or seated in a round being played, stays checked in ("kept"), and the door
+    says why."""
     with transaction.atomic():
         player = _arriving(at, key, lock=True)
         if not player.checked_in:
@@ -459,6 +488,10 @@ def undo_check_in(at: AtDoor, key: object, checked_in_here: Mapping[int, datetim
                 "kept",
                 kept="the door can only undo a check-in it made in the last "
                 f"{UNDO_MINUTES} minutes",
+            )
+        if _tapped_since(player, when):
+            return _arrival(
+                at, player, "kept", kept="their name was tapped at the door again since"
             )
         playing = _playing_round(player)
         if playing is not None:

@@ -195,7 +195,9 @@ def check_in(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     except UserError as mistake:
         return _door_page(request, at, mistake=str(mistake))
     if arrival.outcome == "checked_in":
-        _remember(request, {**_checked_in_here(request), arrival.player.pk: timezone.now()})
+        # The time of the check-in itself: a tap on another tablet just after it is later.
+        when = arrival.checked_in_at or timezone.now()
+        _remember(request, {**_checked_in_here(request), arrival.player.pk: when})
     return _door_page(request, at, arrival=arrival)
 
 
