@@ -395,3 +395,10 @@ def test_a_used_link_opened_again_points_to_the_login(client, link):
     choose(client, link.secret)
     page = Client().get(accept_url(link.secret)).content.decode()
     assert "log in</a> with the user name dora" in page
+
+
+def test_a_password_too_long_to_be_typed_is_refused_before_hashing(client, link):
+    response = choose(client, link.secret, "x" * 1001)
+    assert response.status_code == 200
+    assert "at most 1000 characters" in response.content.decode()
+    assert invitations.open_link(link.secret) == link.invitation

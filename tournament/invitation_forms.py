@@ -40,10 +40,15 @@ class InvitationChoiceForm(forms.Form):
     )
 
 
+# Long enough for any passphrase; hashing a megabyte of junk would hold a worker up.
+PASSWORD_MAX = 1000
+
+
 class ChoosePasswordForm(forms.Form):
     password1 = forms.CharField(
         label="Password",
         strip=False,
+        max_length=PASSWORD_MAX,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
         error_messages={"required": "Choose a password."},
@@ -51,6 +56,7 @@ class ChoosePasswordForm(forms.Form):
     password2 = forms.CharField(
         label="The same password again",
         strip=False,
+        max_length=PASSWORD_MAX,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         error_messages={"required": "Type the password a second time."},
     )
