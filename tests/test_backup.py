@@ -208,7 +208,13 @@ def test_each_file_is_read_at_one_moment(make_tournament, tmp_path, monkeypatch)
     assert Player.objects.get(tournament=tournament, ref="p1").name == "Renamed"
     (folder,) = tmp_path.iterdir()
     data = json.loads((folder / "live-night.json").read_text(encoding="utf-8"))
-    assert data["players"][0] == {"id": "p1", "name": "Player 0000", "club": "Club 0"}
+    first = Player.objects.get(tournament=tournament, ref="p1")
+    assert data["players"][0] == {
+        "id": "p1",
+        "key": first.pk,
+        "name": "Player 0000",
+        "club": "Club 0",
+    }
 
 
 def test_sheets_being_typed_are_not_in_the_backup(tournaments, tmp_path):

@@ -216,19 +216,22 @@ def test_a_restore_gives_back_the_accounts_people_series_and_what_files_leave_ou
 
 
 def test_the_backups_groups_replace_a_new_databases_own_of_the_same_name(installation, tmp_path):
-    from django.contrib.auth.models import Group
+    from django.contrib.auth.models import Group, Permission
 
     folder = backup_folder(tmp_path)
     kept = Group.objects.get(name="Club officers").pk
     empty_the_database()
-    # What migrations make in a new database: the app's own groups.
+    # What migrations make in a new database: the app's own groups, one of them under the
+    # id the backup's group has.
     Group.objects.create(name="Club officers", pk=kept + 7)
-    Group.objects.create(name="Made by a newer version")
+    newer = Group.objects.create(name="Made by a newer version", pk=kept)
+    newer.permissions.add(Permission.objects.get(codename="view_person"))
     restore(folder)
     officers = Group.objects.get(name="Club officers")
     assert officers.pk == kept
     assert list(officers.permissions.values_list("codename", flat=True)) == ["change_person"]
-    assert Group.objects.filter(name="Made by a newer version").exists()
+    newer = Group.objects.get(name="Made by a newer version")
+    assert list(newer.permissions.values_list("codename", flat=True)) == ["view_person"]
 
 
 def test_a_backup_folder_is_readable_by_its_owner_only(installation, tmp_path):

@@ -167,17 +167,23 @@ def _accounts(installation: Mapping[str, Any]) -> dict[str, int]:
     groups = installation.get("groups", [])
     # A database just migrated holds the app's own groups (the Organisers): the backup's
     # replace those of its names; a group the backup does not know (of a newer version of
-    # the app) stays.
-    Group.objects.filter(
-        Q(name__in=[group["name"] for group in groups])
-        | Q(pk__in=[group["id"] for group in groups])
-    ).delete()
+    # the app) stays, under a new id when the backup's groups need its own.
+    names = [group["name"] for group in groups]
+    ids = [group["id"] for group in groups]
+    moved = [
+        (group.name, list(group.permissions.all()))
+        for group in Group.objects.filter(pk__in=ids).exclude(name__in=names)
+    ]
+    Group.objects.filter(Q(name__in=names) | Q(pk__in=ids)).delete()
     Group.objects.bulk_create(Group(pk=group["id"], name=group["name"]) for group in groups)
     Group.permissions.through.objects.bulk_create(
         Group.permissions.through(group_id=group["id"], permission_id=permissions[name])
         for group in groups
         for name in group.get("permissions", [])
     )
+    kept_ids.make_room_for_rows(Group)
+    for name, granted in moved:
+        Group.objects.create(name=name).permissions.set(granted)
     accounts = installation["accounts"]
     user_model.objects.bulk_create(
         (
