@@ -5,14 +5,21 @@ Terms:
 - *entrant*: a player of the tournament, known by a ``key`` (any hashable id).
 - *table play*: one table in one round: who sat where and the deals recorded there.
 - *round total*: a player's points over the deals of their table in one round. A player
-  who was not seated in a round did not play it (``None``); one seated at a table with no
-  deals recorded yet has 0.
+  who was not seated in a round did not play it (``None``).
+- *no result yet*: a table with no deal recorded yet. Its players have no total for that
+  round (``None``, the round listed in their tally's ``waiting``); the table adds no
+  deals, table win or opponents to anyone.
+- *ranked*: a player with a result in every round that has at least one result. A player
+  waiting for a result in a round others already have is listed after the ranked players,
+  by name, with no rank (``rank`` None): their points lack a whole round, so any rank
+  among the others would place them as if they had lost it. A round no table has a
+  result for yet ranks nobody lower: it is not counted for anyone.
 - *tally*: a player's facts over every round counted (``scoring.tiebreaks.Tally``):
   points, deals played, deals last in, table wins, opponents' points, round totals.
 - *tiebreak keys*: ``points`` then the tournament's keys in order; each key is a class in
   ``scoring.tiebreaks`` (what it compares, larger is better, and what a row shows).
 - *rank*: players equal on every key share a rank and the next rank skips (1, 2, 2, 4);
-  within a shared rank players are listed by name.
+  within a shared rank players are listed by name. Only ranked players have one.
 - *decided by*: the first key on which a player differs from the player listed just above
   (None for the first row and for a shared rank): why A is above B.
 
@@ -104,7 +111,8 @@ def table_sums(play: TablePlay, system: ScoringSystem) -> TableSums:
 
 @dataclass(frozen=True)
 class StandingRow:
-    rank: int
+    # None for a player waiting for a result that others of the same round have.
+    rank: int | None
     shared: bool
     key: Hashable
     name: str
@@ -139,6 +147,15 @@ class StandingRow:
     def rounds(self) -> tuple[int | None, ...]:
         return self.tally.rounds
 
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """The rounds whose result at the player's table is not in yet."""
+        return self.tally.waiting
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank is not None
+
 
 @dataclass(frozen=True)
 class Standings:
@@ -172,7 +189,10 @@ def compute_standings(
         entrants, plays, system, round_numbers, byes, bye_points
     )
     chain = (POINTS_KEY, *tiebreaks)
-    ranked = rank_players(entrants, tallies, chain)
+    scored = scored_rounds(plays)
+    waiting = [e for e in entrants if _is_waiting(tallies[e.key], scored)]
+    apart = {e.key for e in waiting}
+    ranked = rank_players([e for e in entrants if e.key not in apart], tallies, chain)
     rows = tuple(
         StandingRow(
             rank=place.rank,
@@ -183,8 +203,25 @@ def compute_standings(
             decided_by=decided_by(chain, above, place),
         )
         for place, above in zip(ranked, (None, *ranked), strict=False)
+    ) + tuple(
+        StandingRow(None, False, entrant.key, entrant.name, tallies[entrant.key], None)
+        for entrant in sorted(waiting, key=_by_name)
     )
     return Standings(system, tiebreaks, ordered_rounds, rows)
+
+
+def _by_name(entrant: Entrant) -> tuple[str, str, str]:
+    return (entrant.name.casefold(), entrant.name, str(entrant.key))
+
+
+def scored_rounds(plays: Iterable[TablePlay | TableSums]) -> set[int]:
+    """The rounds in which at least one table has a result (a deal recorded)."""
+    return {play.round_number for play in plays if play.deals}
+
+
+def _is_waiting(tally: Tally, scored: set[int]) -> bool:
+    """Whether the player waits for a result in a round others already have one for."""
+    return any(number in scored for number in tally.waiting)
 
 
 Place = tuple[int, bool]  # a rank, and whether it is shared
@@ -195,7 +232,8 @@ class RankAfter:
     """A player's place in the standings over the rounds up to ``round_number``."""
 
     round_number: int
-    rank: int
+    # None while the player waits for a result others of a round up to it have.
+    rank: int | None
     shared: bool
     points: int
 
@@ -209,6 +247,8 @@ class _Counts:
     by_round: dict[int, int] = field(default_factory=dict)
     # Where the player sat: an index into the tables' seats, once per seat taken.
     tables: list[int] = field(default_factory=list)
+    # The rounds whose table has no result yet.
+    waiting: list[int] = field(default_factory=list)
 
 
 def tally_players(
@@ -241,7 +281,12 @@ def tally_players(
 def _add_table(
     counts: dict[Hashable, _Counts], tables: list[tuple[Hashable, ...]], table: TableSums
 ) -> None:
-    top = max(table.points) if table.deals else None
+    if not table.deals:
+        # No result yet: the seats wait for it, and nobody counts the table meanwhile.
+        for key in table.seats:
+            counts[key].waiting.append(table.round_number)
+        return
+    top = max(table.points)
     where = len(tables)
     tables.append(table.seats)
     for index, key in enumerate(table.seats):
@@ -280,6 +325,7 @@ def _tallies(
             opponents=sum(table_points[where] for where in count.tables)
             - count.points * len(count.tables),
             rounds=tuple(count.by_round.get(number) for number in ordered_rounds),
+            waiting=tuple(sorted(count.waiting)),
         )
         for key, count in counts.items()
     }
@@ -307,6 +353,7 @@ def ranks_after_each_round(
     for round_number, key in byes:
         byes_of.setdefault(round_number, []).append(key)
     ordered_rounds = tuple(sorted(set(round_numbers) | set(tables_of) | set(byes_of)))
+    scored: set[int] = set()
 
     counts = {entrant.key: _Counts() for entrant in entrants}
     tables: list[tuple[Hashable, ...]] = []
@@ -314,11 +361,18 @@ def ranks_after_each_round(
     for upto, round_number in enumerate(ordered_rounds, start=1):
         for table in tables_of.get(round_number, ()):
             _add_table(counts, tables, table)
+            if table.deals:
+                scored.add(round_number)
         for key in byes_of.get(round_number, ()):
             _add_bye(counts, round_number, key, bye_points)
         tallies = _tallies(counts, tables, ordered_rounds[:upto])
-        for key, (rank, shared) in _places(tallies, chain).items():
-            history[key].append(RankAfter(round_number, rank, shared, tallies[key].points))
+        places = _places(
+            {key: tally for key, tally in tallies.items() if not _is_waiting(tally, scored)},
+            chain,
+        )
+        for key, tally in tallies.items():
+            rank, shared = places.get(key, (None, False))
+            history[key].append(RankAfter(round_number, rank, shared, tally.points))
     return {key: tuple(ranks) for key, ranks in history.items()}
 
 

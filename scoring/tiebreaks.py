@@ -36,8 +36,11 @@ class Tally:
     last_in: int
     table_wins: int
     opponents: int
-    # Each round's total in round order; None for a round the player did not play.
+    # Each round's total in round order; None for a round the player did not play, or
+    # whose result at the player's table is not in yet (``waiting``).
     rounds: tuple[int | None, ...]
+    # The rounds whose table the player sat at has no result yet (no deal recorded).
+    waiting: tuple[int, ...] = ()
 
     @property
     def best_round(self) -> int | None:

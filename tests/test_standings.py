@@ -75,7 +75,47 @@ def test_table_wins_shared_top_counts_for_both_and_shared_ranks_skip():
 def test_a_table_with_no_deals_yet_has_no_winner():
     standings = compute_standings(entrants("ABC"), [play(1, "ABC")])
     assert [row.table_wins for row in standings.rows] == [0, 0, 0]
-    assert [row.rounds for row in standings.rows] == [(0,), (0,), (0,)]
+    # Nobody has a result for the round: it ranks nobody lower, and nobody has 0 for it.
+    assert [row.rounds for row in standings.rows] == [(None,), (None,), (None,)]
+    assert [row.waiting for row in standings.rows] == [(1,), (1,), (1,)]
+    assert [(row.rank, row.shared) for row in standings.rows] == [(1, True)] * 3
+
+
+def test_a_table_with_no_result_yet_is_listed_unranked_after_the_ranked_players():
+    # Round 2: table ABC has a result, table DEF none yet. D, E and F would otherwise be
+    # ranked below A, B and C with 0 for the round, as if they had lost every deal.
+    plays = [
+        play(1, "ABC", wa_deal((12, 6, 8), last_in=3)),
+        play(1, "DEF", wa_deal((14, 2, 10), last_in=2)),
+        play(2, "ABC", wa_deal((12, 6, 8), last_in=3)),
+        play(2, "DEF"),
+    ]
+    standings = compute_standings(entrants("FEDCBA"), plays, tiebreaks=["opponents"])
+    assert table(standings) == [
+        (1, False, "A", 24, None),
+        (2, False, "C", 16, "points"),
+        (3, False, "B", 12, "points"),
+        (None, False, "D", 14, None),
+        (None, False, "E", 2, None),
+        (None, False, "F", 10, None),
+    ]
+    d = standings.rows[3]
+    assert (d.rounds, d.waiting, d.ranked) == ((14, None), (2,), False)
+    # The table without a result adds nothing: no deals, no win, no opponents.
+    assert (d.deals, d.table_wins, d.opponents) == (1, 1, 12)
+    ranks = ranks_after_each_round(entrants("ABCDEF"), plays, tiebreaks=["opponents"])
+    assert [(r.rank, r.points) for r in ranks["D"]] == [(1, 14), (None, 14)]
+    assert [(r.rank, r.points) for r in ranks["A"]] == [(2, 12), (1, 24)]
+
+
+def test_a_result_coming_in_ranks_the_table_again():
+    plays = [
+        play(1, "ABC", wa_deal((12, 6, 8), last_in=3)),
+        play(1, "DEF", wa_deal((14, 2, 10), last_in=2)),
+    ]
+    standings = compute_standings(entrants("ABCDEF"), plays)
+    assert [row.rank for row in standings.rows] == [1, 2, 3, 4, 5, 6]
+    assert all(row.waiting == () for row in standings.rows)
 
 
 def test_countback_compares_the_latest_round_first_and_a_missed_round_counts_zero():

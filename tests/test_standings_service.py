@@ -73,6 +73,7 @@ def test_json_rows_have_the_documented_keys(worked_example):
         "opponents": 10,
         "rounds": [16],
         "decided_by": None,
+        "no_result_yet": [],
     }
     assert data["rows"][-1]["rounds"] == [None]
     assert data["rows"][-1]["best_round"] is None

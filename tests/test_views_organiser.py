@@ -508,7 +508,8 @@ def test_results_are_public_only_when_published_and_released(
     round_two = seating.seat_next_round(tournament)
     rounds.start_round(round_two)
     assert _public_points(client, tournament) == {0}
-    organiser_client.post(url("round_release", tournament, 1), {})
+    # Tables 2 and 3 have no confirmed sheet: the release is asked, then confirmed.
+    organiser_client.post(url("round_release", tournament, 1), {"confirm": "on"})
     assert max(_public_points(client, tournament)) == 60
     organiser_client.post(url("round_withhold", tournament, 1), {})
     assert _public_points(client, tournament) == {0}
@@ -525,7 +526,7 @@ def test_held_back_rounds_wait_for_the_final_reveal(organiser_client, tournament
     response = organiser_client.post(url("round_release", tournament, 2), {}, follow=True)
     assert "held back for the final reveal" in response.content.decode()
     assert not Round.objects.get(pk=round_two.pk).released
-    organiser_client.post(url("round_release", tournament, 1), {})
+    organiser_client.post(url("round_release", tournament, 1), {"confirm": "on"})
     assert Round.objects.get(tournament=tournament, number=1).released
     organiser_client.post(url("reveal", tournament))
     assert Round.objects.filter(tournament=tournament, released=True).count() == 2

@@ -360,7 +360,10 @@ def test_an_unconfirmed_sheet_never_shows(client, make_played, django_user_model
     first = response.context["tables"][0]
     assert (first.number, first.deals_played) == (1, 0)
     assert [r.points for r in first.results] == [0, 0, 0, 0]
-    assert "No confirmed results yet" in response.content.decode()
+    assert (
+        'no result yet</span> <span class="muted">The table’s sheet is not confirmed yet'
+        in response.content.decode()
+    )
 
     response = client.get(reverse("player", args=[tournament.slug, seat_one.pk]))
     round_one = response.context["rounds"][0]
@@ -386,7 +389,7 @@ def test_an_unconfirmed_sheet_of_a_new_released_round_never_shows(client, make_p
     response = client.get(reverse("public_round", args=[tournament.slug, 2]))
     html = response.content.decode()
     assert players[0].name in html  # the seating of a released round is public
-    assert "No confirmed results yet" in html
+    assert 'no result yet</span> <span class="muted">The table’s sheet is not confirmed yet' in html
     assert ">40<" not in html
     response = client.get(reverse("player", args=[tournament.slug, players[0].pk]))
     assert response.context["rounds"][1].result.points == 0

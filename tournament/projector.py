@@ -25,6 +25,7 @@ from tournament.models import Tournament
 from tournament.services import room
 from tournament.services.clock import clock_state
 from tournament.services.public import public_results
+from tournament.services.standings import NO_RESULT_YET
 
 ROWS = 12
 # How long each page stays up; a release shows within live.js's poll whatever the page.
@@ -103,6 +104,8 @@ def _standings_board(tournament: Tournament) -> dict[str, Any]:
         "columns": columns,
         "pages": _pages(rows),
         "lead": room.lead(standings),
+        # "Table 3 of round 3 has no result yet", one sentence per round.
+        "missing": result.missing_words,
     }
 
 
@@ -110,8 +113,12 @@ def _cells(
     row: StandingRow, above: StandingRow | None, standings: Standings, columns: list[Column]
 ) -> list[tuple[Any, bool]]:
     decided = decided_column(row, above, standings.round_numbers)
-    cells = []
+    waiting = {f"round_{number}" for number in row.waiting}
+    cells: list[tuple[Any, bool]] = []
     for column in columns:
+        if column.name in waiting:
+            cells.append((NO_RESULT_YET, False))
+            continue
         value = column.figure(row.tally)
         cells.append(("–" if value is None else value, column.name == decided))
     return cells
@@ -121,5 +128,5 @@ def _honour(row: StandingRow, progress: room.Progress) -> str:
     if not progress.started:
         return ""
     if progress.final:
-        return {1: "Winner", 2: "Runner-up", 3: "Runner-up"}.get(row.rank, "")
+        return {1: "Winner", 2: "Runner-up", 3: "Runner-up"}.get(row.rank or 0, "")
     return "Leader" if row.rank == 1 else ""

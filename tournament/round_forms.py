@@ -1,4 +1,4 @@
-"""The forms of a round's seating (seat, swap, start) and of its score sheets."""
+"""The forms of a round's seating (seat, swap, start, release) and of its score sheets."""
 
 from typing import Any, cast
 
@@ -45,6 +45,12 @@ class StartRoundForm(forms.Form):
     seating = forms.CharField(required=False, max_length=128)
     # Set by the second press, after the page asked whether to start although the round
     # before still has tables with no confirmed sheet.
+    confirm = forms.BooleanField(required=False)
+
+
+class ReleaseRoundForm(forms.Form):
+    # Set by the second press, after the page asked whether to release although tables of
+    # the round have no confirmed sheet.
     confirm = forms.BooleanField(required=False)
 
 

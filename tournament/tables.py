@@ -7,7 +7,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.tiebreaks import decided_column, one_figure_tiebreaks, standings_columns
-from tournament.services.standings import TournamentStandings, rank_label
+from tournament.services.standings import NO_RESULT_YET, TournamentStandings, rank_label
 
 
 def _number_column(verbose_name: str, orderable: bool = True) -> tables.Column:
@@ -122,6 +122,8 @@ def standings_table(
     head, _, tail = reverse("player", args=[slug, _ANY_ID]).rpartition(str(_ANY_ID))
     career_head, _, career_tail = reverse("career", args=[_ANY_ID]).rpartition(str(_ANY_ID))
     records = []
+    # Sorted by rank, the players with no rank yet come after every ranked player.
+    unranked = len(standings.rows) + 1
     for row, above in zip(standings.rows, (None, *standings.rows), strict=False):
         if wanted and wanted not in row.name.casefold():
             continue
@@ -130,23 +132,29 @@ def standings_table(
         club = info.club
         record = {
             "rank": rank_label(row),
-            "rank_number": row.rank,
+            "rank_number": unranked if row.rank is None else row.rank,
             "name": row.name,
             "url": f"{head}{row.key}{tail}",
             # The person's career page, for a player linked to a person.
             "career": f"{career_head}{quote(info.person)}{career_tail}" if info.person else "",
-            "honour": shown_honours.get(row.rank, ""),
+            "honour": shown_honours.get(row.rank or 0, ""),
             "club": club,
             "points": row.points,
             "deals": row.deals,
             "row_class": "podium" if row.rank in shown_honours else "",
+            # "round 3: no result yet", for a player whose table's result is not in.
+            "waiting": _waiting_words(row.waiting),
         }
         cells = [_cell(row.points, False), _cell(row.deals, False)]
         labelled = [("Deals", cells[1])]
+        waiting = {f"round_{number}" for number in row.waiting}
         for column in columns:
             value = column.figure(row.tally)
             record[column.name] = _order_value(value)
-            cells.append(_cell(value, column.name == decided))
+            if column.name in waiting:
+                cells.append(("no-result", NO_RESULT_YET))
+            else:
+                cells.append(_cell(value, column.name == decided))
             labelled.append((column.label, cells[-1]))
         record["cells"] = _Cells(cells)
         record["extra"] = _extra(club, labelled)
@@ -167,6 +175,13 @@ def standings_table(
         orderable=orderable,
         empty_text="No player matches that name." if wanted else "No players yet.",
     )
+
+
+def _waiting_words(rounds: tuple[int, ...]) -> str:
+    if not rounds:
+        return ""
+    numbers = ", ".join(str(number) for number in rounds)
+    return f"round{'s' if len(rounds) > 1 else ''} {numbers}: {NO_RESULT_YET}"
 
 
 class PlayersTable(tables.Table):

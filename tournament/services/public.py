@@ -36,11 +36,13 @@ from scoring.systems import points_from_sums
 from tournament.models import Round, Tournament
 from tournament.public_cache import public_version
 from tournament.services.standings import (
+    NO_RESULT_YET,
     IncompleteTable,
     PlayerInfo,
     StandingsFacts,
     TournamentStandings,
     bye_points,
+    missing_in_words,
     rank_label,
     standings_facts,
     standings_from,
@@ -87,12 +89,15 @@ def released_round_numbers(tournament: Tournament) -> list[int]:
 @dataclass(frozen=True)
 class RoundRank:
     round_number: int
-    rank: int
+    # None while the player waited for a result that others of a round up to it had.
+    rank: int | None
     shared: bool
     points: int
 
     @property
     def label(self) -> str:
+        if self.rank is None:
+            return NO_RESULT_YET
         return f"={self.rank}" if self.shared else str(self.rank)
 
 
@@ -109,6 +114,11 @@ class RoundTable:
     @property
     def stopped_early(self) -> bool:
         return 0 < self.deals_played < self.expected_deals
+
+    @property
+    def no_result(self) -> bool:
+        """No result yet: the round was released before the table's sheet was confirmed."""
+        return self.deals_played == 0
 
     @property
     def winners(self) -> list[PublicSeat]:
@@ -166,7 +176,7 @@ class PublicResults:
     incomplete_tables: tuple[IncompleteTable, ...]
     # Each player's (rank, shared, points) after each released round, in round order:
     # plain tuples, which the cache reads back several times faster than objects.
-    ranks: dict[int, tuple[tuple[int, bool, int], ...]]
+    ranks: dict[int, tuple[tuple[int | None, bool, int], ...]]
     byes: dict[int, frozenset[int]]
 
     @property
@@ -188,6 +198,11 @@ class PublicResults:
     @property
     def history(self) -> dict[int, tuple[RoundRank, ...]]:
         return {pk: self.history_of(pk) for pk in self.ranks}
+
+    @property
+    def missing_words(self) -> list[str]:
+        """ "2 tables of round 3 have no result yet (tables 2 and 4)", one per round."""
+        return missing_in_words(self.incomplete_tables)
 
     def tournament_standings(self, tournament: Tournament) -> TournamentStandings:
         """The released standings as ``tournament_standings`` gives them."""
@@ -330,4 +345,4 @@ public_ranks = public_results
 
 def podium(rows: Iterable[StandingRow]) -> list[tuple[str, StandingRow]]:
     """The winner and runners-up (ranks 1 to 3) with their rank labels ("=2")."""
-    return [(rank_label(row), row) for row in rows if row.rank <= 3]
+    return [(rank_label(row), row) for row in rows if row.rank is not None and row.rank <= 3]

@@ -262,8 +262,9 @@ class Lead:
 
 def lead(standings: Standings) -> Lead | None:
     """The leader(s) and their margin over the next player: no query. None before any
-    round counts (everyone would share rank 1)."""
-    rows = standings.rows
+    round counts (everyone would share rank 1), or while nobody is ranked (every player
+    waits for a result); the players with no rank yet are nobody's next player."""
+    rows = tuple(row for row in standings.rows if row.ranked)
     if not rows or not standings.round_numbers:
         return None
     leaders = tuple(row for row in rows if row.rank == 1)

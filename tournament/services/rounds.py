@@ -7,6 +7,9 @@ Terms:
   seats and re-seats; only a table with no scores may be re-seated once started).
 - *released*: the round's confirmed results are on the public pages. *Withholding* a
   released round hides them again.
+- *table without a result*: a table of the round with no confirmed deal (its sheet was
+  never confirmed). Its players show on the public pages as "no result yet"; releasing a
+  round with such tables is refused unless the organiser was asked and went ahead.
 - *held back*: one of the tournament's last ``hold_back_rounds`` rounds, which cannot be
   released one by one: the *final reveal* releases every started round at once.
 
@@ -24,11 +27,7 @@ from tournament import public_cache
 from tournament.models import Round, SheetStatus, Table, Tournament
 from tournament.services.locks import lock_round, lock_rounds
 from tournament.services.seating import seating_token
-
-
-def _and_list(numbers: list[int]) -> str:
-    words = [str(number) for number in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+from tournament.services.standings import and_list
 
 
 class PreviousRoundUnfinished(UserError):
@@ -39,7 +38,7 @@ class PreviousRoundUnfinished(UserError):
         self.round_number = round_number
         self.previous = round_number - 1
         self.tables = tables
-        self.table_list = _and_list(tables)
+        self.table_list = and_list(tables)
         noun = "table" if len(tables) == 1 else "tables"
         verb = "has" if len(tables) == 1 else "have"
         super().__init__(
@@ -55,6 +54,34 @@ def unconfirmed_tables(round_: Round) -> list[int]:
         .filter(Q(sheet__isnull=True) | ~Q(sheet__status=SheetStatus.CONFIRMED))
         .order_by("number")
         .values_list("number", flat=True)
+    )
+
+
+class TablesWithoutResult(UserError):
+    """Releasing a round while some of its tables have no confirmed sheet: the organiser
+    may go ahead, but is asked first, and the tables are named."""
+
+    def __init__(self, round_number: int, tables: list[int]) -> None:
+        self.round_number = round_number
+        self.tables = tables
+        self.table_list = and_list(tables)
+        self.count = len(tables)
+        noun = "table" if len(tables) == 1 else "tables"
+        verb = "has" if len(tables) == 1 else "have"
+        super().__init__(
+            f"Round {round_number}: {noun} {self.table_list} {verb} no confirmed sheet. "
+            f"Release round {round_number} anyway?"
+        )
+
+
+def tables_without_result(round_: Round) -> list[int]:
+    """The numbers of the round's tables with no confirmed deal: their sheet was never
+    confirmed (a sheet being corrected keeps its confirmed deals meanwhile)."""
+    return list(
+        Table.objects.filter(round=round_, deals__isnull=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .distinct()
     )
 
 
@@ -94,13 +121,17 @@ def held_back(round_: Round) -> bool:
     return round_.number > tournament.planned_rounds - tournament.hold_back_rounds
 
 
-def release_round(round_: Round) -> None:
+def release_round(round_: Round, *, despite_missing: bool = False) -> None:
     """Show a round's confirmed results on the public pages.
+
+    Refused with ``TablesWithoutResult``, naming them, while tables of the round have no
+    confirmed sheet, unless ``despite_missing`` (the organiser was asked and went ahead):
+    their players then show as "no result yet" until the sheet is confirmed.
 
     The round is locked: a sheet being confirmed meanwhile either commits first (and the
     release then clears the public pages' cache) or finds the round released (and clears
     it itself); neither can leave a public page cached without the other."""
-    _set_released(round_, True)
+    _set_released(round_, True, despite_missing=despite_missing)
 
 
 def withhold_round(round_: Round) -> None:
@@ -109,7 +140,7 @@ def withhold_round(round_: Round) -> None:
     _set_released(round_, False)
 
 
-def _set_released(round_: Round, release: bool) -> None:
+def _set_released(round_: Round, release: bool, *, despite_missing: bool = False) -> None:
     with transaction.atomic():
         round_ = lock_round(round_.pk)
         if release and not round_.started:
@@ -119,6 +150,11 @@ def _set_released(round_: Round, release: bool) -> None:
                 f"round {round_.number} is one of the last {round_.tournament.hold_back_rounds} "
                 "rounds held back for the final reveal: use “Reveal the final results”"
             )
+        # Asked under the lock: a sheet confirmed meanwhile is no longer named.
+        if release and not round_.released and not despite_missing:
+            missing = tables_without_result(round_)
+            if missing:
+                raise TablesWithoutResult(round_.number, missing)
         round_.released = release
         round_.save(update_fields=["released"])
 

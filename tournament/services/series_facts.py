@@ -228,19 +228,25 @@ def _facts(
         round_numbers=round_numbers,
         byes=byes,
     )
-    rows = standings_from(tournament, facts).standings.rows
+    # A player waiting for their table's result has no place yet: the tournament places
+    # only its ranked players (docs/standings.md), and the series follows it.
+    rows = [
+        (row, row.rank)
+        for row in standings_from(tournament, facts).standings.rows
+        if row.rank is not None
+    ]
     sharing: dict[int, int] = {}
-    for row in rows:
-        sharing[row.rank] = sharing.get(row.rank, 0) + 1
+    for _, rank in rows:
+        sharing[rank] = sharing.get(rank, 0) + 1
     places = tuple(
         (
             int(row.key),  # type: ignore[call-overload]
             person_of.get(int(row.key), 0),  # type: ignore[call-overload]
-            row.rank,
-            sharing[row.rank],
+            rank,
+            sharing[rank],
             row.points,
         )
-        for row in rows
+        for row, rank in rows
     )
     return TournamentFacts(stamp, len(rows), places, tuple(matches))
 

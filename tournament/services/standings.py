@@ -72,6 +72,57 @@ class TournamentStandings:
     def info(self, row: StandingRow) -> PlayerInfo:
         return self.players[row.key]  # type: ignore[index]
 
+    @property
+    def missing_tables(self) -> tuple[IncompleteTable, ...]:
+        return missing_tables(self.incomplete_tables)
+
+    @property
+    def missing_words(self) -> list[str]:
+        return missing_in_words(self.incomplete_tables)
+
+    @property
+    def unranked(self) -> int:
+        """How many players wait for a result others of the same round have."""
+        return sum(1 for row in self.standings.rows if row.rank is None)
+
+    @property
+    def partial_tables(self) -> tuple[IncompleteTable, ...]:
+        """The incomplete tables that have a result, if a short one."""
+        return tuple(table for table in self.incomplete_tables if table.deals)
+
+
+def missing_tables(incomplete: tuple[IncompleteTable, ...]) -> tuple[IncompleteTable, ...]:
+    """The tables with no result yet: not one deal recorded (a confirmed sheet always
+    holds at least one)."""
+    return tuple(table for table in incomplete if table.deals == 0)
+
+
+def and_list(numbers: list[int]) -> str:
+    """ "3", "2 and 3", "1, 2 and 3"."""
+    words = [str(number) for number in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def missing_in_words(incomplete: tuple[IncompleteTable, ...]) -> list[str]:
+    """One sentence per round with tables that have no result yet: "2 tables of round 3
+    have no result yet (tables 2 and 4)"."""
+    by_round: dict[int, list[int]] = {}
+    for table in missing_tables(incomplete):
+        by_round.setdefault(table.round, []).append(table.table)
+    sentences = []
+    for number, tables in sorted(by_round.items()):
+        if len(tables) == 1:
+            sentences.append(f"Table {tables[0]} of round {number} has no result yet")
+        else:
+            sentences.append(
+                f"{len(tables)} tables of round {number} have no result yet "
+                f"(tables {and_list(tables)})"
+            )
+    return sentences
+
+
+NO_RESULT_YET = "no result yet"
+
 
 def _pending_deals(tournament: Tournament) -> dict[int, list[tuple[int, DealFacts]]]:
     """The rows of sheets awaiting confirmation, for those who may see them."""
@@ -236,12 +287,18 @@ def tournament_standings(
 
 
 def rank_label(row: StandingRow) -> str:
+    """ "3", "=3" for a shared 3rd, or "–" for a player with no rank while a result is
+    not in yet."""
+    if row.rank is None:
+        return "–"
     return f"={row.rank}" if row.shared else str(row.rank)
 
 
 def file_rank(row: StandingRow) -> int | str:
-    """The rank as files write it: a number, or "7=" for a shared 7th (a spreadsheet
-    would evaluate the pages' "=7" as a formula)."""
+    """The rank as files write it: a number, "7=" for a shared 7th (a spreadsheet
+    would evaluate the pages' "=7" as a formula), or empty for a player with no rank."""
+    if row.rank is None:
+        return ""
     return f"{row.rank}=" if row.shared else row.rank
 
 
@@ -264,12 +321,19 @@ def as_json(result: TournamentStandings) -> dict[str, Any]:
                 **{tb.key: tb.value(row.tally) for tb in one_figure_tiebreaks()},
                 "rounds": list(row.rounds),
                 "decided_by": row.decided_by,
+                # The rounds whose result at the player's table is not in yet (their
+                # "rounds" entry is null); "rank" is null while others of such a round
+                # have theirs.
+                "no_result_yet": list(row.waiting),
             }
             for row in standings.rows
         ],
         "incomplete_tables": [
             {"round": t.round, "table": t.table, "deals": t.deals, "expected": t.expected}
             for t in result.incomplete_tables
+        ],
+        "tables_without_result": [
+            {"round": t.round, "table": t.table} for t in result.missing_tables
         ],
     }
 
@@ -296,8 +360,11 @@ def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[int | 
             row.points,
             row.deals,
             *("" if value is None else value for value in (tb.value(row.tally) for tb in figures)),
-            *("" if total is None else total for total in row.rounds),
-            decided_words(row, above, rounds),
+            *(
+                NO_RESULT_YET if number in row.waiting else "" if total is None else total
+                for number, total in zip(rounds, row.rounds, strict=True)
+            ),
+            decided_words(row, above, rounds) if row.ranked else "",
         ]
         for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
     ]
@@ -320,6 +387,11 @@ def as_text(result: TournamentStandings) -> str:
     ]
     for row in cells:
         lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+    if result.missing_tables:
+        lines.append("")
+        lines.extend(f"{sentence}." for sentence in result.missing_words)
+        if result.unranked:
+            lines.append("Players waiting for their table's result are listed last, unranked.")
     if result.incomplete_tables:
         lines.append("")
         lines.append("Tables with fewer deals than a round has (stopped early, or not all in):")

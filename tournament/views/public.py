@@ -70,7 +70,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "progress": progress,
         "lead": room.lead(result.standings),
         "in_ranking_order": in_ranking_order,
-        "podium": [row for row in result.standings.rows if row.rank <= 3],
+        "podium": [row for row in result.standings.rows if row.rank is not None and row.rank <= 3],
         "incomplete_tables": result.incomplete_tables,
         # Before any result counts, what is going on instead: one query.
         "playing": None if progress.started else room.current_round(tournament),

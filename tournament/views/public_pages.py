@@ -34,7 +34,7 @@ from tournament.services.public import (
     released_round_numbers,
 )
 from tournament.services.public_player import player_rounds
-from tournament.services.standings import rank_label
+from tournament.services.standings import NO_RESULT_YET, rank_label
 
 # The rank chart ---------------------------------------------------------------------
 
@@ -71,14 +71,19 @@ def rank_chart(history: list[RoundRank], field_size: int) -> LineChart | None:
         right=right,
         top=top,
         bottom=bottom,
+        # No point for a round after which the player had no rank (a result not in).
         points=tuple(
             ChartPoint(x_of(i), y_of(r.rank), f"After round {r.round_number}: rank {r.label}")
             for i, r in enumerate(history)
+            if r.rank is not None
         ),
         x_ticks=tuple(ChartTick(x_of(i), str(r.round_number)) for i, r in enumerate(history)),
         y_ticks=tuple(ChartTick(y_of(rank), str(rank)) for rank in ranks),
         description="; ".join(
-            f"after round {r.round_number}: {r.label} of {lowest}" for r in history
+            f"after round {r.round_number}: {r.label} of {lowest}"
+            if r.rank is not None
+            else f"after round {r.round_number}: {r.label}"
+            for r in history
         ),
     )
 
@@ -248,13 +253,18 @@ def _final_cells(
     """The row's values for ``columns``; the value that placed it below ``above`` is
     marked ``decided`` (for countback, the first round total that differs)."""
     decided = decided_column(row, above, standings.round_numbers)
+    waiting = {f"round_{number}" for number in row.waiting}
     cells: list[dict[str, object]] = []
     for column in columns:
         value = column.figure(row.tally)
         cells.append(
             {
                 "label": column.label,
-                "value": "–" if value is None else value,
+                "value": NO_RESULT_YET
+                if column.name in waiting
+                else "–"
+                if value is None
+                else value,
                 "decided": column.name == decided,
             }
         )

@@ -1,6 +1,8 @@
 """The organiser's rounds: seating the next round, a round's page with its seating and
 quality (and, with table entry on, each table's code), and one view for each change to a
-round (regenerate, swap, start, release, withhold, new table codes).
+round (regenerate, swap, start, release, withhold, new table codes). Start and release
+ask first, on a page of their own, when tables of the round before (Start) or of the
+round itself (release) have no confirmed sheet.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); seating is written by
@@ -29,7 +31,7 @@ from tournament.forms import player_label, shared_names
 from tournament.http import HtmxHttpRequest
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_organiser
-from tournament.round_forms import SeatRoundForm, StartRoundForm, SwapForm
+from tournament.round_forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.services import rounds as round_service
 from tournament.services import seating, table_entry
 
@@ -224,11 +226,25 @@ def round_start(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespons
 @login_required
 @require_POST
 def round_release(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    def release(tournament: Tournament, round_: Round) -> str:
-        round_service.release_round(round_)
-        return f"Round {number}'s confirmed results are now public."
-
-    return _round_change(request, slug, number, release)
+    """Release the round's results. While tables of the round have no confirmed sheet,
+    the first press shows the round again asking to confirm, naming those tables (their
+    players would show as "no result yet"); the second press (``confirm`` set) releases
+    it. Works without JavaScript: two plain POSTs, as Start does."""
+    tournament = get_tournament_for_organiser(request, slug)
+    round_ = get_round(tournament, number)
+    form = ReleaseRoundForm(request.POST)
+    confirmed = form.is_valid() and form.cleaned_data["confirm"]
+    try:
+        round_service.release_round(round_, despite_missing=confirmed)
+    except round_service.TablesWithoutResult as missing:
+        round_.refresh_from_db()
+        context = _round_context(tournament, round_, confirm_release=missing)
+        return render(request, "organiser/round.html", context)
+    except UserError as error:
+        messages.error(request, _about_round(number, str(error)))
+    else:
+        messages.success(request, f"Round {number}'s confirmed results are now public.")
+    return redirect("organiser:round", slug, number)
 
 
 @login_required
