@@ -402,3 +402,28 @@ def test_a_password_too_long_to_be_typed_is_refused_before_hashing(client, link)
     assert response.status_code == 200
     assert "at most 1000 characters" in response.content.decode()
     assert invitations.open_link(link.secret) == link.invitation
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_using_one_link_at_once_make_one_account(monkeypatch, organiser):
+    """Against PostgreSQL's row locks: the second waits for the first, then finds the
+    link used (without the lock it would meet a taken user name instead)."""
+    from django.db import connection
+
+    from tests.test_concurrency import run_together, slow_down
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's row locks: run with DATABASE_URL=postgres://…")
+    link = invitations.invite_scorer(TournamentFactory(owner=organiser), "dora", organiser)
+    slow_down(monkeypatch, invitations, "check_password")
+    outcomes = run_together(
+        lambda: invitations.accept(link.secret, GOOD_PASSWORD),
+        lambda: invitations.accept(link.secret, "another-long-password-9"),
+    )
+    made = [outcome.value for outcome in outcomes if outcome.error is None]
+    refused = [outcome.error for outcome in outcomes if outcome.error is not None]
+    assert len(made) == 1
+    assert len(refused) == 1
+    assert isinstance(refused[0], InvitationClosed)
+    assert refused[0].reason is Closed.USED
+    assert get_user_model().objects.filter(username="dora").count() == 1
