@@ -322,7 +322,7 @@ def test_only_the_organiser_checks_in_everyone(
 def test_after_add_player_the_name_field_has_the_focus(organiser_client, evening):
     response = organiser_client.post(url("players", evening), {"name": "Ithel Rowse", "club": ""})
     assert response.status_code == 302
-    assert response.url == f"{url('players', evening)}?added#add-player"
+    assert response.url == f"{url('players', evening)}?added"
     html = organiser_client.get(response.url).content.decode()
     assert "Registered Ithel Rowse." in html
     (name,) = re.findall(r'<input type="text" name="name"[^>]*>', html)
@@ -334,3 +334,13 @@ def test_the_players_page_itself_does_not_jump_to_the_name_field(organiser_clien
     html = page(organiser_client, evening)
     (name,) = re.findall(r'<input type="text" name="name"[^>]*>', html)
     assert "autofocus" not in name
+
+
+def test_enter_in_the_name_field_adds_the_player(organiser_client, evening):
+    """Enter presses a form's first button: Add player, not the register search (a GET
+    that would put the form's token in its address)."""
+    html = page(organiser_client, evening)
+    form = html.split(f'action="{url("players", evening)}" class="stack">')[1].split("</form>")[0]
+    first = re.search(r"<button[^>]*>([^<]*)</button>", form)
+    assert first.group(1) == "Add player"
+    assert "formmethod" not in first.group(0)

@@ -131,7 +131,8 @@ def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"Registered {player.name}{linked}.")
             if warning:
                 messages.warning(request, warning)
-            return redirect(reverse("organiser:players", args=[slug]) + "?added#add-player")
+            # No #fragment: a browser moves no focus to an autofocus field then.
+            return redirect(reverse("organiser:players", args=[slug]) + "?added")
     return _players_page(
         request,
         tournament,

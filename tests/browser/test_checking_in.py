@@ -1,0 +1,133 @@
+"""Checking in a room on the organiser's players page, in real Chromium at a phone's
+360 px and a laptop's 1366 px: a tap checks a player in where they are on the page (the
+row changes, the count with it, the page does not jump to the top, the focus stays on
+the button); without JavaScript the page comes back at the row; "Check in everyone not
+yet in" asks first; after "Add player" the cursor is back in Name.
+
+Screenshots go to artifacts/screenshots/checking-in/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.factories import TournamentFactory, make_players
+from tournament.models import Player
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+LAPTOP = {"width": 1366, "height": 768}
+# A finger's width: the least a button the organiser taps all evening may be high.
+TAP_TARGET = 44
+
+
+@pytest.fixture
+def room(organiser):
+    """23 players, 18 of them checked in, one dropped out."""
+    tournament = TournamentFactory(name="Red Lion Loo", slug="red-lion", owner=organiser)
+    players = make_players(tournament, 24)
+    Player.objects.filter(pk__in=[p.pk for p in players[:18]]).update(checked_in=True)
+    Player.objects.filter(pk=players[23].pk).update(active=False)
+    return tournament
+
+
+def log_in(page: Page, path: str) -> None:
+    page.goto(path)
+    page.get_by_label("User name").fill("olive")
+    page.get_by_label("Password").fill("pw")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
+
+
+def fits(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width} px"
+
+
+def tap_targets(page: Page) -> None:
+    for button in page.locator("table.players form.actions button").all():
+        box = button.bounding_box()
+        assert box is not None
+        assert box["height"] >= TAP_TARGET, f"{button.inner_text()}: {box['height']} px high"
+
+
+def row(page: Page, player: Player):
+    return page.locator(f"#player-{player.pk}")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["360", "1366"])
+def test_a_tap_checks_a_player_in_where_they_are(new_page, room, screenshot_dir, viewport):
+    shots = screenshot_dir(f"checking-in/{viewport['width']}")
+    page = new_page(viewport=viewport)
+    log_in(page, f"/manage/{room.slug}/players/")
+    expect(page.get_by_text("18 of 23 checked in")).to_be_visible()
+    fits(page)
+    tap_targets(page)
+    page.screenshot(path=shots / "players.png", full_page=True)
+
+    waiting = Player.objects.filter(tournament=room, checked_in=False, active=True)
+    player = waiting.order_by("name").last()
+    button = row(page, player).get_by_role("button", name="Check in")
+    button.scroll_into_view_if_needed()
+    scrolled = page.evaluate("window.scrollY")
+    address = page.url
+    button.click()
+    expect(row(page, player).get_by_role("button", name="Undo check-in")).to_be_visible()
+    expect(row(page, player).get_by_text("checked in", exact=True)).to_be_visible()
+    expect(page.get_by_text("19 of 23 checked in")).to_be_visible()
+    assert page.url == address
+    assert page.evaluate("window.scrollY") == scrolled
+    # The focus stays on the row's button, ready for the next tap or an undo.
+    expect(row(page, player).get_by_role("button", name="Undo check-in")).to_be_focused()
+    assert Player.objects.get(pk=player.pk).checked_in
+    fits(page)
+    tap_targets(page)
+    page.screenshot(path=shots / "after-a-check-in.png")
+
+    row(page, player).get_by_role("button", name="Undo check-in").click()
+    expect(row(page, player).get_by_role("button", name="Check in")).to_be_focused()
+    expect(page.get_by_text("18 of 23 checked in")).to_be_visible()
+    assert not Player.objects.get(pk=player.pk).checked_in
+
+
+def test_without_javascript_the_page_comes_back_at_the_row(new_page, room, screenshot_dir):
+    shots = screenshot_dir("checking-in/no-script")
+    page = new_page(viewport=PHONE, java_script_enabled=False)
+    log_in(page, f"/manage/{room.slug}/players/")
+    player = Player.objects.filter(tournament=room, checked_in=False, active=True).last()
+    row(page, player).get_by_role("button", name="Check in").click()
+    expect(row(page, player).get_by_role("button", name="Undo check-in")).to_be_visible()
+    assert page.url.endswith(f"/manage/{room.slug}/players/#player-{player.pk}")
+    assert page.evaluate("window.scrollY") > 0
+    expect(row(page, player)).to_be_in_viewport()
+    page.screenshot(path=shots / "back-at-the-row.png")
+
+
+def test_check_in_everyone_asks_first(new_page, room, screenshot_dir):
+    shots = screenshot_dir("checking-in/everyone")
+    page = new_page(viewport=PHONE)
+    log_in(page, f"/manage/{room.slug}/players/")
+    page.get_by_role("link", name="Check in everyone not yet in").click()
+    expect(page.get_by_text("Check in these 5 players?")).to_be_visible()
+    fits(page)
+    page.screenshot(path=shots / "confirmation.png", full_page=True)
+    assert Player.objects.filter(tournament=room, checked_in=True).count() == 18
+    page.get_by_role("button", name="Check in these 5 players").click()
+    expect(page.get_by_text("Checked in 5 players.")).to_be_visible()
+    expect(page.get_by_text("23 of 23 checked in")).to_be_visible()
+    expect(page.get_by_role("link", name="Check in everyone not yet in")).to_have_count(0)
+
+
+def test_after_add_player_the_cursor_is_back_in_name(new_page, room):
+    page = new_page(viewport=LAPTOP)
+    log_in(page, f"/manage/{room.slug}/players/")
+    page.get_by_label("Name", exact=True).fill("Ithel Rowse")
+    page.get_by_role("button", name="Add player").click()
+    expect(page.get_by_text("Registered Ithel Rowse.")).to_be_visible()
+    expect(page.get_by_label("Name", exact=True)).to_be_focused()
+    page.keyboard.type("Bryn Tallis")
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Registered Bryn Tallis.")).to_be_visible()
+    assert Player.objects.filter(tournament=room, name="Bryn Tallis").exists()
