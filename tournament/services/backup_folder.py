@@ -34,7 +34,7 @@ from tournament.installation_schema import (
 )
 from tournament.models import Tournament
 from tournament.services import installation_file, tournament_file
-from tournament.services.installation_file import FileFacts
+from tournament.services.installation_rules import FileFacts
 from tournament.services.tournament_file import PROBLEMS_SHOWN, TournamentFileError, short
 
 # A manifest lists file names and checksums: a few hundred bytes a tournament.

@@ -46,7 +46,7 @@ from tournament.installation_schema import (
 from tournament.models import Tournament
 from tournament.services import backup_folder, installation_file, tournament_file
 from tournament.services.backup_folder import INSTALLATION, TOURNAMENT, ListedFile
-from tournament.services.installation_file import FileFacts
+from tournament.services.installation_rules import FileFacts
 
 
 def utc_now() -> datetime.datetime:
