@@ -517,3 +517,103 @@ def test_a_backup_under_load_holds_one_moment(tmp_path, monkeypatch):
         assert not table.deals.exists()
         assert all(seat.sums.deals == 0 for seat in table.seats.all())
     assert Player.objects.filter(pk__in=guests, person__isnull=False).count() == 0
+
+
+def set_in(path, value):
+    def change(data):
+        *parents, last = path
+        target = data
+        for step in parents:
+            target = target[step]
+        target[last] = value
+
+    return change
+
+
+def person(index, **values):
+    return lambda data: data["people"][index].update(values)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (
+            lambda data: data["accounts"][1].update(username=data["accounts"][0]["username"]),
+            "accounts[1].username: the user name “organiser” is also accounts[0]'s",
+        ),
+        (
+            set_in(("accounts", 0, "groups"), ["Nobody's"]),
+            "accounts[0].groups[0]: no group is called “Nobody's” in “groups”",
+        ),
+        (
+            set_in(("accounts", 0, "permissions"), ["tournament.fly"]),
+            "accounts[0].permissions[0]: this installation has no permission “tournament.fly” "
+            "(is it of a newer version of the app?)",
+        ),
+        (
+            person(1, member="RL01"),
+            "people[1].member: the member number “RL01” is also people[0]'s",
+        ),
+        (
+            person(0, member="person-3"),
+            "people[0].member: “person-3” starts with “person-”, which names people without a "
+            "member number; choose another",
+        ),
+        (
+            # The guest linked since the demo: the last person.
+            lambda data: data["people"][20]["players"].append(data["people"][0]["players"][1]),
+            "people[20].players[2]: red-lion-winter-open's player “p1” is also people[0]'s",
+        ),
+        (
+            set_in(("series", 0, "placing"), [10, 12]),
+            "series[0].placing[1]: 12 points is more than place 1's 10; list the points from "
+            "1st place down",
+        ),
+        (
+            set_in(("series", 0, "owner"), "ghost"),
+            "series[0].owner: no account is called “ghost”",
+        ),
+        (
+            set_in(("series", 0, "created"), "2026-02-30T10:00:00+00:00"),
+            "series[0].created: “2026-02-30T10:00:00+00:00” is not a time",
+        ),
+        (
+            lambda data: data["series"][0]["entries"].append(data["series"][0]["entries"][0]),
+            "series[0].entries[3].id: the id 1 is also series[0].entries[0]'s",
+        ),
+        (
+            set_in(("tournaments", 2, "rounds", 3, "clock_ends"), "2026-12-05T21:00:00+00:00"),
+            "tournaments[2].rounds[3]: a clock is running (clock_ends) or paused (clock_left), "
+            "not both",
+        ),
+        (
+            set_in(("tournaments", 2, "rounds", 0, "tables", 1, "code"), "0000AAAA"),
+            None,  # a code of its own: no problem
+        ),
+        (
+            lambda data: data["tournaments"][2]["invitations"][0].update(
+                used_at="2026-12-01T10:00:00+00:00", withdrawn_at="2026-12-01T11:00:00+00:00"
+            ),
+            "tournaments[2].invitations[0]: an invitation is used (used_at) or withdrawn "
+            "(withdrawn_at), not both",
+        ),
+    ],
+)
+def test_the_installation_files_rules_name_the_place_of_each_problem(
+    installation, tmp_path, change, problem
+):
+    from tournament.services import backup_folder as folders
+    from tournament.services import installation_file
+
+    folder = backup_folder(tmp_path)
+    backup = folders.read_backup(folder)
+    facts = {}
+    for listed in backup.tournaments:
+        each = folders.FileFacts.of(listed.name, backup.load(listed))
+        facts[each.slug] = each
+    data = backup.load(backup.installation)
+    assert installation_file.check(data, facts) == []
+    change(data)
+    found = installation_file.check(data, facts)
+    # The first problem is the one made; those that follow from it may come after.
+    assert found[:1] == ([problem] if problem else [])
