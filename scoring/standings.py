@@ -156,6 +156,12 @@ class StandingRow:
     def ranked(self) -> bool:
         return self.rank is not None
 
+    @property
+    def has_result(self) -> bool:
+        """Whether any round counted has a total for the player (a table's result or a
+        bye): without one, the pages show no points rather than 0."""
+        return any(total is not None for total in self.tally.rounds)
+
 
 @dataclass(frozen=True)
 class Standings:

@@ -61,21 +61,26 @@ def points_shown(client, tournament):
 
 def standings_points_and_deals(html, name):
     found = re.search(
-        rf">{re.escape(name)}</a>(?:(?!</tr>).)*?</td><td>[^<]*</td><td>(-?\d+)</td><td>(\d+)</td>",
+        rf">{re.escape(name)}</a>(?:(?!</tr>).)*?</td><td>[^<]*</td><td>(-?\d+|–)</td><td>(\d+)</td>",
         html,
     )
     assert found, name
-    return int(found.group(1)), int(found.group(2))
+    # "–": the player has no result yet in any round counted.
+    return shown_number(found.group(1)), int(found.group(2))
+
+
+def shown_number(text):
+    return None if text == "–" else int(text)
 
 
 def projector_points(html, name):
     found = re.search(
         rf"<td class=\"name\">{re.escape(name)}(?: <span class=\"[^\"]*\">[^<]*</span>)*</td>\s*"
-        r'<td class="num">(-?\d+)</td>',
+        r'<td class="num">(-?\d+|–)</td>',
         html,
     )
     assert found, name
-    return int(found.group(1))
+    return shown_number(found.group(1))
 
 
 def test_an_unconfirmed_sheet_is_invisible_on_the_standings_projector_and_file(
@@ -98,7 +103,8 @@ def test_an_unconfirmed_sheet_is_invisible_on_the_standings_projector_and_file(
             len(first_table["deals"]),
         )
 
-    assert shown() == ((0, 0), 0, 0)
+    # Released before any sheet was confirmed: no points, "no result yet", not 0 points.
+    assert shown() == ((None, 0), None, 0)
     confirm_sheet(table, second_scorer, expected_version=1)
     assert shown() == ((60, 4), 60, 4)
 

@@ -25,7 +25,6 @@ from tournament.models import Tournament
 from tournament.services import room
 from tournament.services.clock import clock_state
 from tournament.services.public import public_results
-from tournament.services.standings import NO_RESULT_YET
 
 ROWS = 12
 # How long each page stays up; a release shows within live.js's poll whatever the page.
@@ -117,7 +116,8 @@ def _cells(
     cells: list[tuple[Any, bool]] = []
     for column in columns:
         if column.name in waiting:
-            cells.append((NO_RESULT_YET, False))
+            # The name says "no result yet": a cell across the room has no room for it.
+            cells.append(("–", False))
             continue
         value = column.figure(row.tally)
         cells.append(("–" if value is None else value, column.name == decided))

@@ -145,7 +145,7 @@ def standings_table(
             # "round 3: no result yet", for a player whose table's result is not in.
             "waiting": _waiting_words(row.waiting),
         }
-        cells = [_cell(row.points, False), _cell(row.deals, False)]
+        cells = [_cell(row.points if row.has_result else None, False), _cell(row.deals, False)]
         labelled = [("Deals", cells[1])]
         waiting = {f"round_{number}" for number in row.waiting}
         for column in columns:
