@@ -23,6 +23,17 @@ def saved_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
+# The header static/js/keep.js adds to a save it sends again by itself, the network having
+# dropped an earlier try (or the page having been closed while it waited).
+RESENT_HEADER = "Keep-Resent"
+
+
+def resent(request: HttpRequest) -> bool:
+    """Whether this save was sent again by static/js/keep.js once the network was back, so
+    that the page it leads to can say the save went through after all."""
+    return request.headers.get(RESENT_HEADER) == "1"
+
+
 def csv_attachment(text: str, filename: str) -> HttpResponse:
     """``text`` as a CSV file to download (``csv_export.csv_download``: readable by Excel as
     well as by programs), named ``filename``."""

@@ -32,7 +32,10 @@
 //   and the header "HX-Request: true"). The submission is kept in localStorage until it
 //   is answered, so a retry, even after a reload, sends the same key. No answer (no
 //   network): a status "Waiting for the network…" and retries, at once when the browser
-//   is back online and after 2, 4, 8, 16, 30, 30… seconds. The server's answers:
+//   is back online and after 2, 4, 8, 16, 30, 30… seconds. A submission sent again so
+//   (after a wait, or found kept when the page is opened again) carries the header
+//   "Keep-Resent: 1", so that the page it leads to says it went through once the network
+//   came back (tournament/http.py resent). The server's answers:
 //     * HX-Redirect (tournament/http.py saved_redirect): saved. The kept cells and the
 //       submission are forgotten, and the browser goes there.
 //     * a page (invalid 422, conflict 409, any other): nothing was saved. It replaces
@@ -195,6 +198,7 @@
         attempt: 0,
         timer: null,
         inFlight: false,
+        resending: false,
       };
       forms.set(form, found);
     }
@@ -549,6 +553,7 @@
   function waitForNetwork(form) {
     var st = state(form);
     st.inFlight = false;
+    st.resending = true;
     showWaiting(form);
     window.clearTimeout(st.timer);
     var seconds = BACKOFF_SECONDS[Math.min(st.attempt, BACKOFF_SECONDS.length - 1)];
@@ -575,11 +580,15 @@
     pending.fields.forEach(function (pair) {
       body.append(pair[0], pair[1]);
     });
+    var headers = { "HX-Request": "true" };
+    if (st.resending) {
+      headers["Keep-Resent"] = "1";
+    }
     window
       .fetch(pending.url, {
         method: "POST",
         body: body,
-        headers: { "HX-Request": "true" },
+        headers: headers,
         credentials: "same-origin",
       })
       .then(function (response) {
@@ -670,6 +679,7 @@
       fields: fields,
     };
     st.attempt = 0;
+    st.resending = false;
     write(pendingName(form), st.pending);
     send(form);
   }
@@ -748,6 +758,7 @@
       pending.fields = withFreshToken(form, pending.fields);
       st.pending = pending;
       st.attempt = 0;
+      st.resending = true;
       setBusy(form, true);
       showWaiting(form);
       send(form);

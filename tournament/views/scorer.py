@@ -43,7 +43,7 @@ from tournament.cells import (
     parse_cell,
     parse_part,
 )
-from tournament.http import HtmxHttpRequest, saved_redirect
+from tournament.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.round_forms import ConfirmModeForm, SheetPostForm
@@ -428,6 +428,12 @@ def _sheet_context(
     }
 
 
+def _resent(request: HttpRequest) -> str:
+    """What a save adds when static/js/keep.js sent it again by itself, once the network
+    was back: the desk saw "Waiting for the network…", and now learns it went through."""
+    return " It was sent again when the network came back." if resent(request) else ""
+
+
 def _saved_message(result: sheets.SaveResult, table: Table) -> str:
     where = _where(table)
     if result.repeated:
@@ -494,7 +500,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             final=True,
             stopped_early=stopped_early,
         )
-        return render(request, "scorer/sheet.html", context, status=422)
+        return render(request, "scorer/sheet.html", {**context, "refused": True}, status=422)
     except SheetChangedError as changed:
         # Saving again from here is a deliberate choice made with both copies in view, and
         # with the seating as it is now (the organiser may have re-seated the table).
@@ -514,7 +520,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         # its first try recorded: nothing was saved, and the sheet is shown as it is.
         messages.error(request, capfirst(str(refused)) + ". Nothing was saved.")
         return saved_redirect(request, _table_url("scorer:sheet", table_))
-    messages.success(request, _saved_message(result, table_))
+    messages.success(request, _saved_message(result, table_) + _resent(request))
     for warning in result.warnings:
         messages.warning(request, capfirst(warning))
     if result.status == SheetStatus.DRAFT:
@@ -658,7 +664,9 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         if result.repeated:
             messages.info(request, f"{_where(table_)} was already confirmed: nothing changed.")
         else:
-            messages.success(request, f"{_where(table_)} confirmed: it now counts.")
+            messages.success(
+                request, f"{_where(table_)} confirmed: it now counts.{_resent(request)}"
+            )
         return saved_redirect(request, _round_home_url(tournament, round_))
 
     if mode == "review":

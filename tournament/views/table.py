@@ -35,7 +35,7 @@ from scoring.errors import UserError
 from scoring.rules import dealer_of, deals_per_round
 from tournament.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.codes import TYPED_MAX, shown_code
-from tournament.http import HtmxHttpRequest, saved_redirect
+from tournament.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.models import Seat, Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
 from tournament.services import sheets
@@ -275,7 +275,15 @@ def _base(table: Table, **context: Any) -> dict[str, Any]:
     }
 
 
+def _resent(request: HttpRequest) -> str:
+    """What a save adds to its "saved" when static/js/keep.js sent it again by itself: the
+    phone showed "Waiting for the network…", and now says that the save went through."""
+    return " (sent again when the network came back)" if resent(request) else ""
+
+
 def _done(request: HttpRequest, table: Table, text: str) -> HttpResponse:
+    if resent(request):
+        text += " It was sent again when the network came back."
     request.session[_DONE] = {
         "where": _where(table),
         "tournament": table.round.tournament.name,
@@ -424,6 +432,8 @@ def _deal_context(
         last_in_invalid=cell_name(number, LAST_IN) in marked,
         checksum_failed=cell_name(number, CHECKSUM) in marked,
         problems=[capfirst(p) for p in problems],
+        # A refused save's summary takes the focus (static/js/focus.js), not the first count.
+        focus_first=not problems and conflict is None,
         totals=totals,
         seat_totals=list(zip(seats, totals.cards, totals.totals, strict=False)),
         counted=sum(1 for r in totals.rows if r.points is not None),
@@ -506,6 +516,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         return _closed(request, table, closed)
     except (SaveRefusedError, ReplayMismatchError) as refused:
         return _closed(request, table, refused, reload=True)
+    messages.success(request, f"Deal {number} saved ✓{_resent(request)}")
     if number < most:
         return saved_redirect(request, _url("table:deal", table, number + 1))
     return saved_redirect(request, _url("table:review", table))
@@ -593,7 +604,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         )
     except SheetInvalidError:
         context = _review_context(request, table, sheet, stopped_early=stopped_early, final=True)
-        return render(request, "table/review.html", context, status=422)
+        return render(request, "table/review.html", {**context, "refused": True}, status=422)
     except SheetChangedError as changed:
         context = _review_context(
             request, table, changed.sheet, stopped_early=stopped_early, conflict=changed
@@ -727,7 +738,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except UserError as refused:
         # ConfirmRefusedError, or the sheet changed since the page was loaded.
         context = _confirm_context(
-            table, sheets.peek_sheet(table), [], refusal=capfirst(str(refused)) + "."
+            table, sheets.peek_sheet(table), [], refusal=capfirst(str(refused)) + ".", refused=True
         )
         return render(request, "table/confirm.html", context, status=409)
     confirmer = entry.phone_number(table, entry.known_phone(request.session, table))
