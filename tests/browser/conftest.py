@@ -10,6 +10,12 @@ run): after the test, each page still open is checked as it stands, and every ot
 address its pages showed is opened again, once the test's contexts are closed, in a fresh
 context with the same cookies (the same login), and checked. A serious or critical
 violation fails the test.
+
+No page may show template text (``{#``, ``{%`` or ``{{``: a comment over two lines, a tag
+misspelt) in what it says (``document.body.innerText``): every page a test opens is
+scanned whenever it loads or changes (by a script the browser adds to each page, which
+the page's Content-Security-Policy does not govern), and again, like axe-core's check,
+after the test. Found, it fails the test, naming the address.
 """
 
 from __future__ import annotations
@@ -48,6 +54,27 @@ AXE_RUN = """async () => {
       .map((n) => n.target.join(" ") + " — " + (n.failureSummary || "").replace(/\\s+/g, " "))
       .join("; "));
 }"""
+
+# Template text shown on a page: the mark and up to 40 characters either side.
+LEAK = r"/.{0,40}(\{#|\{%|\{\{).{0,40}/"
+LEAK_FIND = f"""() => {{
+  const found = {LEAK}.exec(document.body ? document.body.innerText : "");
+  return found ? found[0] : null;
+}}"""
+# Added to every page before its own scripts: scans the page once it has loaded and after
+# each change (htmx's swaps, an answer keep.js writes over the page), at most every
+# 100 ms, and reports what it finds to the test.
+LEAK_WATCH = f"""(() => {{
+  let timer = null;
+  const scan = () => {{
+    timer = null;
+    const found = ({LEAK_FIND})();
+    if (found) window.__templateText(location.href, found);
+  }};
+  const later = () => {{ if (timer === null) timer = setTimeout(scan, 100); }};
+  new MutationObserver(later).observe(document, {{childList: true, subtree: true, characterData: true}});
+  window.addEventListener("load", scan);
+}})();"""
 
 # A loaded 2-core machine can take longer than Playwright's 5 s default to answer.
 expect.set_options(timeout=15_000)
@@ -94,6 +121,12 @@ def chromium(chromium_executable: str, pytestconfig: pytest.Config) -> Iterator[
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def template_text(page: Page) -> list[str]:
+    """Template text the page shows as it stands, as ``address: …text…``."""
+    found = page.evaluate(LEAK_FIND)
+    return [f"{page.url}: template text shown: …{found}…"] if found else []
 
 
 def axe_violations(page: Page) -> list[str]:
@@ -160,6 +193,7 @@ def check_open_pages(
             viewport = page.viewport_size
             if page.url.startswith("http") and context not in scriptless:
                 problems += [f"{page.url}: {found}" for found in axe_violations(page)]
+                problems += template_text(page)
                 checked.add((who, page.url))
         again = [url for url in visited.addresses.get(context, []) if (who, url) not in checked]
         checked.update((who, url) for url in again)
@@ -190,6 +224,7 @@ def check_revisits(chromium: Browser, revisits: list[Revisit]) -> list[str]:
             ):
                 continue
             problems += [f"{url}: {found}" for found in axe_violations(page)]
+            problems += template_text(page)
         context.close()
     return problems
 
@@ -198,11 +233,12 @@ def check_revisits(chromium: Browser, revisits: list[Revisit]) -> list[str]:
 def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[..., Page]]:
     """Open a page in a fresh browser context (its own cookies: one person) on the live
     server, at a laptop's viewport unless told otherwise. JavaScript errors in any of the
-    pages, and serious or critical accessibility violations on any page they showed
-    (axe-core), fail the test."""
+    pages, serious or critical accessibility violations on any page they showed
+    (axe-core), and template text shown on any of them, fail the test."""
     contexts: list[BrowserContext] = []
     scriptless: set[BrowserContext] = set()
     errors: list[str] = []
+    leaks: dict[str, None] = {}  # in order, without repeats
     visited = Visited()
 
     def open_page(**context_args: object) -> Page:
@@ -212,6 +248,11 @@ def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[...
         if context_args.get("java_script_enabled") is False:
             scriptless.add(context)
         context.on("weberror", lambda error: errors.append(str(error.error)))
+        context.expose_binding(
+            "__templateText",
+            lambda _source, url, text: leaks.setdefault(f"{url}: template text shown: …{text}…"),
+        )
+        context.add_init_script(LEAK_WATCH)
         context.on("page", lambda page: visited.watch(context, page))
         contexts.append(context)
         page = context.new_page()
@@ -226,7 +267,11 @@ def new_page(chromium: Browser, live_server, _backs_up) -> Iterator[Callable[...
             context.close()
     problems += check_revisits(chromium, revisits)
     assert not errors, f"JavaScript errors in the pages: {errors}"
-    assert not problems, "Accessibility violations (axe-core):\n" + "\n".join(problems)
+    # Seen while the test ran and again after it: said once.
+    problems = list(dict.fromkeys([*problems, *leaks]))
+    assert not problems, "Accessibility violations (axe-core), template text:\n" + "\n".join(
+        problems
+    )
 
 
 @pytest.fixture
