@@ -223,3 +223,16 @@ def test_only_the_organiser_may_release(client, scorer_client, outsider_client, 
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
     assert not Round.objects.get(pk=seated_round.pk).released
+
+
+def test_the_question_comes_as_the_round_page_fragment_to_htmx(
+    organiser_client, table_three_missing
+):
+    response = organiser_client.post(
+        url("round_release", table_three_missing), {}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<html" not in html
+    assert "Round 1: table 3 has no confirmed sheet. Release round 1 anyway?" in html
+    assert not Round.objects.get(pk=table_three_missing.pk).released

@@ -234,7 +234,7 @@ ATTEMPTS = {
     "organiser:scorer_invite": {"invite-username": "intruder"},
     "organiser:player_drop": {},
     "organiser:players": {"name": "Intruder", "club": "Nowhere"},
-    "organiser:round_release": {},
+    "organiser:round_release": {"confirm": "on"},
 }
 
 

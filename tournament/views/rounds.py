@@ -234,16 +234,23 @@ def round_release(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespo
     round_ = get_round(tournament, number)
     form = ReleaseRoundForm(request.POST)
     confirmed = form.is_valid() and form.cleaned_data["confirm"]
+    extra: dict[str, object] = {}
     try:
         round_service.release_round(round_, despite_missing=confirmed)
     except round_service.TablesWithoutResult as missing:
-        round_.refresh_from_db()
-        context = _round_context(tournament, round_, confirm_release=missing)
-        return render(request, "organiser/round.html", context)
+        extra["confirm_release"] = missing
     except UserError as error:
         messages.error(request, _about_round(number, str(error)))
+        extra["failed"] = True
     else:
         messages.success(request, f"Round {number}'s confirmed results are now public.")
+    round_.refresh_from_db()
+    if request.htmx:
+        return render(
+            request, "organiser/round.html#seating", _round_context(tournament, round_, **extra)
+        )
+    if "confirm_release" in extra:
+        return render(request, "organiser/round.html", _round_context(tournament, round_, **extra))
     return redirect("organiser:round", slug, number)
 
 
