@@ -534,6 +534,12 @@ def person(index, **values):
     return lambda data: data["people"][index].update(values)
 
 
+def entry_twice(data):
+    entries = data["series"][0]["entries"]
+    entries[0]["id"] = 999999
+    entries.append(entries[0])
+
+
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
@@ -578,8 +584,8 @@ def person(index, **values):
             "series[0].created: “2026-02-30T10:00:00+00:00” is not a time",
         ),
         (
-            lambda data: data["series"][0]["entries"].append(data["series"][0]["entries"][0]),
-            "series[0].entries[3].id: the id 1 is also series[0].entries[0]'s",
+            entry_twice,
+            "series[0].entries[3].id: the id 999999 is also series[0].entries[0]'s",
         ),
         (
             set_in(("tournaments", 2, "rounds", 3, "clock_ends"), "2026-12-05T21:00:00+00:00"),
