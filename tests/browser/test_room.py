@@ -96,8 +96,11 @@ def test_a_round_from_start_to_released_standings_as_the_room_sees_it(
     screen.screenshot(path=shots / "03-projector-seating.png")
     screen.evaluate("window.stillTheSamePage = true")
 
-    # The organiser releases the round (its scoring is the evening test's business).
+    # The organiser releases the round (its scoring is the evening test's business): no
+    # sheet is confirmed, so the release asks first, and goes ahead.
     laptop.get_by_role("button", name="Release results to the public").click()
+    expect(laptop.locator("#confirm-release")).to_contain_text("have no confirmed sheet")
+    laptop.get_by_role("button", name="Release round 2 anyway").click()
     expect(laptop.locator("#seating h2")).to_contain_text("results public")
 
     expect(head).to_contain_text("Standings after round 2 of 3 — provisional", timeout=5_000)
