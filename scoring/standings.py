@@ -26,6 +26,10 @@ Terms:
 ``compute_standings`` is the three steps in turn: ``tally_players``, ``rank_players`` and
 ``decided_by``.
 
+The module is over 400 lines because the standings and the ranks after each round share
+their private counting (``_Counts``, ``_add_table``, ``_tallies``, ``_places``, who waits
+for a result): split, those would have to become public.
+
 - *rank after a round*: a player's rank, shared or not, and points in the standings over
   the rounds up to it; ``ranks_after_each_round`` makes every round's in one pass.
 """

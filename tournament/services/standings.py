@@ -74,7 +74,9 @@ class TournamentStandings:
 
     @property
     def missing_tables(self) -> tuple[IncompleteTable, ...]:
-        return missing_tables(self.incomplete_tables)
+        """The tables with no result yet: not one deal recorded (a confirmed sheet always
+        holds at least one)."""
+        return tuple(table for table in self.incomplete_tables if table.deals == 0)
 
     @property
     def missing_words(self) -> list[str]:
@@ -91,12 +93,6 @@ class TournamentStandings:
         return tuple(table for table in self.incomplete_tables if table.deals)
 
 
-def missing_tables(incomplete: tuple[IncompleteTable, ...]) -> tuple[IncompleteTable, ...]:
-    """The tables with no result yet: not one deal recorded (a confirmed sheet always
-    holds at least one)."""
-    return tuple(table for table in incomplete if table.deals == 0)
-
-
 def and_list(numbers: list[int]) -> str:
     """ "3", "2 and 3", "1, 2 and 3"."""
     words = [str(number) for number in numbers]
@@ -107,8 +103,9 @@ def missing_in_words(incomplete: tuple[IncompleteTable, ...]) -> list[str]:
     """One sentence per round with tables that have no result yet: "2 tables of round 3
     have no result yet (tables 2 and 4)"."""
     by_round: dict[int, list[int]] = {}
-    for table in missing_tables(incomplete):
-        by_round.setdefault(table.round, []).append(table.table)
+    for table in incomplete:
+        if table.deals == 0:
+            by_round.setdefault(table.round, []).append(table.table)
     sentences = []
     for number, tables in sorted(by_round.items()):
         if len(tables) == 1:
