@@ -1,17 +1,19 @@
 """A phone at the table says where it is: a refused save brings its reason into view with
 the focus on it, however far down the page the button was, and each saved deal says so on
 the next deal's page, also when the save waited for the network and went through later.
-At a phone's width (360 and 390 px) and a laptop's (1366 px).
+At a phone's width (360 and 390 px) and a laptop's (1366 px). The desk's sheet alike.
 
 Screenshots go to artifacts/screenshots/where-you-are/.
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_desk_typing import DEALS
+from tests.browser.test_desk_typing import DEALS, open_sheet
 from tests.browser.test_table_entry import fill_deal
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.cells import LAST_IN, cell_name
@@ -29,9 +31,9 @@ SCREENS = {
 
 
 @pytest.fixture
-def table_of_five(db, organiser):
+def table_of_five(db, organiser, scorer):
     tournament = TournamentFactory(
-        name="Five Open", slug="five-open", owner=organiser, rotations_per_round=2
+        name="Five Open", slug="five-open", owner=organiser, scorers=[scorer], rotations_per_round=2
     )
     return Table.objects.get(round=seated_round(tournament, make_players(tournament, 5)))
 
@@ -114,3 +116,24 @@ def test_a_save_sent_again_when_the_network_came_back_says_it_went_through(
     )
     phone.screenshot(path=shots / "deal-1-sent-again.png", full_page=True)
     assert saved_deals(table) == 1
+
+
+def test_a_refused_desk_sheet_comes_into_view_with_the_focus(
+    new_page, organiser, scorer, table_of_five, screenshot_dir
+):
+    shots = screenshot_dir("where-you-are/desk")
+    page = new_page(viewport=SCREENS["1366"]["viewport"])
+    open_sheet(page, scorer.username)
+    page.locator("#d1_s1").fill("3")  # odd, and the rest blank
+    save = page.get_by_role("button", name="Save sheet")
+    save.scroll_into_view_if_needed()
+    save.click()
+    summary = page.locator("[data-error-summary]")
+    expect(summary).to_contain_text("The sheet was not saved")
+    expect(summary).to_contain_text("Deal 1: seat 1: 3 cards won is odd")
+    expect(summary).to_be_focused()
+    expect(summary).to_be_in_viewport()
+    page.screenshot(path=shots / "sheet-refused.png")
+    # Its links take the cursor to the cell, as the live check's do.
+    summary.get_by_role("link", name=re.compile("^Deal 1: seat 1")).click()
+    expect(page.locator("#d1_s1")).to_be_focused()
