@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tests.pages import inputs
 from tournament.models import Player
+from tournament.services import player_lists
 from tournament.services import players as player_service
 
 
@@ -85,7 +86,7 @@ def test_invisible_and_direction_changing_characters_are_refused_by_line(
 ):
     before = names(tournament)
     text = f"name,club\nBea Two,Lion\nCarl Dee,Lion\n{line}\n"
-    check = player_service.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text)
     assert check.errors == (f"line 4: {problem}",)
     response = preview(organiser_client, tournament, text=text)
     assert f"line 4: {problem}" in response.content.decode()
@@ -151,7 +152,7 @@ ANN_AND_BOB = [("Ann Smith", "Red Lion"), ("Bob Jones", "Crown")]
     ],
 )
 def test_a_list_separated_by_semicolons_or_tabs_is_read(tournament, text, separated_by, players):
-    check = player_service.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text)
     assert check.errors == ()
     assert check.separated_by == separated_by
     assert [(line.name, line.club) for line in check.good] == players
@@ -185,7 +186,7 @@ def test_a_list_separated_by_semicolons_or_tabs_is_read(tournament, text, separa
 )
 def test_a_name_holding_another_separator_is_warned_about_by_line(tournament, text, warning):
     """One player named after two columns is rarely meant: a warning, not an error."""
-    check = player_service.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text)
     assert check.errors == ()
     assert check.warnings == (warning,)
     assert len(check.good) == 3 - text.startswith("name")
@@ -193,7 +194,7 @@ def test_a_name_holding_another_separator_is_warned_about_by_line(tournament, te
 
 
 def test_a_comma_in_a_name_of_a_semicolon_list_is_no_mistake(tournament):
-    check = player_service.check_csv(tournament, '"Smith, Ann";Red Lion\n"Jones, Bob";Crown\n')
+    check = player_lists.check_csv(tournament, '"Smith, Ann";Red Lion\n"Jones, Bob";Crown\n')
     assert check.warnings == ()
 
 
@@ -244,14 +245,14 @@ def test_a_list_full_of_quotes_is_read_quickly_enough_to_answer(tournament):
     from unittest import mock
 
     seen = []
-    real = player_service.csv.Sniffer.sniff
+    real = player_lists.csv.Sniffer.sniff
 
     def sniff(self, sample, delimiters=None):
         seen.append(len(sample))
         return real(self, sample, delimiters)
 
-    with mock.patch.object(player_service.csv.Sniffer, "sniff", sniff):
-        check = player_service.check_csv(tournament, ',"' * 400_000 + "\nAnn,Crown\n")
+    with mock.patch.object(player_lists.csv.Sniffer, "sniff", sniff):
+        check = player_lists.check_csv(tournament, ',"' * 400_000 + "\nAnn,Crown\n")
     assert check.errors
     assert seen
     assert max(seen) <= 4096
@@ -300,8 +301,8 @@ def test_a_bad_member_number_is_an_error_of_its_line(organiser_client, tournamen
     first.person = zed
     first.save()
     before = names(tournament)
-    check = player_service.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text)
     assert any(e.startswith(error) for e in check.errors), check.errors
-    with pytest.raises(player_service.UserError):
-        player_service.import_csv(tournament, text)
+    with pytest.raises(player_lists.UserError):
+        player_lists.import_csv(tournament, text)
     assert names(tournament) == before

@@ -24,8 +24,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import players as player_service
-from tournament.services import rounds, seating, tournament_file
+from tournament.services import player_lists, rounds, seating, tournament_file
 from tournament.services.sheets import confirm_sheet, save_sheet
 
 MODELS = [
@@ -300,6 +299,6 @@ def test_a_player_list_that_fails_half_way_registers_nobody(played_tournament, m
     before = snapshot()
     fail_halfway_through_bulk_create(monkeypatch, Player)
     with pytest.raises(InjectedFailure):
-        player_service.import_csv(played_tournament, "name,club\nAda,A\nBob,B\nCyd,C\nDee,D\n")
+        player_lists.import_csv(played_tournament, "name,club\nAda,A\nBob,B\nCyd,C\nDee,D\n")
     assert_unchanged(before)
     assert Player.objects.filter(tournament=played_tournament).count() == 12

@@ -1,10 +1,10 @@
-"""The forms of the organiser's pages: the tournament's settings, its players and its
-scorers (a round's seating and its score sheets have theirs in ``round_forms``)."""
+"""The forms of the organiser's pages: the tournament's settings and its players (its
+scorers have theirs in ``scorer_forms``, a round's seating and its score sheets in
+``round_forms``)."""
 
 from typing import Any, cast
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.text import capfirst
 
@@ -309,10 +309,6 @@ class LoginForm(AuthenticationForm):
             return str(self.cleaned_data["username"]).strip()
 
 
-class ScorerForm(forms.Form):
-    username = forms.CharField(label="User name of the scorer", max_length=150)
-
-
 class KeepApartForm(forms.Form):
     first = PlayerChoiceField(queryset=Player.objects.none(), label="Keep")
     second = PlayerChoiceField(queryset=Player.objects.none(), label="apart from")
@@ -329,38 +325,6 @@ class KeepApartForm(forms.Form):
         if data.get("first") and data.get("first") == data.get("second"):
             raise forms.ValidationError("Choose two different players.")
         return data
-
-
-class UnlockScorerForm(forms.Form):
-    """Which of the tournament's scorers to let log in again."""
-
-    scorer = forms.ModelChoiceField(
-        queryset=get_user_model().objects.none(),
-        error_messages={
-            "required": "Choose the scorer to unlock.",
-            "invalid_choice": "That account is not a scorer of this tournament.",
-        },
-    )
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        cast(forms.ModelChoiceField, self.fields["scorer"]).queryset = tournament.scorers.all()
-
-
-class RemoveScorerForm(forms.Form):
-    """The scorer to remove: one of this tournament's, by account id."""
-
-    user = forms.ModelChoiceField(
-        queryset=get_user_model().objects.none(),
-        error_messages={
-            "required": "Choose the scorer to remove.",
-            "invalid_choice": "That account is not a scorer of this tournament (any more).",
-        },
-    )
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        cast(forms.ModelChoiceField, self.fields["user"]).queryset = tournament.scorers.all()
 
 
 class RemoveKeepApartForm(forms.Form):

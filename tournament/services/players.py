@@ -1,22 +1,5 @@
-"""Registering players: one at a time or from a CSV list (name, club, member number).
-
-A CSV import is all or nothing: every bad line is reported with its line number and
-nothing is imported, unless the organiser chooses to skip the bad lines. Names that are
-already registered (or appear twice in the list) are warnings, not errors: two people
-may share a name, but an organiser should look twice.
-
-A list's third column, optional, is the player's member number in the register of
-people (``services.people``): the imported player is linked to the person with that
-number, made from the player's name and club when nobody has it. A number that cannot be
-one, that two lines share, or whose person already plays in the tournament is an error
-of its line.
-
-A list may be separated by commas, semicolons or tabs (what a spreadsheet saves depends
-on its language); ``csv.Sniffer`` tells which. A name or club holding a semicolon or a
-tab that does not separate the list is a warning of its line: a line typed with the
-wrong separator. A name or club is one line: a quote that runs on past the end of its
-line would silently make one player of several lines, so the list is refused, naming
-the line where the quote opened.
+"""Registering players one at a time (a CSV list of them: ``services.player_lists``),
+checking them in and out, dropping them out and keeping pairs apart.
 
 One rule for every name and club, typed or imported (``text_problem``): it has a
 visible character, and no invisible one that could make it look like another name
@@ -25,8 +8,6 @@ visible character, and no invisible one that could make it look like another nam
 
 from __future__ import annotations
 
-import csv
-import io
 import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -34,7 +15,6 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Count, Q
 
-from scoring.errors import UserError
 from tournament.models import Bye, KeepApart, Person, Player, Round, Seat, Tournament
 from tournament.public_cache import mark_changed
 
@@ -79,252 +59,13 @@ def text_problem(value: str, what: str = "name") -> str | None:
     return None
 
 
-DELIMITERS = ",;\t"
-DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
-DELIMITER_NAME = {",": "comma", ";": "semicolon", "\t": "tab"}
-# Some hundred lines: enough for the sniffer to see the pattern. Its regular
-# expressions take time that grows with the square of the sample on text full of quotes
-# (18 s for 64 KB of ',"'), so the sample stays small.
-_SNIFF_CHARS = 4096
-
-
-def delimiter_of(text: str) -> str:
-    """The character that separates name and club: a comma, a semicolon or a tab."""
-    sample = text[:_SNIFF_CHARS]
-    if len(text) > _SNIFF_CHARS and "\n" in sample:
-        sample = sample[: sample.rindex("\n")]  # whole lines only
-    try:
-        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
-    except csv.Error:
-        # The sniffer wants every line alike; a list where some players have no club
-        # is not. The separator found on the most lines is then the one (a comma on a
-        # tie, and for a list of names alone).
-        lines = sample.splitlines()
-        best = max(DELIMITERS, key=lambda d: sum(d in line for line in lines))
-        return best if any(best in line for line in lines) else ","
-
-
-@dataclass(frozen=True)
-class CsvLine:
-    line: int
-    name: str
-    club: str
-    warning: str = ""
-    member: str = ""
-    # The register's person with the member number, when there is one already.
-    person_name: str = ""
-
-
-@dataclass(frozen=True)
-class CsvCheck:
-    good: tuple[CsvLine, ...]
-    errors: tuple[str, ...]
-    warnings: tuple[str, ...]
-    delimiter: str = ","
-
-    @property
-    def separated_by(self) -> str:
-        return DELIMITER_NAMES[self.delimiter]
-
-
-def _is_header(cells: list[str]) -> bool:
-    return [c.strip().casefold() for c in cells[:3]] in (
-        ["name"],
-        ["name", "club"],
-        ["name", "club", "member"],
-    )
-
-
-def _quote_never_closed(text: str, delimiter: str) -> int | None:
-    """The line of a quote still open at the end of the list, if there is one."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    start = 1
-    try:
-        for _ in reader:
-            start = reader.line_num + 1
-    except csv.Error as error:
-        # The csv module's words for a quoted field cut off by the end of the text.
-        if "unexpected end of data" in str(error):
-            return start
-    return None
-
-
-def _records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
-    """The CSV records, each with the line it is on; refused whole when a quote joins
-    lines into one record."""
-    never_closed = _quote_never_closed(text, delimiter) if '"' in text else None
-    if never_closed is not None:
-        raise UserError(f'line {never_closed}: a quote (") is never closed; close it, or remove it')
-    # newline="": the csv module reads \r, \n and \r\n line ends itself.
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    records: list[tuple[int, list[str]]] = []
-    start = 1
-    try:
-        for cells in reader:
-            if reader.line_num > start or any("\n" in c or "\r" in c for c in cells):
-                raise UserError(
-                    f'line {start}: a quote (") opened on this line is closed only on line '
-                    f"{reader.line_num}, which would make one player of those lines; a "
-                    "name or club is one line"
-                )
-            records.append((start, cells))
-            start = reader.line_num + 1
-    except csv.Error:
-        # In practice a stray quote: everything after it reads as one huge field.
-        raise UserError(
-            f'line {start}: a quote (") is never closed, or the line is far too long'
-        ) from None
-    return records
-
-
-def check_csv(tournament: Tournament, text: str) -> CsvCheck:
-    """Every line checked: ``name`` (required), ``club`` and ``member`` (optional),
-    separated by a comma, a semicolon or a tab; a first line of those words is a header."""
-    text = text.removeprefix("\ufeff")
-    delimiter = delimiter_of(text)
-    rows = _records(text, delimiter)
-    if len(rows) > MAX_LINES:
-        raise UserError(f"the list has {len(rows)} lines; import at most {MAX_LINES} at a time")
-    existing = {
-        name.casefold()
-        for name in Player.objects.filter(tournament=tournament).values_list("name", flat=True)
-    }
-    good: list[CsvLine] = []
-    errors: list[str] = []
-    warnings: list[str] = []
-    seen: dict[str, int] = {}
-    members = _Members(tournament, [cells[2] for _, cells in rows if len(cells) > 2])
-    for number, cells in rows:
-        if not any(cell.strip() for cell in cells):
-            continue
-        if number == 1 and _is_header(cells):
-            continue
-        if any("\x00" in cell for cell in cells):
-            # PostgreSQL can neither store nor look up a NUL; it means a binary file.
-            errors.append(f"line {number}: contains a NUL character; is this a text file?")
-            continue
-        if len(cells) > 3:
-            errors.append(
-                f"line {number}: {len(cells)} columns; give a name and, optionally, a club "
-                "and a member number"
-            )
-            continue
-        name = " ".join(cells[0].split())
-        club = " ".join(cells[1].split()) if len(cells) > 1 else ""
-        if not name:
-            errors.append(f"line {number}: the name is empty")
-            continue
-        problem = text_problem(name, "name") or text_problem(club, "club")
-        if problem:
-            errors.append(f"line {number}: {problem}")
-            continue
-        if len(name) > NAME_MAX:
-            errors.append(f"line {number}: the name is longer than {NAME_MAX} characters")
-            continue
-        if len(club) > CLUB_MAX:
-            errors.append(f"line {number}: the club is longer than {CLUB_MAX} characters")
-            continue
-        try:
-            member = people.clean_member(cells[2] if len(cells) > 2 else "", "member number")
-        except UserError as problem:
-            errors.append(f"line {number}: {problem}")
-            continue
-        member_problem = members.check(number, member)
-        if member_problem:
-            errors.append(f"line {number}: {member_problem}")
-            continue
-        key = name.casefold()
-        found: list[str] = []
-        if key in existing:
-            found.append(f"{name} is already registered")
-        elif key in seen:
-            found.append(f"{name} is also on line {seen[key]}")
-        found += _other_separators(cells[:2], (name, club), delimiter)
-        warnings += [f"line {number}: {each}" for each in found]
-        warning = "; ".join(found)
-        seen.setdefault(key, number)
-        person = members.people.get(member)
-        good.append(CsvLine(number, name, club, warning, member, person.name if person else ""))
-    if not good and not errors:
-        errors.append("the list is empty: give one player a line, as name,club")
-    return CsvCheck(tuple(good), tuple(errors), tuple(warnings), delimiter)
-
-
-def _other_separators(cells: list[str], stored: tuple[str, ...], delimiter: str) -> list[str]:
-    """A name or club holding another list's separator: most likely a line typed with
-    the wrong one ("Ithel Rowse;Red Lion" in a list of commas), which would register one
-    player named after both. A comma is no mistake ("Smith, Ann" in quotes). A tab is
-    looked for in the cell as read: stored, it is a space."""
-    said = []
-    for cell, value in zip(cells, stored, strict=False):
-        other = next((d for d in ";\t" if d != delimiter and d in cell), None)
-        if other is not None:
-            said.append(
-                f"“{value}” holds a {DELIMITER_NAME[other]}: did you mean a "
-                f"{DELIMITER_NAME[delimiter]}?"
-            )
-    return said
-
-
-class _Members:
-    """The member numbers of a list, checked against each other and the register."""
-
-    def __init__(self, tournament: Tournament, given: list[str]) -> None:
-        wanted = {m.strip() for m in given if m.strip() and "\x00" not in m}  # NUL: see check_csv
-        self.people = {p.member: p for p in Person.objects.filter(member__in=wanted)}
-        self.playing = dict(
-            Player.objects.filter(tournament=tournament, person__member__in=wanted).values_list(
-                "person__member", "name"
-            )
-        )
-        self.lines: dict[str, int] = {}
-
-    def check(self, number: int, member: str) -> str | None:
-        if not member:
-            return None
-        if member in self.lines:
-            return (
-                f"member number {member} is also on line {self.lines[member]}; a person "
-                "plays at most once in a tournament"
-            )
-        self.lines[member] = number
-        if member in self.playing:
-            return (
-                f"member number {member} is {self.people[member].name}’s, who already "
-                f"plays in this tournament as {self.playing[member]}"
-            )
-        return None
-
-
-def _next_refs(tournament: Tournament, count: int) -> list[str]:
+def next_refs(tournament: Tournament, count: int) -> list[str]:
     """Fresh ids for tournament files: p1, p2, ... after the highest used."""
     refs = Player.objects.filter(tournament=tournament, ref__regex=r"^p[0-9]+$").values_list(
         "ref", flat=True
     )
     highest = max((int(ref[1:]) for ref in refs), default=0)
     return [f"p{highest + i}" for i in range(1, count + 1)]
-
-
-def import_csv(tournament: Tournament, text: str, *, skip_bad: bool = False) -> list[Player]:
-    """Register the players of a CSV list; refused whole while any line is bad unless
-    ``skip_bad``."""
-    check = check_csv(tournament, text)
-    if check.errors and not skip_bad:
-        raise UserError("; ".join(check.errors))
-    with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)
-        refs = _next_refs(tournament, len(check.good))
-        players = Player.objects.bulk_create(
-            Player(tournament=tournament, ref=ref, name=line.name, club=line.club)
-            for ref, line in zip(refs, check.good, strict=True)
-        )
-        for player, line in zip(players, check.good, strict=True):
-            if line.member:
-                people.link_or_create(player, line.member)
-        # bulk_create sends no signals: the public pages' cache is cleared here, in the
-        # same transaction, so the new players are never behind a stale page.
-        mark_changed(tournament.pk)
-        return players
 
 
 def duplicate_warning(tournament: Tournament, name: str, exclude: int | None = None) -> str | None:
@@ -355,7 +96,7 @@ def add_player(
         club = person.club
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
-        (ref,) = _next_refs(tournament, 1)
+        (ref,) = next_refs(tournament, 1)
         player = Player.objects.create(
             tournament=tournament, ref=ref, name=name, club=club, fixed_table=fixed_table
         )

@@ -36,7 +36,7 @@ from tournament.http import HtmxHttpRequest
 from tournament.models import KeepApart, Player, Tournament
 from tournament.people_forms import AddPlayerForm
 from tournament.permissions import get_tournament_for_organiser
-from tournament.services import people
+from tournament.services import people, player_lists
 from tournament.services import players as player_service
 from tournament.tables import PlayersTable
 
@@ -260,7 +260,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         return _players_page(request, tournament, AddPlayerForm(), import_form=form)
     text = form.cleaned_data["text"]
     try:
-        check = player_service.check_csv(tournament, text)
+        check = player_lists.check_csv(tournament, text)
     except UserError as refused:
         # The list as a whole cannot be read (too long, a quote never closed).
         form.add_error(None, f"Nothing was imported: {refused}.")
@@ -285,7 +285,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
             else form,
             confirm_form=confirm,
         )
-    added = player_service.import_csv(tournament, text, skip_bad=skip_bad)
+    added = player_lists.import_csv(tournament, text, skip_bad=skip_bad)
     messages.success(request, f"Imported {len(added)} player{'s' if len(added) != 1 else ''}.")
     if check.errors:
         messages.warning(

@@ -26,11 +26,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
-from tournament.forms import RemoveScorerForm, ScorerForm, UnlockScorerForm, form_errors
+from tournament.forms import form_errors
 from tournament.http import HtmxHttpRequest
 from tournament.invitation_forms import ChoosePasswordForm, InvitationChoiceForm, InviteForm
 from tournament.models import Tournament
 from tournament.permissions import get_tournament_for_organiser
+from tournament.scorer_forms import RemoveScorerForm, ScorerForm, UnlockScorerForm
 from tournament.services import accounts as account_service
 from tournament.services import invitations, scorer_access
 from tournament.views.printing import points_at_this_computer_only, qr_svg
