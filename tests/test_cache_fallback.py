@@ -263,6 +263,12 @@ def test_first_views_of_new_public_pages_render_with_redis_full(client, make_pla
         all_answer(client, public_addresses(tournament))
         all_answer(client, public_addresses(tournament))
     assert "is full (OutOfMemoryError" in caplog.text
+    # Redis's refusal quotes the command, the pickled page with it: the log keeps a
+    # short, printable start of it.
+    warnings = [r.getMessage() for r in caplog.records if r.name == "tournament.cache"]
+    assert warnings
+    assert all(line.isascii() and line.isprintable() for line in warnings), warnings
+    assert all(len(line) < 600 for line in warnings)
 
 
 @pytest.mark.usefixtures("_backs_up", "one_window")

@@ -73,6 +73,16 @@ def _problem(error: Exception) -> str:
     return "failing"
 
 
+# Redis's error text may quote the command it refused, value and all (a pickled page):
+# the log keeps the start of it, in printable ASCII.
+_SAID_MAX = 160
+
+
+def _said(error: Exception) -> str:
+    text = ascii(str(error))[1:-1]
+    return text if len(text) <= _SAID_MAX else text[:_SAID_MAX] + "..."
+
+
 def _shown(location: str) -> str:
     """The server's address without the password a Redis URL may hold."""
     parts = urlsplit(location)
@@ -127,7 +137,7 @@ class Health:
             _shown(self.location),
             self.problem,
             type(error).__name__,
-            error,
+            _said(error),
             failures,
             RETRY_SECONDS,
         )
