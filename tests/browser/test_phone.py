@@ -57,4 +57,8 @@ def test_organiser_pages_fit_a_phone(new_page, seated_round, screenshot_dir):
         assert box["x"] + box["width"] <= PHONE["width"], label
     expect(row.locator(".badge")).to_be_in_viewport()
     row.get_by_role("button", name="Check in").click()
-    expect(page.locator("ul.messages")).to_contain_text("is checked in")
+    # Checked in in place: the row and the count change, the page stays where it was.
+    first = page.locator("table.players tbody tr").first
+    expect(first.locator(".badge")).to_have_text("checked in")
+    expect(first.get_by_role("button", name="Undo check-in")).to_be_visible()
+    expect(page.get_by_text("1 of", exact=False).first).to_be_visible()
