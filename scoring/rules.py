@@ -10,6 +10,10 @@ Terms (docs/rules.md tells the rules in full):
 - *last in*: the seat still holding cards when play stopped.
 - *left over*: the cards not won during play (the last-in hand plus the table). Even, >= 2.
 - *checksum*: ``sum(won) + left_over == 52``.
+- *leave*: a seat that left the table after a deal (``Leave``). Its turns to deal after it
+  left are skipped, so the deal passes among the seats left and every one of them still
+  deals as often as the round's rotations say; the deals after it are dealt at the smaller
+  size, and the seat's ``won`` is ``None`` in them.
 """
 
 from __future__ import annotations
@@ -73,15 +77,108 @@ class RuleBreak:
 
 @dataclass(frozen=True)
 class DealFacts:
-    """The facts of one deal as written on the score sheet, already validated."""
+    """The facts of one deal as written on the score sheet, already validated. A seat
+    that had left the table before this deal has ``None`` for its cards won."""
 
-    won: tuple[int, ...]
+    won: tuple[int | None, ...]
     last_in: int
     left_over: int
 
     @property
     def table_size(self) -> int:
+        """The seats of the table, those that have left included."""
         return len(self.won)
+
+    @property
+    def players(self) -> int:
+        """The players who took part in this deal: the size it was dealt at."""
+        return sum(1 for cards in self.won if cards is not None)
+
+    def cards(self, seat: int) -> int:
+        """Seat ``seat``'s cards won, 0 for a seat that had left."""
+        return self.won[seat - 1] or 0
+
+
+@dataclass(frozen=True, order=True)
+class Leave:
+    """Seat ``seat`` left the table after deal ``after_deal`` and took no part afterwards."""
+
+    after_deal: int
+    seat: int
+
+
+def leaves_of(items: Sequence[dict[str, int]]) -> tuple[Leave, ...]:
+    """Leaves as a sheet or a file stores them, ``[{"seat": 3, "after_deal": 7}]``, in the
+    order they happened."""
+    return tuple(sorted(Leave(item["after_deal"], item["seat"]) for item in items))
+
+
+def absent_seats(deal_number: int, leaves: Sequence[Leave]) -> frozenset[int]:
+    """The seats that had left the table before deal ``deal_number``."""
+    return frozenset(leave.seat for leave in leaves if leave.after_deal < deal_number)
+
+
+def dealers(table_size: int, rotations: int, leaves: Sequence[Leave] = ()) -> tuple[int, ...]:
+    """The dealer of every deal of a round, deal 1 first.
+
+    The deal passes left round the whole table, ``rotations`` times; a turn that falls to a
+    seat that has left is skipped. So the seats left each deal as often as without the
+    leave, and a seat that left dealt only its turns before it left."""
+    order: list[int] = []
+    for turn in range(table_size * rotations):
+        seat = turn % table_size + 1
+        if seat not in absent_seats(len(order) + 1, leaves):
+            order.append(seat)
+    return tuple(order)
+
+
+def dealer_at(deal_number: int, table_size: int, leaves: Sequence[Leave] = ()) -> int:
+    """The seat that deals deal ``deal_number``, at a round of any length."""
+    if not leaves:
+        return dealer_of(deal_number, table_size)
+    rotations = -(-deal_number // max(1, table_size - len(leaves)))
+    return dealers(table_size, rotations + 1, leaves)[deal_number - 1]
+
+
+def deals_in_round(table_size: int, rotations: int, leaves: Sequence[Leave] = ()) -> int:
+    """How many deals a round of ``rotations`` holds at this table, leaves counted."""
+    return len(dealers(table_size, rotations, leaves))
+
+
+def validate_leaves(leaves: Sequence[Leave], table_size: int, rotations: int) -> list[str]:
+    """Every reason these leaves cannot be: each named by its seat."""
+    problems = []
+    seen: set[int] = set()
+    for leave in sorted(leaves, key=lambda leave: (leave.after_deal, leave.seat)):
+        where = f"seat {leave.seat} left after deal {leave.after_deal}"
+        if not 1 <= leave.seat <= table_size:
+            problems.append(f"{where}: there is no seat {leave.seat} at a table of {table_size}")
+            continue
+        if leave.seat in seen:
+            problems.append(f"{where}: seat {leave.seat} has already left")
+            continue
+        seen.add(leave.seat)
+        if leave.after_deal < 1:
+            problems.append(
+                f"{where}: a player who leaves before deal 1 did not play — re-seat the "
+                "table instead"
+            )
+            continue
+        staying = table_size - len(seen)
+        if staying < MIN_TABLE_SIZE:
+            problems.append(
+                f"{where}: {staying} players would be left, and a table needs at least "
+                f"{MIN_TABLE_SIZE} — mark the table as stopped early instead"
+            )
+            continue
+        earlier = [other for other in leaves if other.seat in seen and other != leave]
+        total = deals_in_round(table_size, rotations, earlier)
+        if leave.after_deal >= total:
+            problems.append(
+                f"{where}: the round has {total} deals, so after deal {leave.after_deal} "
+                "there is nothing left to leave"
+            )
+    return problems
 
 
 def table_params(size: int) -> TableParams:
@@ -123,9 +220,15 @@ def _shown(value: object) -> str:
 
 
 def validate_deal(
-    won: Sequence[object], last_in: object, left_over: object, table_size: int
+    won: Sequence[object],
+    last_in: object,
+    left_over: object,
+    table_size: int,
+    absent: frozenset[int] = frozenset(),
 ) -> list[RuleBreak]:
-    """Every rule this deal breaks, in sheet order (seats, left over, last in, checksum)."""
+    """Every rule this deal breaks, in sheet order (seats, left over, last in, checksum).
+    ``absent`` are the seats that had left the table before this deal: their cards won
+    must be blank, and none of them can be last in."""
     problems: list[RuleBreak] = []
     counts: list[int] = []
     if len(won) != table_size:
@@ -137,6 +240,17 @@ def validate_deal(
             )
         )
     for seat, value in enumerate(won, start=1):
+        if seat in absent:
+            if not (value is None or value == ""):
+                problems.append(
+                    RuleBreak(
+                        "won",
+                        f"seat {seat}: {_shown(value)} cards won, but seat {seat} had left "
+                        "the table — leave its count blank",
+                        seat,
+                    )
+                )
+            continue
         if value is None or value == "":
             problems.append(RuleBreak("won", f"seat {seat}: cards won is missing", seat))
             continue
@@ -189,8 +303,16 @@ def validate_deal(
                 f"last in: seat {seat_in} is not a seat at this table (seats 1–{table_size})",
             )
         )
+    elif seat_in in absent:
+        problems.append(
+            RuleBreak(
+                "last_in",
+                f"last in: seat {seat_in} had left the table — name a seat still playing",
+            )
+        )
 
-    all_counts_usable = len(counts) == len(won) == table_size
+    playing = table_size - len(absent & set(range(1, table_size + 1)))
+    all_counts_usable = len(counts) == playing and len(won) == table_size
     if all_counts_usable and leftover is not None and sum(counts) + leftover != CARDS_IN_PACK:
         total = sum(counts) + leftover
         problems.append(
@@ -200,22 +322,30 @@ def validate_deal(
 
 
 def make_deal(
-    won: Sequence[object], last_in: object, left_over: object, table_size: int
+    won: Sequence[object],
+    last_in: object,
+    left_over: object,
+    table_size: int,
+    absent: frozenset[int] = frozenset(),
 ) -> DealFacts:
     """A validated ``DealFacts``, or ``DealError`` listing every problem."""
-    problems = validate_deal(won, last_in, left_over, table_size)
+    problems = validate_deal(won, last_in, left_over, table_size, absent)
     if problems:
         raise DealError(problems)
-    return DealFacts(tuple(won), last_in, left_over)  # type: ignore[arg-type]
+    counts = tuple(None if seat in absent else cards for seat, cards in enumerate(won, 1))
+    return DealFacts(counts, last_in, left_over)  # type: ignore[arg-type]
 
 
 def missing_value(
-    won: Sequence[int | None], left_over: int | None
+    won: Sequence[int | None], left_over: int | None, absent: frozenset[int] = frozenset()
 ) -> tuple[str, int | None, int] | None:
     """When exactly one count (a seat's cards won, or the left over) is blank and the rest
     are whole numbers, the value that makes the row add up to 52: ``(field, seat, value)``.
-    None when there is no single blank or the value would not be a valid count."""
-    blanks = [seat for seat, value in enumerate(won, start=1) if value is None]
+    None when there is no single blank or the value would not be a valid count. The seats
+    in ``absent`` had left the table: their blanks are not counts."""
+    blanks = [
+        seat for seat, value in enumerate(won, start=1) if value is None and seat not in absent
+    ]
     if left_over is None:
         blanks.append(0)
     if len(blanks) != 1:

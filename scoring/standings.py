@@ -43,7 +43,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from scoring.errors import UserError
-from scoring.rules import DealFacts, dealer_of
+from scoring.rules import DealFacts, Leave, dealer_at
 from scoring.systems import ScoringSystem, score_deal
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, POINTS, TIEBREAKS, Tally, tiebreak
 
@@ -87,6 +87,8 @@ class TablePlay:
     seats: tuple[Hashable, ...]
     # (deal number, deal) pairs; the number decides the dealer.
     deals: tuple[tuple[int, DealFacts], ...] = ()
+    # The seats that left the table part-way (their turns to deal are skipped).
+    leaves: tuple[Leave, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,12 @@ class TableSums:
     points: tuple[int, ...]
     last_in: tuple[int, ...]
     deals: int
+    # Each seat's deals, when a seat left the table part-way; else every seat played
+    # ``deals``.
+    seat_deals: tuple[int, ...] = ()
+
+    def deals_of(self, index: int) -> int:
+        return self.seat_deals[index] if self.seat_deals else self.deals
 
 
 def table_sums(play: TablePlay, system: ScoringSystem) -> TableSums:
@@ -106,11 +114,21 @@ def table_sums(play: TablePlay, system: ScoringSystem) -> TableSums:
     size = len(play.seats)
     points = [0] * size
     last_in = [0] * size
+    played = [0] * size
     for number, deal in play.deals:
-        for index, value in enumerate(score_deal(deal, dealer_of(number, size), system)):
+        dealer = dealer_at(number, size, play.leaves)
+        for index, value in enumerate(score_deal(deal, dealer, system)):
             points[index] += value
+            played[index] += deal.won[index] is not None
         last_in[deal.last_in - 1] += 1
-    return TableSums(play.round_number, play.seats, tuple(points), tuple(last_in), len(play.deals))
+    return TableSums(
+        play.round_number,
+        play.seats,
+        tuple(points),
+        tuple(last_in),
+        len(play.deals),
+        tuple(played) if play.leaves else (),
+    )
 
 
 @dataclass(frozen=True)
@@ -303,7 +321,7 @@ def _add_table(
         count = counts[key]
         total = table.points[index]
         count.points += total
-        count.deals += table.deals
+        count.deals += table.deals_of(index)
         count.last_in += table.last_in[index]
         count.by_round[table.round_number] = count.by_round.get(table.round_number, 0) + total
         count.tables.append(where)

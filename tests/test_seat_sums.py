@@ -49,6 +49,20 @@ def test_the_migration_fills_in_the_sums_of_existing_deals(make_tournament):
 
     migration = importlib.import_module("tournament.migrations.0006_seat_sums")
     migration.fill_seat_sums(apps, None)
+    classic = importlib.import_module("tournament.migrations.0014_leaves_and_adjustments")
+    classic.fill_classic_sums(apps, None)
+    assert {table.pk: stored(table) for table in tables} == expected
+
+
+def test_the_classic_sums_are_filled_in_at_each_tables_size(make_tournament):
+    tournament = make_tournament(players=11, rounds=1, rotations=1, slug="sizes")
+    tables = {seat.table for seat in Seat.objects.filter(round__tournament=tournament)}
+    expected = {table.pk: from_deals(table) for table in tables}
+    assert len({len(sums) for sums in expected.values()}) > 1  # tables of two sizes
+    Seat.objects.update(sum_stakes=0, sum_prizes=0, sum_break_even=0)
+
+    classic = importlib.import_module("tournament.migrations.0014_leaves_and_adjustments")
+    classic.fill_classic_sums(apps, None)
     assert {table.pk: stored(table) for table in tables} == expected
 
 

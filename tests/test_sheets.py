@@ -330,12 +330,30 @@ def test_a_confirmed_sheet_stores_each_seats_sums(table, users):
     confirm_typed(table, users, full_sheet())  # worked, other, worked, other, worked
     sums = stored(table)
     # Seat 1: last in on both "other" deals (2 left over each), dealt deal 1 (24 left over).
+    # Classic stakes at a table of five: 3 dealing and 2 otherwise, a last-in prize of 5,
+    # a break-even of 8 a deal.
     assert sums[0] == SeatSums(
-        5, won=38, last_in=2, last_in_left_over=4, dealt=1, dealt_left_over=24
+        5,
+        won=38,
+        last_in=2,
+        last_in_left_over=4,
+        dealt=1,
+        dealt_left_over=24,
+        stakes=11,
+        prizes=10,
+        break_even=40,
     )
     # Seat 5: last in on the three worked deals (24 left over each), dealt deal 5.
     assert sums[4] == SeatSums(
-        5, won=44, last_in=3, last_in_left_over=72, dealt=1, dealt_left_over=24
+        5,
+        won=44,
+        last_in=3,
+        last_in_left_over=72,
+        dealt=1,
+        dealt_left_over=24,
+        stakes=11,
+        prizes=15,
+        break_even=40,
     )
     assert sums == from_deals(table)
 
@@ -348,5 +366,5 @@ def test_a_correction_replaces_the_sums(table, users):
     sums = stored(table)
     assert sums == from_deals(table)
     assert [seat.deals for seat in sums] == [2] * 5
-    assert sums[0] == SeatSums(2, 20, 2, 4, 1, 2)
-    assert sums[1] == SeatSums(2, 20, 0, 0, 1, 2)
+    assert sums[0] == SeatSums(2, 20, 2, 4, 1, 2, stakes=5, prizes=10, break_even=16)
+    assert sums[1] == SeatSums(2, 20, 0, 0, 1, 2, stakes=5, prizes=0, break_even=16)

@@ -85,6 +85,7 @@ def test_points_from_sums_equal_the_deals_scored_one_by_one(table, system):
         numbered = list(enumerate(deals, start=1))
         dealt = [deal for number, deal in numbered if dealer_of(number, size) == seat]
         last = [deal for deal in deals if deal.last_in == seat]
+        params = TABLE_PARAMS[size]
         sums = SeatSums(
             deals=len(deals),
             won=sum(deal.won[seat - 1] for deal in deals),
@@ -92,9 +93,13 @@ def test_points_from_sums_equal_the_deals_scored_one_by_one(table, system):
             last_in_left_over=sum(deal.left_over for deal in last),
             dealt=len(dealt),
             dealt_left_over=sum(deal.left_over for deal in dealt),
+            stakes=len(dealt) * params.dealer_stake
+            + (len(deals) - len(dealt)) * params.other_stake,
+            prizes=len(last) * params.last_in_prize,
+            break_even=len(deals) * params.break_even,
         )
         assert table_sums(deals, size)[seat - 1] == sums
         one_by_one = sum(
             score_deal(deal, dealer_of(number, size), system)[seat - 1] for number, deal in numbered
         )
-        assert points_from_sums(sums, size, system) == one_by_one
+        assert points_from_sums(sums, system) == one_by_one

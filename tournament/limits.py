@@ -52,6 +52,10 @@ CLUB_MAX = 200
 PLAYER_ID_MAX = 50
 # A member number (a guild's or league's own, "M0123"): unique on the installation.
 MEMBER_MAX = 30
+# The reason given for a penalty or an award ("misdeal", "slow play").
+REASON_MAX = 120
+# An adjustment's points, either way: far beyond any round's score, short of nonsense.
+ADJUSTMENT_MAX = 1000
 SLUG_MAX = 100
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 

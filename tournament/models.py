@@ -309,6 +309,9 @@ class Table(models.Model):
     # The table code printed on its score sheet (tournament.codes), which opens the
     # table's entry page on a phone without an account; renewed by the organiser.
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_table_code)
+    # The confirmed sheet's leaves, like its ``Deal`` rows: [{"seat": 3, "after_deal": 7}]
+    # (scoring.rules.Leave).
+    left = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -343,6 +346,9 @@ class Seat(models.Model):
     sum_last_in_left_over = models.PositiveIntegerField(default=0)
     sum_dealt = models.PositiveIntegerField(default=0)
     sum_dealt_left_over = models.PositiveIntegerField(default=0)
+    sum_stakes = models.PositiveIntegerField(default=0)
+    sum_prizes = models.PositiveIntegerField(default=0)
+    sum_break_even = models.PositiveIntegerField(default=0)
 
     SUM_FIELDS = (
         "sum_deals",
@@ -351,6 +357,9 @@ class Seat(models.Model):
         "sum_last_in_left_over",
         "sum_dealt",
         "sum_dealt_left_over",
+        "sum_stakes",
+        "sum_prizes",
+        "sum_break_even",
     )
 
     class Meta:
@@ -484,6 +493,9 @@ class Sheet(models.Model):
     )
     version = models.PositiveIntegerField(default=0)
     pending = models.JSONField(default=list, blank=True)
+    # The leaves of the rows in ``pending``: [{"seat": 3, "after_deal": 7}]; the confirmed
+    # ones are ``Table.left``.
+    pending_left = models.JSONField(default=list, blank=True)
     # Marked complete with fewer deals than a round has (the table stopped early).
     stopped_early = models.BooleanField(default=False)
     entered_by = models.ForeignKey(
@@ -516,6 +528,8 @@ class SheetVersion(models.Model):
     # Cells that differ from the previous version: [{"deal": 3, "field": "won", "seat": 2,
     # "before": 4, "after": 6}, ...]
     changes = models.JSONField(default=list)
+    # The leaves this version records: [{"seat": 3, "after_deal": 7}].
+    left = models.JSONField(default=list, blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -656,3 +670,38 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"Invitation of {self.username} to {self.tournament_id}"
+
+
+class Adjustment(models.Model):
+    """A penalty (negative points) or an award the organiser gives a player in a round,
+    in the tournament's scoring system, with its reason: added to the player's total for
+    that round once the round is released. Removing one keeps the row (``removed_at``),
+    so that the history says who gave it, who took it back and when."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="adjustments")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="adjustments")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="adjustments")
+    points = models.IntegerField()
+    reason = models.CharField(max_length=limits.REASON_MAX)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round__number", "created", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(points=0), name="adjustment_not_zero"),
+            models.CheckConstraint(
+                condition=Q(points__gte=-limits.ADJUSTMENT_MAX, points__lte=limits.ADJUSTMENT_MAX),
+                name="adjustment_in_range",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="adjustment_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.points:+d} for {self.player} in {self.round} ({self.reason})"

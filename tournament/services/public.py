@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from scoring.rules import deals_per_round
+from scoring.rules import deals_in_round
 from scoring.standings import StandingRow, Standings, ranks_after_each_round
 from scoring.systems import points_from_sums
 from tournament.models import Round, Tournament
@@ -218,15 +218,15 @@ def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, R
             (
                 pk,
                 facts.players[pk].name,
-                points_from_sums(sums, size, system),
+                points_from_sums(sums, system),
                 sums.won,
                 sums.last_in,
             )
             for pk, sums in zip(table.players, table.sums, strict=True)
         )
-        expected = deals_per_round(size, tournament.rotations_per_round)
+        expected = deals_in_round(size, tournament.rotations_per_round, table.leaves)
         tables.setdefault(table.round_number, []).append(
-            (table.number, table.sums[0].deals, expected, seats)
+            (table.number, table.deals, expected, seats)
         )
     byes: dict[int, list[ByeInfo]] = {}
     for number, pk in facts.byes:

@@ -69,7 +69,7 @@ class PublicTable:
             SeatResult(
                 seat=seat,
                 points=totals[index],
-                cards_won=sum(facts.won[index] for _, facts in self.deals),
+                cards_won=sum(facts.cards(index + 1) for _, facts in self.deals),
                 last_in=sum(1 for _, facts in self.deals if facts.last_in == seat.position),
                 winner=totals[index] == top,
             )

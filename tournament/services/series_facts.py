@@ -209,12 +209,16 @@ def _facts(
     plays = []
     matches = []
     for round_number, table_number, seated, sums in tables.values():
-        size = len(seated)
-        points = tuple(points_from_sums(seat, size, system) for seat in sums)
-        deals = sums[0].deals
+        points = tuple(points_from_sums(seat, system) for seat in sums)
+        deals = max(seat.deals for seat in sums)
         plays.append(
             TableSums(
-                round_number, tuple(seated), points, tuple(seat.last_in for seat in sums), deals
+                round_number,
+                tuple(seated),
+                points,
+                tuple(seat.last_in for seat in sums),
+                deals,
+                tuple(seat.deals for seat in sums),
             )
         )
         if deals:

@@ -311,7 +311,7 @@ def check_rows(
             points = score_deal(facts, dealer, tournament.scoring_system)
             for seat in range(size):
                 totals[seat] += points[seat]
-                cards[seat] += facts.won[seat]
+                cards[seat] += facts.cards(seat + 1)
             left_over += facts.left_over
         checks.append(RowCheck(number, dealer, located, cells, points, derived))
     if len(filled) > most:
@@ -515,6 +515,8 @@ def _write_deals(table: Table, rows: list[Row]) -> None:
         DealResult(deal=deal, seat=seat, won=won)
         for deal, one in zip(deals, facts, strict=True)
         for seat, won in enumerate(one.won, start=1)
+        # A seat that had left the table has no count in the deal.
+        if won is not None
     )
     write_seat_sums(table, rows)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules import DealFacts, deals_per_round
+from scoring.rules import DealFacts, Leave, deals_in_round, leaves_of
 from scoring.standings import (
     Entrant,
     StandingRow,
@@ -121,14 +121,17 @@ def missing_in_words(incomplete: tuple[IncompleteTable, ...]) -> list[str]:
 NO_RESULT_YET = "no result yet"
 
 
-def _pending_deals(tournament: Tournament) -> dict[int, list[tuple[int, DealFacts]]]:
-    """The rows of sheets awaiting confirmation, for those who may see them."""
+def _pending_deals(
+    tournament: Tournament,
+) -> dict[int, tuple[list[tuple[int, DealFacts]], tuple[Leave, ...]]]:
+    """The rows and leaves of sheets awaiting confirmation, for those who may see them."""
     pending = {}
     rows: list[Row]
-    for table_id, rows in Sheet.objects.filter(
+    for table_id, rows, left in Sheet.objects.filter(
         table__round__tournament=tournament, status=SheetStatus.ENTERED
-    ).values_list("table_id", "pending"):
-        pending[table_id] = [(number, deal_facts(row)) for number, row in enumerate(rows, start=1)]
+    ).values_list("table_id", "pending", "pending_left"):
+        numbered = [(number, deal_facts(row)) for number, row in enumerate(rows, start=1)]
+        pending[table_id] = (numbered, leaves_of(left))
     return pending
 
 
@@ -151,18 +154,31 @@ class SummedTable:
     number: int
     players: tuple[int, ...]
     sums: tuple[SeatSums, ...]
+    leaves: tuple[Leave, ...] = ()
+
+    @property
+    def deals(self) -> int:
+        """The deals recorded at the table (a seat that left played fewer)."""
+        return max(seat.deals for seat in self.sums)
 
 
 def _table_plays(
     tournament: Tournament, rounds: dict[str, object], include_unconfirmed: bool
 ) -> tuple[list[TablePlay | TableSums], list[IncompleteTable], list[SummedTable]]:
-    seats: dict[int, tuple[int, int, list[int], list[SeatSums]]] = {}
-    for table_id, round_number, table_number, player_id, *sums in (
+    seats: dict[int, tuple[int, int, list[int], list[SeatSums], tuple[Leave, ...]]] = {}
+    for table_id, round_number, table_number, left, player_id, *sums in (
         Seat.objects.filter(round__tournament=tournament, **_on("round__", rounds))
         .order_by("table_id", "position")
-        .values_list("table_id", "round__number", "table__number", "player_id", *Seat.SUM_FIELDS)
+        .values_list(
+            "table_id",
+            "round__number",
+            "table__number",
+            "table__left",
+            "player_id",
+            *Seat.SUM_FIELDS,
+        )
     ):
-        table = seats.setdefault(table_id, (round_number, table_number, [], []))
+        table = seats.setdefault(table_id, (round_number, table_number, [], [], leaves_of(left)))
         table[2].append(player_id)
         table[3].append(SeatSums(*sums))
 
@@ -170,30 +186,32 @@ def _table_plays(
     system = tournament.scoring_system
     plays: list[TablePlay | TableSums] = []
     incomplete = []
-    for table_id, (round_number, table_number, players, table_sums) in seats.items():
+    for table_id, (round_number, table_number, players, table_sums, leaves) in seats.items():
         size = len(players)
         if table_id in pending:
-            play = TablePlay(round_number, tuple(players), tuple(pending[table_id]))
+            numbered, leaves = pending[table_id]
+            play = TablePlay(round_number, tuple(players), tuple(numbered), leaves)
             plays.append(play)
             played = len(play.deals)
         else:
-            played = table_sums[0].deals
+            played = max(seat.deals for seat in table_sums)
             plays.append(
                 TableSums(
                     round_number,
                     tuple(players),
-                    tuple(points_from_sums(seat, size, system) for seat in table_sums),
+                    tuple(points_from_sums(seat, system) for seat in table_sums),
                     tuple(seat.last_in for seat in table_sums),
                     played,
+                    tuple(seat.deals for seat in table_sums) if leaves else (),
                 )
             )
-        expected = deals_per_round(size, tournament.rotations_per_round)
+        expected = deals_in_round(size, tournament.rotations_per_round, leaves)
         if played < expected:
             incomplete.append(IncompleteTable(round_number, table_number, played, expected))
     incomplete.sort(key=lambda table: (table.round, table.table))
     seated = [
-        SummedTable(round_number, number, tuple(players), tuple(sums))
-        for round_number, number, players, sums in seats.values()
+        SummedTable(round_number, number, tuple(players), tuple(sums), leaves)
+        for round_number, number, players, sums, leaves in seats.values()
     ]
     return plays, incomplete, seated
 

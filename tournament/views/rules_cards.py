@@ -62,7 +62,7 @@ class WorkedExample:
 
     @property
     def won_total(self) -> int:
-        return sum(self.deal.won)
+        return sum(self.deal.cards(seat) for seat in range(1, self.deal.table_size + 1))
 
     @property
     def points_total(self) -> int:
@@ -108,8 +108,9 @@ def worked_example(table: PrintedTable, system: ScoringSystem) -> WorkedExample:
     points = score_deal(deal, EXAMPLE_DEALER, system)
     takes_left_over = deal.last_in if system is ScoringSystem.WINNER_ADVANTAGE else EXAMPLE_DEALER
     seats = []
-    for printed, won, scored in zip(table.seats, deal.won, points, strict=True):
+    for printed, scored in zip(table.seats, points, strict=True):
         position = printed.position
+        won = deal.cards(position)
         cards = won + (deal.left_over if position == takes_left_over else 0)
         dealer, last_in = position == EXAMPLE_DEALER, position == deal.last_in
         seats.append(
