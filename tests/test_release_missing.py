@@ -236,3 +236,57 @@ def test_the_question_comes_as_the_round_page_fragment_to_htmx(
     assert "<html" not in html
     assert "Round 1: table 3 has no confirmed sheet. Release round 1 anyway?" in html
     assert not Round.objects.get(pk=table_three_missing.pk).released
+
+
+# The final reveal ----------------------------------------------------------------------
+
+
+def held_back(round_):
+    tournament = round_.tournament
+    tournament.planned_rounds = 1
+    tournament.hold_back_rounds = 1
+    tournament.save()
+    return tournament
+
+
+def test_revealing_the_final_results_asks_first_naming_the_tables(table_three_missing):
+    tournament = held_back(table_three_missing)
+    with pytest.raises(rounds.RoundsWithoutResult) as refused:
+        rounds.reveal_final_results(tournament)
+    assert str(refused.value) == (
+        "Round 1: table 3 has no confirmed sheet. Reveal the final results anyway?"
+    )
+    assert not Round.objects.get(pk=table_three_missing.pk).released
+    assert rounds.reveal_final_results(tournament, despite_missing=True) == 1
+    assert Round.objects.get(pk=table_three_missing.pk).released
+
+
+def test_the_overview_asks_before_revealing_and_reveals_when_told(
+    organiser_client, table_three_missing
+):
+    tournament = held_back(table_three_missing)
+    reveal = reverse("organiser:reveal", args=[tournament.slug])
+    asked = organiser_client.post(reveal)
+    html = asked.content.decode()
+    assert asked.status_code == 200
+    assert "Round 1: table 3 has no confirmed sheet. Reveal the final results anyway?" in html
+    assert "Reveal the final results anyway" in html
+    assert 'id="confirm-reveal"' in html
+    assert "data-error-summary" in html
+    assert not Round.objects.get(pk=table_three_missing.pk).released
+    done = organiser_client.post(reveal, {"confirm": "on"}, follow=True)
+    assert "Revealed the final results (1 round)." in done.content.decode()
+    assert Round.objects.get(pk=table_three_missing.pk).released
+    standings = organiser_client.get(reverse("standings", args=[tournament.slug]))
+    assert "no result yet" in standings.content.decode()
+
+
+def test_a_reveal_with_every_sheet_confirmed_asks_nothing(
+    organiser_client, seated_round, scorer, second_scorer
+):
+    for number in (1, 2, 3):
+        confirm(seated_round, number, scorer, second_scorer)
+    tournament = held_back(seated_round)
+    done = organiser_client.post(reverse("organiser:reveal", args=[tournament.slug]), follow=True)
+    assert "Revealed the final results (1 round)." in done.content.decode()
+    assert Round.objects.get(pk=seated_round.pk).released

@@ -528,7 +528,11 @@ def test_held_back_rounds_wait_for_the_final_reveal(organiser_client, tournament
     assert not Round.objects.get(pk=round_two.pk).released
     organiser_client.post(url("round_release", tournament, 1), {"confirm": "on"})
     assert Round.objects.get(tournament=tournament, number=1).released
-    organiser_client.post(url("reveal", tournament))
+    # Round 2 has no confirmed sheet: the reveal asks first, naming its tables.
+    asked = organiser_client.post(url("reveal", tournament)).content.decode()
+    assert "Round 2: tables 1 and 2 have no confirmed sheet." in asked
+    assert not Round.objects.get(pk=round_two.pk).released
+    organiser_client.post(url("reveal", tournament), {"confirm": "on"})
     assert Round.objects.filter(tournament=tournament, released=True).count() == 2
 
 

@@ -74,6 +74,22 @@ class TablesWithoutResult(UserError):
         )
 
 
+class RoundsWithoutResult(UserError):
+    """Revealing the final results while started rounds about to be released have tables
+    with no confirmed sheet: asked first, as a single release is, naming every table."""
+
+    def __init__(self, missing: list[tuple[int, list[int]]]) -> None:
+        self.missing = missing
+        self.count = sum(len(tables) for _, tables in missing)
+        parts = []
+        for number, tables in missing:
+            noun = "table" if len(tables) == 1 else "tables"
+            verb = "has" if len(tables) == 1 else "have"
+            parts.append(f"round {number}: {noun} {and_list(tables)} {verb} no confirmed sheet")
+        text = "; ".join(parts)
+        super().__init__(f"{text[0].upper()}{text[1:]}. Reveal the final results anyway?")
+
+
 def tables_without_result(round_: Round) -> list[int]:
     """The numbers of the round's tables with no confirmed deal: their sheet was never
     confirmed (a sheet being corrected keeps its confirmed deals meanwhile)."""
@@ -159,13 +175,27 @@ def _set_released(round_: Round, release: bool, *, despite_missing: bool = False
         round_.save(update_fields=["released"])
 
 
-def reveal_final_results(tournament: Tournament) -> int:
-    """Release every started round, the held-back ones included; how many were released."""
+def reveal_final_results(tournament: Tournament, *, despite_missing: bool = False) -> int:
+    """Release every started round, the held-back ones included; how many were released.
+
+    Refused with ``RoundsWithoutResult``, naming them, while tables of those rounds have
+    no confirmed sheet, unless ``despite_missing`` (the organiser was asked and went
+    ahead), as ``release_round`` is."""
     # One transaction: released rounds behind a stale public cache would stay unseen.
     with transaction.atomic():
         # Locked in number order first, as ``services.locks`` has it: an UPDATE would lock
         # them in whatever order it meets them.
         lock_rounds(tournament.pk)
+        if not despite_missing:
+            missing = [
+                (round_.number, tables)
+                for round_ in Round.objects.filter(
+                    tournament=tournament, started=True, released=False
+                ).order_by("number")
+                if (tables := tables_without_result(round_))
+            ]
+            if missing:
+                raise RoundsWithoutResult(missing)
         count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
             released=True
         )

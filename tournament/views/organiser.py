@@ -35,6 +35,7 @@ from tournament.permissions import (
     may_organise,
     tournaments_for,
 )
+from tournament.round_forms import ReleaseRoundForm
 from tournament.services import room, series_admin, tournaments
 from tournament.services import rounds as round_service
 from tournament.services.standings import tournament_standings
@@ -69,7 +70,14 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
+    return _dashboard(request, get_tournament_for_organiser(request, slug))
+
+
+def _dashboard(
+    request: HtmxHttpRequest, tournament: Tournament, confirm_reveal: UserError | None = None
+) -> HttpResponse:
+    """The tournament's overview; ``confirm_reveal`` asks before revealing the final
+    results while tables have no confirmed sheet."""
     counts = tournament.players.aggregate(
         registered=Count("pk"),
         playing=Count("pk", filter=Q(active=True)),
@@ -90,6 +98,7 @@ def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "rounds": rounds,
         "tiebreak_chain": order_in_words(tournament.tiebreaks),
         "progress": room.progress(tournament, [r.number for r in rounds if r.released]),
+        "confirm_reveal": confirm_reveal,
     }
     return render(request, "organiser/dashboard.html", context)
 
@@ -211,7 +220,12 @@ def unfinish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def reveal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Release every started round, the ones held back for the final reveal too."""
     tournament = get_tournament_for_organiser(request, slug)
-    count = round_service.reveal_final_results(tournament)
+    form = ReleaseRoundForm(request.POST)
+    confirmed = form.is_valid() and form.cleaned_data["confirm"]
+    try:
+        count = round_service.reveal_final_results(tournament, despite_missing=confirmed)
+    except round_service.RoundsWithoutResult as missing:
+        return _dashboard(request, tournament, confirm_reveal=missing)
     messages.success(
         request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
     )
