@@ -4,7 +4,16 @@ of sizes must be what the code computes."""
 import re
 from pathlib import Path
 
-from scoring.rules import TABLE_PARAMS, DealFacts
+from scoring.rules import (
+    TABLE_PARAMS,
+    DealFacts,
+    Leave,
+    absent_seats,
+    dealer_at,
+    dealers,
+    deals_in_round,
+    make_deal,
+)
 from scoring.systems import ScoringSystem, score_deal
 
 RULES = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
@@ -42,3 +51,45 @@ def test_the_table_of_sizes_is_the_codes():
             params.last_in_prize,
             params.break_even,
         )
+
+
+def _leave_section() -> str:
+    start = RULES.index("## A player leaves mid-round")
+    return RULES[start : RULES.index("\n## ", start + 1)]
+
+
+def test_the_leave_example_deals_and_scores_as_the_document_says():
+    section = _leave_section()
+    flat = section.replace("\n", " ")
+    setting = re.search(r"(\w+) players, (\w+) rotations per round", flat)
+    assert setting is not None
+    words = {"four": 4, "five": 5, "six": 6, "one": 1, "two": 2, "three": 3}
+    size, rotations = words[setting[1].lower()], words[setting[2]]
+    left = re.search(r"### Worked example: seat (\d) leaves after deal (\d+)", section)
+    assert left is not None
+    leaves = [Leave(after_deal=int(left[2]), seat=int(left[1]))]
+    order = re.search(r"Dealers, deal 1 to (\d+): `([^`]+)`", flat)
+    assert order is not None
+    assert dealers(size, rotations, leaves) == tuple(_numbers(order[2]))
+    assert deals_in_round(size, rotations, leaves) == int(order[1])
+    rows = re.findall(r"^\| (\d+) \| (.+) \|$", section, flags=re.MULTILINE)
+    assert len(rows) == 2
+    classic = next(s for s in ScoringSystem if s is not ScoringSystem.WINNER_ADVANTAGE)
+    for number, cells in rows:
+        dealer, players, won, last_in, left_over, winner, stakes = (
+            c.strip() for c in cells.split("|")
+        )
+        deal_number = int(number)
+        counts = [None if c.strip() == "–" else int(c) for c in won.split(",")]
+        deal = make_deal(
+            counts, int(last_in), int(left_over), size, absent_seats(deal_number, leaves)
+        )
+        assert dealer_at(deal_number, size, leaves) == int(dealer)
+        assert deal.players == int(players)
+        assert list(score_deal(deal, int(dealer), ScoringSystem.WINNER_ADVANTAGE)) == _numbers(
+            winner
+        )
+        assert list(score_deal(deal, int(dealer), classic)) == _numbers(stakes)
+    # The prose repeats the first row's checksum and the stakes it was staked at.
+    first = TABLE_PARAMS[4]
+    assert f"a last-in prize of {first.last_in_prize}, a break-even of {first.break_even}" in flat

@@ -39,9 +39,12 @@ from django.db.models import Case, Count, Prefetch, Value, When
 from scoring.errors import UserError
 from scoring.rules import (
     DealFacts,
+    Leave,
     RuleBreak,
-    dealer_of,
-    deals_per_round,
+    absent_seats,
+    dealer_at,
+    dealers,
+    deals_in_round,
     missing_value,
     validate_deal,
 )
@@ -60,6 +63,15 @@ from tournament.models import (
 )
 from tournament.services import sheet_access as access
 from tournament.services.locks import hold_round
+from tournament.services.sheet_leaves import (
+    as_items,
+    current_leaves,
+    drop_leavers,
+    leave_problems,
+    new_seats,
+    stored_leaves,
+    unplayed_leaves,
+)
 
 # What a row's cell holds: a whole number once cleaned, else blank (None) or the text as
 # typed, kept so that the rules can say what is wrong with it.
@@ -95,16 +107,20 @@ RESEATED = "reseated"
 
 
 def deal_facts(row: Row) -> DealFacts:
-    """A valid row's deal: {"won": [...], "last_in": seat, "left_over": cards}."""
-    # Valid means every value is a whole number: the rules checked it.
+    """A valid row's deal: {"won": [...], "last_in": seat, "left_over": cards}; a seat that
+    had left the table has None for its cards won."""
+    # Valid means every value is a whole number, or blank for a seat that had left: the
+    # rules checked it.
     return DealFacts(
-        tuple(cast(list[int], row["won"])), cast(int, row["last_in"]), cast(int, row["left_over"])
+        tuple(cast(list[int | None], row["won"])),
+        cast(int, row["last_in"]),
+        cast(int, row["left_over"]),
     )
 
 
-def seat_sums(rows: Sequence[Row], size: int) -> tuple[SeatSums, ...]:
+def seat_sums(rows: Sequence[Row], size: int, leaves: Sequence[Leave] = ()) -> tuple[SeatSums, ...]:
     """Each seat's sums over a table's valid rows (deal 1 first), seat 1 first."""
-    return table_sums([deal_facts(row) for row in rows], size)
+    return table_sums([deal_facts(row) for row in rows], size, leaves)
 
 
 class SheetInvalidError(UserError):
@@ -263,17 +279,20 @@ def check_rows(
     final: bool,
     stopped_early: bool = False,
     typing: int | None = None,
+    leaves: Sequence[Leave] = (),
 ) -> SheetCheck:
     """Check cleaned rows of ``table``'s sheet: every problem located by deal and seat,
     running totals per seat, and values that can be derived from the checksum.
 
     With ``final`` the sheet must be complete: no blank deal before a filled one, and
     either every deal of the round or ``stopped_early``. ``typing`` is the deal the
-    scorer is typing in: its blank cells are not reported as missing yet.
+    scorer is typing in: its blank cells are not reported as missing yet. ``leaves``
+    are the seats that left mid-round (valid ones: ``leave_problems``): the deal passes
+    among the seats left, and each deal after a leave is checked at its smaller size.
     """
     tournament = table.round.tournament
     size = table.size
-    most = deals_per_round(size, tournament.rotations_per_round)
+    most = deals_in_round(size, tournament.rotations_per_round, leaves)
     totals = [0] * size
     cards = [0] * size
     left_over = 0
@@ -281,7 +300,8 @@ def check_rows(
     problems: list[str] = []
     filled = trim(rows)
     for number, row in enumerate(rows, start=1):
-        dealer = dealer_of(number, size)
+        dealer = dealer_at(number, size, leaves)
+        absent = absent_seats(number, leaves)
         if is_blank(row):
             if number <= len(filled):
                 message = f"deal {number}: blank, but later deals are filled in"
@@ -290,7 +310,7 @@ def check_rows(
             else:
                 checks.append(RowCheck(number, dealer, (), (), None, None))
             continue
-        found = validate_deal(row["won"], row["last_in"], row["left_over"], size)
+        found = validate_deal(row["won"], row["last_in"], row["left_over"], size, absent)
         reported = [p for p in found if not (number == typing and _is_missing(p, row))]
         located = tuple(f"deal {number}: {p}" for p in reported)
         problems.extend(located)
@@ -300,7 +320,7 @@ def check_rows(
         if found and all(v is None or isinstance(v, int) for v in counts):
             # Only blanks and whole numbers, as just checked.
             guess = missing_value(
-                cast(list[int | None], row["won"]), cast(int | None, row["left_over"])
+                cast(list[int | None], row["won"]), cast(int | None, row["left_over"]), absent
             )
             if guess is not None:
                 field_name, seat, value = guess
@@ -317,6 +337,7 @@ def check_rows(
     if len(filled) > most:
         problems.append(
             f"{len(filled)} deals, but a table of {size} plays at most {most} in a round"
+            + (" with these players leaving" if leaves else "")
         )
     warnings = []
     if stopped_early and len(filled) >= most:
@@ -325,11 +346,13 @@ def check_rows(
             "filled in: a table that played every deal did not stop early — untick “stopped "
             "early”"
         )
-    elif stopped_early and filled and (warning := stop_warning(len(filled), size)):
+    elif stopped_early and filled and (warning := stop_warning(len(filled), size, leaves)):
         warnings.append(warning)
     if final:
         if not filled:
             problems.append("no deals filled in")
+        elif unplayed := unplayed_leaves(leaves, len(filled)):
+            problems.extend(unplayed)
         elif len(filled) < most and not stopped_early:
             problems.append(
                 f"deals {len(filled) + 1}–{most} are empty: fill them in, or mark the table "
@@ -340,11 +363,15 @@ def check_rows(
     )
 
 
-def stop_warning(deals: int, size: int) -> str | None:
-    """A table should stop at the end of a rotation, so that everyone has dealt equally."""
-    if deals % size == 0:
+def stop_warning(deals: int, size: int, leaves: Sequence[Leave] = ()) -> str | None:
+    """A table should stop at the end of a rotation, so that everyone has dealt equally:
+    every seat still playing as often as the others."""
+    order = dealers(size, deals + 1, leaves)[:deals]
+    playing = set(range(1, size + 1)) - absent_seats(deals + 1, leaves)
+    dealt = {seat: order.count(seat) for seat in playing}
+    short = sum(1 for count in dealt.values() if count < max(dealt.values()))
+    if not short:
         return None
-    short = size - deals % size
     return (
         f"the table stopped after deal {deals}, not at the end of a rotation: "
         f"{short} player{'s' if short != 1 else ''} dealt one deal fewer than the others"
@@ -355,14 +382,18 @@ def stop_warning(deals: int, size: int) -> str | None:
 
 
 def confirmed_rows(table: Table) -> list[Row]:
+    """The confirmed deals as rows; a seat that had left has no count (None) in a deal."""
+    size = table.size
     rows: dict[int, Row] = {}
-    for number, last_in, left_over, won in (
+    for number, last_in, left_over, seat, won in (
         DealResult.objects.filter(deal__table=table)
         .order_by("deal__number", "seat")
-        .values_list("deal__number", "deal__last_in", "deal__left_over", "won")
+        .values_list("deal__number", "deal__last_in", "deal__left_over", "seat", "won")
     ):
-        rows.setdefault(number, {"won": [], "last_in": last_in, "left_over": left_over})
-        rows[number]["won"].append(won)
+        row = rows.setdefault(
+            number, {"won": [None] * size, "last_in": last_in, "left_over": left_over}
+        )
+        row["won"][seat - 1] = won
     return [rows[n] for n in sorted(rows)]
 
 
@@ -421,7 +452,8 @@ def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
         typed = 0
         if sheet is not None and sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
             typed = len(sheet.pending)
-        most = deals_per_round(table.seat_count, rotations)
+        left = sheet.pending_left if typed and sheet is not None else table.left
+        most = deals_in_round(table.seat_count, rotations, stored_leaves(left))
         if max(table.deal_count, typed) <= most:
             continue
         if typed > table.deal_count:
@@ -436,7 +468,7 @@ def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
         found.append(
             f"round {table.round.number}, table {table.number} already has {held}; a table "
             f"of {table.seat_count} at {rotations} rotation{'s' if rotations != 1 else ''} "
-            f"plays {most}"
+            f"plays {most}{' with its players who left' if left else ''}"
         )
     return found
 
@@ -504,8 +536,11 @@ def diff(before: list[Row], after: list[Row]) -> list[dict[str, Any]]:
     return changes
 
 
-def _write_deals(table: Table, rows: list[Row]) -> None:
+def _write_deals(table: Table, rows: list[Row], leaves: Sequence[Leave]) -> None:
+    """Write ``rows`` and ``leaves`` as the table's confirmed facts."""
     Deal.objects.filter(table=table).delete()
+    table.left = as_items(leaves)
+    Table.objects.filter(pk=table.pk).update(left=table.left)
     facts = [deal_facts(row) for row in rows]
     deals = Deal.objects.bulk_create(
         Deal(table=table, number=number, last_in=deal.last_in, left_over=deal.left_over)
@@ -518,15 +553,15 @@ def _write_deals(table: Table, rows: list[Row]) -> None:
         # A seat that had left the table has no count in the deal.
         if won is not None
     )
-    write_seat_sums(table, rows)
+    write_seat_sums(table, rows, leaves)
 
 
-def write_seat_sums(table: Table, rows: list[Row]) -> None:
-    """Store each seat's sums over ``rows``, the table's deals as just written, in one
-    UPDATE of the table's seats. Whatever writes a table's deals calls this in the same
-    transaction: the standings read these sums, not the deals."""
+def write_seat_sums(table: Table, rows: list[Row], leaves: Sequence[Leave] = ()) -> None:
+    """Store each seat's sums over ``rows``, the table's deals as just written (and its
+    ``leaves``), in one UPDATE of the table's seats. Whatever writes a table's deals calls
+    this in the same transaction: the standings read these sums, not the deals."""
     size = len(rows[0]["won"]) if rows else 0
-    values = [Seat.sum_values(sums) for sums in seat_sums(rows, size)]
+    values = [Seat.sum_values(sums) for sums in seat_sums(rows, size, leaves)]
     Seat.objects.filter(table=table).update(
         **{
             name: Case(
@@ -553,6 +588,7 @@ def record_reseat(sheet: Sheet, changes: list[dict[str, Any]], user: Any) -> Non
         action=RESEATED,
         status=sheet.status,
         deals=current_rows(sheet),
+        left=as_items(current_leaves(sheet)),
         changes=changes,
         by=user,
     )
@@ -703,6 +739,7 @@ def _record(
     before: list[Row],
     who: _Who,
     key: str | None = None,
+    leaves: Sequence[Leave] = (),
 ) -> None:
     sheet.version += 1
     # A re-type that did not match was of the sheet as it was: it no longer stands.
@@ -715,6 +752,7 @@ def _record(
         action=action,
         status=sheet.status,
         deals=rows,
+        left=as_items(leaves),
         changes=diff(before, rows),
         by=who.user,
         phone=who.phone,
@@ -728,6 +766,9 @@ class SaveResult:
     status: str
     warnings: tuple[str, ...] = ()
     repeated: bool = False
+    # The players this save recorded as leaving, dropped from later rounds: one sentence
+    # each to tell whoever saved (``sheet_leaves.drop_leavers``).
+    dropped: tuple[str, ...] = ()
 
 
 def save_sheet(
@@ -740,12 +781,16 @@ def save_sheet(
     stopped_early: bool = False,
     key: str | None = None,
     carried: Sequence[int] | None = None,
+    left: Sequence[Leave] | None = None,
 ) -> SaveResult:
     """Save the sheet of ``table`` as a draft (``final=False``) or as complete.
 
     ``key`` is the submission's idempotency key; ``carried`` the deals whose numbers the
     submission itself carried (None: all of ``rows``), compared with a save already
-    recorded under the key.
+    recorded under the key. ``left`` are the seats that left mid-round (None: those the
+    sheet records already); they must be possible even in a draft, since the rows are
+    read with them. A seat the sheet did not show as left before drops its player from
+    later rounds once the save has committed (``sheet_leaves``).
 
     A complete sheet must pass every rule; it then awaits confirmation by another person,
     or is confirmed at once when the tournament does not use the two-person check. A sheet
@@ -757,10 +802,6 @@ def save_sheet(
         table = _as_held(table)
         size = table.size
         rows = trim([clean_row(row, size) for row in rows])
-        if final:
-            check = check_rows(rows, table, final=True, stopped_early=stopped_early)
-            if not check.ok:
-                raise SheetInvalidError(check.problems)
         two_person = table.round.tournament.two_person_check or isinstance(user, AtTable)
         sheet = sheet_of(table)
         # Nothing joined (no select_related): a save that waited for the lock gets the
@@ -768,6 +809,15 @@ def save_sheet(
         # (PostgreSQL re-reads only the locked row), so ``entered_by`` would name the
         # wrong person in SheetChangedError.
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        sheet.table = table
+        shown_leaves = current_leaves(sheet)
+        leaves = shown_leaves if left is None else tuple(sorted(left))
+        if problems := leave_problems(leaves, table):
+            raise SheetInvalidError(problems)
+        if final:
+            check = check_rows(rows, table, final=True, stopped_early=stopped_early, leaves=leaves)
+            if not check.ok:
+                raise SheetInvalidError(check.problems)
         if _repeat(table, sheet, key, rows, carried):
             return SaveResult(sheet, sheet.status, repeated=True)
         _check_may(table, sheet, user, access.Act.SAVE)
@@ -778,7 +828,7 @@ def save_sheet(
         else:
             target = SheetStatus.DRAFT
         if sheet.version != expected_version:
-            if now == rows and sheet.status == target:
+            if now == rows and shown_leaves == leaves and sheet.status == target:
                 return SaveResult(sheet, sheet.status, repeated=True)
             raise SheetChangedError(sheet, now)
         if sheet.status == SheetStatus.CONFIRMED:
@@ -792,20 +842,24 @@ def save_sheet(
         sheet.entered_by = who.user
         sheet.entered_by_phone = who.phone
         if target == SheetStatus.CONFIRMED:
-            _write_deals(table, rows)
+            _write_deals(table, rows, leaves)
             sheet.pending = []
+            sheet.pending_left = []
             sheet.confirmed_by = who.user
             sheet.confirmed_by_phone = who.phone
-            action = "corrected" if correcting and diff(before, rows) else "confirmed"
-        elif final:
-            sheet.pending = rows
-            action = "correction" if correcting else "entered"
+            changed = diff(before, rows) or shown_leaves != leaves
+            action = "corrected" if correcting and changed else "confirmed"
         else:
             sheet.pending = rows
-            action = "correction_draft" if correcting else "draft"
-        _record(sheet, action, rows, before, who, key)
-    warning = stop_warning(len(rows), size) if final and stopped_early else None
-    return SaveResult(sheet, sheet.status, (warning,) if warning else ())
+            sheet.pending_left = as_items(leaves)
+            if final:
+                action = "correction" if correcting else "entered"
+            else:
+                action = "correction_draft" if correcting else "draft"
+        _record(sheet, action, rows, before, who, key, leaves)
+    warning = stop_warning(len(rows), size, leaves) if final and stopped_early else None
+    dropped = drop_leavers(table, leaves, new_seats(shown_leaves, leaves))
+    return SaveResult(sheet, sheet.status, (warning,) if warning else (), dropped=tuple(dropped))
 
 
 class ConfirmRefusedError(UserError):
@@ -819,9 +873,11 @@ def confirm_sheet(
     expected_version: int,
     retyped: list[Row] | None = None,
     key: str | None = None,
+    retyped_left: Sequence[Leave] | None = None,
 ) -> SaveResult:
-    """A second person confirms an entered sheet, by re-typing it blind (``retyped``) or
-    by reviewing it against the paper (``retyped=None``).
+    """A second person confirms an entered sheet, by re-typing it blind (``retyped``, with
+    the seats that left: ``retyped_left``) or by reviewing it against the paper
+    (``retyped=None``).
 
     A phone at the table (``AtTable``) confirms only by re-typing blind, only a sheet
     typed at the table by another phone, and only when the tournament allows it
@@ -850,11 +906,18 @@ def confirm_sheet(
             raise ConfirmRefusedError("a phone at the table confirms by re-typing the sheet blind")
         who = _who(table, user)
         rows = list(sheet.pending)
+        leaves = stored_leaves(sheet.pending_left)
         # Entered under the rules then in force; they still hold unless the organiser
         # found a way round the checks, which must not reach the official facts.
-        check = check_rows(rows, table, final=True, stopped_early=sheet.stopped_early)
+        if problems := leave_problems(leaves, table):
+            raise SheetInvalidError(problems)
+        check = check_rows(
+            rows, table, final=True, stopped_early=sheet.stopped_early, leaves=leaves
+        )
         if not check.ok:
             raise SheetInvalidError(check.problems)
+        if cleaned is not None and retyped_left is not None and set(retyped_left) != set(leaves):
+            raise LeavesMismatchError(table, retyped_left)
         if cleaned is not None:
             mismatches = compare(rows, cleaned)
         if mismatches:
@@ -864,16 +927,32 @@ def confirm_sheet(
                 )
         else:
             before = confirmed_rows(table)
-            _write_deals(table, rows)
+            _write_deals(table, rows, leaves)
             sheet.status = SheetStatus.CONFIRMED
             sheet.pending = []
+            sheet.pending_left = []
             sheet.confirmed_by = who.user
             sheet.confirmed_by_phone = who.phone
             action = "correction_confirmed" if before else "confirmed"
-            _record(sheet, action, rows, before, who, key)
+            _record(sheet, action, rows, before, who, key, leaves)
     if mismatches:
         raise SheetMismatchError(mismatches)
     return SaveResult(sheet, sheet.status)
+
+
+class LeavesMismatchError(UserError):
+    """A blind re-type records other players leaving than the sheet as entered. The
+    entered leaves are not shown: the confirmer has still not seen the sheet."""
+
+    def __init__(self, table: Table, retyped: Sequence[Leave]) -> None:
+        typed = "; ".join(
+            f"seat {leave.seat} left after deal {leave.after_deal}" for leave in sorted(retyped)
+        )
+        super().__init__(
+            f"round {table.round.number}, table {table.number}: the players who left differ "
+            f"from the sheet as entered (re-typed: {typed or 'nobody left'}); check them "
+            "against the paper together. Nothing was saved"
+        )
 
 
 def compare(entered: list[Row], retyped: list[Row]) -> list[Mismatch]:
