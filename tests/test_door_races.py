@@ -93,6 +93,20 @@ def test_undo_after_her_name_was_tapped_on_another_tablet_leaves_her_checked_in(
 
 
 @pytest.mark.django_db
+def test_the_second_tap_is_known_to_every_worker_with_no_shared_cache(evening):
+    """Without Redis each worker has its own memory: the tap on tablet B is recorded on the
+    player, not in a cache that tablet A's worker may not share (or that was emptied)."""
+    player = ann(evening)
+    tablet_a, tablet_b = Client(), Client()
+    said(tap(tablet_a, evening, player))
+    said(tap(tablet_b, evening, player))
+    cache.clear()  # tablet A's Undo is served by a worker that never saw B's tap
+    page = said(tap(tablet_a, evening, player, undo=True))
+    assert "stays checked in: their name was tapped at the door again since" in page
+    assert checked_in(player)
+
+
+@pytest.mark.django_db
 def test_undo_of_the_tablets_own_tap_still_works(evening):
     player = ann(evening)
     tablet = Client()

@@ -219,6 +219,9 @@ class Player(models.Model):
     # False once the player has dropped out: later rounds do not seat them.
     active = models.BooleanField(default=True)
     checked_in = models.BooleanField(default=False)
+    # When the player's name was last tapped at the door (services.door): an Undo on any
+    # tablet, in any worker, keeps a player whose name was tapped again since.
+    door_tapped_at = models.DateTimeField(null=True, blank=True)
     # Accessibility: the player always sits at this table number.
     fixed_table = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=limits.FIXED_TABLE.validators()

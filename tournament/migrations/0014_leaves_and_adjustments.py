@@ -6,6 +6,8 @@
   the size each deal was dealt at; existing seats played every deal at their table's size,
   so they are filled in from the sums they already have.
 - ``Adjustment``: a penalty or award for a player in a round.
+- ``Player.door_tapped_at``: when the player's name was last tapped at the door, so
+  that the door's Undo does not depend on a shared cache.
 
 On SQLite, adding columns rebuilds the tables of tables and seats, which breaks the
 triggers of 0005: they are dropped first and made again after, both ways.
@@ -158,6 +160,11 @@ class Migration(migrations.Migration):
                     ),
                 ],
             },
+        ),
+        migrations.AddField(
+            model_name="player",
+            name="door_tapped_at",
+            field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.RunPython(fill_classic_sums, migrations.RunPython.noop),
         migrations.RunPython(_SQLITE_MAKE, _SQLITE_DROP),

@@ -48,7 +48,6 @@ from enum import StrEnum
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
-from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
@@ -437,14 +436,9 @@ def _arrival(
     )
 
 
-def _tap_key(player_id: int) -> str:
-    return f"door-tapped:{player_id}"
-
-
 def _tapped_since(player: Player, when: datetime) -> bool:
     """Whether the player's name was tapped at the door after ``when``."""
-    tapped = cache.get(_tap_key(player.pk))
-    return isinstance(tapped, datetime) and tapped > when
+    return player.door_tapped_at is not None and player.door_tapped_at > when
 
 
 def check_in(at: AtDoor, key: object) -> Arrival:
@@ -452,16 +446,16 @@ def check_in(at: AtDoor, key: object) -> Arrival:
     checking in twice says so and changes nothing. Only "checked_in" is the door's own
     check-in, the one its Undo may take back.
 
-    Every tap is remembered for ``UNDO_MINUTES``, under the tournament's lock, so that an
-    Undo on another tablet (its name tapped by mistake there) does not check out a player
-    this tap told she is in. It is kept in the cache, which every worker shares through
-    Redis; without Redis each process keeps its own."""
+    Every tap is recorded on the player (``door_tapped_at``), under the tournament's
+    lock, so that an Undo on another tablet (its name tapped by mistake there) does not
+    check out a player this tap told she is in, whichever worker serves it."""
     with transaction.atomic():
         player = _arriving(at, key, lock=True)
         if not player.active:
             return _arrival(at, player, "dropped")
         now = timezone.now()
-        cache.set(_tap_key(player.pk), now, UNDO_MINUTES * 60)
+        player.door_tapped_at = now
+        player.save(update_fields=["door_tapped_at"])
         if player.checked_in:
             return _arrival(at, player, "already")
         player_service.set_status(player, checked_in=True)
