@@ -200,9 +200,9 @@ def test_a_version_1_file_restores_nothing_more_public_than_it_was(db, tmp_path)
     assert list(tournament.rounds.values_list("started", "released")) == [(True, False)] * 2
     assert "Not published; 0 of 2 rounds released." in out.getvalue()
     assert "every round is restored started but not released" in out.getvalue()
-    # Exported again it is a version-2 file that says so, and imports as it is.
+    # Exported again it is a file of the current version that says so, and imports as it is.
     exported = tournament_file.export_tournament(tournament)
-    assert exported["format"] == "lld-tournament/2"
+    assert exported["format"] == "lld-tournament/3"
     assert [r["released"] for r in exported["rounds"]] == [False, False]
     import_tournament(exported, replace=True)
     assert tournament_file.export_tournament(Tournament.objects.get()) == exported

@@ -199,8 +199,11 @@ def duplicate_player_id(data):
             ['scoring: "poker" is not one of: "winner-advantage", "classic-stakes"'],
         ),
         (
-            top("format", "lld-tournament/3"),
-            ['format: "lld-tournament/3" is not one of: "lld-tournament/1", "lld-tournament/2"'],
+            top("format", "lld-tournament/4"),
+            [
+                'format: "lld-tournament/4" is not one of: "lld-tournament/1", '
+                '"lld-tournament/2", "lld-tournament/3"'
+            ],
         ),
         (
             top("tiebreaks", ["points"]),

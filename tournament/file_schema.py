@@ -11,16 +11,18 @@ from typing import Any
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE, TABLE_SIZES
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
-from tournament import limits
+from tournament import file_schema_v3, limits
+from tournament.file_schema_v3 import FORMAT_3
 from tournament.models import ByeScore, SheetStatus, TablePolicy
 
 FORMAT_1 = "lld-tournament/1"
 FORMAT_2 = "lld-tournament/2"
-FORMATS = (FORMAT_1, FORMAT_2)
+FORMATS = (FORMAT_1, FORMAT_2, FORMAT_3)
 # Django's own limit on user names.
 USERNAME_MAX = 150
 
 TIME_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)$"
+_TIME = {"type": "string", "pattern": TIME_PATTERN}
 _TYPED_CELL = {"type": ["integer", "string", "null"]}
 _USER = {"type": ["string", "null"], "maxLength": USERNAME_MAX}
 # A phone of a table (``TablePhone.number``), as a positive small integer column holds it.
@@ -81,6 +83,7 @@ def _sheet() -> dict[str, Any]:
                 "items": _typed_row("A row as typed: blank cells are null."),
                 "description": "The rows of a draft or of a sheet awaiting confirmation.",
             },
+            "pending_left": file_schema_v3.leaves("Version 3: the leaves of ``pending``."),
             "entered_by": _USER,
             "confirmed_by": _USER,
             "entered_by_phone": {
@@ -102,11 +105,11 @@ def _sheet() -> dict[str, Any]:
                         "status": {"enum": [status.value for status in SheetStatus]},
                         "deals": {"type": "array", "items": _typed_row("A row as saved.")},
                         "changes": {"type": "array", "items": {"type": "object"}},
+                        "left": file_schema_v3.leaves("Version 3: this version's leaves."),
                         "by": _USER,
                         "phone": {**_PHONE, "description": "Saved by this phone of the table."},
                         "at": {
-                            "type": "string",
-                            "pattern": TIME_PATTERN,
+                            **_TIME,
                             "description": "When the version was saved (ISO 8601, with its "
                             "offset from UTC).",
                         },
@@ -126,8 +129,9 @@ def _deal() -> dict[str, Any]:
         {
             "won": {
                 "type": "array",
-                "items": {"type": "integer", "minimum": 0, "multipleOf": 2},
-                "description": "Cards each seat won, seat 1 first; even, never negative.",
+                "items": {"type": ["integer", "null"], "minimum": 0, "multipleOf": 2},
+                "description": "Cards each seat won, seat 1 first; even, never negative; "
+                "(version 3) null for a seat that had left the table.",
             },
             "last_in": {
                 "type": "integer",
@@ -159,6 +163,9 @@ def _round() -> dict[str, Any]:
                 "passes to seat 2, and so on.",
             },
             "deals": {"type": "array", "items": _deal()},
+            "left": file_schema_v3.leaves(
+                "Version 3: the seats that left the table after a deal, as its deals say."
+            ),
             "sheet": _sheet(),
         },
     )
@@ -235,11 +242,12 @@ def _player() -> dict[str, Any]:
 def build_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": FORMAT_2,
+        "$id": FORMAT_3,
         "title": "Laugh and Lie Down tournament file",
         "description": "A whole tournament: settings, players, seating and every deal's "
         "facts as written on the score sheets, and (version 2) what the public sees, who "
-        "runs it and the sheets being typed. Scores are not stored: they are derived from "
+        "runs it and the sheets being typed, and (version 3) the seats that left a table "
+        "and the penalties and awards. Scores are not stored: they are derived from "
         "the facts. Rules that need arithmetic (even counts, the checksum of 52, seats "
         "within the table, deals per round) are checked by the importer and explained in "
         "docs/tournament-file.md.",
@@ -375,10 +383,7 @@ def build_schema() -> dict[str, Any]:
                     "description": "Version 2: a second phone at the table may confirm a "
                     "sheet typed at the table, by re-typing it blind.",
                 },
-                "owner": {
-                    **_USER,
-                    "description": "Version 2: the organiser's user name.",
-                },
+                "owner": {**_USER, "description": "Version 2: the organiser's user name."},
                 "scorers": {
                     "type": "array",
                     "items": _text(USERNAME_MAX),
@@ -387,6 +392,8 @@ def build_schema() -> dict[str, Any]:
                 },
                 "players": {"type": "array", "items": _player()},
                 "rounds": {"type": "array", "items": _round()},
+                "adjustments": file_schema_v3.adjustments(_USER, _TIME, removed=False),
+                "adjustments_removed": file_schema_v3.adjustments(_USER, _TIME, removed=True),
             },
         ),
     }

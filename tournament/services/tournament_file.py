@@ -4,9 +4,11 @@ Over 400 lines: the format's checks (structure, the rules of a deal, sheets and 
 history) sit with its import and export, because a change to the format changes all of
 them in step; the checks come first, in the order docs/tournament-file.md describes.
 
-The format is ``lld-tournament/2`` (``lld-tournament/1`` files still import), described
-by ``docs/tournament-file.schema.json`` (built by ``tournament.file_schema`` from the
-same limits as the models and forms) and ``docs/tournament-file.md``. Version 2 adds what
+The format is ``lld-tournament/3`` (``lld-tournament/1`` and ``/2`` files still import),
+described by ``docs/tournament-file.schema.json`` (built by ``tournament.file_schema`` from
+the same limits as the models and forms) and ``docs/tournament-file.md``. Version 3 adds
+the seats that left a table after a deal and the penalties and awards
+(``services.file_leaves_adjustments``). Version 2 adds what
 decides what the public sees (publishing, started and released rounds, the hold-back),
 who runs the tournament (owner and scorers, by user name) and each table's sheet as it
 stands with its history. A version-1 file has none of these: its rounds are restored
@@ -44,12 +46,21 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
-from scoring.rules import deals_per_round, validate_deal
-from scoring.systems import ScoringSystem
+from scoring.rules import (
+    DealFacts,
+    Leave,
+    absent_seats,
+    deals_in_round,
+    leaves_of,
+    validate_deal,
+)
+from scoring.systems import ScoringSystem, SeatSums, table_sums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament import file_schema, limits, public_cache
 from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
+from tournament.file_schema_v3 import FORMAT_3
 from tournament.models import (
+    Adjustment,
     Bye,
     Deal,
     DealResult,
@@ -65,12 +76,13 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
+from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids, people, tournament_links
 from tournament.services.locks import lock_rounds
 from tournament.services.players import text_problem
-from tournament.services.sheets import Row, seat_sums
+from tournament.services.sheets import Row
 
-FORMAT = FORMAT_2
+FORMAT = FORMAT_3
 # A person reads the first problems and fixes the cause; the rest are counted.
 PROBLEMS_SHOWN = 100
 # A real tournament file is a few hundred KB (200 players, 10 rounds of deals); anything
@@ -420,6 +432,8 @@ def rule_problems(data: object) -> Iterator[str]:
         return
     if data.get("format") == FORMAT_1:
         yield from _version_2_problems(data)
+    if data.get("format") in (FORMAT_1, FORMAT_2):
+        yield from version_3.version_3_problems(data, data["format"])
     name = data.get("name")
     if isinstance(name, str) and name.strip() and "slug" not in data:
         derived = slug_for(data)
@@ -502,27 +516,62 @@ def rule_problems(data: object) -> Iterator[str]:
             deals = table.get("deals")
             if not 3 <= size <= 6 or not isinstance(deals, list):
                 continue
-            if rotations is not None and len(deals) > deals_per_round(size, rotations):
-                yield f"{where}: {_too_many(len(deals), 'deals', size, rotations)}"
-            for deal_index, deal in _dicts(deals):
-                won = deal.get("won")
-                if "won" in deal and not isinstance(won, list):
-                    # The schema's own message about it is dropped with the deal's others.
-                    yield (
-                        f"{where}, deal {deal_index + 1}: cards won: expected a list of counts, "
-                        f"one per seat, found {_describe(won)}"
-                    )
-                if not isinstance(won, list):
-                    continue
-                for problem in validate_deal(won, deal.get("last_in"), deal.get("left_over"), size):
-                    yield f"{where}, deal {deal_index + 1}: {problem}"
+            path = f"rounds[{round_index}].tables[{table_index}]"
+            # Deals are read by their table's leaves: wrong leaves would make every
+            # deal after them look wrong too.
+            wrong_leaves = list(
+                version_3.leave_problems(
+                    f"{path}.left", table.get("left"), size, rotations, len(deals)
+                )
+            )
+            yield from wrong_leaves
+            if not wrong_leaves:
+                leaves = version_3.leaves_in(table.get("left"))
+                yield from _deal_problems(where, path, deals, size, rotations, leaves)
             sheet = table.get("sheet")
             if isinstance(sheet, dict):
-                yield from _sheet_problems(where, sheet, size, rotations, bool(deals))
+                yield from _sheet_problems(where, path, sheet, size, rotations, bool(deals))
         if isinstance(byes, list) and players_readable:
             yield from _bye_problems(round_number, byes, players, seated_at)
     if players_readable:
         yield from _keep_apart_problems(data.get("keep_apart"), players)
+    yield from version_3.adjustment_problems(
+        data, set(players) if players_readable else None, round_numbers
+    )
+
+
+def _deal_problems(
+    where: str,
+    path: str,
+    deals: list[object],
+    size: int,
+    rotations: int | None,
+    leaves: tuple[Leave, ...],
+) -> Iterator[str]:
+    """A table's deals: how many the round holds, and each deal's own rules, a seat that
+    had left having no count (``null``) and never being last in."""
+    if rotations is not None and len(deals) > deals_in_round(size, rotations, leaves):
+        yield f"{where}: {_too_many(len(deals), 'deals', size, rotations, leaves)}"
+    for deal_index, deal in _dicts(deals):
+        won = deal.get("won")
+        if "won" in deal and not isinstance(won, list):
+            # The schema's own message about it is dropped with the deal's others.
+            yield (
+                f"{where}, deal {deal_index + 1}: cards won: expected a list of counts, "
+                f"one per seat, found {_describe(won)}"
+            )
+        if not isinstance(won, list):
+            continue
+        number = deal_index + 1
+        yield from version_3.absent_counts(f"{path}.deals[{deal_index}]", won, number, leaves)
+        for problem in validate_deal(
+            version_3.blanked(won, number, leaves),
+            deal.get("last_in"),
+            deal.get("left_over"),
+            size,
+            absent_seats(number, leaves),
+        ):
+            yield f"{where}, deal {number}: {problem}"
 
 
 def _member_problems(
@@ -545,11 +594,17 @@ def _member_problems(
     members.setdefault(cleaned, index)
 
 
-def _too_many(count: int, what: str, size: int, rotations: int) -> str:
+def _too_many(
+    count: int, what: str, size: int, rotations: int, leaves: tuple[Leave, ...] = ()
+) -> str:
     plural = "s" if rotations > 1 else ""
+    left = "".join(
+        f", seat {leave.seat} having left after deal {leave.after_deal}" for leave in leaves
+    )
     return (
         f"{count} {what}, but a table of {size} plays at most "
-        f"{deals_per_round(size, rotations)} in a round ({rotations} rotation{plural})"
+        f"{deals_in_round(size, rotations, leaves)} in a round ({rotations} rotation{plural}"
+        f"{left})"
     )
 
 
@@ -557,11 +612,26 @@ _TIME = file_schema.TIME_PATTERN
 
 
 def _sheet_problems(
-    where: str, sheet: dict[str, Any], size: int, rotations: int | None, has_deals: bool
+    where: str,
+    path: str,
+    sheet: dict[str, Any],
+    size: int,
+    rotations: int | None,
+    has_deals: bool,
 ) -> Iterator[str]:
     """A table's sheet as it stands: what is typed fits the table, what awaits
-    confirmation passes the rules (confirming it writes it as the table's deals)."""
+    confirmation passes the rules (confirming it writes it as the table's deals); ``path``
+    is the table's JSON path, for its leaves."""
     status = sheet.get("status")
+    wrong_leaves = list(
+        version_3.leave_problems(
+            f"{path}.sheet.pending_left", sheet.get("pending_left"), size, rotations
+        )
+    )
+    yield from wrong_leaves
+    leaves = version_3.leaves_in(sheet.get("pending_left"))
+    # Rows awaiting confirmation are read by the sheet's leaves, once those are right.
+    checked = status == SheetStatus.ENTERED and not wrong_leaves
     pending = sheet.get("pending")
     pending = [row for _, row in _dicts(pending)] if isinstance(pending, list) else []
     if status == SheetStatus.NOT_STARTED and (pending or has_deals):
@@ -570,12 +640,9 @@ def _sheet_problems(
         yield f"{where}: the sheet is “confirmed”, but it holds rows awaiting confirmation"
     # A draft may hold more rows than a round has deals (the scorer removes them before
     # saving it complete); a sheet awaiting confirmation may not.
-    if (
-        status == SheetStatus.ENTERED
-        and rotations is not None
-        and len(pending) > deals_per_round(size, rotations)
-    ):
-        yield f"{where}: {_too_many(len(pending), 'deals awaiting confirmation', size, rotations)}"
+    if checked and rotations is not None and len(pending) > deals_in_round(size, rotations, leaves):
+        many = _too_many(len(pending), "deals awaiting confirmation", size, rotations, leaves)
+        yield f"{where}: {many}"
     for number, row in enumerate(pending, start=1):
         won = row.get("won")
         if not isinstance(won, list):
@@ -585,8 +652,17 @@ def _sheet_problems(
                 f"{where}: row {number} of its sheet has {len(won)} counts of cards won for a "
                 f"table of {size}"
             )
-        elif status == SheetStatus.ENTERED:
-            for problem in validate_deal(won, row.get("last_in"), row.get("left_over"), size):
+        elif checked:
+            yield from version_3.absent_counts(
+                f"{path}.sheet.pending[{number - 1}]", won, number, leaves
+            )
+            for problem in validate_deal(
+                version_3.blanked(won, number, leaves),
+                row.get("last_in"),
+                row.get("left_over"),
+                size,
+                absent_seats(number, leaves),
+            ):
                 yield f"{where}: deal {number} awaiting confirmation: {problem}"
     numbers: set[int] = set()
     for _, version in _dicts(sheet.get("history")):
@@ -785,6 +861,7 @@ def _delete(tournament: Tournament) -> None:
     # and the caller is quiet (``public_cache.quietly``), so no receiver is owed them.
     of_tables = Q(table__round__tournament=tournament)
     for rows in (
+        Adjustment.objects.filter(tournament=tournament),
         DealResult.objects.filter(deal__table__round__tournament=tournament),
         Deal.objects.filter(of_tables),
         SheetVersion.objects.filter(sheet__table__round__tournament=tournament),
@@ -831,6 +908,7 @@ def _user_names(data: dict[str, Any]) -> set[str]:
             sheet = table.get("sheet", {})
             names |= {sheet.get("entered_by"), sheet.get("confirmed_by")}
             names |= {version.get("by") for version in sheet.get("history", [])}
+    names |= version_3.user_names(data)
     names.discard(None)
     return names
 
@@ -889,7 +967,8 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         (round_, t) for round_, r in zip(rounds, data["rounds"], strict=True) for t in r["tables"]
     ]
     tables = Table.objects.bulk_create(
-        Table(round=round_, number=t["number"]) for round_, t in round_tables
+        Table(round=round_, number=t["number"], left=t.get("left", []))
+        for round_, t in round_tables
     )
     Seat.objects.bulk_create(
         Seat(
@@ -900,9 +979,7 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
             **Seat.sum_values(sums),
         )
         for table, (round_, t) in zip(tables, round_tables, strict=True)
-        for position, (ref, sums) in enumerate(
-            zip(t["seats"], seat_sums(t["deals"], len(t["seats"])), strict=True), start=1
-        )
+        for position, (ref, sums) in enumerate(zip(t["seats"], _seat_sums(t), strict=True), start=1)
     )
     Bye.objects.bulk_create(
         Bye(round=round_, player=player_by_ref[ref])
@@ -922,12 +999,15 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         DealResult(deal=deal, seat=seat, won=won)
         for deal, (_, _, d) in zip(deals, table_deals, strict=True)
         for seat, won in enumerate(d["won"], start=1)
+        # A seat that had left the table has no count in the deal.
+        if won is not None
     )
     sheets = Sheet.objects.bulk_create(
         _sheet(table, t, tournament.rotations_per_round, users)
         for table, (_, t) in zip(tables, round_tables, strict=True)
     )
     _create_history(sheets, [t for _, t in round_tables], users)
+    version_3.create_adjustments(tournament, data, player_by_ref, rounds, users)
     return {
         "tournament": tournament,
         "players": len(players),
@@ -935,6 +1015,12 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         "deals": len(deals),
         "missing_users": tuple(sorted(names - set(users))),
     }
+
+
+def _seat_sums(table: dict[str, Any]) -> tuple[SeatSums, ...]:
+    """Each seat's sums over a file's table, for the deals it took part in."""
+    deals = [DealFacts(tuple(d["won"]), d["last_in"], d["left_over"]) for d in table["deals"]]
+    return table_sums(deals, len(table["seats"]), leaves_of(table.get("left", [])))
 
 
 def _link_members(players: list[Player], members: list[str]) -> None:
@@ -954,7 +1040,8 @@ def _link_members(players: list[Player], members: list[str]) -> None:
 
 def _sheet(table: Table, data: dict[str, Any], rotations: int, users: dict[str, Any]) -> Sheet:
     deals = data["deals"]
-    stopped_early = 0 < len(deals) < deals_per_round(len(data["seats"]), rotations)
+    leaves = leaves_of(data.get("left", []))
+    stopped_early = 0 < len(deals) < deals_in_round(len(data["seats"]), rotations, leaves)
     saved = data.get("sheet")
     if saved is None:
         # Without a sheet (a version-1 file, or nobody saved one), the deals are the
@@ -967,6 +1054,7 @@ def _sheet(table: Table, data: dict[str, Any], rotations: int, users: dict[str, 
         status=saved["status"],
         version=max((version["number"] for version in history), default=0),
         pending=saved.get("pending", []),
+        pending_left=saved.get("pending_left", []),
         stopped_early=saved.get("stopped_early", stopped_early),
         entered_by=users.get(saved.get("entered_by")),
         confirmed_by=users.get(saved.get("confirmed_by")),
@@ -986,6 +1074,7 @@ def _create_history(
             status=version["status"],
             deals=version["deals"],
             changes=version.get("changes", []),
+            left=version.get("left", []),
             by=users.get(version.get("by")),
             phone=version.get("phone"),
         )
@@ -1055,29 +1144,28 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         .order_by("table_id", "position")
     ):
         seats.setdefault(table_id, []).append(refs[player_id])
-    results: dict[int, list[int]] = {}
-    for deal_id, won in (
-        DealResult.objects.filter(
-            deal__table__round__tournament=tournament, **on("deal__table__round__")
-        )
-        .values_list("deal_id", "won")
-        .order_by("deal_id", "seat")
-    ):
-        results.setdefault(deal_id, []).append(won)
+    results: dict[int, dict[int, int]] = {}
+    for deal_id, seat, won in DealResult.objects.filter(
+        deal__table__round__tournament=tournament, **on("deal__table__round__")
+    ).values_list("deal_id", "seat", "won"):
+        results.setdefault(deal_id, {})[seat] = won
     deals: dict[int, list[Row]] = {}
     for deal_id, table_id, last_in, left_over in (
         Deal.objects.filter(table__round__tournament=tournament, **on("table__round__"))
         .values_list("pk", "table_id", "last_in", "left_over")
         .order_by("table_id", "number")
     ):
-        deals.setdefault(table_id, []).append(
-            Row(won=list(results.get(deal_id, [])), last_in=last_in, left_over=left_over)
-        )
+        # A seat that had left the table has no count: null.
+        counts = results.get(deal_id, {})
+        cells: list[int | str | None] = [
+            counts.get(seat) for seat in range(1, len(seats.get(table_id, [])) + 1)
+        ]
+        deals.setdefault(table_id, []).append(Row(won=cells, last_in=last_in, left_over=left_over))
     sheets = {} if released_only else _sheets(tournament)
     tables: dict[int, list[dict[str, Any]]] = {}
-    for table_id, round_id, number in (
+    for table_id, round_id, number, left in (
         Table.objects.filter(round__tournament=tournament, **on("round__"))
-        .values_list("pk", "round_id", "number")
+        .values_list("pk", "round_id", "number", "left")
         .order_by("round_id", "number")
     ):
         tables.setdefault(round_id, []).append(
@@ -1085,6 +1173,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
                 "number": number,
                 "seats": seats.get(table_id, []),
                 "deals": deals.get(table_id, []),
+                **({"left": left} if left else {}),
                 **({"sheet": sheets[table_id]} if table_id in sheets else {}),
             }
         )
@@ -1128,6 +1217,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
             .values_list("pk", "number", "started", "released")
             .order_by("number")
         ],
+        **version_3.export_adjustments(tournament, refs, released_only=released_only),
     }
 
 
@@ -1141,7 +1231,7 @@ def _people(tournament: Tournament) -> dict[str, Any]:
 def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
     """The sheets someone has saved, by table id, each with its history."""
     history: dict[int, list[dict[str, Any]]] = {}
-    for sheet_id, number, action, status, rows, changes, by, phone, at in (
+    for sheet_id, number, action, status, rows, changes, left, by, phone, at in (
         SheetVersion.objects.filter(sheet__table__round__tournament=tournament)
         .values_list(
             "sheet_id",
@@ -1150,6 +1240,7 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
             "status",
             "deals",
             "changes",
+            "left",
             "by__username",
             "phone",
             "at",
@@ -1163,6 +1254,7 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
                 "status": status,
                 "deals": rows,
                 "changes": changes,
+                **({"left": left} if left else {}),
                 "by": by,
                 **_phone("phone", phone),
                 "at": at.isoformat(),
@@ -1174,6 +1266,7 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
         table_id,
         status,
         pending,
+        pending_left,
         stopped_early,
         entered_by,
         confirmed_by,
@@ -1187,6 +1280,7 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
             "table_id",
             "status",
             "pending",
+            "pending_left",
             "stopped_early",
             "entered_by__username",
             "confirmed_by__username",
@@ -1198,6 +1292,7 @@ def _sheets(tournament: Tournament) -> dict[int, dict[str, Any]]:
             "status": status,
             "stopped_early": stopped_early,
             "pending": pending,
+            **({"pending_left": pending_left} if pending_left else {}),
             "entered_by": entered_by,
             "confirmed_by": confirmed_by,
             # Saved at the table, not by a user: "table 4, phone 2" in the history.
