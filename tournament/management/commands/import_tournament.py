@@ -63,8 +63,8 @@ class Command(BaseCommand):
         for name in summary.missing_users:
             self.stdout.write(
                 f"No account is called “{name}” here: the file names it as the organiser, a "
-                "scorer or a sheet's author; create the account and add it on the tournament's "
-                "pages."
+                "scorer, a sheet's author or who gave or removed a penalty or award; create the "
+                "account and add it on the tournament's pages."
             )
         for note in summary.notes:
             self.stdout.write(f"Note: {note}.")
