@@ -30,6 +30,13 @@ The module is over 400 lines because the standings and the ranks after each roun
 their private counting (``_Counts``, ``_add_table``, ``_tallies``, ``_places``, who waits
 for a result): split, those would have to become public.
 
+- *adjustment*: a penalty (negative points) or an award the organiser gives a player in
+  a round (``PointsAdjustment``), in the tournament's scoring system: added to that
+  round's total, so to ``points``, countback and best round, and to the player's points
+  as their opponents' points count them; not to deals last in or table wins, which
+  count cards. One for a round whose table has no result yet for the player waits with
+  it: counted once the result is in. One for a round the player did not play is that
+  round's total.
 - *rank after a round*: a player's rank, shared or not, and points in the standings over
   the rounds up to it; ``ranks_after_each_round`` makes every round's in one pass.
 """
@@ -45,7 +52,7 @@ from operator import itemgetter
 from scoring.errors import UserError
 from scoring.rules import DealFacts, Leave, dealer_at
 from scoring.systems import ScoringSystem, score_deal
-from scoring.tiebreaks import DEFAULT_TIEBREAKS, POINTS, TIEBREAKS, Tally, tiebreak
+from scoring.tiebreaks import DEFAULT_TIEBREAKS, POINTS, TIEBREAKS, Adjusted, Tally, tiebreak
 
 POINTS_KEY = POINTS.key
 
@@ -89,6 +96,16 @@ class TablePlay:
     deals: tuple[tuple[int, DealFacts], ...] = ()
     # The seats that left the table part-way (their turns to deal are skipped).
     leaves: tuple[Leave, ...] = ()
+
+
+@dataclass(frozen=True)
+class PointsAdjustment:
+    """A penalty (``points`` below 0) or an award for the entrant ``key`` in a round."""
+
+    round_number: int
+    key: Hashable
+    points: int
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -201,6 +218,7 @@ def compute_standings(
     round_numbers: Iterable[int] = (),
     byes: Iterable[tuple[int, Hashable]] = (),
     bye_points: int = 0,
+    adjustments: Iterable[PointsAdjustment] = (),
 ) -> Standings:
     """Standings over every recorded deal, ranked by points then ``tiebreaks``.
 
@@ -209,12 +227,13 @@ def compute_standings(
     lists rounds that exist even if nobody played them yet; rounds of ``plays`` are
     always included. ``byes`` lists ``(round number, player key)`` for players who sat
     out a round under the byes policy; each scores ``bye_points`` as that round's total
-    (no deals, no table win, no opponents).
+    (no deals, no table win, no opponents). ``adjustments`` are the penalties and awards
+    of the rounds counted, each added to its round's total (see *adjustment* above).
     """
     tiebreaks = validated_tiebreaks(tiebreaks)
     entrants = list(entrants)
     ordered_rounds, tallies = tally_players(
-        entrants, plays, system, round_numbers, byes, bye_points
+        entrants, plays, system, round_numbers, byes, bye_points, adjustments
     )
     chain = (POINTS_KEY, *tiebreaks)
     scored = scored_rounds(plays)
@@ -277,6 +296,7 @@ class _Counts:
     tables: list[int] = field(default_factory=list)
     # The rounds whose table has no result yet.
     waiting: list[int] = field(default_factory=list)
+    adjusted: list[Adjusted] = field(default_factory=list)
 
 
 def tally_players(
@@ -286,6 +306,7 @@ def tally_players(
     round_numbers: Iterable[int] = (),
     byes: Iterable[tuple[int, Hashable]] = (),
     bye_points: int = 0,
+    adjustments: Iterable[PointsAdjustment] = (),
 ) -> tuple[tuple[int, ...], dict[Hashable, Tally]]:
     """The rounds counted, in order, and each entrant's tally over them (the arguments
     are ``compute_standings``'s)."""
@@ -301,6 +322,10 @@ def tally_players(
     for round_number, key in byes:
         rounds.add(round_number)
         _add_bye(counts, round_number, key, bye_points)
+
+    for adjustment in adjustments:
+        rounds.add(adjustment.round_number)
+        _add_adjustment(counts, adjustment)
 
     ordered_rounds = tuple(sorted(rounds))
     return ordered_rounds, _tallies(counts, tables, ordered_rounds)
@@ -337,6 +362,16 @@ def _add_bye(
     count.by_round[round_number] = count.by_round.get(round_number, 0) + points
 
 
+def _add_adjustment(counts: dict[Hashable, _Counts], adjustment: PointsAdjustment) -> None:
+    count = counts[adjustment.key]
+    number = adjustment.round_number
+    if number in count.waiting:
+        return  # it waits with the table's result
+    count.points += adjustment.points
+    count.by_round[number] = count.by_round.get(number, 0) + adjustment.points
+    count.adjusted.append(Adjusted(number, adjustment.points, adjustment.reason))
+
+
 def _tallies(
     counts: dict[Hashable, _Counts],
     tables: Sequence[tuple[Hashable, ...]],
@@ -354,6 +389,7 @@ def _tallies(
             - count.points * len(count.tables),
             rounds=tuple(count.by_round.get(number) for number in ordered_rounds),
             waiting=tuple(sorted(count.waiting)),
+            adjustments=tuple(sorted(count.adjusted, key=lambda each: each.round_number)),
         )
         for key, count in counts.items()
     }
@@ -367,6 +403,7 @@ def ranks_after_each_round(
     round_numbers: Iterable[int] = (),
     byes: Iterable[tuple[int, Hashable]] = (),
     bye_points: int = 0,
+    adjustments: Iterable[PointsAdjustment] = (),
 ) -> dict[Hashable, tuple[RankAfter, ...]]:
     """Each entrant's rank after each round (the arguments are ``compute_standings``'s):
     the rounds are added one at a time to running tallies, and the field is ranked after
@@ -380,7 +417,12 @@ def ranks_after_each_round(
     byes_of: dict[int, list[Hashable]] = {}
     for round_number, key in byes:
         byes_of.setdefault(round_number, []).append(key)
-    ordered_rounds = tuple(sorted(set(round_numbers) | set(tables_of) | set(byes_of)))
+    adjustments_of: dict[int, list[PointsAdjustment]] = {}
+    for adjustment in adjustments:
+        adjustments_of.setdefault(adjustment.round_number, []).append(adjustment)
+    ordered_rounds = tuple(
+        sorted(set(round_numbers) | set(tables_of) | set(byes_of) | set(adjustments_of))
+    )
     scored: set[int] = set()
 
     counts = {entrant.key: _Counts() for entrant in entrants}
@@ -393,6 +435,8 @@ def ranks_after_each_round(
                 scored.add(round_number)
         for key in byes_of.get(round_number, ()):
             _add_bye(counts, round_number, key, bye_points)
+        for adjustment in adjustments_of.get(round_number, ()):
+            _add_adjustment(counts, adjustment)
         tallies = _tallies(counts, tables, ordered_rounds[:upto])
         places = _places(
             {key: tally for key, tally in tallies.items() if not _is_waiting(tally, scored)},

@@ -4,6 +4,9 @@ Terms:
 
 - *tally*: what the standings counted for one player (``Tally``); every tiebreak reads
   its figure from there.
+- *adjustment*: a penalty or award in a round (``Adjusted``), added to that round's
+  total. Each tiebreak says whether it counts them (``counts_adjustments``): those that
+  read points or round totals do, those that count cards (``cards only``) do not.
 - *tiebreak*: one way of ordering players, larger is better. Each carries its ``key``
   (what a tournament's settings and files store), its ``label`` (the words of the order
   in words, the settings and the projector's header), its ``column_label`` (a standings
@@ -28,6 +31,17 @@ from typing import ClassVar, Protocol, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
+class Adjusted:
+    """A penalty (negative points) or an award counted in a tally: in a round's total, so
+    in ``points`` and every key that reads the round totals, but in no key that counts
+    cards (deals last in, table wins)."""
+
+    round_number: int
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Tally:
     """One player's facts over the rounds counted (see ``scoring.standings``)."""
 
@@ -41,6 +55,12 @@ class Tally:
     rounds: tuple[int | None, ...]
     # The rounds whose table the player sat at has no result yet (no deal recorded).
     waiting: tuple[int, ...] = ()
+    # The penalties and awards counted in ``points`` and ``rounds``, in round order.
+    adjustments: tuple[Adjusted, ...] = ()
+
+    @property
+    def adjustment_total(self) -> int:
+        return sum(adjusted.points for adjusted in self.adjustments)
 
     @property
     def best_round(self) -> int | None:
@@ -79,6 +99,8 @@ class Tiebreak(ABC):
     label: ClassVar[str]
     # Countback is shown by the round totals, so the tables list them in its place.
     shows_rounds: ClassVar[bool] = False
+    # Whether penalties and awards move its figure (docs/standings.md says which do).
+    counts_adjustments: ClassVar[bool] = True
 
     @property
     def column_label(self) -> str:
@@ -132,6 +154,7 @@ class LastIn(Tiebreak):
 
     key = "last_in"
     label = "deals last in"
+    counts_adjustments = False
 
     def value(self, tally: Tally) -> int:
         return tally.last_in
@@ -139,11 +162,13 @@ class LastIn(Tiebreak):
 
 @register
 class TableWins(Tiebreak):
-    """Rounds in which the player's round total was the highest at their table (a
-    shared top counts for everyone sharing it; a table with no deals has no winner)."""
+    """Rounds in which the player's points at their table were the highest there (a
+    shared top counts for everyone sharing it; a table with no deals has no winner).
+    The cards decide: a penalty or award does not make or unmake a table winner."""
 
     key = "table_wins"
     label = "table wins"
+    counts_adjustments = False
 
     def value(self, tally: Tally) -> int:
         return tally.table_wins
