@@ -20,9 +20,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.rules import Leave, deals_in_round
 from tournament import names, public_cache
 from tournament.demo import DEMO_SLUG
 from tournament.models import (
+    Adjustment,
     Invitation,
     Person,
     Player,
@@ -31,6 +33,7 @@ from tournament.models import (
     SeriesTournament,
     Sheet,
     SheetStatus,
+    SheetVersion,
     Table,
     Tournament,
 )
@@ -42,7 +45,9 @@ def installation(db):
     """The demo (three evenings, their people and their series, three accounts) with what
     the demo lacks: a guest linked to a person without a member number, another
     organiser's series with a tournament counted and one still asked for, an unpublished
-    tournament, a paused round clock and a group with a permission."""
+    tournament (where a player left a table, a sheet awaiting confirmation records another
+    leave, and an award was given and another taken back), penalties in the demo (one in
+    force, one removed), a paused round clock and a group with a permission."""
     from django.contrib.auth.models import Group, Permission
 
     call_command("load_demo", stdout=io.StringIO())
@@ -56,7 +61,28 @@ def installation(db):
     october, november = Tournament.objects.exclude(slug=DEMO_SLUG).order_by("date")
     SeriesTournament.objects.create(series=other, tournament=october, accepted=True)
     SeriesTournament.objects.create(series=other, tournament=november, accepted=False)
-    Tournament.objects.create(name="Spring Secret", slug="spring-secret")
+    tournament_file.import_tournament(spring_secret())
+    demo = Tournament.objects.get(slug=DEMO_SLUG)
+    first, second = demo.players.order_by("pk")[:2]
+    round_2 = demo.rounds.get(number=2)
+    Adjustment.objects.create(
+        tournament=demo,
+        player=first,
+        round=round_2,
+        points=-2,
+        reason="misdeal",
+        created_by=accounts["organiser"],
+    )
+    Adjustment.objects.create(
+        tournament=demo,
+        player=second,
+        round=round_2,
+        points=-3,
+        reason="slow play",
+        created_by=accounts["organiser"],
+        removed_by=accounts["organiser"],
+        removed_at=timezone.now(),
+    )
     Round.objects.filter(tournament__slug=DEMO_SLUG, number=4).update(clock_left=754)
     group = Group.objects.create(name="Club officers")
     group.permissions.add(Permission.objects.get(codename="change_person"))
@@ -69,6 +95,102 @@ def installation(db):
         expires=timezone.now() + datetime.timedelta(days=2),
     )
     return accounts
+
+
+def deals_with_a_leave(size, rotations, leave):
+    """Valid deals of a whole round at a table of ``size`` where ``leave`` happened."""
+    deals = []
+    for number in range(1, deals_in_round(size, rotations, [leave]) + 1):
+        gone = leave.seat if number > leave.after_deal else None
+        won = [None if seat == gone else 2 * ((seat + number) % 5) for seat in range(1, size + 1)]
+        playing = [seat for seat in range(1, size + 1) if seat != gone]
+        deals.append(
+            {
+                "won": won,
+                "last_in": playing[number % len(playing)],
+                "left_over": 52 - sum(cards or 0 for cards in won),
+            }
+        )
+    return deals
+
+
+def spring_secret():
+    """An unpublished tournament of the current file format with all it can hold of
+    leaves and adjustments."""
+    seats = [f"p{i}" for i in range(1, 6)]
+    rows = deals_with_a_leave(5, 1, Leave(3, 2))
+    return {
+        "format": "lld-tournament/3",
+        "name": "Spring Secret",
+        "slug": "spring-secret",
+        "owner": "organiser",
+        "players": [{"id": ref, "name": f"Spring Player {ref}"} for ref in seats],
+        "rounds": [
+            {
+                "number": 1,
+                "started": True,
+                "released": True,
+                "tables": [
+                    {
+                        "number": 1,
+                        "seats": seats,
+                        "left": [{"seat": 4, "after_deal": 1}],
+                        "deals": deals_with_a_leave(5, 1, Leave(1, 4)),
+                    }
+                ],
+            },
+            {
+                "number": 2,
+                "started": True,
+                "tables": [
+                    {
+                        "number": 1,
+                        "seats": seats,
+                        "deals": [],
+                        "sheet": {
+                            "status": "entered",
+                            "pending": rows,
+                            "pending_left": [{"seat": 2, "after_deal": 3}],
+                            "entered_by": "scorer",
+                            "history": [
+                                {
+                                    "number": 1,
+                                    "action": "entered",
+                                    "status": "entered",
+                                    "deals": rows,
+                                    "left": [{"seat": 2, "after_deal": 3}],
+                                    "by": "scorer",
+                                    "at": "2026-11-20T21:30:00+00:00",
+                                }
+                            ],
+                        },
+                    }
+                ],
+            },
+        ],
+        "adjustments": [
+            {
+                "player": "p4",
+                "round": 1,
+                "points": 5,
+                "reason": "fair play award",
+                "by": "organiser",
+                "at": "2026-11-20T21:00:00+00:00",
+            }
+        ],
+        "adjustments_removed": [
+            {
+                "player": "p1",
+                "round": 1,
+                "points": -1,
+                "reason": "late",
+                "by": "organiser",
+                "at": "2026-11-20T20:00:00+00:00",
+                "removed_by": "checker",
+                "removed_at": "2026-11-20T20:10:00+00:00",
+            }
+        ],
+    }
 
 
 def public_addresses():
@@ -180,6 +302,37 @@ def table_codes():
     )
 
 
+def leaves_and_adjustments():
+    """Every leave (of tables, of sheets awaiting confirmation, of sheets' versions) and
+    every adjustment, in force or removed, with who gave and removed it and when."""
+    tables = Table.objects.values_list("round__tournament__slug", "round__number", "number", "left")
+    sheets = Sheet.objects.values_list(
+        "table__round__tournament__slug", "table__round__number", "pending_left"
+    )
+    versions = SheetVersion.objects.values_list(
+        "sheet__table__round__tournament__slug", "number", "left"
+    )
+    adjustments = Adjustment.objects.order_by(
+        "tournament__slug", "round__number", "created"
+    ).values_list(
+        "tournament__slug",
+        "player__ref",
+        "round__number",
+        "points",
+        "reason",
+        "created_by__username",
+        "created",
+        "removed_by__username",
+        "removed_at",
+    )
+    return (
+        sorted(row for row in tables if row[-1]),
+        sorted(row for row in sheets if row[-1]),
+        sorted(row for row in versions if row[-1]),
+        list(adjustments),
+    )
+
+
 def invitation_rows():
     return Invitation.objects.order_by("pk").values_list(
         "pk", "tournament__slug", "username", "secret_hash", "created_by__username", "expires"
@@ -192,6 +345,9 @@ def test_a_restore_gives_back_the_accounts_people_series_and_what_files_leave_ou
     folder = backup_folder(tmp_path)
     codes = list(table_codes())
     invitations = list(invitation_rows())
+    leaves = leaves_and_adjustments()
+    assert all(leaves)
+    assert len(leaves[-1]) == 4
     first = {path.name: path.read_bytes() for path in folder.iterdir()}
 
     empty_the_database()
@@ -206,6 +362,7 @@ def test_a_restore_gives_back_the_accounts_people_series_and_what_files_leave_ou
             assert second[name] == first[name], name
     assert list(table_codes()) == codes
     assert list(invitation_rows()) == invitations
+    assert leaves_and_adjustments() == leaves
     assert Round.objects.get(tournament__slug=DEMO_SLUG, number=4).clock_left == 754
     request = SeriesTournament.objects.get(series__slug="crown-league", accepted=False)
     assert request.tournament.slug == "red-lion-november-night"
