@@ -346,7 +346,7 @@ def wrong_format(version, key):
             ),
             [
                 "rounds[0].tables[0].left[0].after_deal: seat 3 left after deal 3, but the "
-                "table has 2 deals"
+                "table has 2 deals, so no deal came after it"
             ],
         ),
         (adjust(player="p9"), ['adjustments[0].player: no player "p9"']),
@@ -406,6 +406,34 @@ def test_a_count_for_a_seat_that_left_in_a_sheet_awaiting_confirmation_is_refuse
     assert caught.value.problems == [
         "rounds[1].tables[0].sheet.pending[3].won[0]: seat 1 left after deal 2 — null expected"
     ]
+
+
+def test_a_leave_after_the_last_deal_of_a_table_that_stopped_early_is_refused(db):
+    data = leave_file()
+    table(data)["deals"] = table(data)["deals"][:2]
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data)
+    assert caught.value.problems == [
+        "rounds[0].tables[0].left[0].after_deal: seat 3 left after deal 2, but the table has "
+        "2 deals, so no deal came after it"
+    ]
+
+
+def test_a_leave_in_a_sheet_awaiting_confirmation_comes_before_its_last_row(db):
+    data = full_file()
+    sheet = data["rounds"][1]["tables"][0]["sheet"]
+    sheet["pending"] = sheet["pending"][:2]
+    sheet["stopped_early"] = True
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data)
+    assert caught.value.problems == [
+        "rounds[1].tables[0].sheet.pending_left[0].after_deal: seat 1 left after deal 2, but "
+        "the table has 2 deals, so no deal came after it"
+    ]
+    # A draft is still being typed: its leave may come after the rows typed so far.
+    sheet["status"] = "draft"
+    import_tournament(data)
+    assert Sheet.objects.get(table__round__number=2).pending_left == [{"seat": 1, "after_deal": 2}]
 
 
 def test_a_leave_at_a_table_of_four_would_leave_too_few_players(db):

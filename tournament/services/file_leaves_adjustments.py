@@ -96,8 +96,9 @@ def leave_problems(
     where: str, items: object, size: int, rotations: int | None, played: int | None = None
 ) -> Iterator[str]:
     """The problems of the leaves at ``where`` (``rounds[1].tables[2].left``) at a table
-    of ``size``: the rules of leaving, and (``played``, for the table's confirmed deals)
-    that each came after a deal the table has."""
+    of ``size``: the rules of leaving, and (``played``: the deals of a complete sheet, the
+    table's confirmed ones or those awaiting confirmation) that a deal came after each, as
+    a sheet saved complete has it."""
     given = [
         (index, Leave(item["after_deal"], item["seat"]))
         for index, item in _items(items)
@@ -120,10 +121,11 @@ def leave_problems(
     if played is None:
         return
     for index, leave in given:
-        if index not in wrong and leave.after_deal > played:
+        if index not in wrong and leave.after_deal >= played:
             yield (
                 f"{where}[{index}].after_deal: seat {leave.seat} left after deal "
-                f"{leave.after_deal}, but the table has {played} deal{'s' if played != 1 else ''}"
+                f"{leave.after_deal}, but the table has {played} deal{'s' if played != 1 else ''}, "
+                "so no deal came after it"
             )
 
 

@@ -623,17 +623,19 @@ def _sheet_problems(
     confirmation passes the rules (confirming it writes it as the table's deals); ``path``
     is the table's JSON path, for its leaves."""
     status = sheet.get("status")
+    pending = sheet.get("pending")
+    pending = [row for _, row in _dicts(pending)] if isinstance(pending, list) else []
+    # Rows awaiting confirmation are a complete sheet; a draft's are still being typed.
+    complete = len(pending) if status == SheetStatus.ENTERED else None
     wrong_leaves = list(
         version_3.leave_problems(
-            f"{path}.sheet.pending_left", sheet.get("pending_left"), size, rotations
+            f"{path}.sheet.pending_left", sheet.get("pending_left"), size, rotations, complete
         )
     )
     yield from wrong_leaves
     leaves = version_3.leaves_in(sheet.get("pending_left"))
     # Rows awaiting confirmation are read by the sheet's leaves, once those are right.
     checked = status == SheetStatus.ENTERED and not wrong_leaves
-    pending = sheet.get("pending")
-    pending = [row for _, row in _dicts(pending)] if isinstance(pending, list) else []
     if status == SheetStatus.NOT_STARTED and (pending or has_deals):
         yield f"{where}: the sheet is “not_started”, but it holds deals"
     if status == SheetStatus.CONFIRMED and pending:
