@@ -20,8 +20,9 @@ from django.db.models import Count, Prefetch
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from scoring.rules import deals_per_round
+from scoring.rules import deals_in_round
 from tournament.models import Round, Seat, Sheet, SheetStatus, Table, Tournament
+from tournament.services.sheet_leaves import stored_leaves
 
 
 class DeskStatus(models.TextChoices):
@@ -115,7 +116,11 @@ def _progress(tournament: Tournament, table: Table) -> TableProgress:
         if sheet
         else "",
         deals=len(sheet.pending) if pending and sheet else _deal_count(table),
-        most=deals_per_round(len(seats), tournament.rotations_per_round),
+        most=deals_in_round(
+            len(seats),
+            tournament.rotations_per_round,
+            stored_leaves(sheet.pending_left if pending and sheet else table.left),
+        ),
         stopped_early=bool(sheet and sheet.stopped_early),
         # Seating creates every sheet unsaved, and re-seating saves no scores: the time
         # of a sheet not started says nothing.

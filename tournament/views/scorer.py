@@ -16,7 +16,7 @@ names ``Mismatch.cell`` and ``RowCheck.problem_cells`` use too).
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import django_tables2 as tables
@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.errors import UserError
-from scoring.rules import dealer_of, deals_per_round
+from scoring.rules import Leave, absent_seats, dealer_at, deals_in_round
 from tournament.cells import (
     CHECKSUM,
     LAST_IN,
@@ -44,14 +44,29 @@ from tournament.cells import (
     parse_part,
 )
 from tournament.http import HtmxHttpRequest, resent, saved_redirect
+from tournament.leave_forms import (
+    LEAVE_SEAT,
+    REMOVE_LEAVE,
+    PostedLeaves,
+    players_at,
+    posted_leaves,
+    shown_leaves,
+)
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.round_forms import ConfirmModeForm, SheetPostForm
 from tournament.services import sheets
 from tournament.services.desk import DeskStatus, ago, author_name, phone_name, table_progress
 from tournament.services.sheet_access import CORRECTIONS, Act, sheet_stage
+from tournament.services.sheet_leaves import (
+    current_leaves,
+    leave_changes,
+    leave_problems,
+    stored_leaves,
+)
 from tournament.services.sheets import (
     CellValue,
+    LeavesMismatchError,
     Row,
     SheetChangedError,
     SheetCheck,
@@ -185,6 +200,8 @@ class ShownCell:
     # On a blind re-type that does not match, or a sheet saved meanwhile by someone else:
     # what the other copy holds in this cell.
     other: str | None = None
+    # The seat had left the table before this deal: its count stays blank.
+    left: bool = False
 
 
 @dataclass(frozen=True)
@@ -204,6 +221,8 @@ class SheetRow:
     cells: tuple[ShownCell, ...]
     problems: tuple[str, ...] = ()
     offer: Offer | None = None
+    # Dealt at a smaller size than the table's, after a player left: how many played.
+    fewer_players: int | None = None
 
     @property
     def first_cell(self) -> str:
@@ -258,10 +277,11 @@ def _sheet_rows(
     check: SheetCheck | None = None,
     marks: dict[str, str] | None = None,
     others: dict[str, object] | None = None,
+    leaves: tuple[Leave, ...] = (),
 ) -> list[SheetRow]:
     """What the page shows for ``rows`` (cleaned and padded): each row's cells with the
     problems of ``check`` in place, and ``marks`` (cell name: css class) with the values of
-    the ``others`` copy beside them."""
+    the ``others`` copy beside them; the cells of seats that had left (``leaves``) marked."""
     size = len(seats)
     marks = marks or {}
     others = others or {}
@@ -270,7 +290,8 @@ def _sheet_rows(
         number = index + 1
         found = check.rows[index] if check and index < len(check.rows) else None
         bad = _marked_cells(found.problem_cells, size) if found else set()
-        dealer = seats[dealer_of(number, size) - 1]
+        dealer = seats[dealer_at(number, size, leaves) - 1]
+        absent = absent_seats(number, leaves)
         derived = {
             cell_name(number, *part)
             for name in row.get("derived", ())
@@ -283,11 +304,18 @@ def _sheet_rows(
                     row["won"][i],
                     f"{s.player.name}, cards won",
                     f"seat {s.position}",
+                    s.position in absent,
                 )
                 for i, s in enumerate(seats)
             ),
-            (cell_name(number, LEFT_OVER), row["left_over"], "left over", "left over"),
-            (cell_name(number, LAST_IN), row["last_in"], "last in (seat number)", "last in"),
+            (cell_name(number, LEFT_OVER), row["left_over"], "left over", "left over", False),
+            (
+                cell_name(number, LAST_IN),
+                row["last_in"],
+                "last in (seat number)",
+                "last in",
+                False,
+            ),
         ]
         cells = tuple(
             ShownCell(
@@ -305,9 +333,11 @@ def _sheet_rows(
                 ),
                 other=_shown(others[name]) if name in others else None,
                 where=f"deal {number}, {where}",
+                left=left,
             )
-            for name, value, label, where in named
+            for name, value, label, where, left in named
         )
+        players = players_at(number, size, leaves)
         result.append(
             SheetRow(
                 number=number,
@@ -316,6 +346,7 @@ def _sheet_rows(
                 cells=cells,
                 problems=found.problems if found else (),
                 offer=_offer(found.derived, number) if found else None,
+                fewer_players=players if players != size else None,
             )
         )
     return result
@@ -354,10 +385,15 @@ class Problem:
     cell: str = ""
 
 
-def _linked(problems: tuple[str, ...], rows: list[SheetRow]) -> list[Problem]:
+def _linked(
+    problems: tuple[str, ...], rows: list[SheetRow], about_leaves: set[str]
+) -> list[Problem]:
     cells = {row.number: row.first_cell for row in rows}
     linked = []
     for text in problems:
+        if text in about_leaves:
+            linked.append(Problem(text, LEAVE_SEAT))
+            continue
         about = _ABOUT_DEAL.match(text)
         linked.append(Problem(text, cells.get(int(about.group(1)), "") if about else ""))
     return linked
@@ -365,7 +401,7 @@ def _linked(problems: tuple[str, ...], rows: list[SheetRow]) -> list[Problem]:
 
 def _first_empty(rows: list[SheetRow]) -> str:
     """The cell to start typing in: the first blank one."""
-    return next((c.name for row in rows for c in row.cells if c.value == ""), "")
+    return next((c.name for row in rows for c in row.cells if c.value == "" and not c.left), "")
 
 
 def _sheet_context(
@@ -379,15 +415,24 @@ def _sheet_context(
     stopped_early: bool = False,
     conflict: SheetChangedError | None = None,
     typing: int | None = None,
+    leaves: tuple[Leave, ...] = (),
+    posted: PostedLeaves | None = None,
 ) -> dict[str, Any]:
+    """The sheet page for ``rows`` and the seats that left (``leaves``); ``posted`` is
+    what the "A player left" fields sent, to show again with what could not be read."""
     tournament = table.round.tournament
     seats = list(table.seats.all())
     size = len(seats)
-    most = deals_per_round(size, tournament.rotations_per_round)
+    refused_leaves = list(
+        dict.fromkeys([*(posted.problems if posted else ()), *leave_problems(leaves, table)])
+    )
+    most = deals_in_round(size, tournament.rotations_per_round, leaves)
     padded = _padded(rows, size, max(most, len(rows)))
     check = sheets.check_rows(
-        padded, table, final=final, stopped_early=stopped_early, typing=typing
+        padded, table, final=final, stopped_early=stopped_early, typing=typing, leaves=leaves
     )
+    if refused_leaves:
+        check = replace(check, problems=(*refused_leaves, *check.problems))
     marks: dict[str, str] = {}
     others: dict[str, object] = {}
     saved_rows = None
@@ -399,8 +444,10 @@ def _sheet_context(
         marks = dict.fromkeys(differing, "differs")
         others = {name: saved_values.get(name) for name in differing}
         theirs = _padded(conflict.current_rows, size, len(conflict.current_rows))
-        saved_rows = _sheet_rows(theirs, seats, marks=marks)
-    shown = _sheet_rows(padded, seats, check=check, marks=marks, others=others)
+        saved_rows = _sheet_rows(
+            theirs, seats, marks=marks, leaves=stored_leaves(conflict.sheet.pending_left)
+        )
+    shown = _sheet_rows(padded, seats, check=check, marks=marks, others=others, leaves=leaves)
     return {
         "tournament": tournament,
         "round": table.round,
@@ -409,7 +456,10 @@ def _sheet_context(
         "sheet": sheet,
         "rows": shown,
         "check": check,
-        "problems": _linked(check.problems, shown),
+        "problems": _linked(check.problems, shown, set(refused_leaves)),
+        "leaves": shown_leaves(leaves, seats, current_leaves(sheet)),
+        "leave_seat": posted.typed_seat if posted and posted.problems else "",
+        "leave_after": posted.typed_after if posted and posted.problems else "",
         "autofocus": _first_empty(shown),
         "problem_cells": sorted(
             {c for row in check.rows for c in _marked_cells(row.problem_cells, size)}
@@ -467,6 +517,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             [] if blind else sheets.current_rows(current),
             expected_version=current.version,
             stopped_early=current.stopped_early,
+            leaves=() if blind else current_leaves(current),
         )
         context["blind"] = blind
         return render(request, "scorer/sheet.html", context)
@@ -474,10 +525,30 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     expected = _expected_version(request)
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version; reload the page.")
-    most = deals_per_round(table_.size, tournament.rotations_per_round)
+    posted = posted_leaves(request.POST)
+    most = deals_in_round(table_.size, tournament.rotations_per_round, posted.leaves)
     typed = _typed_rows(request.POST, table_.size, most)
-    final = _posted(request).get("action") == "final"
+    action = _posted(request).get("action")
+    final = action == "final"
     stopped_early = bool(_posted(request).get("stopped_early"))
+    if action == "leave" or REMOVE_LEAVE in request.POST or posted.problems:
+        # Recording or removing a leave redraws the sheet with it; nothing is saved until
+        # the sheet is. A leave the rules refuse stays in the fields, named in the summary.
+        problems = posted.problems or tuple(leave_problems(posted.leaves, table_))
+        context = _sheet_context(
+            request,
+            table_,
+            sheets.peek_sheet(table_),
+            typed,
+            expected_version=expected,
+            stopped_early=stopped_early,
+            leaves=posted_leaves(request.POST, with_new=False).leaves
+            if problems
+            else posted.leaves,
+            posted=replace(posted, problems=problems),
+        )
+        context.update(refused=bool(problems), leaves_changed=not problems)
+        return render(request, "scorer/sheet.html", context, status=422 if problems else 200)
     try:
         result = sheets.save_sheet(
             table_,
@@ -487,6 +558,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             final=final,
             stopped_early=stopped_early,
             key=_posted(request).get("key"),
+            left=posted.leaves,
         )
     except SheetInvalidError:
         # The rules the save applied, which may have changed since this request began.
@@ -497,8 +569,9 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             sheets.peek_sheet(table_),
             typed,
             expected_version=expected,
-            final=True,
+            final=final,
             stopped_early=stopped_early,
+            leaves=posted.leaves,
         )
         return render(request, "scorer/sheet.html", {**context, "refused": True}, status=422)
     except SheetChangedError as changed:
@@ -513,6 +586,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             expected_version=changed.sheet.version,
             stopped_early=stopped_early,
             conflict=changed,
+            leaves=posted.leaves,
         )
         return render(request, "scorer/sheet.html", context, status=409)
     except UserError as refused:
@@ -523,6 +597,8 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     messages.success(request, _saved_message(result, table_) + _resent(request))
     for warning in result.warnings:
         messages.warning(request, capfirst(warning))
+    for dropped in result.dropped:
+        messages.info(request, dropped + ".")
     if result.status == SheetStatus.DRAFT:
         return saved_redirect(request, _table_url("scorer:sheet", table_))
     return saved_redirect(request, _round_home_url(tournament, round_))
@@ -541,7 +617,9 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     if isinstance(table_, HttpResponse):
         return table_
     tournament = table_.round.tournament
-    most = deals_per_round(table_.size, tournament.rotations_per_round)
+    # The leaves the page shows; one typed into the fields counts once it is recorded.
+    posted = posted_leaves(request.POST, with_new=False)
+    most = deals_in_round(table_.size, tournament.rotations_per_round, posted.leaves)
     expected = _expected_version(request)
     context = _sheet_context(
         request,
@@ -551,6 +629,8 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         expected_version=expected if expected is not None else 0,
         stopped_early=bool(_posted(request).get("stopped_early")),
         typing=_typing(request),
+        leaves=posted.leaves,
+        posted=posted,
     )
     if request.htmx:
         return render(request, "scorer/sheet.html#check", context)
@@ -567,12 +647,16 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
 MISMATCHES_SHOWN = 5
 
 
-def _first_incomplete_deal(typed: list[Row], size: int, deals: int) -> int | None:
+def _first_incomplete_deal(
+    typed: list[Row], size: int, deals: int, leaves: tuple[Leave, ...] = ()
+) -> int | None:
     """A blind re-type is compared only once it is complete: comparing half a sheet would
-    show the entered values and spoil the blindness."""
+    show the entered values and spoil the blindness. A seat that had left has no count."""
     for number, row in enumerate(typed[:deals], start=1):
         cleaned = sheets.clean_row(row, size)
-        if None in (*cleaned["won"], cleaned["left_over"], cleaned["last_in"]):
+        absent = absent_seats(number, leaves)
+        counts = [v for seat, v in enumerate(cleaned["won"], start=1) if seat not in absent]
+        if None in (*counts, cleaned["left_over"], cleaned["last_in"]):
             return number
     return None
 
@@ -590,7 +674,10 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
     chosen = ConfirmModeForm(request.POST if request.method == "POST" else request.GET)
     mode = chosen.cleaned_data.get("mode") or None if chosen.is_valid() else None
     confirm_url = _table_url("scorer:confirm", table_)
-    most = deals_per_round(size, tournament.rotations_per_round)
+    entered_leaves = stored_leaves(current.pending_left)
+    # A blind re-type records the players who left as the paper says, unseen.
+    posted = posted_leaves(request.POST) if request.method == "POST" else PostedLeaves(())
+    most = deals_in_round(size, tournament.rotations_per_round, posted.leaves)
     deals = len(current.pending) if current.status == SheetStatus.ENTERED else 0
     context: dict[str, Any] = {
         "tournament": tournament,
@@ -604,7 +691,10 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         "entered_by_me": current.entered_by_id == request.user.pk,
         "entered_by_name": author_name(table_.number, current.entered_by, current.entered_by_phone),
         "can_confirm": sheets.refusal_for(table_, current, request.user, Act.CONFIRM) is None,
-        "stop_warning": sheets.stop_warning(deals, size) if current.stopped_early else None,
+        "stop_warning": sheets.stop_warning(deals, size, entered_leaves)
+        if current.stopped_early
+        else None,
+        "leaves": shown_leaves(posted.leaves, seats, ()),
     }
     blank = _padded([], size, max(most, deals))
 
@@ -613,14 +703,31 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         if expected is None or mode is None:
             return HttpResponseBadRequest("The form is incomplete; reload the page.")
         retyped = _typed_rows(request.POST, size, most) if mode == "retype" else None
+        if retyped is not None and (
+            _posted(request).get("action") == "leave"
+            or REMOVE_LEAVE in request.POST
+            or posted.problems
+        ):
+            context.update(
+                expected_version=expected,
+                error=capfirst("; ".join(posted.problems)) + "." if posted.problems else "",
+                leave_seat=posted.typed_seat if posted.problems else "",
+                leave_after=posted.typed_after if posted.problems else "",
+                rows=_sheet_rows(_padded(retyped, size, len(blank)), seats, leaves=posted.leaves),
+            )
+            return render(
+                request, "scorer/confirm.html", context, status=422 if posted.problems else 200
+            )
         if retyped is not None and context["can_confirm"]:
-            incomplete = _first_incomplete_deal(retyped, size, deals)
+            incomplete = _first_incomplete_deal(retyped, size, deals, posted.leaves)
             if incomplete is not None:
                 context.update(
                     expected_version=expected,
                     error=f"Deal {incomplete} is not complete: type every cell of the "
                     f"{deals} deals, then confirm. Nothing was compared yet.",
-                    rows=_sheet_rows(_padded(retyped, size, len(blank)), seats),
+                    rows=_sheet_rows(
+                        _padded(retyped, size, len(blank)), seats, leaves=posted.leaves
+                    ),
                 )
                 return render(request, "scorer/confirm.html", context, status=422)
         try:
@@ -630,7 +737,17 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 expected_version=expected,
                 retyped=retyped,
                 key=_posted(request).get("key"),
+                retyped_left=posted.leaves if retyped is not None else None,
             )
+        except LeavesMismatchError as differs:
+            context.update(
+                expected_version=expected,
+                error=capfirst(str(differs)) + ".",
+                rows=_sheet_rows(
+                    _padded(retyped or [], size, len(blank)), seats, leaves=posted.leaves
+                ),
+            )
+            return render(request, "scorer/confirm.html", context, status=422)
         except SheetMismatchError as mismatch:
             entered = {m.cell: m.entered for m in mismatch.mismatches}
             error = capfirst(str(mismatch)) + ". Nothing was saved."
@@ -655,6 +772,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                     seats,
                     marks=dict.fromkeys(entered, "mismatch") if few else None,
                     others=entered if few else None,
+                    leaves=posted.leaves,
                 ),
             )
             return render(request, "scorer/confirm.html", context, status=422)
@@ -671,9 +789,12 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
 
     if mode == "review":
         entered_rows = _padded(sheets.current_rows(current), size, deals)
-        context["rows"] = _sheet_rows(entered_rows, seats)
+        context["rows"] = _sheet_rows(entered_rows, seats, leaves=entered_leaves)
+        context["leaves"] = shown_leaves(entered_leaves, seats, entered_leaves)
         # Totals to compare with the paper's bottom line.
-        context["totals"] = sheets.check_rows(entered_rows, table_, final=False)
+        context["totals"] = sheets.check_rows(
+            entered_rows, table_, final=False, leaves=entered_leaves
+        )
     elif mode == "retype":
         context["rows"] = _sheet_rows(blank, seats)
         context["autofocus"] = _first_empty(context["rows"])
@@ -750,6 +871,8 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
         if awaits_blind_confirmation(table_, current, request.user)
         else None
     )
+    # Each version's leaves against the one before it (versions are numbered from 1).
+    left_before = {version.number + 1: version.left for version in versions}
     entries = []
     for version in versions:
         hidden = hidden_after is not None and version.number > hidden_after
@@ -767,7 +890,10 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
                 "hidden": hidden,
                 "changes": []
                 if hidden
-                else [change_in_words(change, names) for change in version.changes],
+                else [
+                    *leave_changes(left_before.get(version.number, []), version.left, names),
+                    *(change_in_words(change, names) for change in version.changes),
+                ],
             }
         )
     context = {
