@@ -4,7 +4,7 @@ the QR code carries ``/e/<code>/``."""
 
 from django.urls import path
 
-from tournament.views import table
+from tournament.views import table, table_leave
 
 app_name = "table"
 
@@ -15,5 +15,6 @@ urlpatterns = [
     path("<str:code>/", table.table_page, name="entry"),
     path("<str:code>/deal/<int:number>/", table.deal, name="deal"),
     path("<str:code>/review/", table.review, name="review"),
+    path("<str:code>/left/", table_leave.left, name="left"),
     path("<str:code>/confirm/", table.confirm, name="confirm"),
 ]

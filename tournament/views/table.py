@@ -19,7 +19,7 @@ with that deal's cells merged in; the *review* submits the draft as complete.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,18 +32,27 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.errors import UserError
-from scoring.rules import dealer_of, deals_per_round
+from scoring.rules import Leave, absent_seats, dealer_at, dealers, deals_in_round
 from tournament.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.codes import TYPED_MAX, shown_code
 from tournament.http import HtmxHttpRequest, resent, saved_redirect
+from tournament.leave_forms import (
+    REMOVE_LEAVE,
+    PostedLeaves,
+    players_at,
+    posted_leaves,
+    shown_leaves,
+)
 from tournament.models import Seat, Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
 from tournament.services import sheets
 from tournament.services import table_entry as entry
 from tournament.services.desk import author_name, phone_name
 from tournament.services.sheet_access import Act
+from tournament.services.sheet_leaves import current_leaves
 from tournament.services.sheets import (
     ClosedAtTableError,
+    LeavesMismatchError,
     Mismatch,
     ReplayMismatchError,
     Row,
@@ -156,8 +165,8 @@ def _url(name: str, table: Table, *args: object) -> str:
     return reverse(name, args=[table.code, *args])
 
 
-def _most(table: Table) -> int:
-    return deals_per_round(table.size, table.round.tournament.rotations_per_round)
+def _most(table: Table, leaves: Sequence[Leave] = ()) -> int:
+    return deals_in_round(table.size, table.round.tournament.rotations_per_round, leaves)
 
 
 def _rows(sheet: Sheet) -> list[Row]:
@@ -246,12 +255,17 @@ class ShownRow:
     problems: tuple[str, ...]
 
 
-def _shown_rows(table: Table, rows: list[Row], check: sheets.SheetCheck) -> list[ShownRow]:
+def _shown_rows(
+    table: Table, rows: list[Row], check: sheets.SheetCheck, leaves: Sequence[Leave] = ()
+) -> list[ShownRow]:
     return [
         ShownRow(
             number,
-            dealer_of(number, table.size),
-            [_value(v) for v in row["won"]],
+            dealer_at(number, table.size, leaves),
+            [
+                "left" if seat in absent_seats(number, leaves) and v is None else _value(v)
+                for seat, v in enumerate(row["won"], start=1)
+            ],
             _value(row["left_over"]),
             _value(row["last_in"]),
             check.rows[number - 1].problems if number <= len(check.rows) else (),
@@ -319,6 +333,10 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     rows = _rows(sheet)
     confirm_here = not _refusal(request, table, sheet, Act.CONFIRM)
     typed = len(sheets.trim(rows))
+    # What a phone that may not see the numbers (the blind confirmation) may not see either.
+    leaves = () if _closed_to_me(request, table, sheet) else current_leaves(sheet)
+    most = _most(table, leaves)
+    order = dealers(table.size, table.round.tournament.rotations_per_round, leaves)
     differences = _retype_differences(table, sheet)
     context = _base(
         table,
@@ -326,7 +344,9 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
         phones=phones,
         entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
         typed=typed,
-        next_deal=min(typed + 1, _most(table)),
+        most=most,
+        next_deal=min(typed + 1, most),
+        leaves=shown_leaves(leaves, list(table.seats.all()), leaves),
         closed_to_me=_closed_to_me(request, table, sheet),
         confirm_here=confirm_here,
         differences=differences if len(differences) <= MISMATCHES_SHOWN else [],
@@ -336,7 +356,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
         else "",
         retyped_by_me=phones.mine is not None and sheet.retyped_by_phone == phones.mine,
         seat_deals=[
-            (seat, [n for n in range(1, _most(table) + 1) if dealer_of(n, table.size) == p])
+            (seat, [n for n, dealer in enumerate(order, start=1) if dealer == p])
             for p, seat in enumerate(table.seats.all(), start=1)
         ],
     )
@@ -365,7 +385,9 @@ def _merged(rows: list[Row], number: int, row: Row, size: int) -> list[Row]:
     return sheets.trim(merged)
 
 
-def _deal_check(table: Table, rows: list[Row], number: int) -> tuple[tuple[str, ...], set[str]]:
+def _deal_check(
+    table: Table, rows: list[Row], number: int, leaves: Sequence[Leave]
+) -> tuple[tuple[str, ...], set[str]]:
     """The problems of deal ``number`` of ``rows`` and the cells to mark: a checksum that
     fails marks every count, since any one of them may be the mistyped one."""
     row = rows[number - 1] if number <= len(rows) else None
@@ -375,7 +397,7 @@ def _deal_check(table: Table, rows: list[Row], number: int) -> tuple[tuple[str, 
             "left over and who was last in"
         )
         return (problem,), set()
-    found = sheets.check_rows(rows, table, final=False).rows[number - 1]
+    found = sheets.check_rows(rows, table, final=False, leaves=leaves).rows[number - 1]
     cells = set(found.problem_cells)
     if cell_name(number, CHECKSUM) in cells:
         cells |= {cell_name(number, WON, seat) for seat in range(1, table.size + 1)}
@@ -404,14 +426,18 @@ def _deal_context(
 ) -> dict[str, Any]:
     seats = list(table.seats.all())
     saved = _rows(sheet)
+    leaves = current_leaves(sheet)
+    absent = absent_seats(number, leaves)
     # The running totals: every deal saved so far but this one, as on the paper.
     others = [r for n, r in enumerate(saved, start=1) if n != number]
-    totals = sheets.check_rows(others, table, final=False)
+    totals = sheets.check_rows(others, table, final=False, leaves=leaves)
     marked = marked or set()
     names = [cell_name(number, WON, seat.position) for seat in seats]
+    # A seat that had left has no count; one typed for it anyway is shown, to be cleared.
     inputs = [
         Input(name, _blank(value), seat, name in marked)
         for name, seat, value in zip(names, seats, row["won"], strict=False)
+        if seat.position not in absent or value is not None
     ]
     left = row["left_over"]
     theirs = None
@@ -422,8 +448,12 @@ def _deal_context(
         table,
         sheet=sheet,
         number=number,
-        dealer=seats[dealer_of(number, table.size) - 1],
+        most=_most(table, leaves),
+        dealer=seats[dealer_at(number, table.size, leaves) - 1],
         inputs=inputs,
+        playing=[seat for seat in seats if seat.position not in absent],
+        gone=shown_leaves([leave for leave in leaves if leave.seat in absent], seats, leaves),
+        players=players_at(number, table.size, leaves),
         left_over=Input(
             cell_name(number, LEFT_OVER), _blank(left), None, cell_name(number, LEFT_OVER) in marked
         ),
@@ -439,7 +469,7 @@ def _deal_context(
         counted=sum(1 for r in totals.rows if r.points is not None),
         version=version,
         previous=number - 1 if number > 1 else None,
-        later=number + 1 if number < _most(table) else None,
+        later=number + 1 if number < _most(table, leaves) else None,
         keep=keep_key(table, version, f"deal{number}"),
         keep_table=keep_table_key(table, f"deal{number}"),
         conflict=conflict,
@@ -464,8 +494,9 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     )
     if isinstance(table, HttpResponse):
         return table
-    most = _most(table)
     sheet = sheets.peek_sheet(table)
+    leaves = current_leaves(sheet)
+    most = _most(table, leaves)
     if not 1 <= number <= most:
         messages.error(
             request, f"A table of {table.size} plays {most} deals: there is no deal {number}."
@@ -491,7 +522,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     row = _posted_row(request, number, table.size)
     merged = _merged(rows, number, row, table.size)
-    problems, marked = _deal_check(table, merged, number)
+    problems, marked = _deal_check(table, merged, number, leaves)
     if problems:
         context = _deal_context(
             table, sheet, number, row, version=expected, problems=problems, marked=marked
@@ -544,14 +575,17 @@ def _review_context(
     conflict: SheetChangedError | None = None,
 ) -> dict[str, Any]:
     rows = sheets.trim(_rows(sheet))
-    check = sheets.check_rows(rows, table, final=final, stopped_early=stopped_early)
+    leaves = current_leaves(sheet)
+    check = sheets.check_rows(rows, table, final=final, stopped_early=stopped_early, leaves=leaves)
     return _base(
         table,
         sheet=sheet,
         phones=_phones(request, table, sheet),
-        rows=_shown_rows(table, rows, check),
+        most=_most(table, leaves),
+        leaves=shown_leaves(leaves, list(table.seats.all()), leaves),
+        rows=_shown_rows(table, rows, check, leaves),
         check=check,
-        problems=[_problem_link(table, p) for p in check.problems],
+        problems=[_problem_link(table, p, leaves) for p in check.problems],
         seat_totals=list(zip(table.seats.all(), check.cards, check.totals, strict=False)),
         stopped_early=stopped_early,
         version=sheet.version,
@@ -562,11 +596,11 @@ def _review_context(
     )
 
 
-def _problem_link(table: Table, problem: str) -> tuple[str, str]:
+def _problem_link(table: Table, problem: str, leaves: Sequence[Leave]) -> tuple[str, str]:
     """A problem of the sheet and the deal page it is about (blank if none)."""
     words = problem.split(":", 1)[0].split()
     number = words[1] if len(words) == 2 and words[0] == "deal" and words[1].isdigit() else ""
-    if number and 1 <= int(number) <= _most(table):
+    if number and 1 <= int(number) <= _most(table, leaves):
         return capfirst(problem), _url("table:deal", table, int(number))
     return capfirst(problem), ""
 
@@ -634,9 +668,16 @@ def _retyped_rows(request: HttpRequest, deals: int, size: int) -> list[Row]:
 
 
 def _confirm_context(
-    table: Table, sheet: Sheet, retyped: list[Row], **context: Any
+    table: Table,
+    sheet: Sheet,
+    retyped: list[Row],
+    posted: PostedLeaves | None = None,
+    **context: Any,
 ) -> dict[str, Any]:
+    """The blind re-type; ``posted`` holds the players who left as this phone typed them
+    (never the entered ones: they are not shown)."""
     deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    leaves = posted.leaves if posted else ()
     blocks = []
     for number in range(1, deals + 1):
         row = (
@@ -645,14 +686,18 @@ def _confirm_context(
             else Row(won=[None] * table.size, last_in=None, left_over=None)
         )
         seats = list(table.seats.all())
+        absent = absent_seats(number, leaves)
         blocks.append(
             {
                 "number": number,
-                "dealer": seats[dealer_of(number, table.size) - 1],
+                "dealer": seats[dealer_at(number, table.size, leaves) - 1],
                 "inputs": [
                     Input(cell_name(number, WON, s.position), _blank(v), s, False)
                     for s, v in zip(seats, row["won"], strict=False)
+                    if s.position not in absent or v is not None
                 ],
+                "playing": [s for s in seats if s.position not in absent],
+                "players": players_at(number, table.size, leaves),
                 "left_over": Input(
                     cell_name(number, LEFT_OVER), _blank(row["left_over"]), None, False
                 ),
@@ -665,6 +710,9 @@ def _confirm_context(
         sheet=sheet,
         deals=deals,
         blocks=blocks,
+        leaves=shown_leaves(leaves, list(table.seats.all()), ()),
+        leave_seat=posted.typed_seat if posted and posted.problems else "",
+        leave_after=posted.typed_after if posted and posted.problems else "",
         version=sheet.version,
         entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
         keep=keep_key(table, sheet.version, "confirm"),
@@ -700,13 +748,22 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
     retyped = _retyped_rows(request, deals, table.size)
+    left = posted_leaves(request.POST)
+    if posted.get("action") == "leave" or REMOVE_LEAVE in request.POST or left.problems:
+        # Recording or removing a player who left redraws the deals; nothing is compared.
+        error = capfirst("; ".join(left.problems)) + "." if left.problems else ""
+        context = _confirm_context(table, sheet, retyped, left, error=error)
+        return render(request, "table/confirm.html", context, status=422 if error else 200)
     if not refusal:
         for number, row in enumerate(retyped, start=1):
-            if None in (*row["won"], row["left_over"], row["last_in"]):
+            absent = absent_seats(number, left.leaves)
+            counts = [v for seat, v in enumerate(row["won"], start=1) if seat not in absent]
+            if None in (*counts, row["left_over"], row["last_in"]):
                 context = _confirm_context(
                     table,
                     sheet,
                     retyped,
+                    left,
                     error=f"Deal {number} is not complete: type every count of the {deals} "
                     "deals, then confirm. Nothing was compared yet.",
                 )
@@ -718,7 +775,11 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
             expected_version=expected,
             retyped=retyped,
             key=posted.get("key"),
+            retyped_left=left.leaves,
         )
+    except LeavesMismatchError as differs:
+        context = _confirm_context(table, sheet, retyped, left, error=capfirst(str(differs)) + ".")
+        return render(request, "table/confirm.html", context, status=422)
     except SheetMismatchError as mismatch:
         found = mismatch.mismatches
         few = len(found) <= MISMATCHES_SHOWN
@@ -726,6 +787,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
             table,
             sheet,
             retyped,
+            left,
             error=capfirst(str(mismatch)) + ". Nothing was confirmed.",
             differences=_differences(table, found) if few else [],
             differing_deals=sorted({m.deal for m in found}),

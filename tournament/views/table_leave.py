@@ -1,0 +1,108 @@
+"""Entry at the table: the page where a phone records that a player left mid-round
+(docs/rules.md, "A player leaves mid-round"). Like a deal page it saves the sheet as a
+draft at once, with the leave, through ``services.sheets`` (the same rules as the desk:
+``sheet_leaves``); the deal pages then leave the player out of the deals after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from tournament.http import HtmxHttpRequest, saved_redirect
+from tournament.leave_forms import PostedLeaves, posted_leaves, shown_leaves
+from tournament.models import Sheet, Table
+from tournament.services import sheets
+from tournament.services import table_entry as entry
+from tournament.services.sheet_leaves import current_leaves
+from tournament.services.sheets import (
+    ClosedAtTableError,
+    ReplayMismatchError,
+    SaveRefusedError,
+    SheetChangedError,
+    SheetInvalidError,
+)
+from tournament.templatetags.keep import keep_key, keep_table_key
+from tournament.views import table as at_table
+
+
+def _context(
+    table: Table,
+    sheet: Sheet,
+    *,
+    version: int,
+    posted: PostedLeaves | None = None,
+    problems: tuple[str, ...] = (),
+    changed: bool = False,
+) -> dict[str, Any]:
+    saved = current_leaves(sheet)
+    leaves = posted.leaves if posted is not None and not problems else saved
+    seats = list(table.seats.all())
+    return at_table._base(
+        table,
+        sheet=sheet,
+        leaves=shown_leaves(leaves, seats, saved),
+        typed=len(sheets.trim(at_table._rows(sheet))),
+        version=version,
+        problems=[capfirst(p) for p in problems],
+        changed=changed,
+        leave_seat=posted.typed_seat if posted and problems else "",
+        leave_after=posted.typed_after if posted and problems else "",
+        keep=keep_key(table, version, "left"),
+        keep_table=keep_table_key(table, "left"),
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    table = (at_table._open if request.method == "GET" else at_table._open_for_post)(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    sheet = sheets.peek_sheet(table)
+    if at_table._closed_to_me(request, table, sheet):
+        messages.error(request, "This sheet awaits confirmation: it is no longer typed here.")
+        return redirect("table:entry", table.code)
+    if request.method == "GET":
+        return render(request, "table/left.html", _context(table, sheet, version=sheet.version))
+
+    expected = at_table._posted(request).get("expected_version")
+    if expected is None:
+        return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
+    posted = posted_leaves(request.POST)
+    if posted.problems:
+        context = _context(table, sheet, version=expected, posted=posted, problems=posted.problems)
+        return render(request, "table/left.html", context, status=422)
+    try:
+        result = sheets.save_sheet(
+            table,
+            entry.phone_token(request.session, table),
+            sheets.trim(at_table._rows(sheet)),
+            expected_version=expected,
+            final=False,
+            key=at_table._posted(request).get("key"),
+            # The submission carries no numbers: it saves the deals as saved, with the leaves.
+            carried=(),
+            left=posted.leaves,
+        )
+    except SheetInvalidError as refused:
+        context = _context(
+            table, sheet, version=expected, posted=posted, problems=tuple(refused.problems)
+        )
+        return render(request, "table/left.html", context, status=422)
+    except SheetChangedError as changed:
+        context = _context(table, changed.sheet, version=changed.sheet.version, changed=True)
+        return render(request, "table/left.html", context, status=409)
+    except ClosedAtTableError as closed:
+        return at_table._closed(request, table, closed)
+    except (SaveRefusedError, ReplayMismatchError) as refused_save:
+        return at_table._closed(request, table, refused_save, reload=True)
+    messages.success(request, "The players who left are saved ✓")
+    for dropped in result.dropped:
+        messages.info(request, capfirst(dropped) + ".")
+    return saved_redirect(request, at_table._url("table:entry", table))
