@@ -27,6 +27,7 @@ import threading
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
 
@@ -69,6 +70,8 @@ class SeatResult:
     cards_won: int
     last_in: int
     winner: bool
+    # The deal after which the player left the table, None for a player who stayed.
+    left_after: int | None = None
 
 
 @dataclass(frozen=True)
@@ -127,7 +130,10 @@ class RoundTable:
 
 # A table of a released round: its number, deals played and deals a round has, and each
 # seat's (player id, name, points, cards won, deals last in) in seat order.
-TableRow = tuple[int, int, int, tuple[tuple[int, str, int, int, int], ...]]
+# (table number, deals played, deals expected, each seat's (player, name, points, cards
+# won, last in), then the leaves as (seat, after deal) pairs: absent from a row cached
+# before leaves were kept).
+TableRow = tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -144,14 +150,15 @@ class RoundResults:
     @property
     def tables(self) -> list[RoundTable]:
         tables = []
-        for number, played, expected, seated in self.rows:
+        for number, played, expected, seated, *left in self.rows:
+            after = dict(left[0]) if left else {}
             top = max(points for _, _, points, _, _ in seated) if played else None
             seats = tuple(
                 PublicSeat(position, pk, name)
                 for position, (pk, name, _, _, _) in enumerate(seated, start=1)
             )
             results = tuple(
-                SeatResult(seat, points, won, last_in, points == top)
+                SeatResult(seat, points, won, last_in, points == top, after.get(seat.position))
                 for seat, (_, _, points, won, last_in) in zip(seats, seated, strict=True)
             )
             tables.append(RoundTable(number, seats, results, played, expected))
@@ -225,8 +232,9 @@ def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, R
             for pk, sums in zip(table.players, table.sums, strict=True)
         )
         expected = deals_in_round(size, tournament.rotations_per_round, table.leaves)
+        left = tuple((leave.seat, leave.after_deal) for leave in table.leaves)
         tables.setdefault(table.round_number, []).append(
-            (table.number, table.deals, expected, seats)
+            (table.number, table.deals, expected, seats, left)
         )
     byes: dict[int, list[ByeInfo]] = {}
     for number, pk in facts.byes:

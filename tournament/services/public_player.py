@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
 
-from scoring.rules import DealFacts, dealer_of, deals_per_round
+from scoring.rules import DealFacts, Leave, dealer_at, deals_in_round
 from scoring.standings import TablePlay
 from scoring.systems import score_deal
 from tournament.models import DealResult, Seat, Tournament
 from tournament.services.public import PublicResults, PublicSeat, RoundRank, SeatResult
+from tournament.services.sheet_leaves import stored_leaves
 from tournament.services.standings import bye_points
 
 
@@ -29,6 +30,8 @@ class PublicTable:
     seats: tuple[PublicSeat, ...]
     # (deal number, facts) pairs in deal order.
     deals: tuple[tuple[int, DealFacts], ...]
+    # The seats that left the table mid-round.
+    leaves: tuple[Leave, ...] = ()
 
     @property
     def size(self) -> int:
@@ -36,7 +39,7 @@ class PublicTable:
 
     @property
     def expected_deals(self) -> int:
-        return deals_per_round(self.size, self.tournament.rotations_per_round)
+        return deals_in_round(self.size, self.tournament.rotations_per_round, self.leaves)
 
     @property
     def stopped_early(self) -> bool:
@@ -47,18 +50,28 @@ class PublicTable:
     @property
     def play(self) -> TablePlay:
         return TablePlay(
-            self.round_number, tuple(s.player_id for s in self.seats), tuple(self.deals)
+            self.round_number,
+            tuple(s.player_id for s in self.seats),
+            tuple(self.deals),
+            leaves=self.leaves,
         )
 
     def dealer(self, deal_number: int) -> PublicSeat:
-        return self.seats[dealer_of(deal_number, self.size) - 1]
+        return self.seats[dealer_at(deal_number, self.size, self.leaves) - 1]
+
+    def left_after(self, seat: PublicSeat) -> int | None:
+        """The deal after which ``seat`` left the table, None if it stayed."""
+        return next(
+            (leave.after_deal for leave in self.leaves if leave.seat == seat.position), None
+        )
 
     @cached_property
     def deal_points(self) -> tuple[tuple[int, ...], ...]:
         """Each deal's points in seat order, under the tournament's scoring system."""
         system = self.tournament.scoring_system
         return tuple(
-            score_deal(facts, dealer_of(number, self.size), system) for number, facts in self.deals
+            score_deal(facts, dealer_at(number, self.size, self.leaves), system)
+            for number, facts in self.deals
         )
 
     @cached_property
@@ -72,6 +85,7 @@ class PublicTable:
                 cards_won=sum(facts.cards(index + 1) for _, facts in self.deals),
                 last_in=sum(1 for _, facts in self.deals if facts.last_in == seat.position),
                 winner=totals[index] == top,
+                left_after=self.left_after(seat),
             )
             for index, seat in enumerate(self.seats)
         )
@@ -88,29 +102,50 @@ def player_tables(tournament: Tournament, player_id: int) -> list[PublicTable]:
         round__tournament=tournament, round__released=True, player_id=player_id
     ).values("table_id")
     seats: dict[int, tuple[int, int, list[PublicSeat]]] = {}
-    for table_id, round_no, table_no, position, seated_id, name in (
+    left: dict[int, tuple[Leave, ...]] = {}
+    for table_id, round_no, table_no, position, seated_id, name, table_left in (
         Seat.objects.filter(table_id__in=tables)
         .order_by("round__number", "table__number", "position")
         .values_list(
-            "table_id", "round__number", "table__number", "position", "player_id", "player__name"
+            "table_id",
+            "round__number",
+            "table__number",
+            "position",
+            "player_id",
+            "player__name",
+            "table__left",
         )
     ):
         seats.setdefault(table_id, (round_no, table_no, []))[2].append(
             PublicSeat(position, seated_id, name)
         )
+        left[table_id] = stored_leaves(table_left)
 
     rows = (
         DealResult.objects.filter(deal__table_id__in=tables)
         .order_by("deal__table_id", "deal__number", "seat")
-        .values_list("deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "won")
+        .values_list(
+            "deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "seat", "won"
+        )
     )
     deals: dict[int, list[tuple[int, DealFacts]]] = {}
     for (table_id, number, last_in, left_over), group in groupby(rows, key=lambda r: r[:4]):
-        facts = DealFacts(tuple(row[4] for row in group), last_in, left_over)
+        # A seat that had left has no count in the deal.
+        won: list[int | None] = [None] * len(seats[table_id][2])
+        for *_, seat, count in group:
+            won[seat - 1] = count
+        facts = DealFacts(tuple(won), last_in, left_over)
         deals.setdefault(table_id, []).append((number, facts))
 
     return [
-        PublicTable(tournament, round_no, table_no, tuple(seated), tuple(deals.get(table_id, ())))
+        PublicTable(
+            tournament,
+            round_no,
+            table_no,
+            tuple(seated),
+            tuple(deals.get(table_id, ())),
+            left.get(table_id, ()),
+        )
         for table_id, (round_no, table_no, seated) in seats.items()
     ]
 
@@ -148,6 +183,8 @@ class PlayerRound:
                 "number": number,
                 "dealer": self.table.dealer(number),
                 "won": facts.won[index],
+                # The player had left the table before this deal.
+                "left": facts.won[index] is None,
                 "last_in": facts.last_in == self.seat.position,
                 "points": points[index],
             }
