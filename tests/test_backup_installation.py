@@ -61,6 +61,8 @@ def installation(db):
     october, november = Tournament.objects.exclude(slug=DEMO_SLUG).order_by("date")
     SeriesTournament.objects.create(series=other, tournament=october, accepted=True)
     SeriesTournament.objects.create(series=other, tournament=november, accepted=False)
+    # An account named only as who took back a penalty.
+    get_user_model().objects.create_user("referee")
     tournament_file.import_tournament(spring_secret())
     demo = Tournament.objects.get(slug=DEMO_SLUG)
     first, second = demo.players.order_by("pk")[:2]
@@ -186,7 +188,7 @@ def spring_secret():
                 "reason": "late",
                 "by": "organiser",
                 "at": "2026-11-20T20:00:00+00:00",
-                "removed_by": "checker",
+                "removed_by": "referee",
                 "removed_at": "2026-11-20T20:10:00+00:00",
             }
         ],
@@ -691,6 +693,13 @@ def person(index, **values):
     return lambda data: data["people"][index].update(values)
 
 
+def without_account(name):
+    def change(data):
+        data["accounts"] = [a for a in data["accounts"] if a["username"] != name]
+
+    return change
+
+
 def entry_twice(data):
     entries = data["series"][0]["entries"]
     entries[0]["id"] = 999999
@@ -743,6 +752,13 @@ def entry_twice(data):
         (
             entry_twice,
             "series[0].entries[3].id: the id 999999 is also series[0].entries[0]'s",
+        ),
+        (
+            # Who took back a penalty in Spring Secret, and nothing else.
+            without_account("referee"),
+            "spring-secret.json: names the user “referee” (organiser, scorer, a sheet's author "
+            "or who gave or removed a penalty or award), who has no account in the "
+            "installation file",
         ),
         (
             set_in(("tournaments", 2, "rounds", 3, "clock_ends"), "2026-12-05T21:00:00+00:00"),

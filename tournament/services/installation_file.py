@@ -5,8 +5,8 @@ The format is ``lld-installation/1``, described by ``docs/installation-file.sche
 backup folder beside one tournament file per tournament and holds:
 
 - the *accounts* (user names, password hashes, flags, groups and permissions) and the
-  *groups*: the tournament files name organisers, scorers and sheets' authors by user
-  name, and these are those users;
+  *groups*: the tournament files name organisers, scorers, sheets' authors and who gave
+  or removed penalties and awards by user name, and these are those users;
 - the *register of people*, with and without member numbers, each with its id (a
   person without a member number has the page ``/p/person-ID/``) and the players who are
   that person, named by tournament slug and the player's id in that tournament's file;

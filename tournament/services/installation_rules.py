@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib.auth.models import Permission
 
 from scoring.errors import UserError
-from tournament.services import people, tournament_file
+from tournament.services import file_leaves_adjustments, people, tournament_file
 from tournament.services.players import text_problem
 from tournament.services.tournament_file import short
 
@@ -35,7 +35,8 @@ class FileFacts:
     players: dict[str, str] = field(default_factory=dict)
     player_keys: set[int] = field(default_factory=set)
     tables: dict[int, set[int]] = field(default_factory=dict)
-    # User names the file gives: owner, scorers, sheets' authors.
+    # User names the file gives: owner, scorers, sheets' authors, who gave or removed a
+    # penalty or award.
     users: set[str] = field(default_factory=set)
 
     @classmethod
@@ -55,6 +56,7 @@ class FileFacts:
                 sheet = table.get("sheet", {})
                 users |= {sheet.get("entered_by"), sheet.get("confirmed_by")}
                 users |= {version.get("by") for version in sheet.get("history", [])}
+        users |= file_leaves_adjustments.user_names(data)
         # Only names: a file that is not right (a backup reports it) may hold anything.
         facts.users = {name for name in users if isinstance(name, str)}
         return facts
@@ -108,8 +110,9 @@ def rule_problems(data: dict[str, Any], tournaments: Mapping[str, FileFacts]) ->
     for facts in tournaments.values():
         for user in sorted(facts.users - accounts):
             yield (
-                f"{facts.file}: names the user “{short(user)}” (organiser, scorer or a sheet's "
-                "author), who has no account in the installation file"
+                f"{facts.file}: names the user “{short(user)}” (organiser, scorer, a sheet's "
+                "author or who gave or removed a penalty or award), who has no account in the "
+                "installation file"
             )
 
 
