@@ -74,6 +74,7 @@ def test_json_rows_have_the_documented_keys(worked_example):
         "rounds": [16],
         "decided_by": None,
         "no_result_yet": [],
+        "adjustments": [],
     }
     assert data["rows"][-1]["rounds"] == [None]
     assert data["rows"][-1]["best_round"] is None
@@ -145,7 +146,7 @@ def test_the_standings_command_query_count_does_not_grow(make_played, fmt):
     large = make_played(players=40, rounds=5, rotations=2, slug="large")
     small_count = _queries(lambda: run_standings(small.slug, fmt))
     assert small_count == _queries(lambda: run_standings(large.slug, fmt))
-    assert small_count <= 5
+    assert small_count <= 6  # the tournament, players, rounds, byes, adjustments, seats
 
 
 @pytest.mark.parametrize(

@@ -249,8 +249,9 @@ def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, R
 
 
 def compute_public_results(tournament: Tournament) -> tuple[PublicResults, dict[int, RoundResults]]:
-    """The public results of ``tournament`` and each released round's tables: four
-    queries (players, the released rounds' seats with their sums, the rounds, the byes),
+    """The public results of ``tournament`` and each released round's tables: five
+    queries (players, the released rounds' seats with their sums, the rounds, the byes,
+    the penalties and awards),
     then one standings computation and one pass over the rounds for the ranks after
     each (``scoring.standings.ranks_after_each_round``)."""
     facts = standings_facts(tournament, released_only=True)
@@ -263,6 +264,7 @@ def compute_public_results(tournament: Tournament) -> tuple[PublicResults, dict[
         facts.round_numbers,
         facts.byes,
         bye_points(tournament),
+        facts.adjustments,
     )
     sat_out: dict[int, set[int]] = {}
     for number, pk in facts.byes:

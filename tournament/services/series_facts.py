@@ -23,7 +23,7 @@ Terms:
   read by the two queries of ``counted_tournaments``.
 
 ``counted_tournaments`` is two queries whatever the number of tournaments;
-``gather_facts`` four, whatever the number of tournaments, players or rounds.
+``gather_facts`` five, whatever the number of tournaments, players or rounds.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from django.db.models import (
     Sum,
 )
 
-from scoring.standings import TableSums
+from scoring.standings import PointsAdjustment, TableSums
 from scoring.systems import SeatSums, points_from_sums
-from tournament.models import Bye, Person, Player, Round, Seat, Series, Tournament
+from tournament.models import Adjustment, Bye, Person, Player, Round, Seat, Series, Tournament
 from tournament.services.standings import PlayerInfo, StandingsFacts, standings_from
 
 
@@ -65,7 +65,8 @@ class TournamentStamp:
 
 # A player's place: (player id, person id or 0, rank, players sharing it, points).
 PlaceRow = tuple[int, int, int, int, int]
-# A match: (round number, table number, raters in seat order, their points).
+# A match: (round number, table number, raters in seat order, their points). The points
+# are the cards': a penalty or award moves a placing, not who beat whom at a table.
 Match = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 
 
@@ -138,9 +139,10 @@ def _stamped(tournaments: QuerySet[Tournament]) -> list[tuple[Tournament, Tourna
 def gather_facts(
     tournaments: list[tuple[Tournament, TournamentStamp]],
 ) -> dict[int, TournamentFacts]:
-    """The facts of ``tournaments``: four queries for all of them (players, released
-    rounds, their byes, their seats with sums), then each tournament's public standings
-    computed as its public pages compute them (``services.standings.standings_from``)."""
+    """The facts of ``tournaments``: five queries for all of them (players, released
+    rounds, their byes, their penalties and awards, their seats with sums), then each
+    tournament's public standings computed as its public pages compute them
+    (``services.standings.standings_from``)."""
     ids = [tournament.pk for tournament, _ in tournaments]
     if not ids:
         return {}
@@ -164,6 +166,11 @@ def gather_facts(
         round__tournament_id__in=ids, round__released=True
     ).values_list("round__tournament_id", "round__number", "player_id"):
         byes[tournament_id].append((number, player_id))
+    adjustments: dict[int, list[PointsAdjustment]] = {pk: [] for pk in ids}
+    for tournament_id, number, player_id, points, reason in Adjustment.objects.filter(
+        tournament_id__in=ids, round__released=True, removed_at__isnull=True
+    ).values_list("tournament_id", "round__number", "player_id", "points", "reason"):
+        adjustments[tournament_id].append(PointsAdjustment(number, player_id, points, reason))
     tables: dict[int, dict[int, tuple[int, int, list[int], list[SeatSums]]]] = {
         pk: {} for pk in ids
     }
@@ -191,6 +198,7 @@ def gather_facts(
             byes[tournament.pk],
             tables[tournament.pk],
             person_of,
+            tuple(adjustments[tournament.pk]),
         )
         for tournament, stamp in tournaments
     }
@@ -204,6 +212,7 @@ def _facts(
     byes: list[tuple[int, int]],
     tables: dict[int, tuple[int, int, list[int], list[SeatSums]]],
     person_of: dict[int, int],
+    adjustments: tuple[PointsAdjustment, ...] = (),
 ) -> TournamentFacts:
     system = tournament.scoring_system
     plays = []
@@ -231,6 +240,7 @@ def _facts(
         incomplete_tables=(),
         round_numbers=round_numbers,
         byes=byes,
+        adjustments=adjustments,
     )
     # A player waiting for their table's result has no place yet: the tournament places
     # only its ranked players (docs/standings.md), and the series follows it.

@@ -4,18 +4,20 @@ Each seat keeps its sums over its table's confirmed deals (written with the deal
 ``Seat``), so Python reads one row per player and round, not one per deal;
 ``scoring.systems.points_from_sums`` turns the sums into points under the tournament's
 scoring system. The queries do not depend on the number of players, rounds or deals:
-one each for the players, the rounds, the byes and the seats (and one for sheets
-awaiting confirmation when those are included).
+one each for the players, the rounds, the byes, the penalties and awards, and the seats
+(and one for sheets awaiting confirmation when those are included).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from django.db.models import QuerySet
 
 from scoring.rules import DealFacts, Leave, deals_in_round, leaves_of
 from scoring.standings import (
     Entrant,
+    PointsAdjustment,
     StandingRow,
     Standings,
     TablePlay,
@@ -23,9 +25,9 @@ from scoring.standings import (
 )
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
-from scoring.tiebreaks import decided_words, one_figure_tiebreaks, order_in_words
 from tournament.models import (
     PERSON_ID_PREFIX,
+    Adjustment,
     Bye,
     ByeScore,
     Player,
@@ -35,7 +37,6 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
-from tournament.services.csv_export import csv_text
 from tournament.services.sheets import Row, deal_facts
 
 POINTS_PER_DEAL = 26
@@ -233,6 +234,8 @@ class StandingsFacts:
     byes: list[tuple[int, int]]
     # The same tables as their seats' rows give them, in the order of ``plays``.
     tables: tuple[SummedTable, ...] = ()
+    # The penalties and awards of the rounds counted (those not removed).
+    adjustments: tuple[PointsAdjustment, ...] = ()
 
     @property
     def entrants(self) -> list[Entrant]:
@@ -249,8 +252,8 @@ def person_identifier(person_id: int | None, member: str | None) -> str:
 def standings_facts(
     tournament: Tournament, *, include_unconfirmed: bool = False, released_only: bool = False
 ) -> StandingsFacts:
-    """The facts ``tournament_standings`` counts (its arguments are the same): four queries,
-    five with the sheets awaiting confirmation."""
+    """The facts ``tournament_standings`` counts (its arguments are the same): five queries,
+    six with the sheets awaiting confirmation."""
     rounds: dict[str, object] = {"released": True} if released_only else {"started": True}
     players = {
         pk: PlayerInfo(ref, name, club, person_identifier(person_id, member))
@@ -272,6 +275,19 @@ def standings_facts(
                 "round__number", "player_id"
             )
         ),
+        adjustments=counted_adjustments(
+            Adjustment.objects.filter(tournament=tournament, **_on("round__", rounds))
+        ),
+    )
+
+
+def counted_adjustments(adjustments: QuerySet[Adjustment]) -> tuple[PointsAdjustment, ...]:
+    """Of ``adjustments``, those not removed, as the standings count them: one query."""
+    return tuple(
+        PointsAdjustment(number, player_id, points, reason)
+        for number, player_id, points, reason in adjustments.filter(
+            removed_at__isnull=True
+        ).values_list("round__number", "player_id", "points", "reason")
     )
 
 
@@ -284,6 +300,7 @@ def standings_from(tournament: Tournament, facts: StandingsFacts) -> TournamentS
         facts.round_numbers,
         facts.byes,
         bye_points(tournament),
+        facts.adjustments,
     )
     return TournamentStandings(tournament, standings, facts.players, facts.incomplete_tables)
 
@@ -307,111 +324,3 @@ def rank_label(row: StandingRow) -> str:
     if row.rank is None:
         return "–"
     return f"={row.rank}" if row.shared else str(row.rank)
-
-
-def file_rank(row: StandingRow) -> int | str:
-    """The rank as files write it: a number, "7=" for a shared 7th (a spreadsheet
-    would evaluate the pages' "=7" as a formula), or empty for a player with no rank."""
-    if row.rank is None:
-        return ""
-    return f"{row.rank}=" if row.shared else row.rank
-
-
-def as_json(result: TournamentStandings) -> dict[str, Any]:
-    standings = result.standings
-    return {
-        "tournament": result.tournament.slug,
-        "scoring": standings.system.value,
-        "tiebreaks": list(standings.tiebreaks),
-        "round_numbers": list(standings.round_numbers),
-        "rows": [
-            {
-                "rank": row.rank,
-                "shared": row.shared,
-                "player_id": result.info(row).ref,
-                "name": row.name,
-                "club": result.info(row).club,
-                "points": row.points,
-                "deals": row.deals,
-                **{tb.key: tb.value(row.tally) for tb in one_figure_tiebreaks()},
-                "rounds": list(row.rounds),
-                "decided_by": row.decided_by,
-                # The rounds whose result at the player's table is not in yet (their
-                # "rounds" entry is null); "rank" is null while others of such a round
-                # have theirs.
-                "no_result_yet": list(row.waiting),
-            }
-            for row in standings.rows
-        ],
-        "incomplete_tables": [
-            {"round": t.round, "table": t.table, "deals": t.deals, "expected": t.expected}
-            for t in result.incomplete_tables
-        ],
-        "tables_without_result": [
-            {"round": t.round, "table": t.table} for t in result.missing_tables
-        ],
-    }
-
-
-def _flat_rows(result: TournamentStandings) -> tuple[list[str], list[list[int | str]]]:
-    standings = result.standings
-    figures = one_figure_tiebreaks()
-    header = [
-        "rank",
-        "name",
-        "club",
-        "points",
-        "deals",
-        *(tb.key for tb in figures),
-        *(f"round_{number}" for number in standings.round_numbers),
-        "decided_by",
-    ]
-    rounds = list(standings.round_numbers)
-    rows: list[list[int | str]] = [
-        [
-            file_rank(row),
-            row.name,
-            result.info(row).club,
-            row.points,
-            row.deals,
-            *("" if value is None else value for value in (tb.value(row.tally) for tb in figures)),
-            *(
-                NO_RESULT_YET if number in row.waiting else "" if total is None else total
-                for number, total in zip(rounds, row.rounds, strict=True)
-            ),
-            decided_words(row, above, rounds) if row.ranked else "",
-        ]
-        for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
-    ]
-    return header, rows
-
-
-def as_csv(result: TournamentStandings) -> str:
-    return csv_text(*_flat_rows(result))
-
-
-def as_text(result: TournamentStandings) -> str:
-    header, rows = _flat_rows(result)
-    cells = [header, *([str(cell) for cell in row] for row in rows)]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    chain = order_in_words(result.standings.tiebreaks, joiner=", ")
-    lines = [
-        f"{result.tournament.name} — {result.standings.system.label}",
-        f"Ranked by {chain}.",
-        "",
-    ]
-    for row in cells:
-        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
-    if result.missing_tables:
-        lines.append("")
-        lines.extend(f"{sentence}." for sentence in result.missing_words)
-        if result.unranked:
-            lines.append("Players waiting for their table's result are listed last, unranked.")
-    if result.incomplete_tables:
-        lines.append("")
-        lines.append("Tables with fewer deals than a round has (stopped early, or not all in):")
-        lines.extend(
-            f"  round {t.round}, table {t.table}: {t.deals} of {t.expected} deals"
-            for t in result.incomplete_tables
-        )
-    return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -20,7 +20,7 @@ from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import room, tournament_file
 from tournament.services.public import public_results
-from tournament.services.standings import as_csv
+from tournament.services.standings_files import as_csv
 from tournament.tables import PER_PAGE, standings_sort, standings_table
 
 

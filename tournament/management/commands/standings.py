@@ -3,7 +3,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.models import Tournament
-from tournament.services import standings
+from tournament.services import standings_files
+from tournament.services.standings import tournament_standings
 
 
 class Command(BaseCommand):
@@ -17,11 +18,11 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"no tournament with the slug “{slug}”")
-        result = standings.tournament_standings(tournament)
+        result = tournament_standings(tournament)
         if format == "json":
-            text = json.dumps(standings.as_json(result), indent=2, ensure_ascii=False) + "\n"
+            text = json.dumps(standings_files.as_json(result), indent=2, ensure_ascii=False) + "\n"
         elif format == "csv":
-            text = standings.as_csv(result)
+            text = standings_files.as_csv(result)
         else:
-            text = standings.as_text(result)
+            text = standings_files.as_text(result)
         self.stdout.write(text, ending="")
