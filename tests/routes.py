@@ -131,6 +131,8 @@ ROUTES: dict[str, Route] = {
     "organiser:players_check_in_everyone": _route(Access.ORGANISER, "GET POST"),
     "organiser:keep_apart": _route(Access.ORGANISER, "POST"),
     "organiser:player_edit": _route(Access.ORGANISER, "GET POST"),
+    "organiser:adjustment_add": _route(Access.ORGANISER, "POST"),
+    "organiser:adjustment_remove": _route(Access.ORGANISER, "POST"),
     "organiser:player_check_in": _route(Access.ORGANISER, "POST"),
     "organiser:player_check_out": _route(Access.ORGANISER, "POST"),
     "organiser:player_drop": _route(Access.ORGANISER, "POST"),

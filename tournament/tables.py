@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.tiebreaks import decided_column, one_figure_tiebreaks, standings_columns
+from scoring.tiebreaks import Adjusted, decided_column, one_figure_tiebreaks, standings_columns
 from tournament.services.standings import NO_RESULT_YET, TournamentStandings, rank_label
 
 
@@ -98,6 +98,44 @@ def _extra(club: str, labelled: list[tuple[str, tuple[str, object]]]) -> SafeStr
     return mark_safe(f'<span class="row-extra">{club_part}{figures}</span>')
 
 
+def adjustment_words(adjustments: tuple[Adjusted, ...]) -> str:
+    """ "round 2: −2 (misdeal); round 3: +1 (dispute settled)"."""
+    return "; ".join(
+        f"round {each.round_number}: {signed(each.points)} ({each.reason})" for each in adjustments
+    )
+
+
+def signed(points: int) -> str:
+    """ "+3", "−2" (a minus sign, not a hyphen), "0"."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+def _points_with_mark(points: int, adjustments: tuple[Adjusted, ...]) -> SafeString:
+    """The total with a mark saying it includes penalties or awards, their reasons on
+    hover (the name's details show them on a tap)."""
+    words = conditional_escape(f"includes {adjustment_words(adjustments)}")
+    return mark_safe(
+        f'{points}<span class="adjusted-mark" title="{words}" aria-hidden="true">*</span>'
+        f'<span class="visually-hidden"> ({words})</span>'
+    )
+
+
+def _adjustment_details(adjustments: tuple[Adjusted, ...]) -> SafeString:
+    """Under the name: the penalties and awards, a tap away (``<details>``, no script)."""
+    total = sum(each.points for each in adjustments)
+    kind = "penalty" if total < 0 else "award" if total > 0 else "adjusted"
+    items = "".join(
+        f"<li>Round {each.round_number}: {conditional_escape(signed(each.points))} "
+        f"({conditional_escape(each.reason)})</li>"
+        for each in adjustments
+    )
+    title = conditional_escape(adjustment_words(adjustments))
+    return mark_safe(
+        f'<details class="adjustments"><summary class="badge {kind}" title="{title}">'
+        f"{signed(total)} {kind}</summary><ul>{items}</ul></details>"
+    )
+
+
 def standings_table(
     result: TournamentStandings,
     *,
@@ -145,7 +183,11 @@ def standings_table(
             # "round 3: no result yet", for a player whose table's result is not in.
             "waiting": _waiting_words(row.waiting),
         }
-        cells = [_cell(row.points if row.has_result else None, False), _cell(row.deals, False)]
+        adjusted = row.tally.adjustments
+        points: object = row.points if row.has_result else None
+        if adjusted and row.has_result:
+            points = _points_with_mark(row.points, adjusted)
+        cells = [_cell(points, False), _cell(row.deals, False)]
         labelled = [("Deals", cells[1])]
         waiting = {f"round_{number}" for number in row.waiting}
         for column in columns:
@@ -158,6 +200,7 @@ def standings_table(
             labelled.append((column.label, cells[-1]))
         record["cells"] = _Cells(cells)
         record["extra"] = _extra(club, labelled)
+        record["adjustments"] = _adjustment_details(adjusted) if adjusted else ""
         records.append(record)
     extra = [
         (

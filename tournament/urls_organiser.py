@@ -3,6 +3,7 @@ from django.urls import path
 from tournament.views import (
     clock,
     organiser,
+    player_page,
     player_people,
     players,
     rounds,
@@ -93,7 +94,17 @@ urlpatterns = [
         player_people.player_unlink,
         name="player_unlink",
     ),
-    path("<slug:slug>/players/<int:pk>/", players.player_edit, name="player_edit"),
+    path("<slug:slug>/players/<int:pk>/", player_page.player_edit, name="player_edit"),
+    path(
+        "<slug:slug>/players/<int:pk>/adjustments/",
+        player_page.adjustment_add,
+        name="adjustment_add",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/adjustments/remove/",
+        player_page.adjustment_remove,
+        name="adjustment_remove",
+    ),
     path(
         "<slug:slug>/players/<int:pk>/check-in/",
         players.player_check_in,

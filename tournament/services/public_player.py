@@ -4,7 +4,8 @@ terms).
 
 The field's work (the standings, everyone's rank after each round) comes from the
 tournament's shared public results (``public.public_results``); a player's page adds
-only two queries, for the player's own tables and their deals.
+only two queries, for the player's own tables and their deals. The player's penalties
+and awards come with the standings (their tally), so they cost no query of their own.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from itertools import groupby
 from scoring.rules import DealFacts, Leave, dealer_at, deals_in_round
 from scoring.standings import TablePlay
 from scoring.systems import score_deal
+from scoring.tiebreaks import Adjusted
 from tournament.models import DealResult, Seat, Tournament
 from tournament.services.public import PublicResults, PublicSeat, RoundRank, SeatResult
 from tournament.services.sheet_leaves import stored_leaves
@@ -159,6 +161,11 @@ class PlayerRound:
     seat: PublicSeat | None
     bye_points: int | None
     rank_after: RoundRank
+    # The penalties and awards of the round, counted in the standings.
+    adjustments: tuple[Adjusted, ...] = ()
+    # The round's total in the standings (the table's points, a bye's, and the
+    # penalties and awards), None while it has no result.
+    standings_total: int | None = None
 
     @property
     def result(self) -> SeatResult | None:
@@ -206,9 +213,12 @@ def player_rounds(
     }
     sat_out = results.byes.get(player_id, frozenset())
     points_for_bye = bye_points(tournament)
+    tally = results.rows[player_id].tally
+    totals = dict(zip(results.standings.round_numbers, tally.rounds, strict=True))
     rounds = []
     for rank in results.history_of(player_id):
         table, seat = seated.get(rank.round_number, (None, None))
+        adjusted = tuple(a for a in tally.adjustments if a.round_number == rank.round_number)
         rounds.append(
             PlayerRound(
                 round_number=rank.round_number,
@@ -216,6 +226,8 @@ def player_rounds(
                 seat=seat,
                 bye_points=points_for_bye if rank.round_number in sat_out else None,
                 rank_after=rank,
+                adjustments=adjusted,
+                standings_total=totals.get(rank.round_number),
             )
         )
     return rounds

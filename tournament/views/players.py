@@ -1,5 +1,6 @@
-"""The organiser's players page: registering players one by one or from a list, editing
-them, checking them in, dropping them out and bringing them back, and keeping pairs apart.
+"""The organiser's players page: registering players one by one or from a list, checking
+them in, dropping them out and bringing them back, and keeping pairs apart (a player's
+own page, editing them and their penalties and awards: ``player_page``).
 
 Checking in happens where the player is on the page: htmx swaps the player's row and
 the count of who is in; without JavaScript the page comes back at that row.
@@ -28,7 +29,6 @@ from tournament.forms import (
     CheckInEveryoneForm,
     CsvImportForm,
     KeepApartForm,
-    PlayerForm,
     RemoveKeepApartForm,
     form_errors,
 )
@@ -140,26 +140,6 @@ def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         person_matches=matches,
         chosen=request.POST.get("person", ""),
         focus_name=focus_name,
-    )
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
-    player = get_object_or_404(Player, tournament=tournament, pk=pk)
-    form = PlayerForm(request.POST or None, instance=player)
-    if request.method == "POST" and form.is_valid():
-        warning = player_service.duplicate_warning(tournament, form.cleaned_data["name"], player.pk)
-        form.save()
-        messages.success(request, f"Saved {player.name}.")
-        if warning:
-            messages.warning(request, warning)
-        return redirect("organiser:players", slug)
-    return render(
-        request,
-        "organiser/player_form.html",
-        {"tournament": tournament, "form": form, "player": player},
     )
 
 
