@@ -255,6 +255,7 @@ def test_the_public_pages_and_csv_of_a_table_with_a_leave_answer(db):
         "/t/leave-night/tournament.json",
         "/t/leave-night/rounds/1/",
         "/t/leave-night/projector/",
+        *(f"/t/leave-night/players/{pk}/" for pk in Player.objects.values_list("pk", flat=True)),
     ):
         assert client.get(address).status_code == 200, address
     data = json.loads(client.get("/t/leave-night/tournament.json").content)
