@@ -547,7 +547,9 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             else posted.leaves,
             posted=replace(posted, problems=problems),
         )
-        context.update(refused=bool(problems), leaves_changed=not problems)
+        context.update(
+            refused=bool(problems), leave_refused=bool(problems), leaves_changed=not problems
+        )
         return render(request, "scorer/sheet.html", context, status=422 if problems else 200)
     try:
         result = sheets.save_sheet(

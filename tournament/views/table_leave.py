@@ -48,6 +48,7 @@ def _context(
         sheet=sheet,
         leaves=shown_leaves(leaves, seats, saved),
         typed=len(sheets.trim(at_table._rows(sheet))),
+        most=at_table._most(table, leaves),
         version=version,
         problems=[capfirst(p) for p in problems],
         changed=changed,
