@@ -297,6 +297,15 @@ def test_the_projector_marks_the_total(played, organiser, client):
     assert 'title="includes round 2: +3 (dispute settled)">*</span>' in page
 
 
+def test_the_printable_results_mark_the_total_and_list_the_reasons(played, organiser, client):
+    player = first_player(played)
+    give(played, player, organiser)
+    page = client.get(reverse("final", args=[played.slug])).content.decode()
+    total = row_of(played, player, released_only=True).points
+    assert f'{total}<span class="adjusted-mark">*</span>' in page
+    assert f"<li>* {player.name}: round 2, -2 (misdeal)</li>" in page
+
+
 def test_the_players_public_page_lists_them_by_round(played, organiser, client):
     player = first_player(played)
     give(played, player, organiser)
@@ -306,6 +315,15 @@ def test_the_players_public_page_lists_them_by_round(played, organiser, client):
     assert (
         f"Penalty -2</span> misdeal · round total in the standings <strong>{total}</strong>" in page
     )
+
+
+def test_the_organisers_standings_mark_one_of_a_round_not_yet_released(
+    played, organiser, organiser_client
+):
+    Round.objects.filter(tournament=played, number=2).update(released=False)
+    give(played, first_player(played), organiser)
+    page = organiser_client.get(reverse("organiser:standings", args=[played.slug]))
+    assert 'title="includes round 2: −2 (misdeal)"' in page.content.decode()
 
 
 def test_a_penalty_in_an_unreleased_round_stays_off_the_public_pages(played, organiser, client):
