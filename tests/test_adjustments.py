@@ -306,6 +306,15 @@ def test_the_printable_results_mark_the_total_and_list_the_reasons(played, organ
     assert f"<li>* {player.name}: round 2, -2 (misdeal)</li>" in page
 
 
+def test_the_rounds_public_page_lists_its_own(played, organiser, client):
+    player = first_player(played)
+    give(played, player, organiser)
+    second = client.get(reverse("public_round", args=[played.slug, 2])).content.decode()
+    assert f"{player.name}</a>: -2 (misdeal)</li>" in second
+    first = client.get(reverse("public_round", args=[played.slug, 1])).content.decode()
+    assert "misdeal" not in first
+
+
 def test_the_players_public_page_lists_them_by_round(played, organiser, client):
     player = first_player(played)
     give(played, player, organiser)

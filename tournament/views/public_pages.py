@@ -136,6 +136,13 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "number": number,
         "tables": played.tables,
         "byes": played.byes,
+        # The round's penalties and awards: counted in the standings, not at the tables.
+        "adjusted": [
+            (row, each)
+            for row in public_results(tournament).standings.rows
+            for each in row.tally.adjustments
+            if each.round_number == number
+        ],
         "system": tournament.scoring_system,
         # A released round's play is over: no clock to look up.
         "released": True,
