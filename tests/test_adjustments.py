@@ -376,7 +376,7 @@ def test_the_standings_json_and_csv_include_them(played, organiser, client):
 
 
 @pytest.mark.usefixtures("empty_series_cache")
-def test_a_series_places_the_tournament_by_its_standings_with_the_penalty(played, organiser):
+def test_a_series_places_the_tournament_with_the_penalty_and_rates_the_cards(played, organiser):
     made = Series.objects.create(name="Season", slug="season")
     SeriesTournament.objects.create(series=made, tournament=played, accepted=True)
     for index, player in enumerate(Player.objects.filter(tournament=played).order_by("pk")):
@@ -390,6 +390,12 @@ def test_a_series_places_the_tournament_by_its_standings_with_the_penalty(played
         row = next(r for r in rows if r.person == winner.person)
         return row.results[0].rank, row.results[0].tournament_points
 
+    def ratings():
+        return {row.person.pk: (row.mu, row.sigma) for row in series.series_ratings(made).rows}
+
     assert placing() == (1, leader.points)
+    rated = ratings()
     give(played, winner, organiser, points=-limits.ADJUSTMENT_MAX, reason="dispute settled")
     assert placing() == (8, leader.points - limits.ADJUSTMENT_MAX)
+    # Who beat whom at each table is the cards': the ratings stay.
+    assert ratings() == rated
