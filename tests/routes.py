@@ -194,6 +194,7 @@ ROUTES: dict[str, Route] = {
     "table:deal": _route(Access.TABLE, "GET POST"),
     "table:review": _route(Access.TABLE, "GET POST"),
     "table:confirm": _route(Access.TABLE, "GET POST"),
+    "table:left": _route(Access.TABLE, "GET POST"),
 }
 
 TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER, Access.DOOR}
