@@ -177,6 +177,8 @@ ROUTES: dict[str, Route] = {
     "scorer:desk": _route(Access.SCORER),
     "scorer:sheet": _route(Access.SCORER, "GET POST"),
     "scorer:check": _route(Access.SCORER, "POST"),
+    "scorer:sheet_leaves": _route(Access.SCORER, "POST"),
+    "scorer:confirm_leaves": _route(Access.SCORER, "POST"),
     "scorer:confirm": _route(Access.SCORER, "GET POST"),
     "scorer:history": _route(Access.SCORER),
     # Door check-in
@@ -195,6 +197,7 @@ ROUTES: dict[str, Route] = {
     "table:review": _route(Access.TABLE, "GET POST"),
     "table:confirm": _route(Access.TABLE, "GET POST"),
     "table:left": _route(Access.TABLE, "GET POST"),
+    "table:confirm_leaves": _route(Access.TABLE, "POST"),
 }
 
 TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER, Access.DOOR}

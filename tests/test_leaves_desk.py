@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, make_players, seated_round
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Player, Sheet, SheetStatus, SheetVersion, Table
 
 SLUG = "leave-night"
@@ -35,9 +36,9 @@ def cells(rows):
     data = {}
     for number, row in enumerate(rows, start=1):
         for seat, won in enumerate(row["won"], start=1):
-            data[f"d{number}_s{seat}"] = won
-        data[f"d{number}_left_over"] = row["left_over"]
-        data[f"d{number}_last_in"] = row["last_in"]
+            data[cell_name(number, WON, seat)] = won
+        data[cell_name(number, LEFT_OVER)] = row["left_over"]
+        data[cell_name(number, LAST_IN)] = row["last_in"]
     return data
 
 
@@ -50,9 +51,16 @@ def deal_headers(page):
 
 
 def test_recording_a_leave_redraws_the_sheet_without_saving(scorer_client, round_one):
+    # The page posts all ten rows it showed, the last ones blank.
+    blank_rows = {cell_name(deal, WON, seat): "" for deal in range(1, 11) for seat in range(1, 6)}
     response = scorer_client.post(
-        url("sheet"),
-        {"expected_version": "0", "action": "leave", "leave_seat": "3", "leave_after": "7"},
+        url("sheet_leaves"),
+        {
+            "expected_version": "0",
+            "leave_seat": "3",
+            "leave_after": "7",
+            **blank_rows,
+        },
     )
     assert response.status_code == 200
     page = response.content.decode()
@@ -82,9 +90,7 @@ def test_recording_a_leave_redraws_the_sheet_without_saving(scorer_client, round
 )
 def test_a_wrong_leave_is_named_in_the_error_summary(scorer_client, round_one, fields, message):
     typed = cells([FIVE])
-    response = scorer_client.post(
-        url("sheet"), {"expected_version": "0", "action": "leave", **typed, **fields}
-    )
+    response = scorer_client.post(url("sheet_leaves"), {"expected_version": "0", **typed, **fields})
     assert response.status_code == 422
     page = response.content.decode()
     summary = re.search(r'<div class="error-summary".*?</div>', page, re.S)[0]
@@ -111,6 +117,16 @@ def test_saving_with_a_leave_records_it_and_drops_the_player(scorer_client, roun
     assert "Player 0002 left after deal 7 and is dropped from later rounds" in page
 
 
+def test_a_half_typed_leave_refuses_the_save_and_keeps_everything(scorer_client, round_one):
+    data = {"expected_version": "0", "action": "draft", "leave_after": "7", **cells([FIVE])}
+    response = scorer_client.post(url("sheet"), data)
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "A player left after deal 7: choose which player" in page
+    assert 'name="leave_after" value="7"' in page
+    assert not SheetVersion.objects.exists()
+
+
 def test_typing_a_count_for_the_leaver_is_refused_and_kept(scorer_client, round_one):
     rows = sheet_rows()
     rows[7] = {**FOUR, "won": ["10", "10", "6", "10", "10"]}
@@ -125,7 +141,7 @@ def test_typing_a_count_for_the_leaver_is_refused_and_kept(scorer_client, round_
 
 def test_removing_a_leave_redraws_the_full_round(scorer_client, round_one):
     response = scorer_client.post(
-        url("sheet"), {"expected_version": "0", "left": "3:7", "remove_leave": "3"}
+        url("sheet_leaves"), {"expected_version": "0", "left": "3:7", "remove_leave": "3"}
     )
     assert response.status_code == 200
     page = response.content.decode()
@@ -153,6 +169,14 @@ def test_a_blind_retype_compares_the_leaves(scorer_client, second_scorer_client,
     # Without the leave, deal 8 lacks seat 3's count: not compared yet.
     assert response.status_code == 422
     assert "Deal 8 is not complete" in response.content.decode()
+    # Record redraws the re-type with the leave, comparing nothing.
+    response = second_scorer_client.post(
+        url("confirm_leaves"), {**retype, "leave_seat": "3", "leave_after": "7"}
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<input type="hidden" name="left" value="3:7">' in page
+    assert 'name="d8_s3"' not in page
     response = second_scorer_client.post(url("confirm"), {**retype, "left": "3:6"})
     assert response.status_code == 422
     assert "the players who left differ from the sheet as entered" in response.content.decode()
@@ -165,13 +189,13 @@ def test_a_blind_retype_compares_the_leaves(scorer_client, second_scorer_client,
 
 def test_an_outsider_cannot_record_a_leave(outsider_client, round_one):
     response = outsider_client.post(
-        url("sheet"), {"expected_version": "0", "action": "leave", "leave_seat": "3"}
+        url("sheet_leaves"), {"expected_version": "0", "leave_seat": "3"}
     )
     assert response.status_code == 404
 
 
 def test_anonymous_is_sent_to_log_in(client, round_one):
-    response = client.post(url("sheet"), {"expected_version": "0", "action": "leave"})
+    response = client.post(url("sheet_leaves"), {"expected_version": "0"})
     assert response.status_code == 302
     assert "login" in response["Location"]
 

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, make_players, seated_round
+from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Player, Sheet, SheetStatus, Table
 from tournament.services import sheets
 
@@ -49,11 +50,11 @@ def version(table):
 
 def cells(number, row):
     data = {
-        f"d{number}_s{seat}": "" if v is None else str(v)
+        cell_name(number, WON, seat): "" if v is None else str(v)
         for seat, v in enumerate(row["won"], start=1)
     }
-    data[f"d{number}_left_over"] = str(row["left_over"])
-    data[f"d{number}_last_in"] = str(row["last_in"])
+    data[cell_name(number, LEFT_OVER)] = str(row["left_over"])
+    data[cell_name(number, LAST_IN)] = str(row["last_in"])
     return data
 
 
@@ -149,7 +150,7 @@ def test_a_second_phone_retypes_the_leave_blind(phone, table):
         retyped.update(cells(number, row))
     # Recording the leave redraws the deals without comparing anything.
     response = second.post(
-        url("confirm", table), {**retyped, "action": "leave", "leave_seat": "3", "leave_after": "7"}
+        url("confirm_leaves", table), {**retyped, "leave_seat": "3", "leave_after": "7"}
     )
     assert response.status_code == 200
     assert 'name="left" value="3:7"' in response.content.decode()

@@ -60,10 +60,7 @@ class SheetPostForm(forms.Form):
 
     expected_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
     # "Save sheet" (final) or "Save draft".
-    # "Record" in the "A player left" fields (tournament.leave_forms) redraws the sheet.
-    action = forms.ChoiceField(
-        choices=[("draft", "draft"), ("final", "final"), ("leave", "leave")], required=False
-    )
+    action = forms.ChoiceField(choices=[("draft", "draft"), ("final", "final")], required=False)
     stopped_early = forms.BooleanField(required=False)
     # The deal whose row is being typed, sent with the live check.
     typing = forms.IntegerField(required=False, min_value=1, max_value=999)

@@ -16,5 +16,6 @@ urlpatterns = [
     path("<str:code>/deal/<int:number>/", table.deal, name="deal"),
     path("<str:code>/review/", table.review, name="review"),
     path("<str:code>/left/", table_leave.left, name="left"),
+    path("<str:code>/confirm/left/", table_leave.confirm_leaves, name="confirm_leaves"),
     path("<str:code>/confirm/", table.confirm, name="confirm"),
 ]

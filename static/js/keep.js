@@ -673,8 +673,12 @@
     fields.push(["key", newKey()]);
     st.pending = {
       at: Date.now(),
-      // Not form.action: a field named "action" (the sheet's buttons) shadows it.
-      url: new URL(form.getAttribute("action") || "", document.baseURI).href,
+      // Not form.action: a field named "action" (the sheet's buttons) shadows it. A button
+      // with a formaction of its own ("Record" a player who left) posts there instead.
+      url: new URL(
+        (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action") || "",
+        document.baseURI
+      ).href,
       form: form.dataset.keep,
       fields: fields,
     };

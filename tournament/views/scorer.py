@@ -46,7 +46,6 @@ from tournament.cells import (
 from tournament.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.leave_forms import (
     LEAVE_SEAT,
-    REMOVE_LEAVE,
     PostedLeaves,
     players_at,
     posted_leaves,
@@ -427,7 +426,10 @@ def _sheet_context(
         dict.fromkeys([*(posted.problems if posted else ()), *leave_problems(leaves, table)])
     )
     most = deals_in_round(size, tournament.rotations_per_round, leaves)
-    padded = _padded(rows, size, max(most, len(rows)))
+    # Blank rows past the round's last deal are the lines of a page drawn before a leave
+    # shortened the round: not deals.
+    filled = sheets.trim([sheets.clean_row(row, size) for row in rows])
+    padded = _padded(filled, size, max(most, len(filled)))
     check = sheets.check_rows(
         padded, table, final=final, stopped_early=stopped_early, typing=typing, leaves=leaves
     )
@@ -458,6 +460,7 @@ def _sheet_context(
         "check": check,
         "problems": _linked(check.problems, shown, set(refused_leaves)),
         "leaves": shown_leaves(leaves, seats, current_leaves(sheet)),
+        "leaves_url": _table_url("scorer:sheet_leaves", table),
         "leave_seat": posted.typed_seat if posted and posted.problems else "",
         "leave_after": posted.typed_after if posted and posted.problems else "",
         "autofocus": _first_empty(shown),
@@ -528,29 +531,11 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     posted = posted_leaves(request.POST)
     most = deals_in_round(table_.size, tournament.rotations_per_round, posted.leaves)
     typed = _typed_rows(request.POST, table_.size, most)
-    action = _posted(request).get("action")
-    final = action == "final"
+    final = _posted(request).get("action") == "final"
     stopped_early = bool(_posted(request).get("stopped_early"))
-    if action == "leave" or REMOVE_LEAVE in request.POST or posted.problems:
-        # Recording or removing a leave redraws the sheet with it; nothing is saved until
-        # the sheet is. A leave the rules refuse stays in the fields, named in the summary.
-        problems = posted.problems or tuple(leave_problems(posted.leaves, table_))
-        context = _sheet_context(
-            request,
-            table_,
-            sheets.peek_sheet(table_),
-            typed,
-            expected_version=expected,
-            stopped_early=stopped_early,
-            leaves=posted_leaves(request.POST, with_new=False).leaves
-            if problems
-            else posted.leaves,
-            posted=replace(posted, problems=problems),
-        )
-        context.update(
-            refused=bool(problems), leave_refused=bool(problems), leaves_changed=not problems
-        )
-        return render(request, "scorer/sheet.html", context, status=422 if problems else 200)
+    if posted.problems:
+        # A player who left, half typed into the fields: saved with nothing, said so.
+        return _redrawn_with_leaves(request, table_, typed, posted, expected, stopped_early)
     try:
         result = sheets.save_sheet(
             table_,
@@ -604,6 +589,51 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     if result.status == SheetStatus.DRAFT:
         return saved_redirect(request, _table_url("scorer:sheet", table_))
     return saved_redirect(request, _round_home_url(tournament, round_))
+
+
+def _redrawn_with_leaves(
+    request: HtmxHttpRequest,
+    table_: Table,
+    typed: list[Row],
+    posted: PostedLeaves,
+    expected: int,
+    stopped_early: bool,
+) -> HttpResponse:
+    """The sheet page drawn again with the players who left as posted, nothing saved; a
+    leave the rules refuse stays in the fields, named in the error summary."""
+    problems = posted.problems or tuple(leave_problems(posted.leaves, table_))
+    context = _sheet_context(
+        request,
+        table_,
+        sheets.peek_sheet(table_),
+        typed,
+        expected_version=expected,
+        stopped_early=stopped_early,
+        leaves=posted_leaves(request.POST, with_new=False).leaves if problems else posted.leaves,
+        posted=replace(posted, problems=problems),
+    )
+    context.update(
+        refused=bool(problems), leave_refused=bool(problems), leaves_changed=not problems
+    )
+    return render(request, "scorer/sheet.html", context, status=422 if problems else 200)
+
+
+@login_required
+@require_POST
+def sheet_leaves(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    """The sheet page's "Record" and "Remove" of a player who left: the sheet drawn again
+    with the leaves as they now are, and the rows typed, until it is saved."""
+    table_ = _started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    expected = _expected_version(request)
+    if expected is None:
+        return HttpResponseBadRequest("The form is missing the sheet's version; reload the page.")
+    posted = posted_leaves(request.POST)
+    most = deals_in_round(table_.size, table_.round.tournament.rotations_per_round, posted.leaves)
+    typed = _typed_rows(request.POST, table_.size, most)
+    stopped_early = bool(_posted(request).get("stopped_early"))
+    return _redrawn_with_leaves(request, table_, typed, posted, expected, stopped_early)
 
 
 def _typing(request: HttpRequest) -> int | None:
@@ -663,22 +693,17 @@ def _first_incomplete_deal(
     return None
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
-    table_ = _started_table(request, slug, round, table)
-    if isinstance(table_, HttpResponse):
-        return table_
+def _confirm_base(
+    request: HtmxHttpRequest, table_: Table, posted: PostedLeaves, mode: str | None
+) -> tuple[dict[str, Any], int, int]:
+    """The confirmation page's context, the deals a re-type holds and the rows it shows;
+    ``posted`` are the players who left as the re-type records them (never the entered
+    ones: a blind re-type does not see them)."""
     round_, tournament = table_.round, table_.round.tournament
     seats = list(table_.seats.all())
     size = len(seats)
     current = sheets.peek_sheet(table_)
-    chosen = ConfirmModeForm(request.POST if request.method == "POST" else request.GET)
-    mode = chosen.cleaned_data.get("mode") or None if chosen.is_valid() else None
-    confirm_url = _table_url("scorer:confirm", table_)
     entered_leaves = stored_leaves(current.pending_left)
-    # A blind re-type records the players who left as the paper says, unseen.
-    posted = posted_leaves(request.POST) if request.method == "POST" else PostedLeaves(())
     most = deals_in_round(size, tournament.rotations_per_round, posted.leaves)
     deals = len(current.pending) if current.status == SheetStatus.ENTERED else 0
     context: dict[str, Any] = {
@@ -697,29 +722,70 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         if current.stopped_early
         else None,
         "leaves": shown_leaves(posted.leaves, seats, ()),
+        "leaves_url": _table_url("scorer:confirm_leaves", table_),
     }
-    blank = _padded([], size, max(most, deals))
+    return context, deals, max(most, deals)
+
+
+@login_required
+@require_POST
+def confirm_leaves(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    """A blind re-type's "Record" and "Remove" of a player who left: the re-type drawn
+    again with the leaves as typed, nothing compared."""
+    table_ = _started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    expected = _expected_version(request)
+    if expected is None:
+        return HttpResponseBadRequest("The form is incomplete; reload the page.")
+    posted = posted_leaves(request.POST)
+    context, _, count = _confirm_base(request, table_, posted, "retype")
+    seats = context["seats"]
+    retyped = _typed_rows(request.POST, len(seats), count)
+    context.update(
+        expected_version=expected,
+        error=capfirst("; ".join(posted.problems)) + "." if posted.problems else "",
+        leave_seat=posted.typed_seat if posted.problems else "",
+        leave_after=posted.typed_after if posted.problems else "",
+        rows=_sheet_rows(_padded(retyped, len(seats), count), seats, leaves=posted.leaves),
+    )
+    return render(request, "scorer/confirm.html", context, status=422 if posted.problems else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    table_ = _started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    round_, tournament = table_.round, table_.round.tournament
+    chosen = ConfirmModeForm(request.POST if request.method == "POST" else request.GET)
+    mode = chosen.cleaned_data.get("mode") or None if chosen.is_valid() else None
+    confirm_url = _table_url("scorer:confirm", table_)
+    # A blind re-type records the players who left as the paper says, unseen.
+    posted = posted_leaves(request.POST) if request.method == "POST" else PostedLeaves(())
+    context, deals, count = _confirm_base(request, table_, posted, mode)
+    seats = context["seats"]
+    size = len(seats)
+    current = context["sheet"]
+    entered_leaves = stored_leaves(current.pending_left)
+    most = count
+    blank = _padded([], size, count)
 
     if request.method == "POST":
         expected = _expected_version(request)
         if expected is None or mode is None:
             return HttpResponseBadRequest("The form is incomplete; reload the page.")
         retyped = _typed_rows(request.POST, size, most) if mode == "retype" else None
-        if retyped is not None and (
-            _posted(request).get("action") == "leave"
-            or REMOVE_LEAVE in request.POST
-            or posted.problems
-        ):
+        if retyped is not None and posted.problems:
             context.update(
                 expected_version=expected,
-                error=capfirst("; ".join(posted.problems)) + "." if posted.problems else "",
-                leave_seat=posted.typed_seat if posted.problems else "",
-                leave_after=posted.typed_after if posted.problems else "",
+                error=capfirst("; ".join(posted.problems)) + ".",
+                leave_seat=posted.typed_seat,
+                leave_after=posted.typed_after,
                 rows=_sheet_rows(_padded(retyped, size, len(blank)), seats, leaves=posted.leaves),
             )
-            return render(
-                request, "scorer/confirm.html", context, status=422 if posted.problems else 200
-            )
+            return render(request, "scorer/confirm.html", context, status=422)
         if retyped is not None and context["can_confirm"]:
             incomplete = _first_incomplete_deal(retyped, size, deals, posted.leaves)
             if incomplete is not None:

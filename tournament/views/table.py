@@ -37,7 +37,6 @@ from tournament.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.codes import TYPED_MAX, shown_code
 from tournament.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.leave_forms import (
-    REMOVE_LEAVE,
     PostedLeaves,
     players_at,
     posted_leaves,
@@ -713,6 +712,7 @@ def _confirm_context(
         leaves=shown_leaves(leaves, list(table.seats.all()), ()),
         leave_seat=posted.typed_seat if posted and posted.problems else "",
         leave_after=posted.typed_after if posted and posted.problems else "",
+        leaves_url=_url("table:confirm_leaves", table),
         version=sheet.version,
         entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
         keep=keep_key(table, sheet.version, "confirm"),
@@ -749,11 +749,11 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
     retyped = _retyped_rows(request, deals, table.size)
     left = posted_leaves(request.POST)
-    if posted.get("action") == "leave" or REMOVE_LEAVE in request.POST or left.problems:
-        # Recording or removing a player who left redraws the deals; nothing is compared.
-        error = capfirst("; ".join(left.problems)) + "." if left.problems else ""
+    if left.problems:
+        # A player who left, half typed into the fields: nothing compared, said so.
+        error = capfirst("; ".join(left.problems)) + "."
         context = _confirm_context(table, sheet, retyped, left, error=error)
-        return render(request, "table/confirm.html", context, status=422 if error else 200)
+        return render(request, "table/confirm.html", context, status=422)
     if not refusal:
         for number, row in enumerate(retyped, start=1):
             absent = absent_seats(number, left.leaves)

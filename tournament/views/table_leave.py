@@ -1,7 +1,8 @@
 """Entry at the table: the page where a phone records that a player left mid-round
 (docs/rules.md, "A player leaves mid-round"). Like a deal page it saves the sheet as a
 draft at once, with the leave, through ``services.sheets`` (the same rules as the desk:
-``sheet_leaves``); the deal pages then leave the player out of the deals after it."""
+``sheet_leaves``); the deal pages then leave the player out of the deals after it. Also
+the blind re-type's "Record" of a player who left, which draws the re-type again."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.http import HtmxHttpRequest, saved_redirect
 from tournament.leave_forms import PostedLeaves, posted_leaves, shown_leaves
-from tournament.models import Sheet, Table
+from tournament.models import Sheet, SheetStatus, Table
 from tournament.services import sheets
 from tournament.services import table_entry as entry
+from tournament.services.sheet_access import Act
 from tournament.services.sheet_leaves import current_leaves
 from tournament.services.sheets import (
     ClosedAtTableError,
@@ -107,3 +109,23 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     for dropped in result.dropped:
         messages.info(request, capfirst(dropped) + ".")
     return saved_redirect(request, at_table._url("table:entry", table))
+
+
+@never_cache
+@require_POST
+def confirm_leaves(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """A second phone's blind re-type: its "Record" and "Remove" of a player who left draw
+    the deals again with the leaves as typed, nothing compared."""
+    table = at_table._open(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    sheet = sheets.peek_sheet(table)
+    if at_table._posted(request).get("expected_version") is None:
+        return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
+    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    retyped = at_table._retyped_rows(request, deals, table.size)
+    posted = posted_leaves(request.POST)
+    error = capfirst("; ".join(posted.problems)) + "." if posted.problems else ""
+    refusal = at_table._refusal(request, table, sheet, Act.CONFIRM)
+    context = at_table._confirm_context(table, sheet, retyped, posted, error=error, refusal=refusal)
+    return render(request, "table/confirm.html", context, status=422 if error else 200)
