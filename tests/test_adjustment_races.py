@@ -106,3 +106,26 @@ def test_a_penalty_given_while_a_sheet_is_confirmed_both_land(
     assert "misdeal" in served
     adjustments.remove_adjustment(tournament, added.pk, organiser)
     assert points_of(tournament, player, released_only=True).points == with_penalty + 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_penalty_double_clicked_is_recorded_once(
+    postgresql, seated_round, organiser, monkeypatch
+):
+    """Both requests check for the same penalty before either writes it: the tournament's
+    lock makes the second wait for the first and find it."""
+    tournament = seated_round.tournament
+    player = Seat.objects.filter(table__round=seated_round).first().player
+    linger_after(monkeypatch, adjustments, "lock_tournaments", 0.3)
+    url = reverse("organiser:adjustment_add", args=[tournament.slug, player.pk])
+
+    def click():
+        client = Client()
+        client.force_login(organiser)
+        return client.post(url, {"round": "1", "points": "-2", "reason": "slow play"})
+
+    outcomes = run_together(click, click)
+
+    assert [outcome.error for outcome in outcomes] == [None, None]
+    assert [outcome.value.status_code for outcome in outcomes] == [302, 302]
+    assert Adjustment.objects.filter(player=player).count() == 1

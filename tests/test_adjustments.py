@@ -5,6 +5,7 @@ refused and in which words, what the history keeps, and that the public pages re
 import csv
 import io
 import json
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
@@ -37,7 +38,7 @@ def row_of(tournament, player, **options):
 def give(tournament, player, user, points=-2, round_number=2, reason="misdeal"):
     return adjustments.add_adjustment(
         tournament, NewAdjustment(player.pk, round_number, points, reason), user
-    )
+    ).adjustment
 
 
 # The service -------------------------------------------------------------------------
@@ -127,7 +128,7 @@ def test_removing_keeps_the_row_with_who_and_when_and_stops_counting(played, org
     player = first_player(played)
     before = row_of(played, player).points
     added = give(played, player, organiser)
-    removed = adjustments.remove_adjustment(played, added.pk, organiser)
+    removed = adjustments.remove_adjustment(played, added.pk, organiser).adjustment
     assert removed.removed_by == organiser
     assert removed.removed_at is not None
     assert row_of(played, player).points == before
@@ -138,13 +139,38 @@ def test_removing_keeps_the_row_with_who_and_when_and_stops_counting(played, org
     ]
 
 
+def a_minute_ago(adjustment, field):
+    setattr(adjustment, field, getattr(adjustment, field) - timedelta(minutes=1))
+    adjustment.save(update_fields=[field])
+
+
 def test_removing_twice_is_refused_saying_who_removed_it(played, organiser):
     added = give(played, first_player(played), organiser)
     adjustments.remove_adjustment(played, added.pk, organiser)
+    # At once, by the same person: a double click, done already.
+    assert adjustments.remove_adjustment(played, added.pk, organiser).repeated
+    added.refresh_from_db()
+    a_minute_ago(added, "removed_at")
     with pytest.raises(AdjustmentError) as refused:
         adjustments.remove_adjustment(played, added.pk, organiser)
     assert "was removed already, by olive" in refused.value.message
     assert "penalty of -2 (misdeal)" in refused.value.message
+
+
+def test_the_same_penalty_sent_twice_at_once_is_recorded_once(played, organiser):
+    player = first_player(played)
+    first = give(played, player, organiser)
+    again = adjustments.add_adjustment(
+        played, NewAdjustment(player.pk, 2, -2, "misdeal"), organiser
+    )
+    assert again.repeated
+    assert again.adjustment == first
+    assert Adjustment.objects.count() == 1
+    # Another figure, or the same a minute later, is another penalty.
+    give(played, player, organiser, points=-3)
+    a_minute_ago(first, "created")
+    give(played, player, organiser)
+    assert Adjustment.objects.count() == 3
 
 
 def test_an_unreleased_round_counts_for_the_organiser_only(played, organiser):
@@ -221,6 +247,10 @@ def test_the_organiser_removes_one_and_the_history_keeps_it(played, organiser, o
     page = organiser_client.get(page_url(played, player)).content.decode()
     assert "None given." in page
     assert "removed by olive" in page
+    twice = organiser_client.post(remove_url(played, player), {"adjustment": added.pk}, follow=True)
+    assert "was removed a moment ago" in twice.content.decode()
+    added.refresh_from_db()
+    a_minute_ago(added, "removed_at")
     again = organiser_client.post(remove_url(played, player), {"adjustment": added.pk})
     assert again.status_code == 409
     assert "was removed already, by olive" in again.content.decode()

@@ -14,15 +14,18 @@ Only the tournament's organiser (or a superuser) gives or removes one. A scorer 
 and confirms what a table played; a penalty is the organiser's ruling on top of it, so a
 scorer may not (``may_adjust``).
 
-Both changes hold the round as a sheet being saved holds it (``locks.hold_round``) and
-mark the public pages changed last, when the round is released (the tournament row,
-``public_cache.mark_changed``): a sheet confirmed at the same moment and a penalty both
-land, in the order of ``services.locks``, and a release meanwhile waits for either.
+Both changes hold the round as a sheet being saved holds it (``locks.hold_round``), then
+the tournament row (``lock_tournaments``; ``public_cache.mark_changed`` writes it when
+the round is released): a sheet confirmed at the same moment and a penalty both land,
+in the order of ``services.locks`` (rounds, then sheets, then the tournament), and a
+release meanwhile waits for either. The same penalty sent twice by the same person a
+moment apart (a double click) is recorded once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User as Account
 from django.db import transaction
@@ -32,11 +35,14 @@ from scoring.errors import UserError
 from tournament import limits, public_cache
 from tournament.models import Adjustment, Player, Round, Tournament
 from tournament.permissions import User, is_organiser
-from tournament.services.locks import hold_round
+from tournament.services.locks import hold_round, lock_tournaments
 from tournament.services.players import text_problem
 
 # What the form suggests for a reason; any other reason is fine.
 SUGGESTED_REASONS = ("misdeal", "slow play", "dispute settled")
+# The same penalty given (or removed) again by the same person within this many seconds
+# is a double click or a form sent twice, not a second penalty.
+REPEAT_SECONDS = 10
 
 
 class AdjustmentError(UserError):
@@ -110,29 +116,61 @@ def _refuse_unless_organiser(user: User, tournament: Tournament) -> None:
         )
 
 
-def add_adjustment(tournament: Tournament, given: NewAdjustment, user: User) -> Adjustment:
+@dataclass(frozen=True)
+class Done:
+    """A penalty or award given or removed; ``repeated`` when the same person had just
+    done the very same (a double click, a form sent twice): nothing new was written."""
+
+    adjustment: Adjustment
+    repeated: bool = False
+
+
+def _just_now(moment: datetime | None) -> bool:
+    return moment is not None and timezone.now() - moment < timedelta(seconds=REPEAT_SECONDS)
+
+
+def add_adjustment(tournament: Tournament, given: NewAdjustment, user: User) -> Done:
     """Record a penalty or award, by ``user`` now; ``AdjustmentError`` names the field at
-    fault."""
+    fault. The same one by the same person a moment ago is that one, not a second."""
     _refuse_unless_organiser(user, tournament)
     with transaction.atomic():
         player, round_, reason = _checked(tournament, given)
         round_ = hold_round(round_.pk)
+        # Two of the organiser's requests at once wait here for each other (the round is
+        # held first, as everywhere), so that the second sees the first.
+        lock_tournaments([tournament.pk])
+        account = _account(user)
+        same = (
+            Adjustment.objects.filter(
+                player=player,
+                round=round_,
+                points=given.points,
+                reason=reason,
+                created_by=account,
+                removed_at__isnull=True,
+            )
+            .order_by("-created")
+            .first()
+        )
+        if same is not None and account is not None and _just_now(same.created):
+            return Done(same, repeated=True)
         adjustment = Adjustment.objects.create(
             tournament=tournament,
             player=player,
             round=round_,
             points=given.points,
             reason=reason,
-            created_by=_account(user),
+            created_by=account,
         )
         if round_.released:
             public_cache.mark_changed(tournament.pk)
-    return adjustment
+    return Done(adjustment)
 
 
-def remove_adjustment(tournament: Tournament, adjustment_id: int, user: User) -> Adjustment:
+def remove_adjustment(tournament: Tournament, adjustment_id: int, user: User) -> Done:
     """Take a penalty or award back, by ``user`` now; its row stays in the history.
-    Removing one already removed is refused, saying by whom and when."""
+    Removing one already removed is refused, saying by whom and when, unless the same
+    person removed it a moment ago (a double click)."""
     _refuse_unless_organiser(user, tournament)
     with transaction.atomic():
         found = Adjustment.objects.filter(tournament=tournament, pk=adjustment_id).first()
@@ -141,18 +179,22 @@ def remove_adjustment(tournament: Tournament, adjustment_id: int, user: User) ->
         round_ = hold_round(found.round_id)
         # Nothing joined: PostgreSQL locks no row of an outer join's nullable side.
         adjustment = Adjustment.objects.select_for_update().get(pk=found.pk)
+        account = _account(user)
         if adjustment.removed_at is not None:
+            by_them = account is not None and adjustment.removed_by_id == account.pk
+            if by_them and _just_now(adjustment.removed_at):
+                return Done(adjustment, repeated=True)
             raise AdjustmentError(
                 f"the {described(adjustment)} for {adjustment.player.name} in round "
                 f"{round_.number} was removed already, by {who(adjustment.removed_by)} "
                 f"at {timezone.localtime(adjustment.removed_at):%H:%M on %d %b}"
             )
         adjustment.removed_at = timezone.now()
-        adjustment.removed_by = _account(user)
+        adjustment.removed_by = account
         adjustment.save(update_fields=["removed_at", "removed_by"])
         if round_.released:
             public_cache.mark_changed(tournament.pk)
-    return adjustment
+    return Done(adjustment)
 
 
 def _account(user: User) -> Account | None:

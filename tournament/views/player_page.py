@@ -91,18 +91,19 @@ def adjustment_add(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             form.cleaned_data["reason"],
         )
         try:
-            added = adjustments.add_adjustment(tournament, given, request.user)
+            done = adjustments.add_adjustment(tournament, given, request.user)
         except adjustments.AdjustmentError as error:
             form.add_error(
                 error.field if error.field in form.fields else None,
                 capfirst_sentence(error.message),
             )
         else:
-            messages.success(
-                request,
-                f"Recorded a {adjustments.described(added)} for {player.name} "
-                f"in round {added.round.number}.",
-            )
+            added = done.adjustment
+            what = f"{adjustments.described(added)} for {player.name} in round {added.round.number}"
+            if done.repeated:
+                messages.info(request, f"The {what} was recorded a moment ago; it counts once.")
+            else:
+                messages.success(request, f"Recorded a {what}.")
             return _back_to_section(slug, player)
     return _page(request, tournament, player, adjustment_form=form, failed=form, status=422)
 
@@ -121,15 +122,16 @@ def adjustment_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         form.add_error(None, f"{player.name} has no such penalty or award.")
         return _page(request, tournament, player, failed=form, status=422)
     try:
-        removed = adjustments.remove_adjustment(tournament, chosen, request.user)
+        done = adjustments.remove_adjustment(tournament, chosen, request.user)
     except adjustments.AdjustmentError as error:
         form.add_error(None, capfirst_sentence(error.message))
         return _page(request, tournament, player, failed=form, status=409)
-    messages.success(
-        request,
-        f"Removed the {adjustments.described(removed)} for {player.name} "
-        f"in round {removed.round.number}; the history keeps it.",
-    )
+    removed = done.adjustment
+    what = f"{adjustments.described(removed)} for {player.name} in round {removed.round.number}"
+    if done.repeated:
+        messages.info(request, f"The {what} was removed a moment ago.")
+    else:
+        messages.success(request, f"Removed the {what}; the history keeps it.")
     return _back_to_section(slug, player)
 
 
