@@ -14,7 +14,8 @@ then sees what the first did:
 3. the tournament row last: ``public_cache.mark_changed`` updates it at the end of any
    change the public can see, so a service that locked it first could wait in a circle
    with a sheet save that holds its round. (Seating the next round locks the tournament
-   alone: it creates its round and waits for no other.)
+   alone: it creates its round and waits for no other. A penalty or award holds its
+   round as a sheet save does, then locks the tournament: ``services.adjustments``.)
 
 The register of people (``services.people``: linking a player to a person, unlinking,
 merging and editing people) takes its locks in one order too, so that two of its changes
