@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament.http import HtmxHttpRequest, saved_redirect
 from tournament.leave_forms import PostedLeaves, posted_leaves, shown_leaves
 from tournament.models import Sheet, SheetStatus, Table
+from tournament.round_forms import SheetPostForm
 from tournament.services import sheets
 from tournament.services import table_entry as entry
 from tournament.services.sheet_access import Act
@@ -31,6 +32,14 @@ from tournament.services.sheets import (
 )
 from tournament.templatetags.keep import keep_key, keep_table_key
 from tournament.views import table as at_table
+
+
+def _expected_version(request: HtmxHttpRequest) -> int | None:
+    """The sheet's version the page was drawn from (``SheetPostForm``); None when missing
+    or malformed, which refuses the post."""
+    form = SheetPostForm(request.POST)
+    form.is_valid()
+    return form.cleaned_data.get("expected_version")
 
 
 def _context(
@@ -74,7 +83,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if request.method == "GET":
         return render(request, "table/left.html", _context(table, sheet, version=sheet.version))
 
-    expected = at_table._posted(request).get("expected_version")
+    expected = _expected_version(request)
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     posted = posted_leaves(request.POST)
@@ -120,7 +129,7 @@ def confirm_leaves(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     sheet = sheets.peek_sheet(table)
-    if at_table._posted(request).get("expected_version") is None:
+    if _expected_version(request) is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
     retyped = at_table._retyped_rows(request, deals, table.size)
