@@ -256,6 +256,25 @@ def test_the_organiser_removes_one_and_the_history_keeps_it(played, organiser, o
     assert "was removed already, by olive" in again.content.decode()
 
 
+def test_the_players_list_marks_a_player_with_penalties_or_awards(
+    played, organiser, organiser_client
+):
+    first, second = Player.objects.filter(tournament=played).order_by("pk")[:2]
+    give(played, first, organiser)
+    give(played, first, organiser, points=-1, round_number=1, reason="slow play")
+    removed = give(played, second, organiser, points=4, reason="dispute settled")
+    adjustments.remove_adjustment(played, removed.pk, organiser)
+    page = organiser_client.get(reverse("organiser:players", args=[played.slug]))
+    text = page.content.decode()
+    assert '<span class="badge penalty" title="Penalties and awards in all' in text
+    assert ">-3</span>" in text
+    assert "+4</span>" not in text
+    # Checked in where they are on the page, the row keeps its mark.
+    url = reverse("organiser:player_check_in", args=[played.slug, first.pk])
+    row = organiser_client.post(url, headers={"HX-Request": "true"}).content.decode()
+    assert ">-3</span>" in row
+
+
 def test_another_players_adjustment_is_not_removed_from_this_page(
     played, organiser, organiser_client
 ):

@@ -63,6 +63,10 @@ def test_a_penalty_from_the_player_page_to_the_public_standings(
     fits(page)
     section.scroll_into_view_if_needed()
     page.screenshot(path=shots / "01-organiser-player-page.png", full_page=True)
+    page.get_by_role("link", name="Players", exact=True).click()
+    expect(page.locator(f"#player-{player.pk} .badge.penalty")).to_have_text("-2")
+    fits(page)
+    page.screenshot(path=shots / "01b-organiser-players-list.png", full_page=False)
 
     visitor = new_page(viewport=viewport, is_mobile=viewport is PHONE, has_touch=True)
     visitor.goto(f"/t/{tournament.slug}/")

@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User as Account
 from django.db import transaction
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from scoring.errors import UserError
@@ -213,6 +214,14 @@ def who(user: object) -> str:
     if user is None:
         return "an account since deleted"
     return str(getattr(user, "get_username", lambda: user)())
+
+
+def with_adjustments(players: QuerySet[Player]) -> QuerySet[Player]:
+    """``players``, each with ``adjusted``: the sum of their penalties and awards in force
+    (None for none), in the same query."""
+    return players.annotate(
+        adjusted=Sum("adjustments__points", filter=Q(adjustments__removed_at__isnull=True))
+    )
 
 
 def player_adjustments(player: Player) -> list[Adjustment]:

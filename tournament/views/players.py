@@ -38,6 +38,7 @@ from tournament.people_forms import AddPlayerForm
 from tournament.permissions import get_tournament_for_organiser
 from tournament.services import people, player_lists
 from tournament.services import players as player_service
+from tournament.services.adjustments import with_adjustments
 from tournament.tables import PlayersTable
 
 
@@ -51,7 +52,9 @@ def _players_page(
     request: HttpRequest, tournament: Tournament, form: AddPlayerForm, **extra: object
 ) -> HttpResponse:
     players = list(
-        Player.objects.filter(tournament=tournament).select_related("person").order_by("name")
+        with_adjustments(Player.objects.filter(tournament=tournament))
+        .select_related("person")
+        .order_by("name")
     )
     duplicates = _duplicates([(player.pk, player.name) for player in players], players)
     table = PlayersTable(players, duplicates=duplicates, slug=tournament.slug)
@@ -160,7 +163,7 @@ def _check_in(request: HtmxHttpRequest, slug: str, pk: int, checked_in: bool) ->
     JavaScript the page comes back at their row, not at the top of the list."""
     tournament = get_tournament_for_organiser(request, slug)
     player = get_object_or_404(
-        Player.objects.select_related("person"), tournament=tournament, pk=pk
+        with_adjustments(Player.objects.select_related("person")), tournament=tournament, pk=pk
     )
     player_service.set_status(player, checked_in=checked_in)
     if request.htmx:
