@@ -166,3 +166,17 @@ def test_a_second_phone_retypes_the_leave_blind(phone, table):
 def test_a_closed_code_records_no_leave(phone, table):
     response = phone.post(reverse("table:left", args=["ZZZZZZZZ"]), {"expected_version": 0})
     assert response.status_code == 404
+
+
+def test_the_totals_beside_a_deal_keep_the_later_deals_at_their_own_size(phone, table):
+    for number in range(1, 8):
+        post_deal(phone, table, number, FIVE)
+    record_leave(phone, table)
+    post_deal(phone, table, 8, FOUR)
+    post_deal(phone, table, 9, FOUR)
+    page = phone.get(url("deal", table, 7)).content.decode()
+    # Deals 1–6 and 8–9: seat 1 won 60 + 20 cards; seat 3 only its six deals at five.
+    rows = dict(re.findall(r"<th scope=\"row\">(\d) · [^<]*</th><td>(\d+)</td>", page))
+    assert rows["1"] == "80"
+    assert rows["3"] == "60"
+    assert "The 8 other deals saved" in page

@@ -427,8 +427,11 @@ def _deal_context(
     saved = _rows(sheet)
     leaves = current_leaves(sheet)
     absent = absent_seats(number, leaves)
-    # The running totals: every deal saved so far but this one, as on the paper.
-    others = [r for n, r in enumerate(saved, start=1) if n != number]
+    # The running totals: every deal saved so far but this one, as on the paper. This one
+    # is blanked, not dropped: the deals after it keep their numbers (and so their dealers
+    # and who had left).
+    blank = Row(won=[None] * table.size, last_in=None, left_over=None)
+    others = [blank if n == number else r for n, r in enumerate(saved, start=1)]
     totals = sheets.check_rows(others, table, final=False, leaves=leaves)
     marked = marked or set()
     names = [cell_name(number, WON, seat.position) for seat in seats]
