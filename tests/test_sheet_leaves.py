@@ -236,6 +236,18 @@ def test_the_rotations_cannot_go_below_a_sheet_with_a_leave(table, users):
     ]
 
 
+def test_the_rotations_cannot_go_below_a_drafts_leave_beyond_its_rows(table, users):
+    # Three deals typed so far; seat 3 is to leave after deal 7 of the two rotations.
+    save_sheet(
+        table, users[0], leaving_sheet()[:3], expected_version=0, final=False, left=SEAT_3_AFTER_7
+    )
+    assert sheets.deals_beyond_rotations(table.round.tournament, 2) == []
+    assert sheets.deals_beyond_rotations(table.round.tournament, 1) == [
+        "round 1, table 1: seat 3 left after deal 7: the round has 5 deals, so after deal 7 "
+        "there is nothing left to leave"
+    ]
+
+
 @pytest.mark.parametrize("system", list(ScoringSystem))
 def test_standings_count_the_leavers_deals_played_only(table, users, system):
     tournament = table.round.tournament

@@ -47,6 +47,7 @@ from scoring.rules import (
     deals_in_round,
     missing_value,
     validate_deal,
+    validate_leaves,
 )
 from scoring.systems import SeatSums, score_deal, table_sums
 from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name, cell_part
@@ -453,8 +454,12 @@ def deals_beyond_rotations(tournament: Tournament, rotations: int) -> list[str]:
         if sheet is not None and sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
             typed = len(sheet.pending)
         left = sheet.pending_left if typed and sheet is not None else table.left
-        most = deals_in_round(table.seat_count, rotations, stored_leaves(left))
+        leaves = stored_leaves(left)
+        most = deals_in_round(table.seat_count, rotations, leaves)
         if max(table.deal_count, typed) <= most:
+            # A draft's leave may lie beyond its rows: it must still fit the shorter round.
+            if leaves and (beyond := validate_leaves(leaves, table.seat_count, rotations)):
+                found.append(f"round {table.round.number}, table {table.number}: {beyond[0]}")
             continue
         if typed > table.deal_count:
             state = (
