@@ -171,7 +171,10 @@ def validate_leaves(leaves: Sequence[Leave], table_size: int, rotations: int) ->
                 f"{MIN_TABLE_SIZE} — mark the table as stopped early instead"
             )
             continue
-        earlier = [other for other in leaves if other.seat in seen and other != leave]
+        # The round as it is with this leave and those before it: the leaver's later turns
+        # to deal are skipped, so a leave after the last of the shortened round's deals
+        # leaves nothing to leave.
+        earlier = [other for other in leaves if other.seat in seen]
         total = deals_in_round(table_size, rotations, earlier)
         if leave.after_deal >= total:
             problems.append(

@@ -144,3 +144,16 @@ def test_the_sums_score_a_table_with_leaves_as_its_deals_one_by_one(table, syste
     assert play.points == tuple(points_from_sums(seat, system) for seat in sums)
     assert [play.deals_of(i) for i in range(size)] == [seat.deals for seat in sums]
     assert set(TABLE_PARAMS) >= {deal.players for deal in deals}
+
+
+def test_a_leave_after_the_last_deal_of_the_round_it_shortens_is_refused():
+    # Seat 5 would deal deal 10: leaving after deal 9 skips that turn, so deal 9 is the
+    # round's last and there is nothing left to leave.
+    (problem,) = validate_leaves([Leave(9, 5)], 5, 2)
+    assert problem == (
+        "seat 5 left after deal 9: the round has 9 deals, so after deal 9 there is nothing "
+        "left to leave"
+    )
+    assert validate_leaves([Leave(8, 5)], 5, 2) == []
+    (one_rotation,) = validate_leaves([Leave(4, 5)], 5, 1)
+    assert one_rotation.startswith("seat 5 left after deal 4: the round has 4 deals")
