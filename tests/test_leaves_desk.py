@@ -187,6 +187,28 @@ def test_a_blind_retype_compares_the_leaves(scorer_client, second_scorer_client,
     assert SheetVersion.objects.filter(sheet__table=table, action="confirmed").exists()
 
 
+def test_the_sheet_page_tells_a_blind_confirmer_nothing_of_the_entered_leaves(
+    scorer_client, second_scorer_client, round_one
+):
+    """Recording a leave on the sheet page marks the leaves already saved: not for whoever
+    may still confirm the sheet blind, who could otherwise guess the entered leave."""
+    data = {"expected_version": "0", "action": "final", "left": "3:7", **cells(sheet_rows())}
+    scorer_client.post(url("sheet"), data)
+    pages = [
+        second_scorer_client.post(
+            url("sheet_leaves"),
+            {"expected_version": "1", "leave_seat": "3", "leave_after": after},
+        ).content.decode()
+        for after in ("7", "6")
+    ]
+    assert all("— not saved yet</em>" in page for page in pages)
+    # The scorer who entered it still sees which leave is saved.
+    own = scorer_client.post(
+        url("sheet_leaves"), {"expected_version": "1", "leave_seat": "3", "leave_after": "7"}
+    ).content.decode()
+    assert "— not saved yet</em>" not in own
+
+
 def test_an_outsider_cannot_record_a_leave(outsider_client, round_one):
     response = outsider_client.post(
         url("sheet_leaves"), {"expected_version": "0", "leave_seat": "3"}

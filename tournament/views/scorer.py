@@ -459,7 +459,12 @@ def _sheet_context(
         "rows": shown,
         "check": check,
         "problems": _linked(check.problems, shown, set(refused_leaves)),
-        "leaves": shown_leaves(leaves, seats, current_leaves(sheet)),
+        # Whoever may still confirm the sheet blind is not told which leaves it holds.
+        "leaves": shown_leaves(
+            leaves,
+            seats,
+            () if awaits_blind_confirmation(table, sheet, request.user) else current_leaves(sheet),
+        ),
         "leaves_url": _table_url("scorer:sheet_leaves", table),
         "leave_seat": posted.typed_seat if posted and posted.problems else "",
         "leave_after": posted.typed_after if posted and posted.problems else "",
