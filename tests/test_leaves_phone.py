@@ -180,3 +180,20 @@ def test_the_totals_beside_a_deal_keep_the_later_deals_at_their_own_size(phone, 
     assert rows["1"] == "80"
     assert rows["3"] == "60"
     assert "The 8 other deals saved" in page
+
+
+def test_a_sheet_the_desk_submitted_is_not_changed_by_the_phones_leave_page(phone, table, scorer):
+    rows = [{"won": [10, 10, 10, 10, 10], "last_in": 1, "left_over": 2}] * 10
+    sheets.save_sheet(table, scorer, rows, expected_version=0, final=True)
+    response = phone.post(
+        url("left", table),
+        {"expected_version": 1, "leave_seat": "3", "leave_after": "7"},
+        follow=True,
+    )
+    page = response.content.decode()
+    # The sheet rule's own words, as every phone page gives them.
+    assert (
+        "Another phone or a scorer submitted this sheet: it awaits confirmation, and is no "
+        "longer typed here." in page
+    )
+    assert sheets.peek_sheet(table).pending_left == []

@@ -77,8 +77,10 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     sheet = sheets.peek_sheet(table)
-    if at_table._closed_to_me(request, table, sheet):
-        messages.error(request, "This sheet awaits confirmation: it is no longer typed here.")
+    refused = at_table._refusal(request, table, sheet, Act.SAVE)
+    if refused:
+        # The sheet rule's own words: why this phone may not change the sheet now.
+        messages.error(request, refused)
         return redirect("table:entry", table.code)
     if request.method == "GET":
         return render(request, "table/left.html", _context(table, sheet, version=sheet.version))
