@@ -77,10 +77,10 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     sheet = sheets.peek_sheet(table)
-    refused = at_table._refusal(request, table, sheet, Act.SAVE)
-    if refused:
+    refusal = at_table._refusal(request, table, sheet, Act.SAVE)
+    if refusal:
         # The sheet rule's own words: why this phone may not change the sheet now.
-        messages.error(request, refused)
+        messages.error(request, refusal)
         return redirect("table:entry", table.code)
     if request.method == "GET":
         return render(request, "table/left.html", _context(table, sheet, version=sheet.version))
