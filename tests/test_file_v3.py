@@ -41,6 +41,7 @@ DEALS = [
 #   p4: 2 + 4 + 16 + 2 = 24    p5: 1 + 1 + 2 + 16 = 20
 POINTS_WITHOUT_ADJUSTMENT = {"p1": 26, "p2": 28, "p3": 6, "p4": 24, "p5": 20}
 MISDEAL = {"player": "p3", "round": 1, "points": -2, "reason": "misdeal"}
+MISDEAL_LEAVE = {"seat": 3, "after_deal": 2}
 
 
 def leave_file():
@@ -284,6 +285,51 @@ def adjust(**values):
     return lambda data: data["adjustments"][0].update(values)
 
 
+NOT_STARTED = (
+    "round 2 has not started yet: a penalty or award is given in a round being played or "
+    "already played"
+)
+
+
+def adjust_unstarted(key):
+    """An adjustment (in force, or removed) in round 2, which the file has not started."""
+
+    def change(data):
+        data["rounds"].append({"number": 2, "started": False, "released": False, "tables": []})
+        item = dict(MISDEAL, round=2)
+        if key == "adjustments_removed":
+            item |= {"removed_at": "2026-11-27T20:05:00+00:00"}
+        data.setdefault(key, []).append(item)
+
+    return change
+
+
+def confirmed_sheet(*history_left, pending_left=()):
+    """Table 1 of round 1 with its sheet confirmed: ``pending_left`` its own leaves, and
+    one version in its history, saved complete with the table's deals, for each of
+    ``history_left``'s lists of leaves."""
+
+    def change(data):
+        table(data)["sheet"] = {
+            "status": "confirmed",
+            "stopped_early": False,
+            "pending": [],
+            **({"pending_left": list(pending_left)} if pending_left else {}),
+            "history": [
+                {
+                    "number": number,
+                    "action": "confirmed",
+                    "status": "confirmed",
+                    "deals": copy.deepcopy(DEALS),
+                    "left": list(left),
+                }
+                for number, left in enumerate(history_left, start=1)
+            ],
+        }
+
+    return change
+
+
 def wrong_format(version, key):
     def change(data):
         data["format"] = version
@@ -370,6 +416,42 @@ def wrong_format(version, key):
         (
             lambda data: data.update(adjustments_removed=[dict(MISDEAL)]),
             ["adjustments_removed[0]: “removed_at” is missing"],
+        ),
+        (
+            adjust_unstarted("adjustments"),
+            [f"adjustments[1].round: {NOT_STARTED}"],
+        ),
+        (
+            adjust_unstarted("adjustments_removed"),
+            [f"adjustments_removed[0].round: {NOT_STARTED}"],
+        ),
+        (
+            confirmed_sheet(
+                [{"seat": 3, "after_deal": 2}],
+                [{"seat": 99, "after_deal": -5}, {"seat": 2, "after_deal": 0}],
+            ),
+            [
+                "rounds[0].tables[0].sheet.history[1].left[0].seat: seat 99 left after deal "
+                "-5: there is no seat 99 at a table of 5",
+                "rounds[0].tables[0].sheet.history[1].left[1].after_deal: seat 2 left after "
+                "deal 0: a player who leaves before deal 1 did not play — re-seat the table "
+                "instead",
+            ],
+        ),
+        (
+            # Version 1 was saved complete with 4 deals: no deal came after deal 4.
+            confirmed_sheet([{"seat": 1, "after_deal": 4}]),
+            [
+                "rounds[0].tables[0].sheet.history[0].left[0].after_deal: seat 1 left after "
+                "deal 4, but the table has 4 deals, so no deal came after it"
+            ],
+        ),
+        (
+            confirmed_sheet([{"seat": 3, "after_deal": 2}], pending_left=[MISDEAL_LEAVE]),
+            [
+                "rounds[0].tables[0].sheet.pending_left: only a sheet being typed or awaiting "
+                "confirmation has leaves of its own"
+            ],
         ),
         (
             wrong_format("lld-tournament/2", "left"),
@@ -463,3 +545,20 @@ def test_files_of_versions_1_and_2_still_import_and_export_as_version_3(db, vers
     assert exported["adjustments"] == []
     assert "left" not in exported["rounds"][0]["tables"][0]
     assert exported["rounds"][0]["tables"][0]["deals"] == [DEALS[0], DEALS[1]]
+
+
+def test_a_leave_in_a_draft_version_may_come_after_the_rows_typed_so_far(db):
+    data = full_file()
+    version = data["rounds"][1]["tables"][0]["sheet"]["history"][0]
+    version["status"] = "draft"
+    version["deals"] = version["deals"][:2]
+    import_tournament(data)
+    assert SheetVersion.objects.get().left == [{"seat": 1, "after_deal": 2}]
+    # Saved complete with those two rows, no deal came after the leave.
+    version["status"] = "entered"
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data, replace=True)
+    assert caught.value.problems == [
+        "rounds[1].tables[0].sheet.history[0].left[0].after_deal: seat 1 left after deal 2, "
+        "but the table has 2 deals, so no deal came after it"
+    ]

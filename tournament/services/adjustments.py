@@ -69,6 +69,15 @@ class NewAdjustment:
     reason: str
 
 
+def not_started(number: int) -> str:
+    """Why round ``number``, not started, takes no penalty or award (the tournament
+    file's import says the same)."""
+    return (
+        f"round {number} has not started yet: a penalty or award is given in a round being "
+        "played or already played"
+    )
+
+
 def _checked(tournament: Tournament, given: NewAdjustment) -> tuple[Player, Round, str]:
     """The player and round of ``given`` and its reason as stored, or the first problem."""
     player = Player.objects.filter(tournament=tournament, pk=given.player_id).first()
@@ -78,11 +87,7 @@ def _checked(tournament: Tournament, given: NewAdjustment) -> tuple[Player, Roun
     if round_ is None:
         raise AdjustmentError(f"the tournament has no round {given.round_number}", "round")
     if not round_.started:
-        raise AdjustmentError(
-            f"round {round_.number} has not started yet: a penalty or award is given in a "
-            "round being played or already played",
-            "round",
-        )
+        raise AdjustmentError(not_started(round_.number), "round")
     points = given.points
     if isinstance(points, bool) or not isinstance(points, int):
         raise AdjustmentError("give a whole number of points, such as -2 or 3", "points")

@@ -23,12 +23,13 @@ import datetime
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from scoring.rules import Leave, absent_seats, validate_leaves
 from tournament.file_schema import TIME_PATTERN
 from tournament.file_schema_v3 import FORMAT_3
-from tournament.models import Adjustment, Player, Round, Tournament
+from tournament.models import Adjustment, Player, Round, SheetStatus, Tournament
+from tournament.services.adjustments import not_started
 from tournament.services.players import text_problem
 
 ADJUSTMENTS = "adjustments"
@@ -40,7 +41,7 @@ def _quoted(text: str) -> str:
     return json.dumps(text if len(text) <= 40 else text[:39] + "…", ensure_ascii=False)
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -129,6 +130,44 @@ def leave_problems(
             )
 
 
+def pending_left_problems(
+    path: str, sheet: Mapping[str, Any], size: int, rotations: int | None
+) -> Iterator[str]:
+    """The leaves of its own (``pending_left``) of the sheet of the table at ``path``
+    (``rounds[1].tables[2]``): only a draft or a sheet awaiting confirmation has them,
+    the latter with a deal after each."""
+    status = sheet.get("status")
+    left = sheet.get("pending_left")
+    where = f"{path}.sheet.pending_left"
+    if status in (SheetStatus.NOT_STARTED, SheetStatus.CONFIRMED) and left:
+        yield f"{where}: only a sheet being typed or awaiting confirmation has leaves of its own"
+    else:
+        complete = status == SheetStatus.ENTERED
+        yield from leave_problems(where, left, size, rotations, _rows(sheet, "pending", complete))
+
+
+def history_left_problems(
+    path: str, sheet: Mapping[str, Any], size: int, rotations: int | None
+) -> Iterator[str]:
+    """The leaves of each version in the history of the sheet of the table at ``path``: a
+    version saved complete or confirmed has a deal after each."""
+    for index, version in _items(sheet.get("history")):
+        saved = version.get("status") in (SheetStatus.ENTERED, SheetStatus.CONFIRMED)
+        yield from leave_problems(
+            f"{path}.sheet.history[{index}].left",
+            version.get("left"),
+            size,
+            rotations,
+            _rows(version, "deals", saved),
+        )
+
+
+def _rows(item: Mapping[str, Any], key: str, complete: bool) -> int | None:
+    # How many rows a complete sheet holds (those the structure check can read); None
+    # for one still being typed, whose leaves may come after the rows typed so far.
+    return sum(1 for _ in _items(item.get(key))) if complete else None
+
+
 def absent_counts(
     where: str, won: Sequence[object], number: int, leaves: Sequence[Leave]
 ) -> Iterator[str]:
@@ -154,10 +193,11 @@ def blanked(won: Sequence[object], number: int, leaves: Sequence[Leave]) -> list
 
 
 def adjustment_problems(
-    data: Mapping[str, Any], players: set[str] | None, rounds: set[int]
+    data: Mapping[str, Any], players: set[str] | None, rounds: Mapping[int, bool]
 ) -> Iterator[str]:
     """Each adjustment names a player (``players``: the file's ids, None when the list is
-    unreadable) and a round of the file, gives points other than 0, and says why."""
+    unreadable) and a round of the file that has started (``rounds``: whether each round
+    of the file has), gives points other than 0, and says why."""
     for key in (ADJUSTMENTS, REMOVED):
         for index, item in _items(data.get(key)):
             where = f"{key}[{index}]"
@@ -167,6 +207,8 @@ def adjustment_problems(
             number = item.get("round")
             if _whole(number) and number not in rounds:
                 yield f"{where}.round: the file has no round {number}"
+            elif _whole(number) and not rounds[number]:
+                yield f"{where}.round: {not_started(number)}"
             if _whole(item.get("points")) and item["points"] == 0:
                 yield (
                     f"{where}.points: 0 points changes nothing: a penalty is negative, "

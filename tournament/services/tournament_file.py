@@ -482,11 +482,14 @@ def rule_problems(data: object) -> Iterator[str]:
         players[player_id] = short(str(player.get("name", player_id)))
 
     round_numbers: set[int] = set()
+    # Each round's number, and whether it has started (a version-1 file's all have).
+    started: dict[int, bool] = {}
     for round_index, round_ in _dicts(data.get("rounds")):
         round_number = _number(round_, round_index + 1)
         if round_number in round_numbers:
             yield f"rounds[{round_index}]: round {round_number} appears twice"
         round_numbers.add(round_number)
+        started.setdefault(round_number, round_.get("started") is not False)
         if round_.get("released") is True and round_.get("started") is False:
             yield f"rounds[{round_index}]: round {round_number} is released but not started"
         seated_at: dict[str, int] = {}
@@ -536,7 +539,7 @@ def rule_problems(data: object) -> Iterator[str]:
     if players_readable:
         yield from _keep_apart_problems(data.get("keep_apart"), players)
     yield from version_3.adjustment_problems(
-        data, set(players) if players_readable else None, round_numbers
+        data, set(players) if players_readable else None, started
     )
 
 
@@ -625,13 +628,7 @@ def _sheet_problems(
     status = sheet.get("status")
     pending = sheet.get("pending")
     pending = [row for _, row in _dicts(pending)] if isinstance(pending, list) else []
-    # Rows awaiting confirmation are a complete sheet; a draft's are still being typed.
-    complete = len(pending) if status == SheetStatus.ENTERED else None
-    wrong_leaves = list(
-        version_3.leave_problems(
-            f"{path}.sheet.pending_left", sheet.get("pending_left"), size, rotations, complete
-        )
-    )
+    wrong_leaves = list(version_3.pending_left_problems(path, sheet, size, rotations))
     yield from wrong_leaves
     leaves = version_3.leaves_in(sheet.get("pending_left"))
     # Rows awaiting confirmation are read by the sheet's leaves, once those are right.
@@ -666,6 +663,7 @@ def _sheet_problems(
                 absent_seats(number, leaves),
             ):
                 yield f"{where}: deal {number} awaiting confirmation: {problem}"
+    yield from version_3.history_left_problems(path, sheet, size, rotations)
     numbers: set[int] = set()
     for _, version in _dicts(sheet.get("history")):
         version_number = version.get("number")
