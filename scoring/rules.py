@@ -164,12 +164,9 @@ def validate_leaves(leaves: Sequence[Leave], table_size: int, rotations: int) ->
                 "table instead"
             )
             continue
-        staying = table_size - len(seen)
-        if staying < MIN_TABLE_SIZE:
-            problems.append(
-                f"{where}: {staying} players would be left, and a table needs at least "
-                f"{MIN_TABLE_SIZE} — mark the table as stopped early instead"
-            )
+        if table_size - len(seen) < MIN_TABLE_SIZE:
+            # Named once, below, with every leaver: which of them is one too many is the
+            # table's to say, not the order they were typed in.
             continue
         # The round as it is with this leave and those before it: the leaver's later turns
         # to deal are skipped, so a leave after the last of the shortened round's deals
@@ -180,7 +177,37 @@ def validate_leaves(leaves: Sequence[Leave], table_size: int, rotations: int) ->
             problems.append(
                 f"{where}: the round has {total} deals, so after deal {leave.after_deal} "
                 "there is nothing left to leave"
+                + (
+                    f" (leaving skips seat {leave.seat}'s later turns to deal, so the round "
+                    f"ends at deal {total})"
+                    if total
+                    < deals_in_round(table_size, rotations, [o for o in earlier if o != leave])
+                    else ""
+                )
             )
+    gone = list(
+        {
+            leave.seat: leave
+            for leave in sorted(leaves, key=lambda leave: (leave.after_deal, leave.seat))
+            if 1 <= leave.seat <= table_size and leave.after_deal >= 1
+        }.values()
+    )
+    staying = table_size - len(gone)
+    if gone and staying < MIN_TABLE_SIZE:
+        who = " and ".join(
+            [
+                ", ".join(
+                    f"seat {leave.seat} left after deal {leave.after_deal}" for leave in gone[:-1]
+                ),
+                f"seat {gone[-1].seat} left after deal {gone[-1].after_deal}",
+            ]
+            if len(gone) > 1
+            else [f"seat {gone[0].seat} left after deal {gone[0].after_deal}"]
+        )
+        problems.append(
+            f"{who}: {staying} players would be left, and a table needs at least "
+            f"{MIN_TABLE_SIZE} — mark the table as stopped early instead"
+        )
     return problems
 
 

@@ -527,7 +527,8 @@ def test_a_leave_at_a_table_of_four_would_leave_too_few_players(db):
     with pytest.raises(TournamentFileError) as caught:
         import_tournament(data)
     assert caught.value.problems[0].startswith(
-        "rounds[0].tables[0].left[1].after_deal: seat 2 left after deal 1: 2 players would be left"
+        "rounds[0].tables[0].left[1].after_deal: seat 1 left after deal 1 and seat 2 left after "
+        "deal 1: 2 players would be left"
     )
 
 

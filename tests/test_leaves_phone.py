@@ -197,3 +197,23 @@ def test_a_sheet_the_desk_submitted_is_not_changed_by_the_phones_leave_page(phon
         "longer typed here." in page
     )
     assert sheets.peek_sheet(table).pending_left == []
+
+
+def test_a_count_typed_before_the_leave_is_named_at_once_and_kept(phone, table):
+    for number in range(1, 4):
+        assert post_deal(phone, table, number, FIVE).status_code == 302
+    # Seat 2 is recorded as leaving after deal 2, but deal 3 already holds its count.
+    data = {"expected_version": version(table), "leave_seat": "2", "leave_after": "2"}
+    response = phone.post(url("left", table), data, follow=True)
+    warning = (
+        "Deal 3: seat 2 (Player 0001) left after deal 2, but this deal holds 10 cards won "
+        "for them — clear that count."
+    )
+    assert warning in response.content.decode()
+    deal_3 = phone.get(url("deal", table, 3)).content.decode()
+    assert warning.rstrip(".") in deal_3
+    assert re.search(r'name="d3_s2" value="10"[^>]*aria-invalid="true"', deal_3)
+    # Seat 2 has left: it is no longer offered as leaving.
+    left_page = phone.get(url("left", table)).content.decode()
+    assert 'name="leave_seat" value="2"' not in left_page
+    assert 'name="leave_seat" value="3"' in left_page

@@ -152,8 +152,24 @@ def test_a_leave_after_the_last_deal_of_the_round_it_shortens_is_refused():
     (problem,) = validate_leaves([Leave(9, 5)], 5, 2)
     assert problem == (
         "seat 5 left after deal 9: the round has 9 deals, so after deal 9 there is nothing "
-        "left to leave"
+        "left to leave (leaving skips seat 5's later turns to deal, so the round ends at "
+        "deal 9)"
     )
     assert validate_leaves([Leave(8, 5)], 5, 2) == []
     (one_rotation,) = validate_leaves([Leave(4, 5)], 5, 1)
     assert one_rotation.startswith("seat 5 left after deal 4: the round has 4 deals")
+
+
+def test_too_many_leavers_are_named_together_whatever_order_they_were_typed_in():
+    leaves = [Leave(1, 5), Leave(1, 4), Leave(1, 3)]
+    for order in (leaves, leaves[::-1]):
+        assert validate_leaves(order, 5, 2) == [
+            "seat 3 left after deal 1, seat 4 left after deal 1 and seat 5 left after deal 1: "
+            "2 players would be left, and a table needs at least 3 — mark the table as "
+            "stopped early instead"
+        ]
+    # A leave refused for itself (before deal 1) is not counted among those who left.
+    assert validate_leaves([Leave(0, 2)], 3, 1) == [
+        "seat 2 left after deal 0: a player who leaves before deal 1 did not play — re-seat "
+        "the table instead"
+    ]

@@ -106,7 +106,11 @@ def test_without_the_leave_the_same_sheet_is_short_and_wrong(table, users):
         ([Leave(7, 6)], "seat 6 left after deal 7: there is no seat 6 at a table of 5"),
         ([Leave(0, 3)], "seat 3 left after deal 0: a player who leaves before deal 1"),
         ([Leave(10, 3)], "seat 3 left after deal 10: the round has 10 deals"),
-        ([Leave(2, 1), Leave(3, 2), Leave(4, 3)], "seat 3 left after deal 4: 2 players"),
+        (
+            [Leave(2, 1), Leave(3, 2), Leave(4, 3)],
+            "seat 1 left after deal 2, seat 2 left after deal 3 and seat 3 left after deal 4: "
+            "2 players",
+        ),
     ],
 )
 def test_impossible_leaves_are_refused_naming_seat_and_deal(table, users, leaves, message):

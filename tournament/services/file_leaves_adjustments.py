@@ -111,7 +111,9 @@ def leave_problems(
     wrong: set[int] = set()
     if rotations is not None:
         for problem in validate_leaves([leave for _, leave in given], size, rotations):
-            found = re.match(r"seat (-?\d+) left after deal (-?\d+): ", problem)
+            # The leave a problem is about is the last one it names before its colon
+            # (too few left names every leaver, the last of them last).
+            found = re.match(r"(?:[^:]* and )?seat (-?\d+) left after deal (-?\d+): ", problem)
             assert found is not None, problem
             same = indexes[Leave(int(found[2]), int(found[1]))]
             # A leave given twice: the second is the one that has "already left".

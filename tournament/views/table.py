@@ -404,6 +404,24 @@ def _deal_check(
     return found.problems, cells
 
 
+def stray_counts(
+    row: Row, number: int, leaves: Sequence[Leave], seats: Sequence[Seat]
+) -> list[tuple[int, str]]:
+    """The counts deal ``number`` holds for seats that had left before it, each as
+    ``(seat, what to say)``."""
+    names = {seat.position: seat.player.name for seat in seats}
+    gone = {leave.seat: leave.after_deal for leave in leaves}
+    return [
+        (
+            seat,
+            f"deal {number}: seat {seat} ({names.get(seat, '?')}) left after deal {gone[seat]}, "
+            f"but this deal holds {value} cards won for them — clear that count",
+        )
+        for seat, value in enumerate(row["won"], start=1)
+        if seat in absent_seats(number, leaves) and value not in (None, "")
+    ]
+
+
 @dataclass(frozen=True)
 class Input:
     name: str
@@ -433,8 +451,14 @@ def _deal_context(
     blank = Row(won=[None] * table.size, last_in=None, left_over=None)
     others = [blank if n == number else r for n, r in enumerate(saved, start=1)]
     totals = sheets.check_rows(others, table, final=False, leaves=leaves)
-    marked = marked or set()
+    marked = set(marked or ())
     names = [cell_name(number, WON, seat.position) for seat in seats]
+    if not problems:
+        # A count typed before the leave was recorded: said at once, not only at the
+        # review, and kept in its box to be cleared.
+        stray = stray_counts(row, number, leaves, seats)
+        problems = tuple(text for _, text in stray)
+        marked.update(cell_name(number, WON, seat) for seat, _ in stray)
     # A seat that had left has no count; one typed for it anyway is shown, to be cleared.
     inputs = [
         Input(name, _blank(value), seat, name in marked)

@@ -117,6 +117,11 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except (SaveRefusedError, ReplayMismatchError) as refused_save:
         return at_table._closed(request, table, refused_save, reload=True)
     messages.success(request, "The players who left are saved ✓")
+    saved = sheets.peek_sheet(table)
+    seats = list(table.seats.all())
+    for number, row in enumerate(at_table._rows(saved), start=1):
+        for _, text in at_table.stray_counts(row, number, current_leaves(saved), seats):
+            messages.warning(request, capfirst(text) + ".")
     for dropped in result.dropped:
         messages.info(request, capfirst(dropped) + ".")
     return saved_redirect(request, at_table._url("table:entry", table))
