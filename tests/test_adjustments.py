@@ -154,7 +154,7 @@ def test_removing_twice_is_refused_saying_who_removed_it(played, organiser):
     with pytest.raises(AdjustmentError) as refused:
         adjustments.remove_adjustment(played, added.pk, organiser)
     assert "was removed already, by olive" in refused.value.message
-    assert "penalty of -2 (misdeal)" in refused.value.message
+    assert "penalty of −2 (misdeal)" in refused.value.message
 
 
 def test_the_same_penalty_sent_twice_at_once_is_recorded_once(played, organiser):
@@ -212,7 +212,7 @@ def test_the_organiser_records_a_penalty_from_the_player_page(played, organiser_
     (added,) = Adjustment.objects.all()
     assert (added.player, added.round.number, added.points) == (player, 2, -2)
     page = organiser_client.get(response.url).content.decode()
-    assert "Recorded a penalty of -2 (misdeal)" in page
+    assert "Recorded a penalty of −2 (misdeal)" in page
     assert "given by olive" in page
 
 
@@ -267,12 +267,12 @@ def test_the_players_list_marks_a_player_with_penalties_or_awards(
     page = organiser_client.get(reverse("organiser:players", args=[played.slug]))
     text = page.content.decode()
     assert '<span class="badge penalty" title="Penalties and awards in all' in text
-    assert ">-3</span>" in text
+    assert ">−3</span>" in text
     assert "+4</span>" not in text
     # Checked in where they are on the page, the row keeps its mark.
     url = reverse("organiser:player_check_in", args=[played.slug, first.pk])
     row = organiser_client.post(url, headers={"HX-Request": "true"}).content.decode()
-    assert ">-3</span>" in row
+    assert ">−3</span>" in row
 
 
 def test_another_players_adjustment_is_not_removed_from_this_page(
@@ -352,14 +352,14 @@ def test_the_printable_results_mark_the_total_and_list_the_reasons(played, organ
     page = client.get(reverse("final", args=[played.slug])).content.decode()
     total = row_of(played, player, released_only=True).points
     assert f'{total}<span class="adjusted-mark">*</span>' in page
-    assert f"<li>* {player.name}: round 2, -2 (misdeal)</li>" in page
+    assert f"<li>* {player.name}: round 2, −2 (misdeal)</li>" in page
 
 
 def test_the_rounds_public_page_lists_its_own(played, organiser, client):
     player = first_player(played)
     give(played, player, organiser)
     second = client.get(reverse("public_round", args=[played.slug, 2])).content.decode()
-    assert f"{player.name}</a>: -2 (misdeal)</li>" in second
+    assert f"{player.name}</a>: −2 (misdeal)</li>" in second
     first = client.get(reverse("public_round", args=[played.slug, 1])).content.decode()
     assert "misdeal" not in first
 
@@ -368,10 +368,10 @@ def test_the_players_public_page_lists_them_by_round(played, organiser, client):
     player = first_player(played)
     give(played, player, organiser)
     page = client.get(reverse("player", args=[played.slug, player.pk])).content.decode()
-    assert '<a href="#round-2">round 2</a>: -2 (misdeal)' in page
+    assert '<a href="#round-2">round 2</a>: −2 (misdeal)' in page
     total = row_of(played, player, released_only=True).rounds[1]
     assert (
-        f"Penalty -2</span> misdeal · round total in the standings <strong>{total}</strong>" in page
+        f"Penalty −2</span> misdeal · round total in the standings <strong>{total}</strong>" in page
     )
 
 

@@ -209,9 +209,11 @@ def _account(user: User) -> Account | None:
 
 
 def described(adjustment: Adjustment) -> str:
-    """ "penalty of -2 (misdeal)" or "award of +3 (dispute settled)"."""
+    """ "penalty of −2 (misdeal)" (a minus sign, as every page shows it) or "award of +3
+    (dispute settled)"."""
     kind = "penalty" if adjustment.points < 0 else "award"
-    return f"{kind} of {adjustment.points:+d} ({adjustment.reason})"
+    sign = "−" if adjustment.points < 0 else "+"
+    return f"{kind} of {sign}{abs(adjustment.points)} ({adjustment.reason})"
 
 
 def who(user: object) -> str:

@@ -1,0 +1,16 @@
+"""Template filters for points as pages show them."""
+
+from __future__ import annotations
+
+from django import template
+
+from tournament.tables import signed as signed_points
+
+register = template.Library()
+
+
+@register.filter
+def signed(points: int) -> str:
+    """A penalty's or an award's points with their sign: "+3", "−2" (a minus sign, as the
+    standings show it, not a hyphen)."""
+    return signed_points(points)
