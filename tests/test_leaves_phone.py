@@ -212,6 +212,7 @@ def test_a_count_typed_before_the_leave_is_named_at_once_and_kept(phone, table):
     assert warning in response.content.decode()
     deal_3 = phone.get(url("deal", table, 3)).content.decode()
     assert warning.rstrip(".") in deal_3
+    assert "Deal 3 needs a correction" in deal_3
     assert re.search(r'name="d3_s2" value="10"[^>]*aria-invalid="true"', deal_3)
     # Seat 2 has left: it is no longer offered as leaving.
     left_page = phone.get(url("left", table)).content.decode()

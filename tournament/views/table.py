@@ -453,6 +453,7 @@ def _deal_context(
     totals = sheets.check_rows(others, table, final=False, leaves=leaves)
     marked = set(marked or ())
     names = [cell_name(number, WON, seat.position) for seat in seats]
+    stray_only = not problems
     if not problems:
         # A count typed before the leave was recorded: said at once, not only at the
         # review, and kept in its box to be cleared.
@@ -488,6 +489,8 @@ def _deal_context(
         last_in_invalid=cell_name(number, LAST_IN) in marked,
         checksum_failed=cell_name(number, CHECKSUM) in marked,
         problems=[capfirst(p) for p in problems],
+        # Only a count typed before a leave was recorded: nothing was refused.
+        stray_only=stray_only and bool(problems),
         # A refused save's summary takes the focus (static/js/focus.js), not the first count.
         focus_first=not problems and conflict is None,
         totals=totals,
