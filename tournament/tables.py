@@ -7,6 +7,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.tiebreaks import Adjusted, decided_column, one_figure_tiebreaks, standings_columns
+from tournament.services.adjustments import signed
 from tournament.services.standings import NO_RESULT_YET, TournamentStandings, rank_label
 
 
@@ -103,11 +104,6 @@ def adjustment_words(adjustments: tuple[Adjusted, ...]) -> str:
     return "; ".join(
         f"round {each.round_number}: {signed(each.points)} ({each.reason})" for each in adjustments
     )
-
-
-def signed(points: int) -> str:
-    """ "+3", "−2" (a minus sign, not a hyphen), "0"."""
-    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
 
 
 def _points_with_mark(points: int, adjustments: tuple[Adjusted, ...]) -> SafeString:

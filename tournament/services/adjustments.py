@@ -212,8 +212,12 @@ def described(adjustment: Adjustment) -> str:
     """ "penalty of −2 (misdeal)" (a minus sign, as every page shows it) or "award of +3
     (dispute settled)"."""
     kind = "penalty" if adjustment.points < 0 else "award"
-    sign = "−" if adjustment.points < 0 else "+"
-    return f"{kind} of {sign}{abs(adjustment.points)} ({adjustment.reason})"
+    return f"{kind} of {signed(adjustment.points)} ({adjustment.reason})"
+
+
+def signed(points: int) -> str:
+    """ "+3", "−2" (a minus sign, not a hyphen), "0": points as every page shows them."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
 
 
 def who(user: object) -> str:
