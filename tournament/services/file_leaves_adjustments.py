@@ -81,18 +81,6 @@ def version_3_problems(data: Mapping[str, Any], version: str) -> Iterator[str]:
 # Leaves ---------------------------------------------------------------------------------
 
 
-def leaves_in(items: object) -> tuple[Leave, ...]:
-    """The well-formed leaves of a file's list, in the order they happened (the others
-    are the structure check's)."""
-    return tuple(
-        sorted(
-            Leave(item["after_deal"], item["seat"])
-            for _, item in _items(items)
-            if _whole(item.get("seat")) and _whole(item.get("after_deal"))
-        )
-    )
-
-
 def leave_problems(
     where: str, items: object, size: int, rotations: int | None, played: int | None = None
 ) -> Iterator[str]:

@@ -31,7 +31,8 @@ def as_items(leaves: Iterable[Leave]) -> list[LeaveItem]:
 
 
 def stored_leaves(items: object) -> tuple[Leave, ...]:
-    """The leaves of a stored list (a sheet's JSON); anything else is no leave."""
+    """The well-formed leaves of a stored list (a sheet's JSON, a file's), in the order
+    they happened; anything else is no leave."""
     if not isinstance(items, list):
         return ()
     return leaves_of(
@@ -39,10 +40,15 @@ def stored_leaves(items: object) -> tuple[Leave, ...]:
             item
             for item in items
             if isinstance(item, dict)
-            and isinstance(item.get("seat"), int)
-            and isinstance(item.get("after_deal"), int)
+            and _whole(item.get("seat"))
+            and _whole(item.get("after_deal"))
         ]
     )
+
+
+def _whole(value: object) -> bool:
+    # bool is an int in Python, but True is no seat.
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def current_leaves(sheet: Sheet) -> tuple[Leave, ...]:

@@ -80,6 +80,7 @@ from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids, people, tournament_links
 from tournament.services.locks import lock_rounds
 from tournament.services.players import text_problem
+from tournament.services.sheet_leaves import stored_leaves
 from tournament.services.sheets import Row
 
 FORMAT = FORMAT_3
@@ -529,7 +530,7 @@ def rule_problems(data: object) -> Iterator[str]:
             )
             yield from wrong_leaves
             if not wrong_leaves:
-                leaves = version_3.leaves_in(table.get("left"))
+                leaves = stored_leaves(table.get("left"))
                 yield from _deal_problems(where, path, deals, size, rotations, leaves)
             sheet = table.get("sheet")
             if isinstance(sheet, dict):
@@ -630,7 +631,7 @@ def _sheet_problems(
     pending = [row for _, row in _dicts(pending)] if isinstance(pending, list) else []
     wrong_leaves = list(version_3.pending_left_problems(path, sheet, size, rotations))
     yield from wrong_leaves
-    leaves = version_3.leaves_in(sheet.get("pending_left"))
+    leaves = stored_leaves(sheet.get("pending_left"))
     # Rows awaiting confirmation are read by the sheet's leaves, once those are right.
     checked = status == SheetStatus.ENTERED and not wrong_leaves
     if status == SheetStatus.NOT_STARTED and (pending or has_deals):
