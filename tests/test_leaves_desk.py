@@ -209,6 +209,29 @@ def test_the_sheet_page_tells_a_blind_confirmer_nothing_of_the_entered_leaves(
     assert "— not saved yet</em>" not in own
 
 
+def test_recording_a_leave_in_a_blind_retype_shortens_it_to_the_rounds_deals(
+    scorer_client, second_scorer_client, round_one
+):
+    data = {"expected_version": "0", "action": "final", "left": "3:7", **cells(sheet_rows())}
+    scorer_client.post(url("sheet"), data)
+    # The re-type page showed ten blank lines before the leave was recorded.
+    blank_rows = {cell_name(deal, WON, seat): "" for deal in range(1, 11) for seat in range(1, 6)}
+    response = second_scorer_client.post(
+        url("confirm_leaves"),
+        {
+            "expected_version": "1",
+            "mode": "retype",
+            **blank_rows,
+            "leave_seat": "3",
+            "leave_after": "7",
+        },
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert [number for number, _ in deal_headers(page)] == [str(n) for n in range(1, 10)]
+    assert 'name="d10_s1"' not in page
+
+
 def test_an_outsider_cannot_record_a_leave(outsider_client, round_one):
     response = outsider_client.post(
         url("sheet_leaves"), {"expected_version": "0", "leave_seat": "3"}

@@ -176,6 +176,14 @@ def _typed_rows(data: Any, size: int, most: int) -> list[Row]:
     return rows
 
 
+def _deal_lines(rows: list[Row], size: int, most: int) -> list[Row]:
+    """The lines a sheet shows for ``rows`` as posted: ``most`` deals, or as many as are
+    filled in. Blank rows past the round's last deal are the lines of a page drawn before
+    a leave shortened the round: not deals."""
+    filled = sheets.trim([sheets.clean_row(row, size) for row in rows])
+    return _padded(filled, size, max(most, len(filled)))
+
+
 def _padded(rows: list[Row], size: int, count: int) -> list[Row]:
     """Cleaned rows, with blank ones up to ``count`` (the unused lines of the paper)."""
     cleaned = [sheets.clean_row(row, size) for row in rows]
@@ -426,10 +434,7 @@ def _sheet_context(
         dict.fromkeys([*(posted.problems if posted else ()), *leave_problems(leaves, table)])
     )
     most = deals_in_round(size, tournament.rotations_per_round, leaves)
-    # Blank rows past the round's last deal are the lines of a page drawn before a leave
-    # shortened the round: not deals.
-    filled = sheets.trim([sheets.clean_row(row, size) for row in rows])
-    padded = _padded(filled, size, max(most, len(filled)))
+    padded = _deal_lines(rows, size, most)
     check = sheets.check_rows(
         padded, table, final=final, stopped_early=stopped_early, typing=typing, leaves=leaves
     )
@@ -752,7 +757,7 @@ def confirm_leaves(request: HtmxHttpRequest, slug: str, round: int, table: int) 
         error=capfirst("; ".join(posted.problems)) + "." if posted.problems else "",
         leave_seat=posted.typed_seat if posted.problems else "",
         leave_after=posted.typed_after if posted.problems else "",
-        rows=_sheet_rows(_padded(retyped, len(seats), count), seats, leaves=posted.leaves),
+        rows=_sheet_rows(_deal_lines(retyped, len(seats), count), seats, leaves=posted.leaves),
     )
     return render(request, "scorer/confirm.html", context, status=422 if posted.problems else 200)
 
