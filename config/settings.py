@@ -70,7 +70,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tournament.middleware.PrivateWhenLoggedInMiddleware",
+    "tournament.kernel.middleware.PrivateWhenLoggedInMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -114,10 +114,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Public pages are cached (tournament/public_cache.py). Local memory by default; several
 # app servers share a cache server: CACHE_URL=redis://host:6379/0. Redis down or full
-# costs speed, never a page: each process then uses its own memory (tournament/cache.py).
+# costs speed, never a page: each process then uses its own memory (tournament/kernel/cache.py).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    CACHES["default"]["BACKEND"] = "tournament.cache.FallbackRedisCache"
+    CACHES["default"]["BACKEND"] = "tournament.kernel.cache.FallbackRedisCache"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

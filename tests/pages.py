@@ -2,7 +2,7 @@
 
 from html.parser import HTMLParser
 
-from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.services.sheets import Row
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournament import limits
+from tournament.kernel import limits
 from tournament.models import (
     Invitation,
     Person,
@@ -35,7 +35,7 @@ class Access(Enum):
     ORGANISER = "organiser"  # the tournament's organiser only
     # The installation's organisers (granted "may organise", a superuser, or with
     # ORGANISERS=anyone whoever organises a tournament here): the register of people
-    # (tournament/permissions.py may_keep_people; tests/test_organisers.py).
+    # (tournament/kernel/permissions.py may_keep_people; tests/test_organisers.py).
     PEOPLE = "people"
     # Anyone holding the tournament's open door address (its token), logged in or not:
     # door check-in on a tablet (tournament/services/door.py).

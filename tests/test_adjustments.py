@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournament import limits
+from tournament.kernel import limits
 from tournament.models import Adjustment, Person, Player, Round, Series, SeriesTournament
 from tournament.services import adjustments, series
 from tournament.services.adjustments import AdjustmentError, NewAdjustment

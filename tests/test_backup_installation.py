@@ -21,8 +21,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.rules import Leave, deals_in_round
-from tournament import names, public_cache
+from tournament import public_cache
 from tournament.demo import DEMO_SLUG
+from tournament.kernel import names
 from tournament.models import (
     Adjustment,
     Invitation,

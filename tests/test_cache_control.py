@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 
 from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
-from tournament.middleware import PrivateWhenLoggedInMiddleware
+from tournament.kernel.middleware import PrivateWhenLoggedInMiddleware
 
 
 @pytest.fixture

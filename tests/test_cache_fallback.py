@@ -1,4 +1,4 @@
-"""The cache is an accelerator, not a dependency (``tournament.cache``): with Redis
+"""The cache is an accelerator, not a dependency (``tournament.kernel.cache``): with Redis
 stopped, or full under ``maxmemory-policy noeviction``, every page renders from the
 database, the wrong-code limit still counts (in each process), and ``/healthz`` says the
 cache is degraded.
@@ -26,8 +26,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import a_deal
-from tournament import cache as fallback
-from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel import cache as fallback
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Person, Series, SeriesTournament, Table
 from tournament.services import series
 from tournament.services.sheets import peek_sheet
@@ -40,7 +40,7 @@ def use_redis(settings, port: int) -> None:
     process's stand-in memory and its knowledge of that Redis start empty."""
     location = f"redis://127.0.0.1:{port}/0"
     settings.CACHES = {
-        "default": {"BACKEND": "tournament.cache.FallbackRedisCache", "LOCATION": location}
+        "default": {"BACKEND": "tournament.kernel.cache.FallbackRedisCache", "LOCATION": location}
     }
     fallback._HEALTH.pop(location, None)
     caches["default"]._memory.clear()
@@ -173,11 +173,11 @@ def test_healthz_says_the_cache_is_degraded_with_redis_stopped(client):
 
 @pytest.mark.usefixtures("redis_stopped")
 def test_a_stopped_redis_is_logged_once_not_at_every_request(client, tournament, caplog):
-    caplog.set_level(logging.WARNING, logger="tournament.cache")
+    caplog.set_level(logging.WARNING, logger="tournament.kernel.cache")
     all_answer(client, public_addresses(tournament))
     client.get("/healthz")
     logged = caplog.get_records("setup") + caplog.get_records("call")
-    (warning,) = [record for record in logged if record.name == "tournament.cache"]
+    (warning,) = [record for record in logged if record.name == "tournament.kernel.cache"]
     assert "is unreachable (ConnectionError" in warning.getMessage()
 
 
@@ -265,7 +265,7 @@ def test_first_views_of_new_public_pages_render_with_redis_full(client, make_pla
     assert "is full (OutOfMemoryError" in caplog.text
     # Redis's refusal quotes the command, the pickled page with it: the log keeps a
     # short, printable start of it.
-    warnings = [r.getMessage() for r in caplog.records if r.name == "tournament.cache"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "tournament.kernel.cache"]
     assert warnings
     assert all(line.isascii() and line.isprintable() for line in warnings), warnings
     assert all(len(line) < 600 for line in warnings)

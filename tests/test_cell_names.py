@@ -1,4 +1,4 @@
-"""A sheet cell's name is made in one place (tournament/cells.py) and read back there."""
+"""A sheet cell's name is made in one place (tournament/kernel/cells.py) and read back there."""
 
 import re
 from pathlib import Path
@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tests.pages import inputs
 from tests.test_views_scorer import form, url
-from tournament.cells import (
+from tournament.kernel.cells import (
     CHECKSUM,
     LAST_IN,
     LEFT_OVER,
@@ -122,12 +122,14 @@ def test_no_code_but_tournament_cells_spells_out_a_cell_name():
         *_spelled_out(templates, _TEMPLATE),
         *_spelled_out(scripts, _SCRIPT),
     ]
-    assert found == [], "name cells with tournament.cells.cell_name (templates: from the context)"
+    assert found == [], (
+        "name cells with tournament.kernel.cells.cell_name (templates: from the context)"
+    )
 
 
 def test_the_sheet_script_says_where_the_names_are_defined():
     script = (ROOT / "static" / "js" / "sheet.js").read_text()
-    assert "tournament/cells.py" in script
+    assert "tournament/kernel/cells.py" in script
 
 
 def test_the_sheet_page_answers_the_script_in_the_names_it_reads(scorer_client, seated_round):

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from scoring.errors import UserError
 from scoring.rules import DealError, make_deal, validate_deal
 from tests.pages import sheet_cells
-from tournament.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name, parse_cell
+from tournament.kernel.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name, parse_cell
 from tournament.models import (
     Deal,
     DealResult,

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, make_players, seated_round
-from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Player, Sheet, SheetStatus, SheetVersion, Table
 
 SLUG = "leave-night"

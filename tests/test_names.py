@@ -1,11 +1,11 @@
-"""People's names and clubs compare ignoring accents, case and spacing (tournament/names.py)."""
+"""People's names and clubs compare ignoring accents, case and spacing (tournament/kernel/names.py)."""
 
 import pytest
 from django.db import IntegrityError, transaction
 
 from tests.factories import PlayerFactory
+from tournament.kernel.names import key
 from tournament.models import Person
-from tournament.names import key
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """One set of rules for the web and the tournament file: whatever the forms accept exports
 to a file that imports again, and a slug never takes the place of one of the app's own
-addresses. The limits live in ``tournament.limits``; the forms and the file's JSON Schema
+addresses. The limits live in ``tournament.kernel.limits``; the forms and the file's JSON Schema
 are both built from them."""
 
 import io
@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, event, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from tournament import limits
 from tournament.file_schema import build_schema
 from tournament.forms import PlayerForm, TournamentForm
+from tournament.kernel import limits
 from tournament.models import Player, Round, Tournament
 from tournament.services import tournament_file
 from tournament.services.tournament_file import TournamentFileError, import_tournament

@@ -180,7 +180,7 @@ def test_production_settings_can_be_adjusted():
     assert values["AXES_IPWARE_META_PRECEDENCE_ORDER"] == ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
     assert values["AXES_IPWARE_PROXY_COUNT"] == 0
     assert values["CACHES"]["default"] == {
-        "BACKEND": "tournament.cache.FallbackRedisCache",
+        "BACKEND": "tournament.kernel.cache.FallbackRedisCache",
         "LOCATION": "redis://cache.internal:6379/1",
     }
     database = values["DATABASES"]["default"]
@@ -297,10 +297,12 @@ def test_production_serves_pages_and_static_files(tmp_path):
 
 
 def test_a_redis_cache_url_uses_the_cache_that_survives_redis():
-    """Redis down or full costs speed, never a page (tournament/cache.py)."""
+    """Redis down or full costs speed, never a page (tournament/kernel/cache.py)."""
     for url in ("redis://cache.internal:6379/0", "rediss://:pw@cache.internal:6380/1"):
         values = settings_in(production(CACHE_URL=url), "CACHES")
-        assert values["CACHES"]["default"]["BACKEND"] == "tournament.cache.FallbackRedisCache"
+        assert (
+            values["CACHES"]["default"]["BACKEND"] == "tournament.kernel.cache.FallbackRedisCache"
+        )
         assert values["CACHES"]["default"]["LOCATION"] == url
 
 

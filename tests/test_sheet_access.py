@@ -22,7 +22,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.pages import sheet_cells
-from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import sheets
 from tournament.services.sheet_access import Act, SheetFacts, Stage, Writer, refusal

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from tests.factories import seated_round as seat_round
 from tests.test_views_scorer import ROWS
-from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
 from tournament.services import sheets, table_entry
 from tournament.services.sheets import AtTable

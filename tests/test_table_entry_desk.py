@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from tests.test_views_organiser import SETTINGS
 from tests.test_views_scorer import ROWS, url
-from tournament.codes import shown_code
+from tournament.kernel.codes import shown_code
 from tournament.models import Sheet, Table
 from tournament.services import sheets, table_entry, tournament_file
 

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournament.codes import shown_code
+from tournament.kernel.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
 from tournament.views import printing
 

@@ -19,7 +19,7 @@ from django.urls import reverse
 from tests.test_table_entry import MISTYPED, ROWS, cells, retype, submit, type_sheet, url, version
 from tests.test_views_scorer import form
 from tests.test_views_scorer import url as desk_url
-from tournament.http import RESENT_HEADER
+from tournament.kernel.http import RESENT_HEADER
 from tournament.models import Table
 
 RESENT = {"HX-Request": "true", RESENT_HEADER: "1"}

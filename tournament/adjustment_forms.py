@@ -5,7 +5,7 @@ from typing import Any
 
 from django import forms
 
-from tournament import limits
+from tournament.kernel import limits
 from tournament.models import Round, Tournament
 from tournament.services.adjustments import SUGGESTED_REASONS
 

@@ -11,8 +11,9 @@ from typing import Any
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE, TABLE_SIZES
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
-from tournament import file_schema_v3, limits
+from tournament import file_schema_v3
 from tournament.file_schema_v3 import FORMAT_3
+from tournament.kernel import limits
 from tournament.models import ByeScore, SheetStatus, TablePolicy
 
 FORMAT_1 = "lld-tournament/1"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament import limits
+from tournament.kernel import limits
 
 FORMAT_3 = "lld-tournament/3"
 

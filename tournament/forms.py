@@ -10,7 +10,7 @@ from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
-from tournament import limits
+from tournament.kernel import limits
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
 from tournament.services.accounts import AmbiguousUsername, canonical_username
 from tournament.services.players import text_problem

@@ -24,8 +24,8 @@ from django.utils.functional import cached_property
 from scoring.rules import MAX_TABLE_SIZE
 from scoring.systems import ScoringSystem, SeatSums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament import limits, names
-from tournament.codes import CODE_LENGTH, new_table_code
+from tournament.kernel import limits, names
+from tournament.kernel.codes import CODE_LENGTH, new_table_code
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
 
@@ -309,7 +309,7 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
-    # The table code printed on its score sheet (tournament.codes), which opens the
+    # The table code printed on its score sheet (tournament.kernel.codes), which opens the
     # table's entry page on a phone without an account; renewed by the organiser.
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_table_code)
     # The confirmed sheet's leaves, like its ``Deal`` rows: [{"seat": 3, "after_deal": 7}]

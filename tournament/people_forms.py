@@ -8,8 +8,8 @@ from typing import Any
 from django import forms
 
 from scoring.errors import UserError
-from tournament import limits
 from tournament.forms import NameAndClubChecks, PlayerForm
+from tournament.kernel import limits
 from tournament.models import Person
 from tournament.services import people
 

@@ -56,7 +56,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe, urlencode
 
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import (
     Tournament,
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from tournament.charts import ChartPoint, ChartTick, LineChart
+from tournament.kernel.charts import ChartPoint, ChartTick, LineChart
 
 # Narrow enough for a phone at 360 px with twelve tournaments; more squeeze the step.
 _WIDTH = 320

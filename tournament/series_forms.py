@@ -10,7 +10,7 @@ from django.utils.text import capfirst
 
 from scoring import series as series_scoring
 from scoring.errors import UserError
-from tournament import limits
+from tournament.kernel import limits
 from tournament.models import Series, default_placing
 
 

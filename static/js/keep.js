@@ -35,8 +35,8 @@
 //   is back online and after 2, 4, 8, 16, 30, 30… seconds. A submission sent again so
 //   (after a wait, or found kept when the page is opened again) carries the header
 //   "Keep-Resent: 1", so that the page it leads to says it went through once the network
-//   came back (tournament/http.py resent). The server's answers:
-//     * HX-Redirect (tournament/http.py saved_redirect): saved. The kept cells and the
+//   came back (tournament/kernel/http.py resent). The server's answers:
+//     * HX-Redirect (tournament/kernel/http.py saved_redirect): saved. The kept cells and the
 //       submission are forgotten, and the browser goes there.
 //     * a page (invalid 422, conflict 409, any other): nothing was saved. It replaces
 //       this document as the browser would have shown it (document.open/write/close: one

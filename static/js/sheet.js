@@ -4,7 +4,7 @@
 // asks (and is saved marked as derived), the live check (htmx) marks the cells it found
 // problems in, and a row's blank cells are reported only once the scorer leaves the row.
 // The cells' names (d3_s2, d3_left_over, d3_last_in) are made by cell_name in
-// tournament/cells.py; this file reads them from the page and builds none of its own.
+// tournament/kernel/cells.py; this file reads them from the page and builds none of its own.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");

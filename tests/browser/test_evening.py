@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tournament.cells import WON, cell_name
+from tournament.kernel.cells import WON, cell_name
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ from tests.browser.test_evening import log_in, public_points
 from tests.factories import TournamentFactory, make_players, seated_round
 from tests.test_table_entry import MISTYPED
 from tests.test_views_scorer import ROWS
-from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import SheetVersion, Table
 from tournament.views.printing import entry_path
 

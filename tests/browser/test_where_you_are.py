@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.test_desk_typing import DEALS, open_sheet
 from tests.browser.test_table_entry import fill_deal
 from tests.factories import TournamentFactory, make_players, seated_round
-from tournament.cells import LAST_IN, cell_name
+from tournament.kernel.cells import LAST_IN, cell_name
 from tournament.models import Sheet, Table
 from tournament.services import sheets
 from tournament.views.printing import entry_path

@@ -2,7 +2,7 @@
 
 import django.core.validators
 import re
-import tournament.limits
+import tournament.kernel.limits
 from django.db import migrations, models
 
 
@@ -41,6 +41,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='tournament',
             name='slug',
-            field=models.SlugField(max_length=100, unique=True, validators=[django.core.validators.RegexValidator(re.compile('^[a-z0-9]+(?:-[a-z0-9]+)*$'), 'Lower-case letters, digits and single hyphens between them, as in “red-lion-2026”.', code='invalid_slug'), tournament.limits.validate_not_reserved]),
+            field=models.SlugField(max_length=100, unique=True, validators=[django.core.validators.RegexValidator(re.compile('^[a-z0-9]+(?:-[a-z0-9]+)*$'), 'Lower-case letters, digits and single hyphens between them, as in “red-lion-2026”.', code='invalid_slug'), tournament.kernel.limits.validate_not_reserved]),
         ),
     ]

@@ -8,7 +8,7 @@ triggers of 0005, which name it: they are dropped first and made again after, bo
 import importlib
 
 import django.db.models.deletion
-import tournament.codes
+import tournament.kernel.codes
 from django.conf import settings
 from django.db import migrations, models
 
@@ -17,9 +17,9 @@ def give_tables_codes(apps, schema_editor):
     Table = apps.get_model("tournament", "Table")
     taken = set()
     for table in Table.objects.filter(code__isnull=True).only("pk"):
-        code = tournament.codes.new_table_code()
+        code = tournament.kernel.codes.new_table_code()
         while code in taken:
-            code = tournament.codes.new_table_code()
+            code = tournament.kernel.codes.new_table_code()
         taken.add(code)
         Table.objects.filter(pk=table.pk).update(code=code)
 
@@ -91,7 +91,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='table',
             name='code',
-            field=models.CharField(default=tournament.codes.new_table_code, max_length=8, unique=True),
+            field=models.CharField(default=tournament.kernel.codes.new_table_code, max_length=8, unique=True),
         ),
         migrations.AddField(
             model_name='tournament',

@@ -3,7 +3,7 @@
 import django.core.validators
 import django.db.models.deletion
 import re
-import tournament.limits
+import tournament.kernel.limits
 import tournament.models
 from django.conf import settings
 from django.db import migrations, models
@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
                                 "Lower-case letters, digits and single hyphens between them, as in “red-lion-2026”.",
                                 code="invalid_slug",
                             ),
-                            tournament.limits.validate_not_reserved,
+                            tournament.kernel.limits.validate_not_reserved,
                         ],
                     ),
                 ),

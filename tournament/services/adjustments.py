@@ -17,7 +17,7 @@ scorer may not (``may_adjust``).
 Both changes hold the round as a sheet being saved holds it (``locks.hold_round``), then
 the tournament row (``lock_tournaments``; ``public_cache.mark_changed`` writes it when
 the round is released): a sheet confirmed at the same moment and a penalty both land,
-in the order of ``services.locks`` (rounds, then sheets, then the tournament), and a
+in the order of ``kernel.locks`` (rounds, then sheets, then the tournament), and a
 release meanwhile waits for either. The same penalty sent twice by the same person a
 moment apart (a double click) is recorded once.
 """
@@ -33,10 +33,11 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from scoring.errors import UserError
-from tournament import limits, public_cache
+from tournament import public_cache
+from tournament.kernel import limits
+from tournament.kernel.locks import hold_round, lock_tournaments
+from tournament.kernel.permissions import User, is_organiser
 from tournament.models import Adjustment, Player, Round, Tournament
-from tournament.permissions import User, is_organiser
-from tournament.services.locks import hold_round, lock_tournaments
 from tournament.services.players import text_problem
 
 # What the form suggests for a reason; any other reason is fine.

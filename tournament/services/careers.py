@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from tournament import limits
+from tournament.kernel import limits
 from tournament.models import PERSON_ID_PREFIX, Person, Series
 from tournament.services import series as series_service
 

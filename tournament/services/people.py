@@ -20,7 +20,7 @@
   (``permissions.visible_tournaments``): the register is shared by every organiser, an
   unpublished tournament is its organiser's and scorers' alone.
 - *locks*: linking, unlinking, merging and editing lock the tournaments concerned, then
-  the people, then the players, each by id (the order is ``services.locks``'s), so that
+  the people, then the players, each by id (the order is ``kernel.locks``'s), so that
   a link and a merge of the same person at the same moment wait for each other: the
   first wins, the second is told what changed ("Ann Lee is no longer in the register:
   merged into another person meanwhile"), never a deadlock or a foreign-key error.
@@ -35,10 +35,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
 from scoring.errors import UserError
-from tournament import limits, names
+from tournament.kernel import limits, names
+from tournament.kernel.locks import hold_person, lock_people, lock_tournaments
 from tournament.models import PERSON_ID_PREFIX, Person, Player, Tournament
 from tournament.public_cache import mark_changed
-from tournament.services.locks import hold_person, lock_people, lock_tournaments
 from tournament.services.players import text_problem
 
 # How alike two name keys must be (difflib's ratio, 0 to 1) to be proposed: "Jon Smith"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from tournament import names
+from tournament.kernel import names
 from tournament.models import Person, Player, Tournament
 from tournament.services.people import link, near_matches, same_name_and_club, search
 

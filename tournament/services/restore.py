@@ -30,7 +30,8 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
-from tournament import names, public_cache
+from tournament import public_cache
+from tournament.kernel import names
 from tournament.models import (
     Invitation,
     Person,

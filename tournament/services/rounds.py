@@ -13,7 +13,7 @@ Terms:
 - *held back*: one of the tournament's last ``hold_back_rounds`` rounds, which cannot be
   released one by one: the *final reveal* releases every started round at once.
 
-Every change here locks the rounds it concerns first, in the order ``services.locks``
+Every change here locks the rounds it concerns first, in the order ``kernel.locks``
 gives, so a sheet saved at the same moment either commits before the change or sees it.
 """
 
@@ -24,8 +24,8 @@ from django.db.models import Q
 
 from scoring.errors import UserError
 from tournament import public_cache
+from tournament.kernel.locks import lock_round, lock_rounds
 from tournament.models import Round, SheetStatus, Table, Tournament
-from tournament.services.locks import lock_round, lock_rounds
 from tournament.services.seating import seating_token
 from tournament.services.standings import and_list
 
@@ -183,7 +183,7 @@ def reveal_final_results(tournament: Tournament, *, despite_missing: bool = Fals
     ahead), as ``release_round`` is."""
     # One transaction: released rounds behind a stale public cache would stay unseen.
     with transaction.atomic():
-        # Locked in number order first, as ``services.locks`` has it: an UPDATE would lock
+        # Locked in number order first, as ``kernel.locks`` has it: an UPDATE would lock
         # them in whatever order it meets them.
         lock_rounds(tournament.pk)
         if not despite_missing:

@@ -46,6 +46,7 @@ from scoring.seating import (
     table_splits,
 )
 from scoring.seating.table_bound import round_forced_repeats
+from tournament.kernel.locks import lock_round
 from tournament.models import (
     Bye,
     KeepApart,
@@ -58,7 +59,6 @@ from tournament.models import (
     TablePolicy,
     Tournament,
 )
-from tournament.services.locks import lock_round
 from tournament.services.sheets import record_reseat, sheet_of
 
 
@@ -305,7 +305,7 @@ def regenerate_round(
 ) -> Round:
     """Seat a draft round again, with another seed or method."""
     with transaction.atomic():
-        # The round before the tournament: the order of ``services.locks``.
+        # The round before the tournament: the order of ``kernel.locks``.
         round_ = lock_round(round_.pk)
         tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
         if round_.started:

@@ -16,7 +16,7 @@ from django.db import transaction
 
 from scoring.errors import UserError
 from scoring.series import DEFAULT_PLACING, SCHEMES, parse_placing
-from tournament import limits
+from tournament.kernel import limits
 from tournament.models import Series, SeriesTournament, Tournament
 
 # PositiveSmallIntegerField's largest value.

@@ -1,7 +1,7 @@
 """Score sheets: typing them in, saving drafts, confirming them, correcting them.
 
 Over 400 lines: cleaning, checking and writing a sheet share the row helpers and one
-locking discipline (``services.locks``); the sections below keep them apart.
+locking discipline (``kernel.locks``); the sections below keep them apart.
 
 Terms:
 
@@ -50,7 +50,8 @@ from scoring.rules import (
     validate_leaves,
 )
 from scoring.systems import SeatSums, score_deal, table_sums
-from tournament.cells import LAST_IN, LEFT_OVER, WON, cell_name, cell_part
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name, cell_part
+from tournament.kernel.locks import hold_round
 from tournament.models import (
     Deal,
     DealResult,
@@ -63,7 +64,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import sheet_access as access
-from tournament.services.locks import hold_round
 from tournament.services.sheet_leaves import (
     as_items,
     current_leaves,
@@ -81,7 +81,7 @@ CellValue = int | str | None
 
 class Row(TypedDict):
     """One deal of a sheet: each seat's cards won (seat 1 first), the seat last in and the
-    cards left over; ``derived`` names (as ``tournament.cells`` parts: ``s3``,
+    cards left over; ``derived`` names (as ``tournament.kernel.cells`` parts: ``s3``,
     ``left_over``) the counts filled in from the checksum rather than read off the paper."""
 
     won: list[CellValue]

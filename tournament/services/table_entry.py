@@ -1,5 +1,5 @@
 """Entry at the table: a phone opens its table's sheet with the table code printed on the
-paper sheet (``tournament.codes``), types it in and submits it; a scorer (or, where the
+paper sheet (``tournament.kernel.codes``), types it in and submits it; a scorer (or, where the
 organiser allows it, a second phone at the table) confirms it (``services.sheets``).
 
 A code opens its own table of its own round only, and only while that sheet can still
@@ -25,10 +25,10 @@ from django.http import HttpRequest
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
 
-from tournament.codes import clean_code, new_table_code
+from tournament.kernel.codes import clean_code, new_table_code
+from tournament.kernel.locks import lock_round
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, TablePhone
 from tournament.services import sheet_access as access
-from tournament.services.locks import lock_round
 from tournament.services.sheets import AtTable, peek_sheet
 
 # Wrong table codes one address may try before it has to wait: a pub's wifi is one

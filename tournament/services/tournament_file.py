@@ -56,9 +56,11 @@ from scoring.rules import (
 )
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament import file_schema, limits, public_cache
+from tournament import file_schema, public_cache
 from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
 from tournament.file_schema_v3 import FORMAT_3
+from tournament.kernel import limits
+from tournament.kernel.locks import lock_rounds
 from tournament.models import (
     Adjustment,
     Bye,
@@ -78,7 +80,6 @@ from tournament.models import (
 )
 from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids, people, tournament_links
-from tournament.services.locks import lock_rounds
 from tournament.services.players import text_problem
 from tournament.services.sheet_leaves import stored_leaves
 from tournament.services.sheets import Row
@@ -806,7 +807,7 @@ def import_tournament(
     # One mark of the public pages at the end, not a cache receiver's query for each of
     # the thousands of rows deleted and written.
     with public_cache.quietly(), transaction.atomic():
-        # The rounds before the tournament row, in the order of ``services.locks``: a sheet
+        # The rounds before the tournament row, in the order of ``kernel.locks``: a sheet
         # save holds its round and then marks the tournament's public pages changed.
         found = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
         if found is not None and replace:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from tournament import names
+from tournament.kernel import names
 from tournament.models import Player, SeriesTournament, Tournament
 from tournament.services import kept_ids
 

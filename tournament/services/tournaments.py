@@ -1,7 +1,7 @@
 """Changing a tournament's settings once its rounds are under way.
 
 A setting that the rounds' sheets depend on (the rotations per round: how many deals a
-table plays) is checked against every sheet with every round locked (``services.locks``),
+table plays) is checked against every sheet with every round locked (``kernel.locks``),
 and saved before the locks are let go: a sheet saved at the same moment is either counted
 by the check, or waits and is then checked against the new setting.
 
@@ -22,9 +22,9 @@ from django.db import transaction
 
 from scoring.errors import UserError
 from scoring.tiebreaks import TIEBREAKS
+from tournament.kernel.locks import lock_rounds
 from tournament.models import Tournament
 from tournament.services import sheets
-from tournament.services.locks import lock_rounds
 
 
 class SettingsRefusedError(UserError):

@@ -18,9 +18,9 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from scoring.errors import UserError
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Round
-from tournament.permissions import get_round, get_tournament_for_organiser
 from tournament.services import clock
 
 

@@ -3,7 +3,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournament.cache import cache_status
+from tournament.kernel.cache import cache_status
 
 
 @require_GET
@@ -11,7 +11,7 @@ from tournament.cache import cache_status
 def healthz(request: HttpRequest) -> HttpResponse:
     """For load balancers: 200 when this app server can reach its database, the body
     saying how the cache is. A degraded cache is still 200: pages come from the database
-    meanwhile (``tournament.cache``), so the server should stay in the rotation."""
+    meanwhile (``tournament.kernel.cache``), so the server should stay in the rotation."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         cursor.fetchone()

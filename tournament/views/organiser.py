@@ -26,15 +26,15 @@ from tournament.forms import (
     TiebreakForm,
     TournamentForm,
 )
-from tournament.http import HtmxHttpRequest
-from tournament.models import SheetStatus, Tournament
-from tournament.permissions import (
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import (
     check_may_organise,
     get_tournament_for_organiser,
     may_keep_people,
     may_organise,
     tournaments_for,
 )
+from tournament.models import SheetStatus, Tournament
 from tournament.round_forms import ReleaseRoundForm
 from tournament.services import room, series_admin, tournaments
 from tournament.services import rounds as round_service

@@ -23,10 +23,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import check_people_keeper, visible_tournaments
 from tournament.models import Person, Player
 from tournament.people_forms import MergeForm, PersonForm
-from tournament.permissions import check_people_keeper, visible_tournaments
 from tournament.services import people
 
 PAGE_SIZE = 50

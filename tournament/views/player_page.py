@@ -20,8 +20,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.adjustment_forms import REASONS_LIST, AdjustmentForm, RemoveAdjustmentForm
 from tournament.forms import PlayerForm
+from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Player, Tournament
-from tournament.permissions import get_tournament_for_organiser
 from tournament.services import adjustments
 from tournament.services import players as player_service
 

@@ -16,9 +16,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import UserError
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Person, Player, Tournament
-from tournament.permissions import get_tournament_for_organiser
 from tournament.services import people, people_review
 
 PAGE = "organiser/players_people.html"

@@ -32,10 +32,10 @@ from tournament.forms import (
     RemoveKeepApartForm,
     form_errors,
 )
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import KeepApart, Player, Tournament
 from tournament.people_forms import AddPlayerForm
-from tournament.permissions import get_tournament_for_organiser
 from tournament.services import people, player_lists
 from tournament.services import players as player_service
 from tournament.services.adjustments import with_adjustments

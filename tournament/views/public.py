@@ -13,9 +13,9 @@ from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words
-from tournament.http import HtmxHttpRequest, csv_attachment
+from tournament.kernel.http import HtmxHttpRequest, csv_attachment
+from tournament.kernel.permissions import get_public_tournament
 from tournament.models import Series, Tournament
-from tournament.permissions import get_public_tournament
 from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import room, tournament_file

@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
-from tournament.charts import ChartPoint, ChartTick, LineChart
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.charts import ChartPoint, ChartTick, LineChart
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import get_public_tournament
 from tournament.models import Round, Tournament
-from tournament.permissions import get_public_tournament
 from tournament.public_cache import cached_public_page, wants_fragment
 from tournament.services import room
 from tournament.services.public import (

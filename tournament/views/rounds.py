@@ -26,11 +26,11 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
-from tournament.codes import shown_code
 from tournament.forms import player_label, shared_names
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.codes import shown_code
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
-from tournament.permissions import get_round, get_tournament_for_organiser
 from tournament.round_forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.services import rounds as round_service
 from tournament.services import seating, table_entry

@@ -31,8 +31,8 @@ from scoring.rules import (
     table_params,
 )
 from scoring.systems import ScoringSystem, score_deal
+from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Round, Tournament
-from tournament.permissions import get_round, get_tournament_for_organiser
 from tournament.views.printing import PrintedSeat, PrintedTable, printed_tables, table_filter
 
 

@@ -9,7 +9,7 @@ Every page fetches its tournament through ``get_tournament_for_scorer`` (organis
 too, anyone else gets a 404). The rules live in ``services.sheets``: these views turn the
 form's cells into rows, and the service's findings back into cells to show.
 
-Terms: a *cell* is one input of the sheet, named by ``tournament.cells.cell_name`` (the
+Terms: a *cell* is one input of the sheet, named by ``tournament.kernel.cells.cell_name`` (the
 names ``Mismatch.cell`` and ``RowCheck.problem_cells`` use too).
 """
 
@@ -33,7 +33,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.errors import UserError
 from scoring.rules import Leave, absent_seats, dealer_at, deals_in_round
-from tournament.cells import (
+from tournament.kernel.cells import (
     CHECKSUM,
     LAST_IN,
     LEFT_OVER,
@@ -43,7 +43,8 @@ from tournament.cells import (
     parse_cell,
     parse_part,
 )
-from tournament.http import HtmxHttpRequest, resent, saved_redirect
+from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
+from tournament.kernel.permissions import get_round, get_tournament_for_scorer
 from tournament.leave_forms import (
     LEAVE_SEAT,
     PostedLeaves,
@@ -52,7 +53,6 @@ from tournament.leave_forms import (
     shown_leaves,
 )
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
-from tournament.permissions import get_round, get_tournament_for_scorer
 from tournament.round_forms import ConfirmModeForm, SheetPostForm
 from tournament.services import sheets
 from tournament.services.desk import DeskStatus, ago, author_name, phone_name, table_progress

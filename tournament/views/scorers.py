@@ -27,10 +27,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
 from tournament.forms import form_errors
-from tournament.http import HtmxHttpRequest
 from tournament.invitation_forms import ChoosePasswordForm, InvitationChoiceForm, InviteForm
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Tournament
-from tournament.permissions import get_tournament_for_organiser
 from tournament.scorer_forms import RemoveScorerForm, ScorerForm, UnlockScorerForm
 from tournament.services import accounts as account_service
 from tournament.services import invitations, scorer_access

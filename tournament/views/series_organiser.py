@@ -15,9 +15,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
-from tournament.http import HtmxHttpRequest
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.permissions import check_may_organise, may_organise
 from tournament.models import Series
-from tournament.permissions import check_may_organise, may_organise
 from tournament.series_forms import AddTournamentForm, EntryForm, SeriesForm
 from tournament.services import series_admin
 

@@ -19,7 +19,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_safe
 
-from tournament.http import HtmxHttpRequest, csv_attachment
+from tournament.kernel.http import HtmxHttpRequest, csv_attachment
 from tournament.models import Series, SeriesScheme
 from tournament.series_chart import rating_chart
 from tournament.services import careers, series_export

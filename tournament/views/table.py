@@ -33,9 +33,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.errors import UserError
 from scoring.rules import Leave, absent_seats, dealer_at, dealers, deals_in_round
-from tournament.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
-from tournament.codes import TYPED_MAX, shown_code
-from tournament.http import HtmxHttpRequest, resent, saved_redirect
+from tournament.kernel.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.codes import TYPED_MAX, shown_code
+from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.leave_forms import (
     PostedLeaves,
     players_at,

@@ -15,7 +15,7 @@ from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament.http import HtmxHttpRequest, saved_redirect
+from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.leave_forms import PostedLeaves, posted_leaves, shown_leaves
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
