@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tournament.door import services as door
 from tournament.kernel import limits
 from tournament.models import (
     Invitation,
@@ -24,7 +25,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import door, invitations
+from tournament.services import invitations
 
 
 class Access(Enum):
@@ -38,7 +39,7 @@ class Access(Enum):
     # (tournament/kernel/permissions.py may_keep_people; tests/test_organisers.py).
     PEOPLE = "people"
     # Anyone holding the tournament's open door address (its token), logged in or not:
-    # door check-in on a tablet (tournament/services/door.py).
+    # door check-in on a tablet (tournament/door/services.py).
     DOOR = "door"
     # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
     # logged in or not: entry at the table on a phone (tournament/services/table_entry.py).

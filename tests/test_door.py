@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from tests.factories import TournamentFactory, make_players
 from tests.factories import seated_round as seat_round
+from tournament.door import services as door
 from tournament.models import OpenDoor, Player, Seat, Tournament
-from tournament.services import door
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from django.urls import reverse
 
 from tests.factories import TournamentFactory, make_players
 from tests.test_concurrency import run_together, slow_down
+from tournament.door import services as door
 from tournament.models import Player
-from tournament.services import door
 from tournament.services import players as player_service
 
 

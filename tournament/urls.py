@@ -14,6 +14,6 @@ urlpatterns = [
     path("manage/", include("tournament.urls_organiser")),
     path("score/", include("tournament.urls_scorer")),
     path("print/", include("tournament.urls_print")),
-    path("door/", include("tournament.urls_door")),
+    path("door/", include("tournament.door.urls")),
     path("e/", include("tournament.urls_table")),
 ]

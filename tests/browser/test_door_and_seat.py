@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tournament.door import services as door
 from tournament.models import Player, Round, Seat, Tournament
-from tournament.services import door
 
 pytestmark = pytest.mark.browser
 

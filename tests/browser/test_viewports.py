@@ -25,8 +25,8 @@ from tests.factories import (
     play_round,
     seated_round,
 )
+from tournament.door import services as door
 from tournament.models import Player, Tournament
-from tournament.services import door
 
 pytestmark = pytest.mark.browser
 

@@ -77,7 +77,7 @@ UNDO_MINUTES = 10
 # (``names_as_typed``), too few to read a room's names off a dictionary.
 SEARCH_RATES = (("door-search-minute", "120/m"), ("door-search-hour", "1200/h"))
 _WAIT = {"m": "Wait a minute", "h": "Wait a while (up to an hour)"}
-_SALT = "tournament.services.door"
+_SALT = "tournament.door.services"
 _WORD = re.compile(r"\w+")
 
 

@@ -3,7 +3,7 @@ door's own pages, reached by its signed address without a login."""
 
 from django.urls import path
 
-from tournament.views import door
+from tournament.door import views as door
 
 app_name = "door"
 

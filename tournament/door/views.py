@@ -26,10 +26,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import UserError
+from tournament.door import services as door_service
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import get_tournament_for_scorer
 from tournament.public_cache import wants_fragment
-from tournament.services import door as door_service
 from tournament.views.printing import points_at_this_computer_only, qr_svg
 
 # The staff side --------------------------------------------------------------------
