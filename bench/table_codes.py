@@ -70,7 +70,7 @@ def main() -> None:
 
     from tournament.models import Player, Table, Tournament
     from tournament.services import rounds, seating, sheets
-    from tournament.services import table_entry as entry
+    from tournament.table import services as entry
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

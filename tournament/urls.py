@@ -15,5 +15,5 @@ urlpatterns = [
     path("score/", include("tournament.urls_scorer")),
     path("print/", include("tournament.urls_print")),
     path("door/", include("tournament.door.urls")),
-    path("e/", include("tournament.urls_table")),
+    path("e/", include("tournament.table.urls")),
 ]

@@ -33,7 +33,8 @@ from tournament.kernel.permissions import get_round, get_tournament_for_organise
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
 from tournament.round_forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.services import rounds as round_service
-from tournament.services import seating, table_entry
+from tournament.services import seating
+from tournament.table import services as table_entry
 
 
 @login_required

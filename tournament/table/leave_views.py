@@ -20,7 +20,6 @@ from tournament.leave_forms import PostedLeaves, posted_leaves, shown_leaves
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
 from tournament.services import sheets
-from tournament.services import table_entry as entry
 from tournament.services.sheet_access import Act
 from tournament.services.sheet_leaves import current_leaves
 from tournament.services.sheets import (
@@ -30,8 +29,9 @@ from tournament.services.sheets import (
     SheetChangedError,
     SheetInvalidError,
 )
+from tournament.table import services as entry
+from tournament.table import views as at_table
 from tournament.templatetags.keep import keep_key, keep_table_key
-from tournament.views import table as at_table
 
 
 def _expected_version(request: HtmxHttpRequest) -> int | None:

@@ -4,7 +4,8 @@ the QR code carries ``/e/<code>/``."""
 
 from django.urls import path
 
-from tournament.views import table, table_leave
+from tournament.table import leave_views as table_leave
+from tournament.table import views as table
 
 app_name = "table"
 

@@ -45,7 +45,6 @@ from tournament.leave_forms import (
 from tournament.models import Seat, Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
 from tournament.services import sheets
-from tournament.services import table_entry as entry
 from tournament.services.desk import author_name, phone_name
 from tournament.services.sheet_access import Act
 from tournament.services.sheet_leaves import current_leaves
@@ -60,6 +59,7 @@ from tournament.services.sheets import (
     SheetInvalidError,
     SheetMismatchError,
 )
+from tournament.table import services as entry
 from tournament.templatetags.keep import keep_key, keep_table_key
 from tournament.views.scorer import MISMATCHES_SHOWN
 
