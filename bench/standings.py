@@ -131,8 +131,8 @@ def main() -> None:
     from tournament.public_cache import mark_changed
     from tournament.services import rounds, seating, tournament_file
     from tournament.services.public import public_results
-    from tournament.services.sheets import save_sheet
     from tournament.services.standings import tournament_standings
+    from tournament.sheets.services import save_sheet
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

@@ -30,7 +30,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services.sheets import confirmed_rows, seat_sums, write_seat_sums
+from tournament.sheets.services import confirmed_rows, seat_sums, write_seat_sums
 
 Row = dict[str, Any]
 

@@ -14,7 +14,7 @@ from django.db import OperationalError, connection
 from tournament.management.commands import backup
 from tournament.models import Player, Round, Sheet, Tournament
 from tournament.services import rounds, seating, tournament_file
-from tournament.services.sheets import save_sheet
+from tournament.sheets.services import save_sheet
 
 MOMENT = datetime.datetime(2026, 11, 22, 3, 15, 7, tzinfo=datetime.UTC)
 

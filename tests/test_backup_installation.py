@@ -612,7 +612,7 @@ def test_a_backup_under_load_holds_one_moment(tmp_path, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("SQLite transactions always read one moment; this checks PostgreSQL's")
     from tests.test_concurrency import complete_rows, load_table
-    from tournament.services.sheets import save_sheet
+    from tournament.sheets.services import save_sheet
 
     call_command("load_demo", stdout=io.StringIO())
     scorer = get_user_model().objects.get(username="scorer")

@@ -21,8 +21,9 @@ from django.urls import reverse
 from scoring.errors import UserError
 from tests.pages import sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import rounds, seating, sheets
-from tournament.services.sheets import SheetChangedError, save_sheet
+from tournament.services import rounds, seating
+from tournament.sheets import services as sheets
+from tournament.sheets.services import SheetChangedError, save_sheet
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

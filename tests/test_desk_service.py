@@ -7,8 +7,8 @@ import pytest
 from tests.factories import PlayerFactory, TableFactory, seat_table
 from tests.test_views_scorer import ROWS
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.services import sheets
-from tournament.services.desk import DeskStatus, ago, table_progress
+from tournament.sheets import services as sheets
+from tournament.sheets.desk import DeskStatus, ago, table_progress
 
 
 def test_each_table_says_where_its_sheet_stands(seated_round, scorer):

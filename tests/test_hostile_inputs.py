@@ -41,9 +41,10 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import player_lists, sheets, tournament_file
+from tournament.services import player_lists, tournament_file
 from tournament.services import players as player_service
 from tournament.services.tournament_file import TournamentFileError
+from tournament.sheets import services as sheets
 
 # Each example of a database property costs a request or a transaction: enough of them to
 # find the crashes, few enough to keep this file well under a minute.

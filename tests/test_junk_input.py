@@ -31,7 +31,7 @@ from django.utils import timezone
 from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 from tests.test_views_scorer import ROWS
 from tournament.models import KeepApart, Player, Table, Tournament
-from tournament.services import sheets
+from tournament.sheets import services as sheets
 
 # Markup and odd digits are tests/test_hostile_inputs.py's business.
 JUNK = ["", "abc", "-1", "99999999999999999999999", "\x00", "x" * 5000]

@@ -7,7 +7,7 @@ import pytest
 
 from tests.test_views_scorer import ROWS, form, table, url
 from tournament.models import SheetStatus, SheetVersion
-from tournament.services import sheets
+from tournament.sheets import services as sheets
 
 KEY = "Zq3v_9kLm-2pXw8rT4yB1A"
 HTMX = {"HTTP_HX_REQUEST": "true"}

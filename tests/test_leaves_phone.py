@@ -11,7 +11,7 @@ from django.urls import reverse
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Player, Sheet, SheetStatus, Table
-from tournament.services import sheets
+from tournament.sheets import services as sheets
 
 FIVE = {"won": [10, 10, 10, 10, 10], "last_in": 1, "left_over": 2}
 FOUR = {"won": [10, 10, None, 10, 10], "last_in": 2, "left_over": 12}

@@ -36,8 +36,9 @@ from tests.test_concurrency import (
 )
 from tournament.forms import TournamentForm
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import rounds, seating, sheets, tournament_file
-from tournament.services.sheets import SheetChangedError, deals_beyond_rotations
+from tournament.services import rounds, seating, tournament_file
+from tournament.sheets import services as sheets
+from tournament.sheets.services import SheetChangedError, deals_beyond_rotations
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from tournament.models import Round, Tournament
 from tournament.public_cache import public_version
 from tournament.services import rounds
 from tournament.services.public import public_results
-from tournament.services.sheets import confirm_sheet, save_sheet
+from tournament.sheets.services import confirm_sheet, save_sheet
 
 ROWS = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 4
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 from tournament.management.commands import backup
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Tournament
 from tournament.services import rounds, seating, tournament_file
-from tournament.services.sheets import confirm_sheet, save_sheet
 from tournament.services.tournament_file import TournamentFileError, import_tournament
+from tournament.sheets.services import confirm_sheet, save_sheet
 
 
 def full_sheet(table):

@@ -23,7 +23,7 @@ from scoring.rules import deals_per_round
 from tests.factories import a_deal, seated_round
 from tournament.models import Person, Series, SeriesTournament, Table
 from tournament.public_cache import mark_changed
-from tournament.services.sheets import save_sheet
+from tournament.sheets.services import save_sheet
 
 FIELD = 10
 

@@ -23,7 +23,8 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
-from tournament.services import public, series, sheets
+from tournament.services import public, series
+from tournament.sheets import services as sheets
 
 pytestmark = pytest.mark.usefixtures("empty_series_cache")
 

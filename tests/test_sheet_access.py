@@ -24,9 +24,9 @@ from django.urls import reverse
 from tests.pages import sheet_cells
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import sheets
-from tournament.services.sheet_access import Act, SheetFacts, Stage, Writer, refusal
-from tournament.services.sheets import AtTable
+from tournament.sheets import services as sheets
+from tournament.sheets.access import Act, SheetFacts, Stage, Writer, refusal
+from tournament.sheets.services import AtTable
 
 ROWS = [
     {"won": [10, 4, 10, 0], "last_in": 4, "left_over": 28},

@@ -9,15 +9,16 @@ from scoring.rules import Leave
 from scoring.systems import ScoringSystem, points_from_sums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
 from tournament.models import Deal, DealResult, Player, Seat, SheetStatus, SheetVersion
-from tournament.services import seating, sheets
-from tournament.services.sheets import (
+from tournament.services import seating
+from tournament.services.standings import tournament_standings
+from tournament.sheets import services as sheets
+from tournament.sheets.services import (
     LeavesMismatchError,
     SheetChangedError,
     SheetInvalidError,
     confirm_sheet,
     save_sheet,
 )
-from tournament.services.standings import tournament_standings
 
 FIVE = {"won": ["10", "10", "10", "10", "10"], "last_in": "1", "left_over": "2"}
 # Dealt at four after seat 3 left: 10 cards each, 12 on the table.

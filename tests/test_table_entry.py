@@ -18,8 +18,8 @@ from tests.factories import seated_round as seat_round
 from tests.test_views_scorer import ROWS
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import sheets
-from tournament.services.sheets import AtTable
+from tournament.sheets import services as sheets
+from tournament.sheets.services import AtTable
 from tournament.table import services as table_entry
 
 # Deal 2, seat 3 typed 12 instead of 10 and left over 8 instead of 10 (it still adds up).

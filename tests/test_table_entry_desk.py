@@ -14,7 +14,8 @@ from tests.test_views_organiser import SETTINGS
 from tests.test_views_scorer import ROWS, url
 from tournament.kernel.codes import shown_code
 from tournament.models import Sheet, Table
-from tournament.services import sheets, tournament_file
+from tournament.services import tournament_file
+from tournament.sheets import services as sheets
 from tournament.table import services as table_entry
 
 SLUG = "club-night"

@@ -7,8 +7,8 @@ import pytest
 
 from tests.test_views_scorer import ROWS
 from tournament.models import Sheet, SheetStatus, SheetVersion, Table, TablePhone
-from tournament.services import sheets
-from tournament.services.sheets import AtTable, ConfirmRefusedError, SheetMismatchError
+from tournament.sheets import services as sheets
+from tournament.sheets.services import AtTable, ConfirmRefusedError, SheetMismatchError
 
 # Deal 2, seat 3 typed 12 instead of 10 (and left over 8 instead of 10, to add up to 52).
 MISTYPED = [ROWS[0], {"won": [12, 10, 12, 10], "last_in": 1, "left_over": 8}, *ROWS[2:]]

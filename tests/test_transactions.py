@@ -25,7 +25,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import player_lists, rounds, seating, tournament_file
-from tournament.services.sheets import confirm_sheet, save_sheet
+from tournament.sheets.services import confirm_sheet, save_sheet
 
 MODELS = [
     Tournament,

@@ -25,7 +25,7 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 # A sheet's "Save draft" and "Save sheet" post the same form to the same save: the
 # button says only whether the sheet is final (a flag, not a choice of action).
-ONE_ACTION_WITH_A_FLAG = {"scorer/sheet.html"}
+ONE_ACTION_WITH_A_FLAG = {"sheets/sheet.html"}
 _ACTION_FIELD = re.compile(r"""\bname\s*=\s*["']?action\b""")
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from tests.factories import PlayerFactory, RoundFactory, TableFactory
 from tests.pages import inputs, sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import sheets
+from tournament.sheets import services as sheets
 
 SLUG = "club-night"
 # Four deals at a table of four (one rotation); each row adds up to 52.

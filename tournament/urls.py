@@ -12,7 +12,7 @@ urlpatterns = [
     path("manage/people/", include("tournament.urls_people")),
     path("", include("tournament.urls_series")),
     path("manage/", include("tournament.urls_organiser")),
-    path("score/", include("tournament.urls_scorer")),
+    path("score/", include("tournament.sheets.urls")),
     path("print/", include("tournament.urls_print")),
     path("door/", include("tournament.door.urls")),
     path("e/", include("tournament.table.urls")),

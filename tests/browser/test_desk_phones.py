@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.browser.test_viewports import PHONE, check_fits
 from tests.test_views_scorer import ROWS
 from tournament.models import Table
-from tournament.services import sheets
+from tournament.sheets import services as sheets
 
 
 def test_the_desk_on_a_phone_shows_who_is_typing_and_opens_a_sheet(new_page, seated_round):

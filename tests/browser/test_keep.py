@@ -15,7 +15,7 @@ from tests.browser.test_evening import expect_message, log_in
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import SheetVersion, Table
-from tournament.services import sheets
+from tournament.sheets import services as sheets
 
 pytestmark = pytest.mark.browser
 

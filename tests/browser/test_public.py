@@ -12,7 +12,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tournament.models import Seat
 from tournament.services import rounds
-from tournament.services.sheets import confirm_sheet, save_sheet
+from tournament.sheets.services import confirm_sheet, save_sheet
 from tournament.templatetags import live
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tournament.models import Round, Seat
-from tournament.services.sheets import confirm_sheet, save_sheet
+from tournament.sheets.services import confirm_sheet, save_sheet
 
 pytestmark = pytest.mark.browser
 

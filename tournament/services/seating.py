@@ -59,7 +59,7 @@ from tournament.models import (
     TablePolicy,
     Tournament,
 )
-from tournament.services.sheets import record_reseat, sheet_of
+from tournament.sheets.services import record_reseat, sheet_of
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
-from tournament.services.sheets import Row, deal_facts
+from tournament.sheets.services import Row, deal_facts
 
 POINTS_PER_DEAL = 26
 

@@ -81,8 +81,8 @@ from tournament.models import (
 from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids, people, tournament_links
 from tournament.services.players import text_problem
-from tournament.services.sheet_leaves import stored_leaves
-from tournament.services.sheets import Row
+from tournament.sheets.leaves import stored_leaves
+from tournament.sheets.services import Row
 
 FORMAT = FORMAT_3
 # A person reads the first problems and fixes the cause; the rest are counted.

@@ -24,7 +24,7 @@ from scoring.errors import UserError
 from scoring.tiebreaks import TIEBREAKS
 from tournament.kernel.locks import lock_rounds
 from tournament.models import Tournament
-from tournament.services import sheets
+from tournament.sheets import services as sheets
 
 
 class SettingsRefusedError(UserError):

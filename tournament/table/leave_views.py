@@ -16,13 +16,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
-from tournament.leave_forms import PostedLeaves, posted_leaves, shown_leaves
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
-from tournament.services import sheets
-from tournament.services.sheet_access import Act
-from tournament.services.sheet_leaves import current_leaves
-from tournament.services.sheets import (
+from tournament.sheets import services as sheets
+from tournament.sheets.access import Act
+from tournament.sheets.forms import PostedLeaves, posted_leaves, shown_leaves
+from tournament.sheets.leaves import current_leaves
+from tournament.sheets.services import (
     ClosedAtTableError,
     ReplayMismatchError,
     SaveRefusedError,

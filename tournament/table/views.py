@@ -36,19 +36,14 @@ from scoring.rules import Leave, absent_seats, dealer_at, dealers, deals_in_roun
 from tournament.kernel.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.kernel.codes import TYPED_MAX, shown_code
 from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
-from tournament.leave_forms import (
-    PostedLeaves,
-    players_at,
-    posted_leaves,
-    shown_leaves,
-)
 from tournament.models import Seat, Sheet, SheetStatus, Table
 from tournament.round_forms import SheetPostForm
-from tournament.services import sheets
-from tournament.services.desk import author_name, phone_name
-from tournament.services.sheet_access import Act
-from tournament.services.sheet_leaves import current_leaves
-from tournament.services.sheets import (
+from tournament.sheets import services as sheets
+from tournament.sheets.access import Act
+from tournament.sheets.desk import author_name, phone_name
+from tournament.sheets.forms import PostedLeaves, players_at, posted_leaves, shown_leaves
+from tournament.sheets.leaves import current_leaves
+from tournament.sheets.services import (
     ClosedAtTableError,
     LeavesMismatchError,
     Mismatch,
@@ -59,9 +54,9 @@ from tournament.services.sheets import (
     SheetInvalidError,
     SheetMismatchError,
 )
+from tournament.sheets.views import MISMATCHES_SHOWN
 from tournament.table import services as entry
 from tournament.templatetags.keep import keep_key, keep_table_key
-from tournament.views.scorer import MISMATCHES_SHOWN
 
 # The codes a session opened, remembered so that a phone keeps its table past the limit
 # on wrong codes that someone else on the pub's wifi ran into.

@@ -1,4 +1,4 @@
-"""Template filters for the "A player left" fields of a sheet (tournament.leave_forms)."""
+"""Template filters for the "A player left" fields of a sheet (tournament.sheets.forms)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.views import scorer
+from tournament.sheets import views as scorer
 
 app_name = "scorer"
 

@@ -22,7 +22,7 @@ from django.utils.timesince import timesince
 
 from scoring.rules import deals_in_round
 from tournament.models import Round, Seat, Sheet, SheetStatus, Table, Tournament
-from tournament.services.sheet_leaves import stored_leaves
+from tournament.sheets.leaves import stored_leaves
 
 
 class DeskStatus(models.TextChoices):

@@ -45,25 +45,20 @@ from tournament.kernel.cells import (
 )
 from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.kernel.permissions import get_round, get_tournament_for_scorer
-from tournament.leave_forms import (
+from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
+from tournament.round_forms import ConfirmModeForm, SheetPostForm
+from tournament.sheets import services as sheets
+from tournament.sheets.access import CORRECTIONS, Act, sheet_stage
+from tournament.sheets.desk import DeskStatus, ago, author_name, phone_name, table_progress
+from tournament.sheets.forms import (
     LEAVE_SEAT,
     PostedLeaves,
     players_at,
     posted_leaves,
     shown_leaves,
 )
-from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
-from tournament.round_forms import ConfirmModeForm, SheetPostForm
-from tournament.services import sheets
-from tournament.services.desk import DeskStatus, ago, author_name, phone_name, table_progress
-from tournament.services.sheet_access import CORRECTIONS, Act, sheet_stage
-from tournament.services.sheet_leaves import (
-    current_leaves,
-    leave_changes,
-    leave_problems,
-    stored_leaves,
-)
-from tournament.services.sheets import (
+from tournament.sheets.leaves import current_leaves, leave_changes, leave_problems, stored_leaves
+from tournament.sheets.services import (
     CellValue,
     LeavesMismatchError,
     Row,
@@ -533,7 +528,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             leaves=() if blind else current_leaves(current),
         )
         context["blind"] = blind
-        return render(request, "scorer/sheet.html", context)
+        return render(request, "sheets/sheet.html", context)
 
     expected = _expected_version(request)
     if expected is None:
@@ -570,7 +565,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             stopped_early=stopped_early,
             leaves=posted.leaves,
         )
-        return render(request, "scorer/sheet.html", {**context, "refused": True}, status=422)
+        return render(request, "sheets/sheet.html", {**context, "refused": True}, status=422)
     except SheetChangedError as changed:
         # Saving again from here is a deliberate choice made with both copies in view, and
         # with the seating as it is now (the organiser may have re-seated the table).
@@ -585,7 +580,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             conflict=changed,
             leaves=posted.leaves,
         )
-        return render(request, "scorer/sheet.html", context, status=409)
+        return render(request, "sheets/sheet.html", context, status=409)
     except UserError as refused:
         # Refused by the sheet's rule, or a retried save that carried other numbers than
         # its first try recorded: nothing was saved, and the sheet is shown as it is.
@@ -625,7 +620,7 @@ def _redrawn_with_leaves(
     context.update(
         refused=bool(problems), leave_refused=bool(problems), leaves_changed=not problems
     )
-    return render(request, "scorer/sheet.html", context, status=422 if problems else 200)
+    return render(request, "sheets/sheet.html", context, status=422 if problems else 200)
 
 
 @login_required
@@ -675,8 +670,8 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         posted=posted,
     )
     if request.htmx:
-        return render(request, "scorer/sheet.html#check", context)
-    return render(request, "scorer/sheet.html", context)
+        return render(request, "sheets/sheet.html#check", context)
+    return render(request, "sheets/sheet.html", context)
 
 
 # Confirming ---------------------------------------------------------------------------
@@ -759,7 +754,7 @@ def confirm_leaves(request: HtmxHttpRequest, slug: str, round: int, table: int) 
         leave_after=posted.typed_after if posted.problems else "",
         rows=_sheet_rows(_deal_lines(retyped, len(seats), count), seats, leaves=posted.leaves),
     )
-    return render(request, "scorer/confirm.html", context, status=422 if posted.problems else 200)
+    return render(request, "sheets/confirm.html", context, status=422 if posted.problems else 200)
 
 
 @login_required
@@ -795,7 +790,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 leave_after=posted.typed_after,
                 rows=_sheet_rows(_padded(retyped, size, len(blank)), seats, leaves=posted.leaves),
             )
-            return render(request, "scorer/confirm.html", context, status=422)
+            return render(request, "sheets/confirm.html", context, status=422)
         if retyped is not None and context["can_confirm"]:
             incomplete = _first_incomplete_deal(retyped, size, deals, posted.leaves)
             if incomplete is not None:
@@ -807,7 +802,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                         _padded(retyped, size, len(blank)), seats, leaves=posted.leaves
                     ),
                 )
-                return render(request, "scorer/confirm.html", context, status=422)
+                return render(request, "sheets/confirm.html", context, status=422)
         try:
             result = sheets.confirm_sheet(
                 table_,
@@ -825,7 +820,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                     _padded(retyped or [], size, len(blank)), seats, leaves=posted.leaves
                 ),
             )
-            return render(request, "scorer/confirm.html", context, status=422)
+            return render(request, "sheets/confirm.html", context, status=422)
         except SheetMismatchError as mismatch:
             entered = {m.cell: m.entered for m in mismatch.mismatches}
             error = capfirst(str(mismatch)) + ". Nothing was saved."
@@ -853,7 +848,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                     leaves=posted.leaves,
                 ),
             )
-            return render(request, "scorer/confirm.html", context, status=422)
+            return render(request, "sheets/confirm.html", context, status=422)
         except UserError as refused:
             messages.error(request, capfirst(str(refused)) + ".")
             return redirect(f"{confirm_url}?mode={mode}")
@@ -876,7 +871,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
     elif mode == "retype":
         context["rows"] = _sheet_rows(blank, seats)
         context["autofocus"] = _first_empty(context["rows"])
-    return render(request, "scorer/confirm.html", context)
+    return render(request, "sheets/confirm.html", context)
 
 
 # History ------------------------------------------------------------------------------
@@ -982,7 +977,7 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
         "entries": entries,
         "hidden": hidden_after is not None,
     }
-    return render(request, "scorer/history.html", context)
+    return render(request, "sheets/history.html", context)
 
 
 # The round desk and the scorer's home ---------------------------------------------------
@@ -1019,7 +1014,7 @@ class DeskTable(tables.Table):
     # A link as well as the number: on a phone the status is the easier thing to tap.
     status_label = tables.TemplateColumn(
         verbose_name="Status",
-        template_name="scorer/_desk_status.html",
+        template_name="sheets/_desk_status.html",
         attrs={"td": {"class": "status"}},
     )
     entered_by = tables.Column(
@@ -1033,7 +1028,7 @@ class DeskTable(tables.Table):
     )
     links = tables.TemplateColumn(
         verbose_name="",
-        template_name="scorer/_desk_links.html",
+        template_name="sheets/_desk_links.html",
         attrs={"td": {"class": "links"}},
     )
 
@@ -1067,8 +1062,8 @@ def desk(request: HtmxHttpRequest, slug: str, round: int) -> HttpResponse:
         "missing": [r["number"] for r in records if r["status"] != SheetStatus.CONFIRMED],
     }
     if request.htmx:
-        return render(request, "scorer/desk.html#desk", context)
-    return render(request, "scorer/desk.html", context)
+        return render(request, "sheets/desk.html#desk", context)
+    return render(request, "sheets/desk.html", context)
 
 
 @login_required
@@ -1092,4 +1087,4 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
         "current": current,
         "records": desk_records(tournament, current) if current and current.started else [],
     }
-    return render(request, "scorer/home.html", context)
+    return render(request, "sheets/home.html", context)

@@ -63,8 +63,8 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
-from tournament.services import sheet_access as access
-from tournament.services.sheet_leaves import (
+from tournament.sheets import access as access
+from tournament.sheets.leaves import (
     as_items,
     current_leaves,
     drop_leavers,
