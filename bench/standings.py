@@ -129,7 +129,9 @@ def main() -> None:
     from tournament.demo import synthetic_tournament
     from tournament.models import Deal, DealResult, Player, Table, Tournament
     from tournament.public_cache import mark_changed
-    from tournament.services import rounds, seating, tournament_file
+    from tournament.rounds import seating
+    from tournament.rounds import services as rounds
+    from tournament.services import tournament_file
     from tournament.services.public import public_results
     from tournament.services.standings import tournament_standings
     from tournament.sheets.services import save_sheet

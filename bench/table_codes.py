@@ -69,7 +69,8 @@ def main() -> None:
     from django.test.utils import override_settings
 
     from tournament.models import Player, Table, Tournament
-    from tournament.services import rounds, seating
+    from tournament.rounds import seating
+    from tournament.rounds import services as rounds
     from tournament.sheets import services as sheets
     from tournament.table import services as entry
 

@@ -13,7 +13,9 @@ from django.db import OperationalError, connection
 
 from tournament.management.commands import backup
 from tournament.models import Player, Round, Sheet, Tournament
-from tournament.services import rounds, seating, tournament_file
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
+from tournament.services import tournament_file
 from tournament.sheets.services import save_sheet
 
 MOMENT = datetime.datetime(2026, 11, 22, 3, 15, 7, tzinfo=datetime.UTC)

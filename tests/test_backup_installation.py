@@ -38,7 +38,9 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import careers, people, rounds, seating, series, tournament_file
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
+from tournament.services import careers, people, series, tournament_file
 
 
 @pytest.fixture

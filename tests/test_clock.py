@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from scoring.errors import UserError
 from tournament.models import Round
-from tournament.services import clock, rounds
-from tournament.services.clock import ClockState, clock_state
+from tournament.rounds import clock
+from tournament.rounds import services as rounds
+from tournament.rounds.clock import ClockState, clock_state
 
 NOON = datetime.datetime(2026, 11, 24, 12, 0, tzinfo=datetime.UTC)
 
@@ -276,8 +277,8 @@ def test_a_released_rounds_page_shows_no_clock(client, round_one):
 
 
 def test_a_cached_page_carries_the_server_time_of_its_serving(client, make_played):
-    from tournament.services import seating
-    from tournament.services.rounds import start_round
+    from tournament.rounds import seating
+    from tournament.rounds.services import start_round
 
     tournament = make_played(players=12, rounds=1)
     round_two = seating.seat_next_round(tournament)

@@ -21,7 +21,8 @@ from django.urls import reverse
 from scoring.errors import UserError
 from tests.pages import sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import rounds, seating
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
 from tournament.sheets import services as sheets
 from tournament.sheets.services import SheetChangedError, save_sheet
 

@@ -11,7 +11,8 @@ from django.urls import reverse
 from tournament import public_cache
 from tournament.models import Round
 from tournament.public_cache import etag_matches, page_etag
-from tournament.services import clock, rounds, seating
+from tournament.rounds import clock, seating
+from tournament.rounds import services as rounds
 
 PAGES = ["standings", "projector", "final"]
 

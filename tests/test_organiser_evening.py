@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tests.factories import SheetFactory, TournamentFactory, make_players, play_round
 from tournament.models import Round, SheetStatus, Table
-from tournament.services import seating
+from tournament.rounds import seating
 
 
 def _round_url(name, round_or_tournament, number=None):

@@ -12,7 +12,8 @@ from scoring.standings import Standings
 from tournament.models import Round, Seat
 from tournament.projector import ROWS
 from tournament.public_cache import mark_changed
-from tournament.services import clock, rounds, seating
+from tournament.rounds import clock, seating
+from tournament.rounds import services as rounds
 from tournament.services.room import deals_in_words, lead
 
 

@@ -19,7 +19,9 @@ from django.utils.http import http_date
 from tests.routes import ROUTES, Access, url_for
 from tournament import public_cache
 from tournament.models import Deal, Player, Round, Tournament
-from tournament.services import clock, rounds, seating, tournament_file
+from tournament.rounds import clock, seating
+from tournament.rounds import services as rounds
+from tournament.services import tournament_file
 
 PUBLIC = sorted(name for name, route in ROUTES.items() if route.access is Access.PUBLIC)
 

@@ -36,7 +36,9 @@ from tests.test_concurrency import (
 )
 from tournament.forms import TournamentForm
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.services import rounds, seating, tournament_file
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
+from tournament.services import tournament_file
 from tournament.sheets import services as sheets
 from tournament.sheets.services import SheetChangedError, deals_beyond_rotations
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tournament.models import Round, Tournament
 from tournament.public_cache import public_version
-from tournament.services import rounds
+from tournament.rounds import services as rounds
 from tournament.services.public import public_results
 from tournament.sheets.services import confirm_sheet, save_sheet
 

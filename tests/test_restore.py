@@ -14,7 +14,9 @@ from django.urls import reverse
 
 from tournament.management.commands import backup
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Tournament
-from tournament.services import rounds, seating, tournament_file
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
+from tournament.services import tournament_file
 from tournament.services.tournament_file import TournamentFileError, import_tournament
 from tournament.sheets.services import confirm_sheet, save_sheet
 

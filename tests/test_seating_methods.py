@@ -15,8 +15,8 @@ from scoring.seating.keep_apart import ApartPairs, clash_change
 from scoring.seating.quality import PairCounts, add_meetings
 from scoring.seating.request import SeatingError
 from tournament.models import Player, Seat, Tournament
-from tournament.round_forms import SeatRoundForm
-from tournament.services import seating
+from tournament.rounds import seating
+from tournament.rounds.forms import SeatRoundForm
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Seating rounds of stored tournaments (tournament.services.seating) and the commands."""
+"""Seating rounds of stored tournaments (tournament.rounds.seating) and the commands."""
 
 import io
 import json
@@ -10,8 +10,8 @@ from django.core.management import CommandError, call_command
 from scoring.errors import UserError
 from scoring.seating import SeatingRequest, plan
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
-from tournament.services import seating
-from tournament.services.rounds import start_round
+from tournament.rounds import seating
+from tournament.rounds.services import start_round
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from scoring.rules import Leave
 from scoring.systems import ScoringSystem, points_from_sums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
 from tournament.models import Deal, DealResult, Player, Seat, SheetStatus, SheetVersion
-from tournament.services import seating
+from tournament.rounds import seating
 from tournament.services.standings import tournament_standings
 from tournament.sheets import services as sheets
 from tournament.sheets.services import (

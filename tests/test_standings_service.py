@@ -119,7 +119,7 @@ def test_incomplete_tables_are_named_by_the_command(make_played):
 
 
 def test_a_seated_round_not_yet_started_counts_nowhere(make_played):
-    from tournament.services import seating
+    from tournament.rounds import seating
 
     # Classic stakes: a round played counts 0 for best_round only if it is counted at all.
     tournament = make_played(players=10, rounds=2, rotations=1)

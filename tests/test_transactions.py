@@ -24,7 +24,9 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import player_lists, rounds, seating, tournament_file
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
+from tournament.services import player_lists, tournament_file
 from tournament.sheets.services import confirm_sheet, save_sheet
 
 MODELS = [

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests.pages import inputs
 from tournament.models import KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
-from tournament.services import rounds, seating
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
 
 
 @pytest.fixture

@@ -13,7 +13,9 @@ from django.urls import reverse
 from tests.factories import clear_deals
 from tournament.models import Round, Tournament
 from tournament.public_cache import mark_changed
-from tournament.services import rounds, seating, tournament_file
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
+from tournament.services import tournament_file
 from tournament.sheets.services import confirm_sheet, save_sheet, sheet_of
 
 PUBLIC_PAGES = ["standings", "projector", "standings_csv", "tournament_json"]

@@ -22,8 +22,8 @@ from typing import Any
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, standings_columns
 from tournament.models import Tournament
+from tournament.rounds.clock import clock_state
 from tournament.services import room
-from tournament.services.clock import clock_state
 from tournament.services.public import public_results
 
 ROWS = 12

@@ -1,12 +1,12 @@
 from django.urls import path
 
+from tournament.rounds import clock_views as clock
+from tournament.rounds import views as rounds
 from tournament.views import (
-    clock,
     organiser,
     player_page,
     player_people,
     players,
-    rounds,
     scorers,
     series_organiser,
 )

@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 from tests.factories import played_tournament
 from tournament.models import Round
 from tournament.public_cache import mark_changed
-from tournament.services import clock, rounds
+from tournament.rounds import clock
+from tournament.rounds import services as rounds
 
 pytestmark = pytest.mark.browser
 

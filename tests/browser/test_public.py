@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tournament.models import Seat
-from tournament.services import rounds
+from tournament.rounds import services as rounds
 from tournament.sheets.services import confirm_sheet, save_sheet
 from tournament.templatetags import live
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from tests.factories import played_tournament
 from tournament.models import Round
 from tournament.public_cache import mark_changed
-from tournament.services import seating
+from tournament.rounds import seating
 
 pytestmark = pytest.mark.browser
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.round_forms import SheetPostForm
+from tournament.rounds.forms import SheetPostForm
 from tournament.sheets import services as sheets
 from tournament.sheets.access import Act
 from tournament.sheets.forms import PostedLeaves, posted_leaves, shown_leaves

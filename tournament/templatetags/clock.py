@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tournament.models import Round, Tournament
 from tournament.public_cache import NOW_MARKER, instant
-from tournament.services.clock import ClockState, clock_state
+from tournament.rounds.clock import ClockState, clock_state
 
 register = template.Library()
 

@@ -35,9 +35,9 @@ from tournament.kernel.permissions import (
     tournaments_for,
 )
 from tournament.models import SheetStatus, Tournament
-from tournament.round_forms import ReleaseRoundForm
+from tournament.rounds import services as round_service
+from tournament.rounds.forms import ReleaseRoundForm
 from tournament.services import room, series_admin, tournaments
-from tournament.services import rounds as round_service
 from tournament.services.standings import tournament_standings
 from tournament.tables import standings_table
 

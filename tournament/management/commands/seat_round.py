@@ -3,7 +3,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from scoring.errors import UserError
 from scoring.seating import method_keys
 from tournament.models import Player, Tournament
-from tournament.services import rounds, seating
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
 
 
 class Command(BaseCommand):

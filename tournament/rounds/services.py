@@ -26,7 +26,7 @@ from scoring.errors import UserError
 from tournament import public_cache
 from tournament.kernel.locks import lock_round, lock_rounds
 from tournament.models import Round, SheetStatus, Table, Tournament
-from tournament.services.seating import seating_token
+from tournament.rounds.seating import seating_token
 from tournament.services.standings import and_list
 
 

@@ -31,9 +31,9 @@ from tournament.kernel.codes import shown_code
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
-from tournament.round_forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
-from tournament.services import rounds as round_service
-from tournament.services import seating
+from tournament.rounds import seating
+from tournament.rounds import services as round_service
+from tournament.rounds.forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.table import services as table_entry
 
 
@@ -70,7 +70,7 @@ def rounds(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             else None
         ),
     }
-    return render(request, "organiser/rounds.html", context)
+    return render(request, "rounds/rounds.html", context)
 
 
 def _round_context(tournament: Tournament, round_: Round, **extra: object) -> dict[str, Any]:
@@ -127,7 +127,7 @@ def _round_context(tournament: Tournament, round_: Round, **extra: object) -> di
 def round_detail(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     round_ = get_round(tournament, number)
-    return render(request, "organiser/round.html", _round_context(tournament, round_))
+    return render(request, "rounds/round.html", _round_context(tournament, round_))
 
 
 def _about_round(number: int, error: str) -> str:
@@ -153,7 +153,7 @@ def _round_change(
     round_.refresh_from_db()
     if request.htmx:
         return render(
-            request, "organiser/round.html#seating", _round_context(tournament, round_, **extra)
+            request, "rounds/round.html#seating", _round_context(tournament, round_, **extra)
         )
     return redirect("organiser:round", slug, number)
 
@@ -216,7 +216,7 @@ def round_start(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespons
         )
     except round_service.PreviousRoundUnfinished as unfinished:
         context = _round_context(tournament, round_, confirm_start=unfinished)
-        return render(request, "organiser/round.html", context)
+        return render(request, "rounds/round.html", context)
     except UserError as error:
         messages.error(request, _about_round(number, str(error)))
     else:
@@ -248,10 +248,10 @@ def round_release(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespo
     round_.refresh_from_db()
     if request.htmx:
         return render(
-            request, "organiser/round.html#seating", _round_context(tournament, round_, **extra)
+            request, "rounds/round.html#seating", _round_context(tournament, round_, **extra)
         )
     if "confirm_release" in extra:
-        return render(request, "organiser/round.html", _round_context(tournament, round_, **extra))
+        return render(request, "rounds/round.html", _round_context(tournament, round_, **extra))
     return redirect("organiser:round", slug, number)
 
 

@@ -3,7 +3,7 @@ minutes, clear), each a ``services.clock`` change.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers). An htmx post gets the clock's
-controls back (``organiser/_clock.html``); a plain post goes back to the round page.
+controls back (``rounds/_clock.html``); a plain post goes back to the round page.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Round
-from tournament.services import clock
+from tournament.rounds import clock
 
 
 def _clock_change(
@@ -42,7 +42,7 @@ def _clock_change(
             "round": round_,
             "max_add_minutes": clock.MAX_ADD_MINUTES,
         }
-        return render(request, "organiser/_clock.html", context)
+        return render(request, "rounds/_clock.html", context)
     return redirect("organiser:round", slug, number)
 
 
