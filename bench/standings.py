@@ -133,8 +133,8 @@ def main() -> None:
     from tournament.rounds import services as rounds
     from tournament.services import tournament_file
     from tournament.services.public import public_results
-    from tournament.services.standings import tournament_standings
     from tournament.sheets.services import save_sheet
+    from tournament.standings.services import tournament_standings
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

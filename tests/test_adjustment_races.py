@@ -20,9 +20,9 @@ from django.urls import reverse
 from tests.test_concurrency import complete_rows, load_table, run_together
 from tests.test_races import after, linger_after
 from tournament.models import Adjustment, Round, Seat, Sheet, SheetStatus, Table
-from tournament.services import adjustments
-from tournament.services.standings import tournament_standings
 from tournament.sheets import services as sheets
+from tournament.standings import adjustments
+from tournament.standings.services import tournament_standings
 
 
 @pytest.fixture

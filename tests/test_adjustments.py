@@ -13,10 +13,11 @@ from django.urls import reverse
 
 from tournament.kernel import limits
 from tournament.models import Adjustment, Person, Player, Round, Series, SeriesTournament
-from tournament.services import adjustments, series
-from tournament.services.adjustments import AdjustmentError, NewAdjustment
+from tournament.services import series
 from tournament.services.public import public_results
-from tournament.services.standings import tournament_standings
+from tournament.standings import adjustments
+from tournament.standings.adjustments import AdjustmentError, NewAdjustment
+from tournament.standings.services import tournament_standings
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from tournament.demo import DEMO_SERIES_SLUG, DEMO_SLUG, demo_season, demo_tourn
 from tournament.models import Person, Series, Tournament
 from tournament.services import tournament_file
 from tournament.services.series import series_ratings, series_standings
-from tournament.services.standings import tournament_standings
+from tournament.standings.services import tournament_standings
 
 
 def test_the_demo_file_is_valid():

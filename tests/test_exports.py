@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, record_deal, seat_table
-from tournament.services.csv_export import FORMULA_STARTS, csv_text
+from tournament.kernel.csv_export import FORMULA_STARTS, csv_text
 
 HOSTILE = [
     '=HYPERLINK("http://x")',

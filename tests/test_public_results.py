@@ -16,7 +16,7 @@ from django.urls import reverse
 from tournament import public_cache
 from tournament.models import Bye, ByeScore, Player, Round
 from tournament.services import public
-from tournament.services.standings import tournament_standings
+from tournament.standings.services import tournament_standings
 
 
 @pytest.fixture(autouse=True)

@@ -14,8 +14,8 @@ from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from tournament.models import Seat, Tournament
 from tournament.services import tournament_file
-from tournament.services.standings import tournament_standings
 from tournament.sheets.services import confirmed_rows
+from tournament.standings.services import tournament_standings
 
 
 def stored(table) -> list[SeatSums]:

@@ -194,7 +194,7 @@ def test_a_fixed_table_is_honoured(empty_tournament):
 def test_seating_by_standings_puts_the_leaders_together(make_played):
     tournament = make_played(players=15, rounds=2, rotations=1)
     round_ = seating.seat_next_round(tournament, method="standings")
-    from tournament.services.standings import tournament_standings
+    from tournament.standings.services import tournament_standings
 
     top = {row.key for row in tournament_standings(tournament).standings.rows[:5]}
     table_one = set(

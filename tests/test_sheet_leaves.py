@@ -10,7 +10,6 @@ from scoring.systems import ScoringSystem, points_from_sums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
 from tournament.models import Deal, DealResult, Player, Seat, SheetStatus, SheetVersion
 from tournament.rounds import seating
-from tournament.services.standings import tournament_standings
 from tournament.sheets import services as sheets
 from tournament.sheets.services import (
     LeavesMismatchError,
@@ -19,6 +18,7 @@ from tournament.sheets.services import (
     confirm_sheet,
     save_sheet,
 )
+from tournament.standings.services import tournament_standings
 
 FIVE = {"won": ["10", "10", "10", "10", "10"], "last_in": "1", "left_over": "2"}
 # Dealt at four after seat 3 left: 10 cards each, 12 on the table.

@@ -8,7 +8,6 @@ from scoring.systems import SeatSums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
 from tests.test_seat_sums import from_deals, stored
 from tournament.models import Deal, Sheet, SheetStatus, SheetVersion
-from tournament.services.standings import tournament_standings
 from tournament.sheets import services as sheets
 from tournament.sheets.services import (
     SheetChangedError,
@@ -17,6 +16,7 @@ from tournament.sheets.services import (
     confirm_sheet,
     save_sheet,
 )
+from tournament.standings.services import tournament_standings
 
 WORKED = {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24}
 OTHER = {"won": [10, 10, 10, 10, 10], "last_in": 1, "left_over": 2}

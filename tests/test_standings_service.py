@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, record_deal, seat_table
-from tournament.services.standings import tournament_standings
+from tournament.standings.services import tournament_standings
 
 
 def run_standings(slug, fmt):
@@ -159,7 +159,7 @@ def test_the_standings_command_query_count_does_not_grow(make_played, fmt):
 )
 def test_bye_points_follow_the_setting(make_played, bye_score, scoring, expected):
     from tournament.models import Bye, Player, Round
-    from tournament.services.standings import bye_points
+    from tournament.standings.services import bye_points
 
     tournament = make_played(players=10, rounds=1, rotations=2)
     tournament.bye_score = bye_score

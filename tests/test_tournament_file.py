@@ -386,7 +386,7 @@ def test_settings_byes_and_constraints_survive_export_and_import(db):
     import_tournament(exported, replace=True)
     assert tournament_file.export_tournament(Tournament.objects.get()) == exported
     # A bye scores the average of a round, after a restore as before it.
-    from tournament.services.standings import tournament_standings
+    from tournament.standings.services import tournament_standings
 
     rows = {row.name: row for row in tournament_standings(Tournament.objects.get()).standings.rows}
     assert rows["Player 11"].points == 26

@@ -26,8 +26,8 @@ from tests.factories import (
 from tournament import public_cache
 from tournament.models import Bye, Deal, Player, Round, Seat, Table
 from tournament.services.public import RoundRank, public_ranks
-from tournament.services.standings import tournament_standings
 from tournament.sheets.services import save_sheet, sheet_of, write_seat_sums
+from tournament.standings.services import tournament_standings
 from tournament.views.public_pages import rank_chart
 
 SCRIPT = "<script>alert(1)</script>"

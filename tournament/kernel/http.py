@@ -6,7 +6,7 @@ from django.shortcuts import redirect
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from tournament.services.csv_export import csv_download
+from tournament.kernel.csv_export import csv_download
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -200,7 +200,7 @@ def _balanced(
 
 
 def _ranked(tournament: Tournament, request: SeatingRequest) -> list[PlayerId]:
-    from tournament.services.standings import tournament_standings
+    from tournament.standings.services import tournament_standings
 
     active = set(request.players)
     return [row.key for row in tournament_standings(tournament).standings.rows if row.key in active]

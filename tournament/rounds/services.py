@@ -27,7 +27,7 @@ from tournament import public_cache
 from tournament.kernel.locks import lock_round, lock_rounds
 from tournament.models import Round, SheetStatus, Table, Tournament
 from tournament.rounds.seating import seating_token
-from tournament.services.standings import and_list
+from tournament.standings.services import and_list
 
 
 class PreviousRoundUnfinished(UserError):

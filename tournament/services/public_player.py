@@ -20,8 +20,8 @@ from scoring.systems import score_deal
 from scoring.tiebreaks import Adjusted
 from tournament.models import DealResult, Seat, Tournament
 from tournament.services.public import PublicResults, PublicSeat, RoundRank, SeatResult
-from tournament.services.standings import bye_points
 from tournament.sheets.leaves import stored_leaves
+from tournament.standings.services import bye_points
 
 
 @dataclass(frozen=True)

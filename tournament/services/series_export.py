@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.series import scheme
-from tournament.services.csv_export import neutralised
+from tournament.kernel.csv_export import neutralised
 from tournament.services.series import (
     PROVISIONAL_MATCHES,
     SeriesRatings,

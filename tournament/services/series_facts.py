@@ -47,7 +47,7 @@ from django.db.models import (
 from scoring.standings import PointsAdjustment, TableSums
 from scoring.systems import SeatSums, points_from_sums
 from tournament.models import Adjustment, Bye, Person, Player, Round, Seat, Series, Tournament
-from tournament.services.standings import PlayerInfo, StandingsFacts, standings_from
+from tournament.standings.services import PlayerInfo, StandingsFacts, standings_from
 
 
 @dataclass(frozen=True, slots=True)

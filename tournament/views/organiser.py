@@ -38,8 +38,8 @@ from tournament.models import SheetStatus, Tournament
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm
 from tournament.services import room, series_admin, tournaments
-from tournament.services.standings import tournament_standings
-from tournament.tables import standings_table
+from tournament.standings.services import tournament_standings
+from tournament.standings.tables import standings_table
 
 
 @login_required
@@ -248,4 +248,4 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "private": True,
         "public_url": reverse("standings", args=[slug]),
     }
-    return render(request, "standings.html", context)
+    return render(request, "standings/standings.html", context)

@@ -18,12 +18,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament.adjustment_forms import REASONS_LIST, AdjustmentForm, RemoveAdjustmentForm
 from tournament.forms import PlayerForm
 from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Player, Tournament
-from tournament.services import adjustments
 from tournament.services import players as player_service
+from tournament.standings import adjustments
+from tournament.standings.forms import REASONS_LIST, AdjustmentForm, RemoveAdjustmentForm
 
 SECTION = "adjustments"
 

@@ -38,8 +38,8 @@ from tournament.models import KeepApart, Player, Tournament
 from tournament.people_forms import AddPlayerForm
 from tournament.services import people, player_lists
 from tournament.services import players as player_service
-from tournament.services.adjustments import with_adjustments
-from tournament.tables import PlayersTable
+from tournament.standings.adjustments import with_adjustments
+from tournament.standings.tables import PlayersTable
 
 
 def _duplicates(names: list[tuple[int, str]], shown: list[Player]) -> set[int]:

@@ -20,8 +20,8 @@ from tournament.projector import board as projector_board
 from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
 from tournament.services import room, tournament_file
 from tournament.services.public import public_results
-from tournament.services.standings_files import as_csv
-from tournament.tables import PER_PAGE, standings_sort, standings_table
+from tournament.standings.files import as_csv
+from tournament.standings.tables import PER_PAGE, standings_sort, standings_table
 
 
 @require_GET
@@ -76,8 +76,8 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "playing": None if progress.started else room.current_round(tournament),
     }
     if wants_fragment(request):
-        return render(request, "standings.html#standings-table", context)
-    return render(request, "standings.html", context)
+        return render(request, "standings/standings.html#standings-table", context)
+    return render(request, "standings/standings.html", context)
 
 
 @require_GET

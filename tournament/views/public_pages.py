@@ -34,7 +34,7 @@ from tournament.services.public import (
     released_round_numbers,
 )
 from tournament.services.public_player import player_rounds
-from tournament.services.standings import NO_RESULT_YET, rank_label
+from tournament.standings.services import NO_RESULT_YET, rank_label
 
 # The rank chart ---------------------------------------------------------------------
 

@@ -3,8 +3,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.models import Tournament
-from tournament.services import standings_files
-from tournament.services.standings import tournament_standings
+from tournament.standings import files as standings_files
+from tournament.standings.services import tournament_standings
 
 
 class Command(BaseCommand):

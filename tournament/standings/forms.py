@@ -7,7 +7,7 @@ from django import forms
 
 from tournament.kernel import limits
 from tournament.models import Round, Tournament
-from tournament.services.adjustments import SUGGESTED_REASONS
+from tournament.standings.adjustments import SUGGESTED_REASONS
 
 REASONS_LIST = "adjustment-reasons"
 

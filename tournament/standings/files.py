@@ -9,8 +9,8 @@ from typing import Any
 
 from scoring.standings import StandingRow
 from scoring.tiebreaks import decided_words, one_figure_tiebreaks, order_in_words
-from tournament.services.csv_export import csv_text
-from tournament.services.standings import NO_RESULT_YET, TournamentStandings
+from tournament.kernel.csv_export import csv_text
+from tournament.standings.services import NO_RESULT_YET, TournamentStandings
 
 
 def file_rank(row: StandingRow) -> int | str:

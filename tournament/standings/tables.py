@@ -7,8 +7,8 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.tiebreaks import Adjusted, decided_column, one_figure_tiebreaks, standings_columns
-from tournament.services.adjustments import signed
-from tournament.services.standings import NO_RESULT_YET, TournamentStandings, rank_label
+from tournament.standings.adjustments import signed
+from tournament.standings.services import NO_RESULT_YET, TournamentStandings, rank_label
 
 
 def _number_column(verbose_name: str, orderable: bool = True) -> tables.Column:
@@ -19,7 +19,7 @@ def _number_column(verbose_name: str, orderable: bool = True) -> tables.Column:
 
 class StandingsTable(tables.Table):
     """The standings. django-tables2 gives the headers, sorting and pages; the rows are
-    drawn by ``standings_table.html`` from each record's ready-made ``cells`` (class,
+    drawn by ``standings/standings_table.html`` from each record's ready-made ``cells`` (class,
     value), as drawing a thousand rows cell by cell through the columns is slow."""
 
     rank = tables.Column(verbose_name="Rank", order_by="rank_number")
@@ -31,7 +31,7 @@ class StandingsTable(tables.Table):
     class Meta:
         orderable = False
         attrs = {"class": "standings ranked"}
-        template_name = "standings_table.html"
+        template_name = "standings/standings_table.html"
 
     # Set by the public pages: each name links to the player's page.
     link_players = False
