@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tests.factories import TournamentFactory, make_players
 from tournament.models import Player
-from tournament.services import players as player_service
+from tournament.players import services as player_service
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from tests.factories import TournamentFactory, make_players
 from tests.test_concurrency import run_together, slow_down
 from tournament.door import services as door
 from tournament.models import Player
-from tournament.services import players as player_service
+from tournament.players import services as player_service
 
 
 @pytest.fixture

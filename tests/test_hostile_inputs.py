@@ -41,8 +41,9 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import player_lists, tournament_file
-from tournament.services import players as player_service
+from tournament.players import lists as player_lists
+from tournament.players import services as player_service
+from tournament.services import tournament_file
 from tournament.services.tournament_file import TournamentFileError
 from tournament.sheets import services as sheets
 

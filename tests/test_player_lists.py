@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from tests.pages import inputs
 from tournament.models import Player
-from tournament.services import player_lists
-from tournament.services import players as player_service
+from tournament.players import lists as player_lists
+from tournament.players import services as player_service
 
 
 @pytest.fixture

@@ -344,7 +344,7 @@ def test_who_checked_in_is_restored(seated_round):
     """Once anyone has checked in, the next round seats only those who have: a restore
     that forgot them would seat everyone."""
     from tournament.models import Player
-    from tournament.services.players import set_status
+    from tournament.players.services import set_status
 
     tournament = seated_round.tournament
     here = Player.objects.filter(tournament=tournament).order_by("pk").first()

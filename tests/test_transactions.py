@@ -24,9 +24,10 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.players import lists as player_lists
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
-from tournament.services import player_lists, tournament_file
+from tournament.services import tournament_file
 from tournament.sheets.services import confirm_sheet, save_sheet
 
 MODELS = [

@@ -318,7 +318,7 @@ def test_nobody_is_marked_a_winner_before_a_round_is_released(client, make_playe
 
 
 def test_a_csv_import_shows_on_a_cached_standings_page(client, make_played):
-    from tournament.services.player_lists import import_csv
+    from tournament.players.lists import import_csv
 
     tournament = make_played(players=12, rounds=1)
     assert "Zelda Newcomer" not in get(client, "standings", tournament).content.decode()

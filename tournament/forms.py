@@ -12,8 +12,8 @@ from scoring.rules import TABLE_SIZES
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament.kernel import limits
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
+from tournament.players.services import text_problem
 from tournament.services.accounts import AmbiguousUsername, canonical_username
-from tournament.services.players import text_problem
 from tournament.sheets.services import deals_beyond_rotations, rotations_refusal
 
 

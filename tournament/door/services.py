@@ -56,7 +56,7 @@ from django_ratelimit.core import is_ratelimited
 
 from scoring.errors import UserError
 from tournament.models import Bye, OpenDoor, Player, Seat, Tournament
-from tournament.services import players as player_service
+from tournament.players import services as player_service
 from tournament.services import room
 
 DOOR_HOURS = 12

@@ -38,8 +38,8 @@ from scoring.errors import UserError
 from tournament.kernel import limits, names
 from tournament.kernel.locks import hold_person, lock_people, lock_tournaments
 from tournament.models import PERSON_ID_PREFIX, Person, Player, Tournament
+from tournament.players.services import text_problem
 from tournament.public_cache import mark_changed
-from tournament.services.players import text_problem
 
 # How alike two name keys must be (difflib's ratio, 0 to 1) to be proposed: "Jon Smith"
 # and "John Smith" are (0.95), "Ann Lee" and "Ian Lee" are (0.86), "Ann" and "Bob" not.

@@ -78,9 +78,9 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
+from tournament.players.services import text_problem
 from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids, people, tournament_links
-from tournament.services.players import text_problem
 from tournament.sheets.leaves import stored_leaves
 from tournament.sheets.services import Row
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from scoring.rules import Leave, leaves_of, validate_leaves
 from tournament.models import Seat, Sheet, SheetStatus, Table
-from tournament.services.players import set_status
+from tournament.players.services import set_status
 
 # A leave as a sheet stores it.
 LeaveItem = dict[str, int]

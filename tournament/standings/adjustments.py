@@ -38,7 +38,7 @@ from tournament.kernel import limits
 from tournament.kernel.locks import hold_round, lock_tournaments
 from tournament.kernel.permissions import User, is_organiser
 from tournament.models import Adjustment, Player, Round, Tournament
-from tournament.services.players import text_problem
+from tournament.players.services import text_problem
 
 # What the form suggests for a reason; any other reason is fine.
 SUGGESTED_REASONS = ("misdeal", "slow play", "dispute settled")

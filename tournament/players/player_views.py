@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament.forms import PlayerForm
 from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Player, Tournament
-from tournament.services import players as player_service
+from tournament.players import services as player_service
 from tournament.standings import adjustments
 from tournament.standings.forms import REASONS_LIST, AdjustmentForm, RemoveAdjustmentForm
 
@@ -41,7 +41,7 @@ def _page(
     given = adjustments.player_adjustments(player)
     return render(
         request,
-        "organiser/player_form.html",
+        "players/player_form.html",
         {
             "tournament": tournament,
             "player": player,

@@ -36,8 +36,9 @@ from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import KeepApart, Player, Tournament
 from tournament.people_forms import AddPlayerForm
-from tournament.services import people, player_lists
-from tournament.services import players as player_service
+from tournament.players import lists as player_lists
+from tournament.players import services as player_service
+from tournament.services import people
 from tournament.standings.adjustments import with_adjustments
 from tournament.standings.tables import PlayersTable
 
@@ -69,7 +70,7 @@ def _players_page(
         "import_form": CsvImportForm(),
         **extra,
     }
-    return render(request, "organiser/players.html", context)
+    return render(request, "players/players.html", context)
 
 
 def _player_row(request: HtmxHttpRequest, tournament: Tournament, player: Player) -> HttpResponse:
@@ -87,7 +88,7 @@ def _player_row(request: HtmxHttpRequest, tournament: Tournament, player: Player
         "row": table.rows[0],
         "count": player_service.check_in_count(tournament),
     }
-    return render(request, "organiser/players.html#player-row-swap", context)
+    return render(request, "players/players.html#player-row-swap", context)
 
 
 @login_required
@@ -102,7 +103,7 @@ def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.method == "GET" and request.htmx and "name" in request.GET:
         return render(
             request,
-            "organiser/players.html#person-matches",
+            "players/players.html#person-matches",
             {"tournament": tournament, "person_matches": matches, "chosen": ""},
         )
     if request.method == "GET":
@@ -206,7 +207,7 @@ def players_check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
     form = CheckInEveryoneForm(initial={"players": ",".join(str(p.pk) for p in waiting)})
     return render(
         request,
-        "organiser/players_check_in_everyone.html",
+        "players/players_check_in_everyone.html",
         {
             "tournament": tournament,
             "waiting": waiting,

@@ -29,9 +29,9 @@ from django.db import transaction
 
 from scoring.errors import UserError
 from tournament.models import Person, Player, Tournament
+from tournament.players.services import CLUB_MAX, MAX_LINES, NAME_MAX, next_refs, text_problem
 from tournament.public_cache import mark_changed
 from tournament.services import people
-from tournament.services.players import CLUB_MAX, MAX_LINES, NAME_MAX, next_refs, text_problem
 
 DELIMITERS = ",;\t"
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
