@@ -9,9 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.pages import inputs
+from tournament.kernel.names import text_problem
 from tournament.models import Player
 from tournament.players import lists as player_lists
-from tournament.players import services as player_service
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_invisible_and_direction_changing_characters_are_refused_by_line(
     ["Zoë Ó Ceallaigh", "李小龍", "Ann-Marie O'Neill", "Family 👨\u200d👩\u200d👧", "Jo (Jr.)"],
 )
 def test_real_names_pass_the_rule(name):
-    assert player_service.text_problem(name, "name") is None
+    assert text_problem(name, "name") is None
 
 
 @pytest.mark.parametrize(

@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from scoring.errors import UserError
+from tournament.kernel.names import text_problem
 from tournament.models import Person, Player, Tournament
-from tournament.players.services import CLUB_MAX, MAX_LINES, NAME_MAX, next_refs, text_problem
+from tournament.players.services import CLUB_MAX, MAX_LINES, NAME_MAX, next_refs
 from tournament.public_cache import mark_changed
 from tournament.services import people
 

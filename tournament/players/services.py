@@ -1,14 +1,11 @@
 """Registering players one at a time (a CSV list of them: ``services.player_lists``),
 checking them in and out, dropping them out and keeping pairs apart.
 
-One rule for every name and club, typed or imported (``text_problem``): it has a
-visible character, and no invisible one that could make it look like another name
-(a zero-width space) or turn the text around it (a direction override).
+Every name and club, typed or imported, is checked by ``kernel.names.text_problem``.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -17,46 +14,11 @@ from django.db.models import Count, Q
 
 from tournament.models import Bye, KeepApart, Person, Player, Round, Seat, Tournament
 from tournament.public_cache import mark_changed
+from tournament.services import people
 
 NAME_MAX = 200
 CLUB_MAX = 200
 MAX_LINES = 2000
-
-
-# Characters that turn the direction of the text around them: a name holding one can
-# show as another name, or carry the rest of its row along.
-BIDI_CONTROLS = frozenset(
-    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
-)
-# Joiners shape the letters of several scripts (and emoji): they belong in a name.
-JOINERS = frozenset("\u200c\u200d")
-# Letters that draw nothing: a name of them alone looks empty.
-BLANK_LETTERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
-
-
-def _invisible(char: str) -> bool:
-    """A character that shows nothing and is not a space: a format or control character
-    (a zero-width space, a byte order mark), or one never assigned."""
-    return unicodedata.category(char) in ("Cf", "Cc", "Co", "Cs", "Cn") and char not in JOINERS
-
-
-def _visible(char: str) -> bool:
-    return unicodedata.category(char)[0] in "LNPS" and char not in BLANK_LETTERS
-
-
-def text_problem(value: str, what: str = "name") -> str | None:
-    """What is wrong with a player's ``what`` (name or club) as it will be stored
-    (spaces already normalised), in words for the organiser; None when nothing is."""
-    if any(char in BIDI_CONTROLS for char in value):
-        return f"the {what} has invisible direction-changing characters"
-    if value and not any(_visible(char) for char in value):
-        return f"the {what} has no visible characters"
-    hidden = next((char for char in value if _invisible(char)), None)
-    if hidden is not None:
-        code = f"U+{ord(hidden):04X}"
-        label = unicodedata.name(hidden, "")
-        return f"the {what} has an invisible character ({code}{' ' + label if label else ''})"
-    return None
 
 
 def next_refs(tournament: Tournament, count: int) -> list[str]:
@@ -208,7 +170,3 @@ def keep_apart(tournament: Tournament, first: Player, second: Player) -> tuple[P
 def allow_together(pair: KeepApart) -> None:
     with transaction.atomic():
         pair.delete()
-
-
-# At the end: ``services.people`` uses this module's ``text_problem``.
-from tournament.services import people  # noqa: E402

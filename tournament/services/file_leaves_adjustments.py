@@ -28,8 +28,8 @@ from typing import Any, TypeGuard
 from scoring.rules import Leave, absent_seats, validate_leaves
 from tournament.file_schema import TIME_PATTERN
 from tournament.file_schema_v3 import FORMAT_3
+from tournament.kernel.names import text_problem
 from tournament.models import Adjustment, Player, Round, SheetStatus, Tournament
-from tournament.players.services import text_problem
 from tournament.standings.adjustments import not_started
 
 ADJUSTMENTS = "adjustments"

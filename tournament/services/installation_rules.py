@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib.auth.models import Permission
 
 from scoring.errors import UserError
-from tournament.players.services import text_problem
+from tournament.kernel.names import text_problem
 from tournament.services import file_leaves_adjustments, people, tournament_file
 from tournament.services.tournament_file import short
 

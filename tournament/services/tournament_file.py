@@ -61,6 +61,7 @@ from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
 from tournament.file_schema_v3 import FORMAT_3
 from tournament.kernel import limits
 from tournament.kernel.locks import lock_rounds
+from tournament.kernel.names import text_problem
 from tournament.models import (
     Adjustment,
     Bye,
@@ -78,7 +79,6 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
-from tournament.players.services import text_problem
 from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids, people, tournament_links
 from tournament.sheets.leaves import stored_leaves

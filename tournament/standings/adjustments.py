@@ -36,9 +36,9 @@ from scoring.errors import UserError
 from tournament import public_cache
 from tournament.kernel import limits
 from tournament.kernel.locks import hold_round, lock_tournaments
+from tournament.kernel.names import text_problem
 from tournament.kernel.permissions import User, is_organiser
 from tournament.models import Adjustment, Player, Round, Tournament
-from tournament.players.services import text_problem
 
 # What the form suggests for a reason; any other reason is fine.
 SUGGESTED_REASONS = ("misdeal", "slow play", "dispute settled")
