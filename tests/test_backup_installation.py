@@ -38,9 +38,10 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.people import services as people
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
-from tournament.services import careers, people, series, tournament_file
+from tournament.services import careers, series, tournament_file
 
 
 @pytest.fixture

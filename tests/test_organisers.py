@@ -21,7 +21,8 @@ from django.urls import reverse
 
 from tests.factories import TournamentFactory
 from tournament.models import Person, Series, Tournament
-from tournament.services import accounts, people
+from tournament.people import services as people
+from tournament.services import accounts
 
 TOURNAMENT = {
     "name": "Crown Open",

@@ -1,4 +1,4 @@
-"""The register of people (tournament/services/people.py): member numbers, matching a
+"""The register of people (tournament/people/services.py): member numbers, matching a
 tournament's players to people with accents, case, spacing and duplicates, linking a
 person at most once a tournament, and merging two people into one."""
 
@@ -6,8 +6,9 @@ import pytest
 
 from tests.factories import PlayerFactory, TournamentFactory
 from tournament.models import Person, Player
-from tournament.services import people, people_review
-from tournament.services.people import PeopleError
+from tournament.people import review as people_review
+from tournament.people import services as people
+from tournament.people.services import PeopleError
 
 
 @pytest.fixture

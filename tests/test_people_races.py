@@ -24,7 +24,7 @@ from django.urls import reverse
 from tests.factories import TournamentFactory, make_players
 from tests.test_concurrency import run_together
 from tournament.models import Person, Player
-from tournament.services import people
+from tournament.people import services as people
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.urls import reverse
 from tests.factories import TournamentFactory
 from tests.routes import ROUTES, Access, url_for
 from tournament.models import Person, Player
-from tournament.services import people
+from tournament.people import services as people
 
 PEOPLE_ROUTES = sorted(name for name, route in ROUTES.items() if route.access is Access.PEOPLE)
 

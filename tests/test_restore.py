@@ -364,7 +364,7 @@ def in_two_series(make_tournament, organiser, outsider):
     organiser's series, with three players linked to people: one by member number, two
     to people without one."""
     from tournament.models import Series, SeriesTournament
-    from tournament.services import people
+    from tournament.people import services as people
 
     tournament = make_tournament(players=9, rounds=1, slug="club-night")
     tournament.owner = organiser

@@ -9,7 +9,7 @@ urlpatterns = [
     path("t/<slug:slug>/standings.csv", public.standings_csv, name="standings_csv"),
     path("t/<slug:slug>/tournament.json", public.tournament_json, name="tournament_json"),
     path("t/<slug:slug>/", include("tournament.urls_public_pages")),
-    path("manage/people/", include("tournament.urls_people")),
+    path("manage/people/", include("tournament.people.urls")),
     path("", include("tournament.urls_series")),
     path("manage/", include("tournament.urls_organiser")),
     path("score/", include("tournament.sheets.urls")),

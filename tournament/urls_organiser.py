@@ -1,10 +1,11 @@
 from django.urls import path
 
+from tournament.people import player_views as player_people
 from tournament.players import player_views as player_page
 from tournament.players import views as players
 from tournament.rounds import clock_views as clock
 from tournament.rounds import views as rounds
-from tournament.views import organiser, player_people, scorers, series_organiser
+from tournament.views import organiser, scorers, series_organiser
 
 app_name = "organiser"
 

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.test_viewports import check_fits
 from tests.factories import TournamentFactory, make_players
 from tournament.models import Player
-from tournament.services import people
+from tournament.people import services as people
 
 pytestmark = pytest.mark.browser
 

@@ -30,9 +30,9 @@ from django.db import transaction
 from scoring.errors import UserError
 from tournament.kernel.names import text_problem
 from tournament.models import Person, Player, Tournament
+from tournament.people import services as people
 from tournament.players.services import CLUB_MAX, MAX_LINES, NAME_MAX, next_refs
 from tournament.public_cache import mark_changed
-from tournament.services import people
 
 DELIMITERS = ",;\t"
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import Count, Q
 
 from tournament.models import Bye, KeepApart, Person, Player, Round, Seat, Tournament
+from tournament.people import services as people
 from tournament.public_cache import mark_changed
-from tournament.services import people
 
 NAME_MAX = 200
 CLUB_MAX = 200

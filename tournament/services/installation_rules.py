@@ -20,7 +20,8 @@ from django.contrib.auth.models import Permission
 
 from scoring.errors import UserError
 from tournament.kernel.names import text_problem
-from tournament.services import file_leaves_adjustments, people, tournament_file
+from tournament.people import services as people
+from tournament.services import file_leaves_adjustments, tournament_file
 from tournament.services.tournament_file import short
 
 

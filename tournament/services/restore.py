@@ -42,7 +42,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import kept_ids, people, tournament_file
+from tournament.people import services as people
+from tournament.services import kept_ids, tournament_file
 from tournament.services.backup_folder import Backup
 
 M = TypeVar("M", bound=models.Model)

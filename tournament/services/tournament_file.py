@@ -79,8 +79,9 @@ from tournament.models import (
     TablePhone,
     Tournament,
 )
+from tournament.people import services as people
 from tournament.services import file_leaves_adjustments as version_3
-from tournament.services import kept_ids, people, tournament_links
+from tournament.services import kept_ids, tournament_links
 from tournament.sheets.leaves import stored_leaves
 from tournament.sheets.services import Row
 

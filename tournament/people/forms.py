@@ -11,7 +11,7 @@ from scoring.errors import UserError
 from tournament.forms import NameAndClubChecks, PlayerForm
 from tournament.kernel import limits
 from tournament.models import Person
-from tournament.services import people
+from tournament.people import services as people
 
 
 def _member(value: str) -> str:

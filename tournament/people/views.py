@@ -26,8 +26,8 @@ from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import check_people_keeper, visible_tournaments
 from tournament.models import Person, Player
-from tournament.people_forms import MergeForm, PersonForm
-from tournament.services import people
+from tournament.people import services as people
+from tournament.people.forms import MergeForm, PersonForm
 
 PAGE_SIZE = 50
 

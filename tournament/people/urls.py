@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.views import people
+from tournament.people import views as people
 
 app_name = "people"
 

@@ -19,9 +19,10 @@ from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Person, Player, Tournament
-from tournament.services import people, people_review
+from tournament.people import review as people_review
+from tournament.people import services as people
 
-PAGE = "organiser/players_people.html"
+PAGE = "people/players_people.html"
 
 
 @login_required

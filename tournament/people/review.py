@@ -17,7 +17,7 @@ from django.db import transaction
 
 from tournament.kernel import names
 from tournament.models import Person, Player, Tournament
-from tournament.services.people import link, near_matches, same_name_and_club, search
+from tournament.people.services import link, near_matches, same_name_and_club, search
 
 
 def _taken(tournament_id: int) -> set[int]:
