@@ -105,7 +105,8 @@ def main() -> None:
         Table,
         Tournament,
     )
-    from tournament.services import series, series_facts
+    from tournament.series import facts as series_facts
+    from tournament.series import services as series
     from tournament.services.public import public_results
 
     call_command("migrate", verbosity=0)

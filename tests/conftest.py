@@ -6,7 +6,8 @@ from hypothesis import settings as hypothesis_settings
 
 from tournament import public_cache
 from tournament.demo import synthetic_tournament
-from tournament.services import series, tournament_file
+from tournament.series import services as series
+from tournament.services import tournament_file
 
 
 @pytest.fixture

@@ -48,9 +48,9 @@ class Access(Enum):
     # the scorer's account it names (tournament/services/invitations.py).
     INVITATION = "invitation"
     # A series' organiser (its owner) only, or a superuser; a 404 for anyone else
-    # (tournament/services/series_admin.py).
+    # (tournament/series/owners.py).
     SERIES_OWNER = "series owner"
-    # Anyone: a series' public pages, a person's career, a club (views/series_public.py),
+    # Anyone: a series' public pages, a person's career, a club (tournament/series/views.py),
     # which show only what published tournaments show.
     SERIES = "series"
 

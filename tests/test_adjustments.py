@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tournament.kernel import limits
 from tournament.models import Adjustment, Person, Player, Round, Series, SeriesTournament
-from tournament.services import series
+from tournament.series import services as series
 from tournament.services.public import public_results
 from tournament.standings import adjustments
 from tournament.standings.adjustments import AdjustmentError, NewAdjustment

@@ -41,7 +41,9 @@ from tournament.models import (
 from tournament.people import services as people
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
-from tournament.services import careers, series, tournament_file
+from tournament.series import careers
+from tournament.series import services as series
+from tournament.services import tournament_file
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from django.core.management import call_command
 
 from tournament.demo import DEMO_SERIES_SLUG, DEMO_SLUG, demo_season, demo_tournament, table_sizes
 from tournament.models import Person, Series, Tournament
+from tournament.series.services import series_ratings, series_standings
 from tournament.services import tournament_file
-from tournament.services.series import series_ratings, series_standings
 from tournament.standings.services import tournament_standings
 
 

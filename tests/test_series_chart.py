@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournament.series_chart import rating_chart
+from tournament.series.chart import rating_chart
 
 
 def test_no_history_no_chart():

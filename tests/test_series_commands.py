@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 
 from tests.factories import seated_round
 from tournament.models import Person, Player, Round, Series, SeriesTournament
-from tournament.services import series
-from tournament.services.series_export import figure
+from tournament.series import services as series
+from tournament.series.export import figure
 
 pytestmark = pytest.mark.usefixtures("empty_series_cache")
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from tests.factories import TournamentFactory
 from tournament.models import Series, SeriesScheme, SeriesTournament
-from tournament.series_forms import parse_placing
+from tournament.series.forms import parse_placing
 
 
 @pytest.fixture

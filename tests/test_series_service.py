@@ -23,7 +23,8 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
-from tournament.services import public, series
+from tournament.series import services as series
+from tournament.services import public
 from tournament.sheets import services as sheets
 
 pytestmark = pytest.mark.usefixtures("empty_series_cache")

@@ -10,7 +10,7 @@ urlpatterns = [
     path("t/<slug:slug>/tournament.json", public.tournament_json, name="tournament_json"),
     path("t/<slug:slug>/", include("tournament.urls_public_pages")),
     path("manage/people/", include("tournament.people.urls")),
-    path("", include("tournament.urls_series")),
+    path("", include("tournament.series.urls")),
     path("manage/", include("tournament.urls_organiser")),
     path("score/", include("tournament.sheets.urls")),
     path("print/", include("tournament.urls_print")),

@@ -5,7 +5,8 @@ from tournament.players import player_views as player_page
 from tournament.players import views as players
 from tournament.rounds import clock_views as clock
 from tournament.rounds import views as rounds
-from tournament.views import organiser, scorers, series_organiser
+from tournament.series import owner_views as series_organiser
+from tournament.views import organiser, scorers
 
 app_name = "organiser"
 

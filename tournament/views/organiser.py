@@ -37,7 +37,8 @@ from tournament.kernel.permissions import (
 from tournament.models import SheetStatus, Tournament
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm
-from tournament.services import room, series_admin, tournaments
+from tournament.series import owners as series_admin
+from tournament.services import room, tournaments
 from tournament.standings.services import tournament_standings
 from tournament.standings.tables import standings_table
 

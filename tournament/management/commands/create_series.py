@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import UserError
 from scoring.series import SCHEMES
-from tournament.services import series_setup
+from tournament.series import administration as series_setup
 
 
 class Command(BaseCommand):

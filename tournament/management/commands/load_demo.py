@@ -5,9 +5,9 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_season
 from tournament.models import Series, Tournament
+from tournament.series.administration import SeriesSettings, create_series
 from tournament.services import tournament_file
 from tournament.services.accounts import grant_organising
-from tournament.services.series_setup import SeriesSettings, create_series
 
 DEMO_PASSWORD = "lld-demo"
 DEMO_USERS = ("organiser", "scorer", "checker")

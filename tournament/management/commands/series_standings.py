@@ -1,6 +1,6 @@
 from tournament.management.series_file import SeriesFile, SeriesFileCommand
-from tournament.services import series_export
-from tournament.services.series import series_standings
+from tournament.series import export as series_export
+from tournament.series.services import series_standings
 
 
 class Command(SeriesFileCommand):

@@ -3,7 +3,7 @@ any visitor, showing only what the series' tournaments show publicly."""
 
 from django.urls import path
 
-from tournament.views import series_public
+from tournament.series import views as series_public
 
 urlpatterns = [
     path("s/<slug:series>/", series_public.series_page, name="series"),

@@ -21,9 +21,10 @@ from django.views.decorators.http import require_GET, require_safe
 
 from tournament.kernel.http import HtmxHttpRequest, csv_attachment
 from tournament.models import Series, SeriesScheme
-from tournament.series_chart import rating_chart
-from tournament.services import careers, series_export
-from tournament.services import series as series_service
+from tournament.series import careers
+from tournament.series import export as series_export
+from tournament.series import services as series_service
+from tournament.series.chart import rating_chart
 
 # A federation's thousands of people come a hundred to a page.
 PER_PAGE = 100
@@ -85,7 +86,7 @@ def series_page(request: HtmxHttpRequest, series: str) -> HttpResponse:
         "unranked_count": len(unranked),
         "placing": ", ".join(str(points) for points in found.placing),
     }
-    return render(request, "public/series.html", context)
+    return render(request, "series/series.html", context)
 
 
 def _row(row: series_service.SeriesRow) -> dict[str, object]:
@@ -123,7 +124,7 @@ def series_ratings(request: HtmxHttpRequest, series: str) -> HttpResponse:
         for row in page.object_list
     ]
     context = {"series": found, "page": page, "rows": rows}
-    return render(request, "public/series_ratings.html", context)
+    return render(request, "series/series_ratings.html", context)
 
 
 @require_safe
@@ -182,7 +183,7 @@ def career(request: HtmxHttpRequest, identifier: str) -> HttpResponse:
         "tournaments": tournaments,
         "series_rows": series_rows,
     }
-    return render(request, "public/career.html", context)
+    return render(request, "series/career.html", context)
 
 
 @require_GET
@@ -205,4 +206,4 @@ def club(request: HtmxHttpRequest, club: str) -> HttpResponse:
         }
         for member in found.members
     ]
-    return render(request, "public/club.html", {"club": found, "members": members})
+    return render(request, "series/club.html", {"club": found, "members": members})

@@ -32,8 +32,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scoring.series import Placing, SeriesEntry, rank_series, scheme
 from tournament.models import Person, Player, Series, SeriesTournament, Tournament
-from tournament.services import series_facts
-from tournament.services.series_facts import (
+from tournament.series import facts as series_facts
+from tournament.series.facts import (
     TournamentFacts,
     TournamentStamp,
     counted_tournaments,

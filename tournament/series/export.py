@@ -21,7 +21,7 @@ from typing import Any
 
 from scoring.series import scheme
 from tournament.kernel.csv_export import neutralised
-from tournament.services.series import (
+from tournament.series.services import (
     PROVISIONAL_MATCHES,
     SeriesRatings,
     SeriesRow,

@@ -18,8 +18,8 @@ from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import check_may_organise, may_organise
 from tournament.models import Series
-from tournament.series_forms import AddTournamentForm, EntryForm, SeriesForm
-from tournament.services import series_admin
+from tournament.series import owners as series_admin
+from tournament.series.forms import AddTournamentForm, EntryForm, SeriesForm
 
 
 @login_required
@@ -30,7 +30,7 @@ def series_list(request: HtmxHttpRequest) -> HttpResponse:
         "requests": series_admin.requests_for(request.user),
         "may_organise": may_organise(request.user),
     }
-    return render(request, "organiser/series_list.html", context)
+    return render(request, "series/series_list.html", context)
 
 
 @login_required
@@ -42,7 +42,7 @@ def series_create(request: HtmxHttpRequest) -> HttpResponse:
         series = series_admin.create_series(form.save(commit=False), request.user)
         messages.success(request, f"Created “{series.name}”. Now add its tournaments.")
         return redirect("organiser:series_detail", series.slug)
-    return render(request, "organiser/series_form.html", {"form": form, "creating": True})
+    return render(request, "series/series_form.html", {"form": form, "creating": True})
 
 
 @login_required
@@ -67,7 +67,7 @@ def _detail_page(
         "tournament__date", "tournament__slug"
     )
     context = {"series": stored, "form": form, "add_form": add_form, "entries": entries}
-    return render(request, "organiser/series_form.html", context)
+    return render(request, "series/series_form.html", context)
 
 
 @login_required

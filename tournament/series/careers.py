@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 
 from tournament.kernel import limits
 from tournament.models import PERSON_ID_PREFIX, Person, Series
-from tournament.services import series as series_service
+from tournament.series import services as series_service
 
 
 def public_people() -> QuerySet[Person]:
