@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from tournament.kernel.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
-from tournament.views import printing
+from tournament.printing import views as printing
 
 
 def _url(name, round_, **query):

@@ -13,7 +13,7 @@ urlpatterns = [
     path("", include("tournament.series.urls")),
     path("manage/", include("tournament.urls_organiser")),
     path("score/", include("tournament.sheets.urls")),
-    path("print/", include("tournament.urls_print")),
+    path("print/", include("tournament.printing.urls")),
     path("door/", include("tournament.door.urls")),
     path("e/", include("tournament.table.urls")),
 ]

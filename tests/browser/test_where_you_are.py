@@ -18,8 +18,8 @@ from tests.browser.test_table_entry import fill_deal
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, cell_name
 from tournament.models import Sheet, Table
+from tournament.printing.views import entry_path
 from tournament.sheets import services as sheets
-from tournament.views.printing import entry_path
 
 pytestmark = pytest.mark.browser
 

@@ -29,8 +29,8 @@ from scoring.errors import UserError
 from tournament.door import services as door_service
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import get_tournament_for_scorer
+from tournament.printing.views import points_at_this_computer_only, qr_svg
 from tournament.public_cache import wants_fragment
-from tournament.views.printing import points_at_this_computer_only, qr_svg
 
 # The staff side --------------------------------------------------------------------
 

@@ -31,10 +31,10 @@ from tournament.invitation_forms import ChoosePasswordForm, InvitationChoiceForm
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Tournament
+from tournament.printing.views import points_at_this_computer_only, qr_svg
 from tournament.scorer_forms import RemoveScorerForm, ScorerForm, UnlockScorerForm
 from tournament.services import accounts as account_service
 from tournament.services import invitations, scorer_access
-from tournament.views.printing import points_at_this_computer_only, qr_svg
 
 # The organiser's side ---------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from tournament.views import printing, rules_cards
+from tournament.printing import rules_cards
+from tournament.printing import views as printing
 
 app_name = "print"
 

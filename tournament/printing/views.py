@@ -228,7 +228,7 @@ def seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     ]
     return render(
         request,
-        "print/seating.html",
+        "printing/seating.html",
         {
             "tournament": tournament,
             "round": round_,
@@ -251,7 +251,7 @@ def sheets(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     score_sheets = [_score_sheet(request, tournament, round_, table) for table in tables]
     return render(
         request,
-        "print/sheets.html",
+        "printing/sheets.html",
         {
             "tournament": tournament,
             "round": round_,

@@ -33,7 +33,7 @@ from scoring.rules import (
 from scoring.systems import ScoringSystem, score_deal
 from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Round, Tournament
-from tournament.views.printing import PrintedSeat, PrintedTable, printed_tables, table_filter
+from tournament.printing.views import PrintedSeat, PrintedTable, printed_tables, table_filter
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ def rules_cards(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     only_table = table_filter(request)
     return render(
         request,
-        "print/rules_cards.html",
+        "printing/rules_cards.html",
         {
             "tournament": tournament,
             "round": round_,
