@@ -1,4 +1,4 @@
-"""The forms of a round's seating (seat, swap, start, release) and of its score sheets."""
+"""The forms of a round's seating (seat, swap, start, release)."""
 
 from typing import Any, cast
 
@@ -52,22 +52,3 @@ class ReleaseRoundForm(forms.Form):
     # Set by the second press, after the page asked whether to release although tables of
     # the round have no confirmed sheet.
     confirm = forms.BooleanField(required=False)
-
-
-class SheetPostForm(forms.Form):
-    """What a sheet page posts besides its cells (the cells are checked by the rules of
-    a deal, in ``services.sheets``)."""
-
-    expected_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
-    # "Save sheet" (final) or "Save draft".
-    action = forms.ChoiceField(choices=[("draft", "draft"), ("final", "final")], required=False)
-    stopped_early = forms.BooleanField(required=False)
-    # The deal whose row is being typed, sent with the live check.
-    typing = forms.IntegerField(required=False, min_value=1, max_value=999)
-    # The submission's idempotency key (static/js/keep.js makes one per submission): a
-    # retry carrying it again is recorded once (services.sheets). Blank without script.
-    key = forms.RegexField(regex=r"\A[A-Za-z0-9_-]{8,64}\Z", required=False)
-
-
-class ConfirmModeForm(forms.Form):
-    mode = forms.ChoiceField(choices=[("review", "review"), ("retype", "retype")], required=False)

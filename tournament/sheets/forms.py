@@ -2,7 +2,10 @@
 page shows (hidden ``left`` fields, ``"3:7"`` for seat 3 after deal 7), the one being
 recorded (``leave_seat``, ``leave_after``) and the one being removed (``remove_leave``).
 Whether the leaves can be is the rules' call (``services.sheet_leaves``); this only
-reads what was posted, and says what could not be read."""
+reads what was posted, and says what could not be read.
+
+Also what a sheet page posts besides its cells and its leaves (``SheetPostForm``), and
+the confirmation page's choice of review or blind re-type (``ConfirmModeForm``)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django import forms
 
 from scoring.rules import Leave, absent_seats
 from tournament.models import Seat
@@ -101,3 +106,22 @@ def shown_leaves(
 def players_at(deal: int, size: int, leaves: Sequence[Leave]) -> int:
     """How many played deal ``deal``: the size it was dealt at."""
     return size - len(absent_seats(deal, leaves) & set(range(1, size + 1)))
+
+
+class SheetPostForm(forms.Form):
+    """What a sheet page posts besides its cells (the cells are checked by the rules of
+    a deal, in ``services.sheets``)."""
+
+    expected_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+    # "Save sheet" (final) or "Save draft".
+    action = forms.ChoiceField(choices=[("draft", "draft"), ("final", "final")], required=False)
+    stopped_early = forms.BooleanField(required=False)
+    # The deal whose row is being typed, sent with the live check.
+    typing = forms.IntegerField(required=False, min_value=1, max_value=999)
+    # The submission's idempotency key (static/js/keep.js makes one per submission): a
+    # retry carrying it again is recorded once (services.sheets). Blank without script.
+    key = forms.RegexField(regex=r"\A[A-Za-z0-9_-]{8,64}\Z", required=False)
+
+
+class ConfirmModeForm(forms.Form):
+    mode = forms.ChoiceField(choices=[("review", "review"), ("retype", "retype")], required=False)

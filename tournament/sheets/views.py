@@ -44,15 +44,16 @@ from tournament.kernel.cells import (
     parse_part,
 )
 from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
-from tournament.kernel.permissions import get_round, get_tournament_for_scorer
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
-from tournament.rounds.forms import ConfirmModeForm, SheetPostForm
+from tournament.shared.permissions import get_round, get_tournament_for_scorer
 from tournament.sheets import services as sheets
 from tournament.sheets.access import CORRECTIONS, Act, sheet_stage
 from tournament.sheets.desk import DeskStatus, ago, author_name, phone_name, table_progress
 from tournament.sheets.forms import (
     LEAVE_SEAT,
+    ConfirmModeForm,
     PostedLeaves,
+    SheetPostForm,
     players_at,
     posted_leaves,
     shown_leaves,

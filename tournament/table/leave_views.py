@@ -17,10 +17,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.rounds.forms import SheetPostForm
 from tournament.sheets import services as sheets
 from tournament.sheets.access import Act
-from tournament.sheets.forms import PostedLeaves, posted_leaves, shown_leaves
+from tournament.sheets.forms import PostedLeaves, SheetPostForm, posted_leaves, shown_leaves
 from tournament.sheets.leaves import current_leaves
 from tournament.sheets.services import (
     ClosedAtTableError,

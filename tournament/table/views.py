@@ -37,11 +37,16 @@ from tournament.kernel.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.kernel.codes import TYPED_MAX, shown_code
 from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.models import Seat, Sheet, SheetStatus, Table
-from tournament.rounds.forms import SheetPostForm
 from tournament.sheets import services as sheets
 from tournament.sheets.access import Act
 from tournament.sheets.desk import author_name, phone_name
-from tournament.sheets.forms import PostedLeaves, players_at, posted_leaves, shown_leaves
+from tournament.sheets.forms import (
+    PostedLeaves,
+    SheetPostForm,
+    players_at,
+    posted_leaves,
+    shown_leaves,
+)
 from tournament.sheets.leaves import current_leaves
 from tournament.sheets.services import (
     ClosedAtTableError,
