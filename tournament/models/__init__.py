@@ -1,0 +1,55 @@
+"""What a tournament records: the facts from the score sheets, never derived scores.
+
+The models live in one module per concept (tournaments, people, players, rounds,
+sheets, series, invitations, adjustments); this package's ``__init__`` imports every
+one of them, as Django's convention for a models package asks, so that Django finds
+them all under the app label "tournament" (one history of migrations, the same table
+names) and ``from tournament.models import Tournament`` keeps working everywhere. The
+migrations name the field defaults here (``tournament.models.default_tiebreaks``).
+"""
+
+from tournament.models.adjustments import Adjustment
+from tournament.models.invitations import Invitation
+from tournament.models.people import PERSON_ID_PREFIX, Person
+from tournament.models.players import KeepApart, OpenDoor, Player
+from tournament.models.rounds import Bye, Round, Seat, Table
+from tournament.models.series import Series, SeriesScheme, SeriesTournament, default_placing
+from tournament.models.sheets import Deal, DealResult, Sheet, SheetStatus, SheetVersion, TablePhone
+from tournament.models.tournaments import (
+    SCORING_CHOICES,
+    ByeScore,
+    TablePolicy,
+    Tournament,
+    default_table_sizes,
+    default_tiebreaks,
+)
+
+__all__ = [
+    "PERSON_ID_PREFIX",
+    "SCORING_CHOICES",
+    "Adjustment",
+    "Bye",
+    "ByeScore",
+    "Deal",
+    "DealResult",
+    "Invitation",
+    "KeepApart",
+    "OpenDoor",
+    "Person",
+    "Player",
+    "Round",
+    "Seat",
+    "Series",
+    "SeriesScheme",
+    "SeriesTournament",
+    "Sheet",
+    "SheetStatus",
+    "SheetVersion",
+    "Table",
+    "TablePhone",
+    "TablePolicy",
+    "Tournament",
+    "default_placing",
+    "default_table_sizes",
+    "default_tiebreaks",
+]

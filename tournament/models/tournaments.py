@@ -1,0 +1,147 @@
+"""A tournament and its settings: how it scores, seats, checks sheets and shows itself.
+
+Scores are never stored: they are computed from the facts of the score sheets
+(``scoring``), so a tournament can be re-scored under the other system at any time.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.systems import ScoringSystem
+from scoring.tiebreaks import DEFAULT_TIEBREAKS
+from tournament.kernel import limits
+
+SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
+class TablePolicy(models.TextChoices):
+    MIXED = "mixed", "Mixed tables (5s, with 4s or 6s absorbing the remainder)"
+    BYES = "byes", "Tables of five; the remainder sits out (byes rotate)"
+
+
+class ByeScore(models.TextChoices):
+    ZERO = "zero", "0 points"
+    AVERAGE = "average", "The average of a round (26 × rotations under winner-advantage)"
+
+
+def default_table_sizes() -> list[int]:
+    return [4, 5, 6]
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=limits.NAME_MAX)
+    slug = models.SlugField(
+        max_length=limits.SLUG_MAX, unique=True, validators=limits.slug_validators()
+    )
+    date = models.DateField(null=True, blank=True)
+    scoring = models.CharField(
+        max_length=20, choices=SCORING_CHOICES, default=ScoringSystem.WINNER_ADVANTAGE.value
+    )
+    rotations_per_round = models.PositiveSmallIntegerField(
+        default=1, validators=limits.ROTATIONS.validators()
+    )
+    # The tiebreak keys applied after points, in order (see scoring.standings).
+    tiebreaks = models.JSONField(default=default_tiebreaks)
+    venue = models.CharField(max_length=limits.VENUE_MAX, blank=True)
+    planned_rounds = models.PositiveSmallIntegerField(
+        default=4, validators=limits.PLANNED_ROUNDS.validators()
+    )
+    table_policy = models.CharField(
+        max_length=10, choices=TablePolicy.choices, default=TablePolicy.MIXED
+    )
+    # Allowed table sizes under the mixed policy (3 is used only when nothing else works).
+    table_sizes = models.JSONField(default=default_table_sizes)
+    bye_score = models.CharField(max_length=10, choices=ByeScore.choices, default=ByeScore.ZERO)
+    # Players of one club are kept apart in rounds 1..keep_clubs_apart_rounds.
+    keep_clubs_apart_rounds = models.PositiveSmallIntegerField(
+        default=0, validators=limits.KEEP_CLUBS_APART_ROUNDS.validators()
+    )
+    two_person_check = models.BooleanField(
+        default=True,
+        help_text="A sheet entered by one scorer counts publicly only once another confirms it.",
+    )
+    # The seating engine's plan for the rounds still to come, and the roster and history
+    # it was made for (re-planned when either changes); see services.seating.
+    seating_plan = models.JSONField(null=True, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="organised_tournaments",
+    )
+    scorers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="scored_tournaments"
+    )
+    published = models.BooleanField(default=False)
+    # The last rounds whose results stay hidden until the organiser reveals the final
+    # results (keeps the suspense of the last rounds).
+    hold_back_rounds = models.PositiveSmallIntegerField(
+        default=0, validators=limits.HOLD_BACK_ROUNDS.validators()
+    )
+    # A started round's seating (tables, seats, who deals first) is public before its
+    # results are released, so players can find their table.
+    seating_public = models.BooleanField(
+        default=True,
+        help_text="Players find their table on the public pages as soon as a round starts.",
+    )
+    # The round clock's length, set going by the organiser when play starts.
+    round_minutes = models.PositiveSmallIntegerField(
+        default=45, validators=limits.ROUND_MINUTES.validators()
+    )
+    # Players type their table's sheet on a phone, opened by the table code printed on
+    # the sheet (services.table_entry); a scorer or a second phone then confirms it.
+    table_entry = models.BooleanField(
+        default=True,
+        help_text="Each printed score sheet carries a table code: a phone at the table "
+        "opens it and types the sheet in; a scorer confirms it at the desk.",
+    )
+    # A second phone at the table may confirm a sheet entered at the table by re-typing
+    # it blind (the opponents confirm at the table, as in bridge).
+    table_confirm = models.BooleanField(
+        default=False,
+        help_text="A second phone at the same table can confirm a sheet typed at the "
+        "table by re-typing it blind, without a scorer.",
+    )
+    # Marked by the organiser; until then (or until the last planned round is released)
+    # the public pages call the standings provisional.
+    finished = models.BooleanField(default=False)
+    # When anything shown on the public pages last changed; part of their cache keys.
+    public_changed = models.DateTimeField(default=timezone.now)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        # "May organise" (``permissions.may_organise``), given to the Organisers group.
+        permissions = [
+            (
+                "organise",
+                "May organise: create tournaments and series, keep the register of people",
+            )
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rotations_per_round__gte=1), name="tournament_rotations_at_least_one"
+            ),
+            models.CheckConstraint(
+                condition=Q(scoring__in=[s.value for s in ScoringSystem]),
+                name="tournament_known_scoring",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("standings", args=[self.slug])
+
+    @property
+    def scoring_system(self) -> ScoringSystem:
+        return ScoringSystem(self.scoring)
