@@ -70,8 +70,8 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import override_settings
 
-    from tournament import public_cache
     from tournament.demo import synthetic_tournament
+    from tournament.public import cache as public_cache
     from tournament.services import tournament_file
 
     call_command("migrate", verbosity=0)

@@ -105,9 +105,9 @@ def main() -> None:
         Table,
         Tournament,
     )
+    from tournament.public.results import public_results
     from tournament.series import facts as series_facts
     from tournament.series import services as series
-    from tournament.services.public import public_results
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

@@ -128,12 +128,12 @@ def main() -> None:
 
     from tournament.demo import synthetic_tournament
     from tournament.models import Deal, DealResult, Player, Table, Tournament
-    from tournament.public_cache import mark_changed
+    from tournament.public.cache import mark_changed
+    from tournament.public.results import public_results
     from tournament.rounds import seating
     from tournament.rounds import services as rounds
     from tournament.services import tournament_file
-    from tournament.services.public import public_results
-    from tournament.sheets.services import save_sheet
+    from tournament.sheets.saving import save_sheet
     from tournament.standings.services import tournament_standings
 
     call_command("migrate", verbosity=0)

@@ -63,8 +63,8 @@ MIDDLEWARE = [
     # tests serve them from static/ and need no collectstatic.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     # Anonymous visitors' public pages straight from the cache, no other middleware and no
-    # database: after the HTTPS redirect, before sessions (tournament/public_cache.py).
-    "tournament.public_cache.PublicPageCacheMiddleware",
+    # database: after the HTTPS redirect, before sessions (tournament/public/cache.py).
+    "tournament.public.cache.PublicPageCacheMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -112,7 +112,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 
-# Public pages are cached (tournament/public_cache.py). Local memory by default; several
+# Public pages are cached (tournament/public/cache.py). Local memory by default; several
 # app servers share a cache server: CACHE_URL=redis://host:6379/0. Redis down or full
 # costs speed, never a page: each process then uses its own memory (tournament/kernel/cache.py).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}

@@ -4,10 +4,10 @@ import pytest
 from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
-from tournament import public_cache
 from tournament.demo import synthetic_tournament
 from tournament.series import services as series
 from tournament.services import tournament_file
+from tournament.shared import public_changes
 
 
 @pytest.fixture
@@ -46,13 +46,13 @@ def make_tournament(db):
 @pytest.fixture(autouse=True)
 def _fresh_public_generations(monkeypatch):
     # Each test's database is rolled back under the workers' remembered generations.
-    public_cache.forget_generations()
+    public_changes.forget_generations()
     # A generation is remembered for the whole test, however slow the machine: the query
     # counts of a page after another must not depend on whether a second went by. (The
     # tests of the second itself move the clock, relative to this.)
-    monkeypatch.setattr(public_cache, "GENERATION_SECONDS", 600.0)
+    monkeypatch.setattr(public_changes, "GENERATION_SECONDS", 600.0)
     yield
-    public_cache.forget_generations()
+    public_changes.forget_generations()
 
 
 @pytest.fixture

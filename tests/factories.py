@@ -30,7 +30,9 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.sheets.services import confirmed_rows, seat_sums, write_seat_sums
+from tournament.sheets.facts import write_seat_sums
+from tournament.sheets.reading import confirmed_rows
+from tournament.sheets.rows import seat_sums
 
 Row = dict[str, Any]
 

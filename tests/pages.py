@@ -3,7 +3,7 @@
 from html.parser import HTMLParser
 
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
-from tournament.sheets.services import Row
+from tournament.sheets.rows import Row
 
 
 class _Inputs(HTMLParser):

@@ -36,7 +36,7 @@ class Access(Enum):
     ORGANISER = "organiser"  # the tournament's organiser only
     # The installation's organisers (granted "may organise", a superuser, or with
     # ORGANISERS=anyone whoever organises a tournament here): the register of people
-    # (tournament/kernel/permissions.py may_keep_people; tests/test_organisers.py).
+    # (tournament/shared/permissions.py may_keep_people; tests/test_organisers.py).
     PEOPLE = "people"
     # Anyone holding the tournament's open door address (its token), logged in or not:
     # door check-in on a tablet (tournament/door/services.py).

@@ -20,7 +20,9 @@ from django.urls import reverse
 from tests.test_concurrency import complete_rows, load_table, run_together
 from tests.test_races import after, linger_after
 from tournament.models import Adjustment, Round, Seat, Sheet, SheetStatus, Table
-from tournament.sheets import services as sheets
+from tournament.sheets import confirming
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 from tournament.standings import adjustments
 from tournament.standings.services import tournament_standings
 
@@ -49,14 +51,12 @@ def test_a_penalty_given_while_a_sheet_is_confirmed_both_land(
     Round.objects.filter(pk=round_.pk).update(released=True)
     table = Table.objects.get(round=round_, number=1)
     player = Seat.objects.get(table=table, position=1).player
-    sheets.save_sheet(
-        load_table(table.pk), scorer, complete_rows(4), expected_version=0, final=True
-    )
+    save_sheet(load_table(table.pk), scorer, complete_rows(4), expected_version=0, final=True)
     standings_url = reverse("standings", args=[tournament.slug])
     cache.clear()
     # Whichever comes first keeps its transaction open while the other arrives.
     if first == "confirmation":
-        linger_after(monkeypatch, sheets, "_record", 0.4)
+        linger_after(monkeypatch, confirming, "record_version", 0.4)
     else:
         linger_after(monkeypatch, adjustments, "hold_round", 0.4)
     organiser_client = Client()
@@ -65,7 +65,7 @@ def test_a_penalty_given_while_a_sheet_is_confirmed_both_land(
     seen = threading.Event()
 
     def confirm():
-        return sheets.confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
 
     def penalty():
         url = reverse("organiser:adjustment_add", args=[tournament.slug, player.pk])

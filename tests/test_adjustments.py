@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from tournament.kernel import limits
 from tournament.models import Adjustment, Person, Player, Round, Series, SeriesTournament
+from tournament.public.results import public_results
 from tournament.series import services as series
-from tournament.services.public import public_results
 from tournament.standings import adjustments
 from tournament.standings.adjustments import AdjustmentError, NewAdjustment
 from tournament.standings.services import tournament_standings

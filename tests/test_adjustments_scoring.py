@@ -8,13 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.standings import (
-    Entrant,
-    PointsAdjustment,
-    TableSums,
-    compute_standings,
-    ranks_after_each_round,
-)
+from scoring.plays import Entrant, PointsAdjustment, TableSums
+from scoring.standings import compute_standings, ranks_after_each_round
 from scoring.tiebreaks import POINTS, TIEBREAKS, tiebreak
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "standings.md").read_text()

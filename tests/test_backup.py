@@ -16,7 +16,7 @@ from tournament.models import Player, Round, Sheet, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
-from tournament.sheets.services import save_sheet
+from tournament.sheets.saving import save_sheet
 
 MOMENT = datetime.datetime(2026, 11, 22, 3, 15, 7, tzinfo=datetime.UTC)
 

@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.rules import Leave, deals_in_round
-from tournament import public_cache
 from tournament.demo import DEMO_SLUG
 from tournament.kernel import names
 from tournament.models import (
@@ -44,6 +43,7 @@ from tournament.rounds import services as rounds
 from tournament.series import careers
 from tournament.series import services as series
 from tournament.services import tournament_file
+from tournament.shared import public_changes
 
 
 @pytest.fixture
@@ -238,7 +238,7 @@ def fetch_all(addresses):
     worker's memory filled before."""
     cache.clear()
     series.forget()
-    public_cache.forget_generations()
+    public_changes.forget_generations()
     client = Client()
     pages = {}
     for address in addresses:
@@ -617,7 +617,7 @@ def test_a_backup_under_load_holds_one_moment(tmp_path, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("SQLite transactions always read one moment; this checks PostgreSQL's")
     from tests.test_concurrency import complete_rows, load_table
-    from tournament.sheets.services import save_sheet
+    from tournament.sheets.saving import save_sheet
 
     call_command("load_demo", stdout=io.StringIO())
     scorer = get_user_model().objects.get(username="scorer")

@@ -30,7 +30,7 @@ from tournament.kernel import cache as fallback
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Person, Series, SeriesTournament, Table
 from tournament.series import services as series
-from tournament.sheets.services import peek_sheet
+from tournament.sheets.reading import peek_sheet
 
 WRONG_CODES = 20  # services.table_entry.WRONG_CODES_RATE
 

@@ -23,8 +23,11 @@ from tests.pages import sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
-from tournament.sheets import services as sheets
-from tournament.sheets.services import SheetChangedError, save_sheet
+from tournament.sheets import confirming, saving
+from tournament.sheets.authors import AtTable, ClosedAtTableError
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.reading import confirmed_rows
+from tournament.sheets.saving import SheetChangedError, save_sheet
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -149,7 +152,7 @@ def test_eight_scorers_saving_tables_of_one_round_at_once_all_succeed(
     assert len(tables) >= 8
     users = [django_user_model.objects.create_user(f"scorer{n}") for n in range(len(tables))]
     rows = {table.pk: complete_rows(table.size, variant=table.number) for table in tables}
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
 
     outcomes = run_together(
         *(
@@ -163,7 +166,7 @@ def test_eight_scorers_saving_tables_of_one_round_at_once_all_succeed(
     for table, user in zip(tables, users, strict=True):
         sheet = Sheet.objects.get(table=table)
         assert (sheet.status, sheet.version, sheet.entered_by_id) == (status, 1, user.pk)
-        stored = sheet.pending if two_person else sheets.confirmed_rows(table)
+        stored = sheet.pending if two_person else confirmed_rows(table)
         assert stored == rows[table.pk]
     assert SheetVersion.objects.count() == len(tables)
     expected_deals = 0 if two_person else sum(table.size for table in tables)
@@ -176,7 +179,7 @@ def test_two_saving_the_same_table_at_once_one_is_told_the_sheet_changed(
 ):
     table = Table.objects.get(round=seated_round, number=1)
     mine, theirs = complete_rows(4, variant=1), complete_rows(4, variant=2)
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
 
     outcomes = run_together(
         saver(table.pk, scorer, mine, expected_version=0, final=final),
@@ -203,7 +206,7 @@ def test_two_saving_the_same_table_at_once_one_is_told_the_sheet_changed(
 def test_a_double_clicked_submit_records_once(one_step, sheet_rows, scorer, monkeypatch):
     table = Table.objects.get(round=one_step, number=1)
     rows = complete_rows(4)
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
 
     outcomes = run_together(
         saver(table.pk, scorer, rows, expected_version=0, final=True),
@@ -216,7 +219,7 @@ def test_a_double_clicked_submit_records_once(one_step, sheet_rows, scorer, monk
     sheet = Sheet.objects.get(table=table)
     assert (sheet.status, sheet.version) == (SheetStatus.CONFIRMED, 1)
     assert list(Deal.objects.filter(table=table).values_list("number", flat=True)) == [1, 2, 3, 4]
-    assert sheets.confirmed_rows(table) == rows
+    assert confirmed_rows(table) == rows
 
 
 def test_a_double_clicked_confirmation_records_once(
@@ -224,10 +227,10 @@ def test_a_double_clicked_confirmation_records_once(
 ):
     table = Table.objects.get(round=seated_round, number=1)
     save_sheet(table, scorer, complete_rows(4), expected_version=0, final=True)
-    slow_down(monkeypatch, sheets, "confirmed_rows")
+    slow_down(monkeypatch, confirming, "confirmed_rows")
 
     def confirm():
-        return sheets.confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
 
     outcomes = run_together(confirm, confirm)
 
@@ -282,7 +285,7 @@ def test_a_double_clicked_sheet_page_records_once(one_step, sheet_rows, scorer, 
     url = reverse("scorer:sheet", args=[one_step.tournament.slug, 1, 1])
     clients = logged_in_twice(scorer)
     data = sheet_form(complete_rows(4))
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
 
     outcomes = run_together(*(lambda c=c: c.post(url, data) for c in clients))
 
@@ -299,7 +302,7 @@ def test_two_scorers_on_the_sheet_page_at_once_one_sees_both_copies(
 ):
     url = reverse("scorer:sheet", args=[seated_round.tournament.slug, 1, 1])
     (mine, _), (theirs, _) = logged_in_twice(scorer), logged_in_twice(second_scorer)
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
 
     outcomes = run_together(
         lambda: mine.post(url, sheet_form(complete_rows(4, variant=1))),
@@ -342,11 +345,11 @@ def test_two_phones_at_one_table_saving_at_once_one_is_told_the_sheet_changed(
 ):
     table = Table.objects.get(round=seated_round, number=1)
     mine, theirs = complete_rows(4, variant=1)[:1], complete_rows(4, variant=2)[:1]
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
 
     outcomes = run_together(
-        saver(table.pk, sheets.AtTable("phone-a"), mine, expected_version=0, final=False),
-        saver(table.pk, sheets.AtTable("phone-b"), theirs, expected_version=0, final=False),
+        saver(table.pk, AtTable("phone-a"), mine, expected_version=0, final=False),
+        saver(table.pk, AtTable("phone-b"), theirs, expected_version=0, final=False),
     )
 
     refused = [o for o in outcomes if o.error is not None]
@@ -364,8 +367,8 @@ def test_a_phone_retrying_a_submission_while_the_first_try_is_saving_records_it_
 ):
     table = Table.objects.get(round=seated_round, number=1)
     rows = complete_rows(4)
-    phone = sheets.AtTable("phone-a")
-    slow_down(monkeypatch, sheets, "current_rows")
+    phone = AtTable("phone-a")
+    slow_down(monkeypatch, saving, "current_rows")
 
     outcomes = run_together(
         *(
@@ -387,9 +390,9 @@ def test_a_phone_submitting_as_the_round_is_released_is_refused_not_saved(
     """The phone's page opened the sheet before the release; its save arrives just after."""
     table = Table.objects.get(round=seated_round, number=1)
     # The save waits before taking its locks, so the release certainly commits first.
-    slow_down(monkeypatch, sheets, "_as_held")
+    slow_down(monkeypatch, saving, "as_held")
     round_ = Round.objects.get(pk=seated_round.pk)
-    phone = sheets.AtTable("phone-a")
+    phone = AtTable("phone-a")
 
     outcomes = run_together(
         saver(table.pk, phone, complete_rows(4), expected_version=0, final=True),
@@ -397,7 +400,7 @@ def test_a_phone_submitting_as_the_round_is_released_is_refused_not_saved(
     )
 
     assert outcomes[1].error is None, outcomes
-    assert isinstance(outcomes[0].error, sheets.ClosedAtTableError), outcomes
+    assert isinstance(outcomes[0].error, ClosedAtTableError), outcomes
     assert "can no longer be changed at the table" in str(outcomes[0].error)
     assert Round.objects.get(pk=round_.pk).released
     assert not SheetVersion.objects.exists()

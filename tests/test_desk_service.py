@@ -7,15 +7,17 @@ import pytest
 from tests.factories import PlayerFactory, TableFactory, seat_table
 from tests.test_views_scorer import ROWS
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.sheets import services as sheets
+from tournament.sheets.authors import AtTable
+from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.desk import DeskStatus, ago, table_progress
+from tournament.sheets.saving import save_sheet
 
 
 def test_each_table_says_where_its_sheet_stands(seated_round, scorer):
     tournament = seated_round.tournament
     first, second = Table.objects.filter(round=seated_round).order_by("number")[:2]
-    sheets.save_sheet(first, scorer, ROWS, expected_version=0, final=True)
-    sheets.save_sheet(second, scorer, ROWS[:1], expected_version=0, final=False)
+    save_sheet(first, scorer, ROWS, expected_version=0, final=True)
+    save_sheet(second, scorer, ROWS[:1], expected_version=0, final=False)
     # Seating creates a round's sheets before anyone types one in.
     Sheet.objects.get_or_create(table=Table.objects.get(round=seated_round, number=3))
 
@@ -60,10 +62,10 @@ def test_the_desk_says_who_is_typing_a_table_or_a_scorer(seated_round, scorer):
     tournament.table_confirm = True
     tournament.save()
     first, second, third = Table.objects.filter(round=seated_round).order_by("number")
-    sheets.save_sheet(first, sheets.AtTable("phone-a"), ROWS[:2], expected_version=0, final=False)
-    sheets.save_sheet(second, sheets.AtTable("phone-b"), ROWS, expected_version=0, final=True)
-    sheets.save_sheet(third, sheets.AtTable("phone-c"), ROWS, expected_version=0, final=True)
-    sheets.confirm_sheet(third, sheets.AtTable("phone-d"), expected_version=1, retyped=ROWS)
+    save_sheet(first, AtTable("phone-a"), ROWS[:2], expected_version=0, final=False)
+    save_sheet(second, AtTable("phone-b"), ROWS, expected_version=0, final=True)
+    save_sheet(third, AtTable("phone-c"), ROWS, expected_version=0, final=True)
+    confirm_sheet(third, AtTable("phone-d"), expected_version=1, retyped=ROWS)
 
     progress = table_progress(tournament, seated_round)
 
@@ -86,8 +88,8 @@ def test_the_desk_says_who_is_typing_a_table_or_a_scorer(seated_round, scorer):
 
 def test_a_table_confirmed_by_a_scorer_after_a_phone_entered_it(seated_round, scorer):
     table = Table.objects.get(round=seated_round, number=1)
-    sheets.save_sheet(table, sheets.AtTable("phone-a"), ROWS, expected_version=0, final=True)
-    sheets.confirm_sheet(table, scorer, expected_version=1)
+    save_sheet(table, AtTable("phone-a"), ROWS, expected_version=0, final=True)
+    confirm_sheet(table, scorer, expected_version=1)
     (first, *_) = table_progress(seated_round.tournament, seated_round)
     assert (first.desk_status, first.entered_by, first.confirmed_by) == (
         DeskStatus.CONFIRMED,

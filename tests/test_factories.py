@@ -18,7 +18,7 @@ from tests.factories import (
 from tests.test_seat_sums import from_deals, stored
 from tournament.models import DealResult, Seat, SheetStatus, Table
 from tournament.services import tournament_file
-from tournament.sheets.services import confirmed_rows, sheet_of
+from tournament.sheets.reading import confirmed_rows, sheet_of
 from tournament.standings.services import tournament_standings
 
 ROWS = [

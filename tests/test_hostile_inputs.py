@@ -45,7 +45,10 @@ from tournament.players import lists as player_lists
 from tournament.players import services as player_service
 from tournament.services import tournament_file
 from tournament.services.tournament_file import TournamentFileError
-from tournament.sheets import services as sheets
+from tournament.sheets.checking import check_rows
+from tournament.sheets.reading import current_rows
+from tournament.sheets.rows import clean_row
+from tournament.sheets.saving import save_sheet
 
 # Each example of a database property costs a request or a transaction: enough of them to
 # find the crashes, few enough to keep this file well under a minute.
@@ -256,8 +259,8 @@ LOCATED_SHEET_PROBLEM = re.compile(
 @given(rows=typed_rows, final=st.booleans(), stopped_early=st.booleans())
 def test_checking_any_sheet_locates_every_problem_by_deal(table, rows, final, stopped_early):
     size = table.size
-    cleaned = [sheets.clean_row(row, size) for row in rows]
-    check = sheets.check_rows(cleaned, table, final=final, stopped_early=stopped_early)
+    cleaned = [clean_row(row, size) for row in rows]
+    check = check_rows(cleaned, table, final=final, stopped_early=stopped_early)
     for problem in check.problems:
         assert re.match(
             r"^(deal \d+: |\d+ deals, |no deals|deals \d+–\d+ are empty|the table is marked as stopped early)",
@@ -367,8 +370,8 @@ def test_the_sheet_form_refuses_or_stores_any_post(scorer_client, table, post):
         sheet = Sheet.objects.get(table=table)
         if sheet.status != SheetStatus.DRAFT:
             # Only a sheet that obeys every rule is saved as complete.
-            rows = sheets.current_rows(sheet)
-            check = sheets.check_rows(rows, table, final=True, stopped_early=sheet.stopped_early)
+            rows = current_rows(sheet)
+            check = check_rows(rows, table, final=True, stopped_early=sheet.stopped_early)
             assert check.ok
         for name in ("sheet", "history"):
             shown = scorer_client.get(sheet_url(name))
@@ -389,7 +392,7 @@ def test_the_live_check_answers_any_post_and_writes_nothing(scorer_client, table
 
 @pytest.fixture
 def entered(table, scorer):
-    sheets.save_sheet(table, scorer, SHEET_ROWS, expected_version=0, final=True)
+    save_sheet(table, scorer, SHEET_ROWS, expected_version=0, final=True)
     return table
 
 

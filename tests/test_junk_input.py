@@ -31,7 +31,7 @@ from django.utils import timezone
 from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 from tests.test_views_scorer import ROWS
 from tournament.models import KeepApart, Player, Table, Tournament
-from tournament.sheets import services as sheets
+from tournament.sheets.saving import save_sheet
 
 # Markup and odd digits are tests/test_hostile_inputs.py's business.
 JUNK = ["", "abc", "-1", "99999999999999999999999", "\x00", "x" * 5000]
@@ -162,7 +162,7 @@ def state(
     """club-night with table 1 entered by simon and a pair kept apart, and another
     tournament with rows of its own (whose ids are junk to club-night's views)."""
     tournament = seated_round.tournament
-    sheets.save_sheet(
+    save_sheet(
         Table.objects.get(round=seated_round, number=1),
         tournament.scorers.get(username="simon"),
         ROWS,

@@ -7,7 +7,7 @@ import pytest
 
 from tests.test_views_scorer import ROWS, form, table, url
 from tournament.models import SheetStatus, SheetVersion
-from tournament.sheets import services as sheets
+from tournament.sheets.saving import save_sheet
 
 KEY = "Zq3v_9kLm-2pXw8rT4yB1A"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -54,7 +54,7 @@ def test_a_retried_key_is_recognised_after_someone_else_saved_meanwhile(
 ):
     scorer_client.post(url("sheet"), form(action="draft", key=KEY), **HTMX)
     theirs = [dict(ROWS[0], won=[12, 2, 10, 0], left_over=28), *ROWS[1:]]
-    sheets.save_sheet(table(), second_scorer, theirs, expected_version=1, final=False)
+    save_sheet(table(), second_scorer, theirs, expected_version=1, final=False)
 
     # The answer to the first try was lost: the page sends it again, from version 0.
     retry = scorer_client.post(url("sheet"), form(action="draft", key=KEY), **HTMX)
@@ -96,7 +96,7 @@ def test_a_stale_version_without_a_key_still_shows_both_versions(
     scorer_client, second_scorer, seated_round
 ):
     theirs = [dict(ROWS[0], won=[12, 2, 10, 0], left_over=28)]
-    sheets.save_sheet(table(), second_scorer, theirs, expected_version=0, final=False)
+    save_sheet(table(), second_scorer, theirs, expected_version=0, final=False)
     for headers in ({}, HTMX):
         response = scorer_client.post(url("sheet"), form(action="draft"), **headers)
         assert response.status_code == 409

@@ -11,7 +11,8 @@ from django.urls import reverse
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Player, Sheet, SheetStatus, Table
-from tournament.sheets import services as sheets
+from tournament.sheets.reading import peek_sheet
+from tournament.sheets.saving import save_sheet
 
 FIVE = {"won": [10, 10, 10, 10, 10], "last_in": 1, "left_over": 2}
 FOUR = {"won": [10, 10, None, 10, 10], "last_in": 2, "left_over": 12}
@@ -45,7 +46,7 @@ def url(name, table, *args):
 
 
 def version(table):
-    return sheets.peek_sheet(table).version
+    return peek_sheet(table).version
 
 
 def cells(number, row):
@@ -184,7 +185,7 @@ def test_the_totals_beside_a_deal_keep_the_later_deals_at_their_own_size(phone, 
 
 def test_a_sheet_the_desk_submitted_is_not_changed_by_the_phones_leave_page(phone, table, scorer):
     rows = [{"won": [10, 10, 10, 10, 10], "last_in": 1, "left_over": 2}] * 10
-    sheets.save_sheet(table, scorer, rows, expected_version=0, final=True)
+    save_sheet(table, scorer, rows, expected_version=0, final=True)
     response = phone.post(
         url("left", table),
         {"expected_version": 1, "leave_seat": "3", "leave_after": "7"},
@@ -196,7 +197,7 @@ def test_a_sheet_the_desk_submitted_is_not_changed_by_the_phones_leave_page(phon
         "Another phone or a scorer submitted this sheet: it awaits confirmation, and is no "
         "longer typed here." in page
     )
-    assert sheets.peek_sheet(table).pending_left == []
+    assert peek_sheet(table).pending_left == []
 
 
 def test_a_count_typed_before_the_leave_is_named_at_once_and_kept(phone, table):

@@ -8,7 +8,7 @@ from django.urls import reverse
 from scoring.rules import Leave
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.models import Player, Table
-from tournament.sheets.services import save_sheet
+from tournament.sheets.saving import save_sheet
 from tournament.standings.services import tournament_standings
 
 FIVE = {"won": ["10", "10", "10", "10", "10"], "last_in": "1", "left_over": "2"}

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.plays import TablePlay
+from scoring.plays import table_sums as play_sums
 from scoring.rules import (
     TABLE_PARAMS,
     DealFacts,
@@ -21,8 +23,6 @@ from scoring.rules import (
     validate_deal,
     validate_leaves,
 )
-from scoring.standings import TablePlay
-from scoring.standings import table_sums as play_sums
 from scoring.systems import ScoringSystem, classic_stakes, points_from_sums, score_deal, table_sums
 
 

@@ -8,11 +8,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import public_cache
 from tournament.models import Round
-from tournament.public_cache import etag_matches, page_etag
+from tournament.public.cache import etag_matches, page_etag
 from tournament.rounds import clock, seating
 from tournament.rounds import services as rounds
+from tournament.shared import public_changes
 
 PAGES = ["standings", "projector", "final"]
 
@@ -46,7 +46,7 @@ def test_a_poll_with_the_pages_etag_is_a_304_without_a_query(client, playing, na
     # The worker read the tournament's generation for the first request.
     assert len(queries) == 0
     # Once it is older than a second, one query reads it again.
-    public_cache.forget_generations()
+    public_changes.forget_generations()
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url(name, playing), HTTP_IF_NONE_MATCH=etag).status_code == 304
     assert len(queries) == 1

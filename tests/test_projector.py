@@ -10,11 +10,11 @@ from django.urls import reverse
 
 from scoring.standings import Standings
 from tournament.models import Round, Seat
-from tournament.projector import ROWS
-from tournament.public_cache import mark_changed
+from tournament.public.projector import ROWS
+from tournament.public.room import deals_in_words, lead
 from tournament.rounds import clock, seating
 from tournament.rounds import services as rounds
-from tournament.services.room import deals_in_words, lead
+from tournament.shared.public_changes import mark_changed
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.urls import reverse
 from scoring.standings import compute_standings
 from tests.test_standings import entrants, play, wa_deal
 from tournament.models import Round, Tournament
-from tournament.services import room
+from tournament.public import room
 
 PAGES = ["standings", "final"]
 

@@ -17,11 +17,12 @@ from django.utils import timezone
 from django.utils.http import http_date
 
 from tests.routes import ROUTES, Access, url_for
-from tournament import public_cache
 from tournament.models import Deal, Player, Round, Tournament
+from tournament.public import cache as public_cache
 from tournament.rounds import clock, seating
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
+from tournament.shared import public_changes
 
 PUBLIC = sorted(name for name, route in ROUTES.items() if route.access is Access.PUBLIC)
 
@@ -151,7 +152,7 @@ def test_other_workers_see_a_change_within_a_second(client, make_played, monkeyp
         public_changed=timezone.now() + datetime.timedelta(seconds=1)
     )
     assert client.get(url).content == first.content
-    clock_now = public_cache.time.monotonic() + public_cache.GENERATION_SECONDS
+    clock_now = public_cache.time.monotonic() + public_changes.GENERATION_SECONDS
     monkeypatch.setattr(public_cache.time, "monotonic", lambda: clock_now)
     assert "Someone Else" in client.get(url).content.decode()
 
@@ -248,7 +249,7 @@ def test_a_failed_quiet_block_marks_nothing(make_played):
     before = Tournament.objects.get(pk=tournament.pk).public_changed
 
     def fails_half_way() -> None:
-        with public_cache.quietly(tournament.pk):
+        with public_changes.quietly(tournament.pk):
             Round.objects.filter(tournament=tournament).update(released=True)
             raise RuntimeError("boom")
 

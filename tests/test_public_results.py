@@ -13,9 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import public_cache
 from tournament.models import Bye, ByeScore, Player, Round
-from tournament.services import public
+from tournament.public import results as public
+from tournament.shared import public_changes
 from tournament.standings.services import tournament_standings
 
 
@@ -58,7 +58,7 @@ def eventful(make_played):
     )
     field = players(tournament)
     Bye.objects.create(round=Round.objects.get(tournament=tournament, number=2), player=field[13])
-    public_cache.mark_changed(tournament.pk)
+    public_changes.mark_changed(tournament.pk)
     tournament.refresh_from_db()
     return tournament, field
 
@@ -158,7 +158,7 @@ def test_a_rounds_tables_lost_from_the_cache_are_made_again(make_played, computa
     assert computations == [tournament.pk]
     assert public.public_round_results(tournament, 2) == tables
     assert computations == [tournament.pk]
-    cache.delete(f"lld:results:{tournament.pk}:{public_cache.public_version(tournament)}:round:2")
+    cache.delete(f"lld:results:{tournament.pk}:{public_changes.public_version(tournament)}:round:2")
     assert public.public_round_results(tournament, 2) == tables
     assert computations == [tournament.pk] * 2
     assert [table.number for table in tables.tables] == [1, 2]

@@ -10,9 +10,9 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.factories import PlayerFactory, RoundFactory, TournamentFactory
-from tournament import public_cache
 from tournament.models import Bye, Player, Round, Seat, SheetStatus, Table
-from tournament.services.room import deals_in_words
+from tournament.public.room import deals_in_words
+from tournament.shared import public_changes
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +29,7 @@ def playing(make_played, *, players=12, slug="test-open", **fields):
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
     late = Player.objects.create(tournament=tournament, ref="late", name="Late Larkin")
     Bye.objects.create(round=Round.objects.get(tournament=tournament, number=2), player=late)
-    public_cache.mark_changed(tournament.pk)
+    public_changes.mark_changed(tournament.pk)
     return tournament
 
 

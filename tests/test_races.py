@@ -39,8 +39,12 @@ from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersi
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
-from tournament.sheets import services as sheets
-from tournament.sheets.services import SheetChangedError, deals_beyond_rotations
+from tournament.sheets import confirming, saving
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.reading import confirmed_rows
+from tournament.sheets.rotations import deals_beyond_rotations
+from tournament.sheets.rows import seat_sums
+from tournament.sheets.saving import SheetChangedError, save_sheet
 
 
 @pytest.fixture
@@ -80,8 +84,8 @@ def backup_exits_cleanly(folder):
 
 def sums_agree_with_deals(table):
     """Every seat's stored sums are those of the table's confirmed deals."""
-    rows = sheets.confirmed_rows(table)
-    expected = sheets.seat_sums(rows, table.size) if rows else None
+    rows = confirmed_rows(table)
+    expected = seat_sums(rows, table.size) if rows else None
     for seat in Seat.objects.filter(table=table).order_by("position"):
         want = expected[seat.position - 1] if expected else None
         if want is None:
@@ -121,7 +125,7 @@ def test_re_seating_a_table_while_its_sheet_is_saved_refuses_one_of_them(
     before = players_at(round_, 1)
     moving, other = before[1], players_at(round_, 2)[0]
     rows = complete_rows(4)
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
     linger_after(monkeypatch, seating, "_has_scores")
 
     def swap():
@@ -148,7 +152,7 @@ def test_re_seating_a_table_while_its_sheet_is_saved_refuses_one_of_them(
         assert "table 1 already has scores" in str(swapped.error)
         assert sheet.status == SheetStatus.CONFIRMED
         assert players_at(round_, 1) == before
-        assert sheets.confirmed_rows(table) == rows
+        assert confirmed_rows(table) == rows
     for number in (1, 2):
         assert sums_agree_with_deals(Table.objects.get(round=round_, number=number))
     assert backup_exits_cleanly(tmp_path)
@@ -167,7 +171,7 @@ def test_the_round_page_swap_and_the_sheet_page_at_once_never_both_succeed(
     swap_url = reverse("organiser:round_swap", args=[slug, 1])
     sheet_url = reverse("scorer:sheet", args=[slug, 1, 1])
     rows = complete_rows(4)
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
     linger_after(monkeypatch, seating, "_has_scores")
 
     swap, save = run_together(
@@ -190,7 +194,7 @@ def test_the_round_page_swap_and_the_sheet_page_at_once_never_both_succeed(
     else:
         assert "table 1 already has scores" in told
         assert save.value.status_code == 302
-        assert sheets.confirmed_rows(table) == rows
+        assert confirmed_rows(table) == rows
     for number in (1, 2):
         assert sums_agree_with_deals(Table.objects.get(round=round_, number=number))
     assert backup_exits_cleanly(tmp_path)
@@ -291,7 +295,7 @@ def test_lowering_the_rotations_while_a_full_sheet_is_saved_refuses_one_of_them(
     organiser_client.force_login(organiser)
     scorer_client.force_login(scorer)
     rows = complete_rows(5) + complete_rows(5, variant=1)
-    slow_down(monkeypatch, sheets, "current_rows")
+    slow_down(monkeypatch, saving, "current_rows")
 
     def lower():
         return organiser_client.post(
@@ -368,7 +372,7 @@ def test_releasing_a_round_while_a_sheet_is_confirmed_leaves_no_stale_public_pag
     cache.clear()
     # The sheet row is saved (and its signal has looked at the round): the commit comes
     # later, while the release and a visitor's request go by.
-    linger_after(monkeypatch, sheets, "_record", 0.4)
+    linger_after(monkeypatch, saving, "record_version", 0.4)
     visitor = Client()
     seen = threading.Event()
 
@@ -412,16 +416,14 @@ def test_releasing_a_round_while_a_second_scorer_confirms_leaves_no_stale_public
     tournament.two_person_check = True
     tournament.save(update_fields=["published", "two_person_check"])
     table = Table.objects.get(round=round_, number=1)
-    sheets.save_sheet(
-        load_table(table.pk), scorer, complete_rows(4), expected_version=0, final=True
-    )
+    save_sheet(load_table(table.pk), scorer, complete_rows(4), expected_version=0, final=True)
     standings_url = reverse("standings", args=[tournament.slug])
     cache.clear()
-    linger_after(monkeypatch, sheets, "_record", 0.4)
+    linger_after(monkeypatch, confirming, "record_version", 0.4)
     visitor = Client()
 
     def confirm():
-        return sheets.confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
 
     def release():
         rounds.release_round(load_table(table.pk).round, despite_missing=True)
@@ -458,7 +460,7 @@ def test_replacing_a_tournament_from_its_file_while_a_sheet_is_saved_waits_its_t
     round_.save(update_fields=["released"])
     table = Table.objects.get(round=round_, number=1)
     data = json.loads(tournament_file.dumps(tournament_file.export_tournament(tournament)))
-    linger_after(monkeypatch, sheets, "_write_deals", 0.5)
+    linger_after(monkeypatch, saving, "write_deals", 0.5)
 
     outcomes = run_together(
         saver(table.pk, scorer, complete_rows(4), expected_version=0, final=True),

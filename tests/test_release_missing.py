@@ -11,10 +11,11 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tournament.models import Round, Tournament
-from tournament.public_cache import public_version
+from tournament.public.results import public_results
 from tournament.rounds import services as rounds
-from tournament.services.public import public_results
-from tournament.sheets.services import confirm_sheet, save_sheet
+from tournament.shared.public_changes import public_version
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 
 ROWS = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 4
 

@@ -18,7 +18,8 @@ from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
 from tournament.services.tournament_file import TournamentFileError, import_tournament
-from tournament.sheets.services import confirm_sheet, save_sheet
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 
 
 def full_sheet(table):

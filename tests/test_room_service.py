@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, TournamentFactory
 from tournament.models import Bye
-from tournament.services import room
+from tournament.public import room
 
 pytestmark = pytest.mark.django_db
 

@@ -8,13 +8,13 @@ import importlib
 import pytest
 from django.apps import apps
 
+from scoring.plays import Entrant, TablePlay
 from scoring.rules import DealFacts
-from scoring.standings import Entrant, TablePlay
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from tournament.models import Seat, Tournament
 from tournament.services import tournament_file
-from tournament.sheets.services import confirmed_rows
+from tournament.sheets.reading import confirmed_rows
 from tournament.standings.services import tournament_standings
 
 

@@ -22,8 +22,8 @@ from django.urls import reverse
 from scoring.rules import deals_per_round
 from tests.factories import a_deal, seated_round
 from tournament.models import Person, Series, SeriesTournament, Table
-from tournament.public_cache import mark_changed
-from tournament.sheets.services import save_sheet
+from tournament.shared.public_changes import mark_changed
+from tournament.sheets.saving import save_sheet
 
 FIELD = 10
 

@@ -23,9 +23,10 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
+from tournament.public import results as public
 from tournament.series import services as series
-from tournament.services import public
-from tournament.sheets import services as sheets
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 
 pytestmark = pytest.mark.usefixtures("empty_series_cache")
 
@@ -181,11 +182,11 @@ def test_an_unconfirmed_sheet_never_counts_and_confirming_it_does(make_played, o
     before, before_ratings = figures(made), rating_figures(made)
     table = round_.tables.order_by("number").first()
     rows = [a_deal(table.size)]
-    sheets.save_sheet(table, organiser, rows, expected_version=0, final=True, stopped_early=True)
+    save_sheet(table, organiser, rows, expected_version=0, final=True, stopped_early=True)
     assert Sheet.objects.get(table=table).status == SheetStatus.ENTERED
     assert rating_figures(made) == before_ratings
     assert figures(made) == before
-    sheets.confirm_sheet(table, scorer, expected_version=1)
+    confirm_sheet(table, scorer, expected_version=1)
     assert rating_figures(made) != before_ratings
     assert rating_figures(made) == direct_ratings(made)
     assert figures(made) != before

@@ -24,9 +24,11 @@ from django.urls import reverse
 from tests.pages import sheet_cells
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
-from tournament.sheets import services as sheets
 from tournament.sheets.access import Act, SheetFacts, Stage, Writer, refusal
-from tournament.sheets.services import AtTable
+from tournament.sheets.authors import AtTable, ClosedAtTableError
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.reading import peek_sheet
+from tournament.sheets.saving import save_sheet
 
 ROWS = [
     {"won": [10, 4, 10, 0], "last_in": 4, "left_over": 28},
@@ -176,17 +178,17 @@ def bring_to(stage: Stage, table: Table, scorer, second_scorer) -> None:
     if stage is Stage.NOT_STARTED:
         return
     if stage is Stage.DRAFT:
-        sheets.save_sheet(table, AtTable("other"), ROWS[:2], expected_version=0, final=False)
+        save_sheet(table, AtTable("other"), ROWS[:2], expected_version=0, final=False)
         return
     if stage is Stage.ENTERED:
-        sheets.save_sheet(table, AtTable("other"), ROWS, expected_version=0, final=True)
+        save_sheet(table, AtTable("other"), ROWS, expected_version=0, final=True)
         return
-    sheets.save_sheet(table, scorer, ROWS, expected_version=0, final=True)
-    sheets.confirm_sheet(table, second_scorer, expected_version=1)
+    save_sheet(table, scorer, ROWS, expected_version=0, final=True)
+    confirm_sheet(table, second_scorer, expected_version=1)
     if stage is Stage.CORRECTION_DRAFT:
-        sheets.save_sheet(table, second_scorer, CORRECTED[:1], expected_version=2, final=False)
+        save_sheet(table, second_scorer, CORRECTED[:1], expected_version=2, final=False)
     elif stage is Stage.CORRECTION_ENTERED:
-        sheets.save_sheet(table, second_scorer, CORRECTED, expected_version=2, final=True)
+        save_sheet(table, second_scorer, CORRECTED, expected_version=2, final=True)
 
 
 def state(table):
@@ -287,17 +289,17 @@ def test_a_correction_does_not_reopen_the_table_code(table, scorer, second_score
     assert state(table) == before
     assert pending_rows(table) == CORRECTED[:1]
     # The desk's correction carries on, and confirming it is the desk's too.
-    assert sheets.peek_sheet(table).status == SheetStatus.DRAFT
+    assert peek_sheet(table).status == SheetStatus.DRAFT
 
 
 def test_a_phone_save_racing_a_correction_is_refused_under_the_locks(table, scorer, second_scorer):
     """A phone whose page opened before the sheet was confirmed: the service refuses it."""
     bring_to(Stage.CORRECTION_DRAFT, table, scorer, second_scorer)
     version = state(table)[0]
-    with pytest.raises(sheets.ClosedAtTableError):
-        sheets.save_sheet(table, AtTable("late"), ROWS, expected_version=version, final=False)
-    with pytest.raises(sheets.ClosedAtTableError):
-        sheets.confirm_sheet(table, AtTable("late"), expected_version=version, retyped=ROWS)
+    with pytest.raises(ClosedAtTableError):
+        save_sheet(table, AtTable("late"), ROWS, expected_version=version, final=False)
+    with pytest.raises(ClosedAtTableError):
+        confirm_sheet(table, AtTable("late"), expected_version=version, retyped=ROWS)
 
 
 # A closed code and an unknown code take the same path -----------------------------------
@@ -357,7 +359,7 @@ def test_the_desk_refuses_a_replay_with_other_numbers(table, scorer_client):
 def test_the_desk_refuses_a_replayed_blind_confirmation_with_other_numbers(
     table, scorer, second_scorer_client
 ):
-    sheets.save_sheet(table, scorer, ROWS, expected_version=0, final=True)
+    save_sheet(table, scorer, ROWS, expected_version=0, final=True)
     url = reverse("scorer:confirm", args=["club-night", 1, table.number])
     first = {"expected_version": "1", "mode": "retype", "key": "confirm-key", **sheet_cells(ROWS)}
     assert second_scorer_client.post(url, first).status_code == 302
@@ -390,8 +392,8 @@ def test_a_phone_replay_after_the_sheet_closed_is_checked_too(table, client, sco
     first = {**phone_cells(1, ROWS[0]), "expected_version": 0, "key": "phone-key"}
     assert client.post(url, first).status_code == 302
     # The desk finishes and confirms the sheet: the code closes.
-    sheets.save_sheet(table, scorer, ROWS, expected_version=1, final=True)
-    sheets.confirm_sheet(table, second_scorer, expected_version=2)
+    save_sheet(table, scorer, ROWS, expected_version=1, final=True)
+    confirm_sheet(table, second_scorer, expected_version=2)
     same = client.post(url, first)
     assert same.status_code == 302
     assert same.url == reverse("table:thanks")
@@ -404,6 +406,6 @@ def test_a_phone_replay_after_the_sheet_closed_is_checked_too(table, client, sco
 def test_a_replay_with_the_same_numbers_typed_differently_is_the_same(table, scorer):
     """How a number was typed (derived from the checksum or not) is not a number."""
     rows = [dict(ROWS[0], derived=["s1"]), *ROWS[1:]]
-    sheets.save_sheet(table, scorer, rows, expected_version=0, final=False, key="k")
-    result = sheets.save_sheet(table, scorer, ROWS, expected_version=0, final=False, key="k")
+    save_sheet(table, scorer, rows, expected_version=0, final=False, key="k")
+    result = save_sheet(table, scorer, ROWS, expected_version=0, final=False, key="k")
     assert result.repeated

@@ -10,14 +10,13 @@ from scoring.systems import ScoringSystem, points_from_sums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
 from tournament.models import Deal, DealResult, Player, Seat, SheetStatus, SheetVersion
 from tournament.rounds import seating
-from tournament.sheets import services as sheets
-from tournament.sheets.services import (
-    LeavesMismatchError,
-    SheetChangedError,
-    SheetInvalidError,
-    confirm_sheet,
-    save_sheet,
-)
+from tournament.sheets.checking import SheetInvalidError, check_rows
+from tournament.sheets.confirming import LeavesMismatchError, confirm_sheet
+from tournament.sheets.leaves import current_leaves
+from tournament.sheets.reading import confirmed_rows, peek_sheet
+from tournament.sheets.rotations import deals_beyond_rotations
+from tournament.sheets.rows import clean_row
+from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.standings.services import tournament_standings
 
 FIVE = {"won": ["10", "10", "10", "10", "10"], "last_in": "1", "left_over": "2"}
@@ -60,7 +59,7 @@ def test_a_sheet_with_a_leave_is_saved_confirmed_and_summed(table, users):
     assert Deal.objects.filter(table=table).count() == 9
     # No count is written for a seat that had left.
     assert not DealResult.objects.filter(deal__table=table, deal__number=8, seat=3).exists()
-    rows = sheets.confirmed_rows(table)
+    rows = confirmed_rows(table)
     assert rows[7]["won"] == [10, 10, None, 10, 10]
     assert rows[6]["won"] == [10] * 5
     seats = {seat.position: seat for seat in Seat.objects.filter(table=table)}
@@ -180,8 +179,8 @@ def test_a_correction_starts_from_the_confirmed_leaves(table, users):
         table, users[0], leaving_sheet(), expected_version=0, final=True, left=SEAT_3_AFTER_7
     )
     table.refresh_from_db()
-    sheet = sheets.peek_sheet(table)
-    assert sheets.current_leaves(sheet) == tuple(SEAT_3_AFTER_7)
+    sheet = peek_sheet(table)
+    assert current_leaves(sheet) == tuple(SEAT_3_AFTER_7)
     # Seat 3 in fact left after deal 8, its own second deal: the round then has ten.
     rows = [dict(FIVE) for _ in range(8)] + [dict(FOUR), dict(FOUR)]
     result = save_sheet(table, users[0], rows, expected_version=1, final=True, left=[Leave(8, 3)])
@@ -234,8 +233,8 @@ def test_the_rotations_cannot_go_below_a_sheet_with_a_leave(table, users):
     save_sheet(
         table, users[0], leaving_sheet(), expected_version=0, final=True, left=SEAT_3_AFTER_7
     )
-    assert sheets.deals_beyond_rotations(table.round.tournament, 2) == []
-    assert sheets.deals_beyond_rotations(table.round.tournament, 1) == [
+    assert deals_beyond_rotations(table.round.tournament, 2) == []
+    assert deals_beyond_rotations(table.round.tournament, 1) == [
         "round 1, table 1 already has 9 deals awaiting confirmation; a table of 5 at 1 "
         "rotation plays 5 with its players who left"
     ]
@@ -246,8 +245,8 @@ def test_the_rotations_cannot_go_below_a_drafts_leave_beyond_its_rows(table, use
     save_sheet(
         table, users[0], leaving_sheet()[:3], expected_version=0, final=False, left=SEAT_3_AFTER_7
     )
-    assert sheets.deals_beyond_rotations(table.round.tournament, 2) == []
-    assert sheets.deals_beyond_rotations(table.round.tournament, 1) == [
+    assert deals_beyond_rotations(table.round.tournament, 2) == []
+    assert deals_beyond_rotations(table.round.tournament, 1) == [
         "round 1, table 1: seat 3 left after deal 7: the round has 5 deals, so after deal 7 "
         "there is nothing left to leave"
     ]
@@ -267,8 +266,8 @@ def test_standings_count_the_leavers_deals_played_only(table, users, system):
     seat = Seat.objects.get(table=table, position=3)
     assert row.points == points_from_sums(seat.sums, system)
     # The same points deal by deal: seat 3 scores in deals 1–7 only.
-    check = sheets.check_rows(
-        [sheets.clean_row(r, 5) for r in leaving_sheet()], table, final=True, leaves=SEAT_3_AFTER_7
+    check = check_rows(
+        [clean_row(r, 5) for r in leaving_sheet()], table, final=True, leaves=SEAT_3_AFTER_7
     )
     assert [r.points[2] for r in check.rows[7:]] == [0, 0]
     assert check.totals[2] == row.points

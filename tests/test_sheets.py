@@ -8,14 +8,11 @@ from scoring.systems import SeatSums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
 from tests.test_seat_sums import from_deals, stored
 from tournament.models import Deal, Sheet, SheetStatus, SheetVersion
-from tournament.sheets import services as sheets
-from tournament.sheets.services import (
-    SheetChangedError,
-    SheetInvalidError,
-    SheetMismatchError,
-    confirm_sheet,
-    save_sheet,
-)
+from tournament.sheets.checking import SheetInvalidError, check_rows
+from tournament.sheets.confirming import SheetMismatchError, confirm_sheet
+from tournament.sheets.reading import confirmed_rows, peek_sheet, sheet_of
+from tournament.sheets.rows import clean_row, clean_value
+from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.standings.services import tournament_standings
 
 WORKED = {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24}
@@ -65,7 +62,7 @@ def test_a_complete_sheet_awaits_a_second_person(table, users):
     result = confirm_sheet(table, users[1], expected_version=1)
     assert result.status == SheetStatus.CONFIRMED
     assert Deal.objects.filter(table=table).count() == 5
-    assert sheets.confirmed_rows(table)[0] == WORKED
+    assert confirmed_rows(table)[0] == WORKED
 
 
 def test_the_person_who_entered_cannot_confirm(table, users):
@@ -107,7 +104,7 @@ def test_a_complete_sheet_must_pass_every_rule_and_nothing_is_lost(table, users)
     with pytest.raises(SheetInvalidError) as caught:
         save_sheet(table, users[0], rows, expected_version=1, final=True)
     assert caught.value.problems == ["deal 2: seat 3: 11 cards won is odd — cards are won in pairs"]
-    sheet = sheets.sheet_of(table)
+    sheet = sheet_of(table)
     assert (sheet.status, sheet.version, len(sheet.pending)) == (SheetStatus.DRAFT, 1, 1)
 
 
@@ -147,7 +144,7 @@ def test_two_scorers_saving_the_same_table_never_lose_a_save(table, users):
         save_sheet(table, users[1], theirs, expected_version=0, final=False)
     assert caught.value.current_rows[0] == WORKED
     assert "changed by amy" in str(caught.value)
-    assert sheets.sheet_of(table).pending[0] == WORKED
+    assert sheet_of(table).pending[0] == WORKED
 
 
 def test_a_double_submit_records_once(table, users):
@@ -171,11 +168,11 @@ def test_a_correction_keeps_history_and_standings_follow_the_latest_confirmed(ta
     corrected[4] = typed(OTHER)
     save_sheet(table, users[2], corrected, expected_version=2, final=True)
     # Until the correction is confirmed, the official facts are the confirmed ones.
-    assert sheets.confirmed_rows(table)[4] == WORKED
+    assert confirmed_rows(table)[4] == WORKED
     standings = tournament_standings(table.round.tournament).standings
     assert {r.name: r.points for r in standings.rows} == points_before
     confirm_sheet(table, users[0], expected_version=3)
-    assert sheets.confirmed_rows(table)[4] == OTHER
+    assert confirmed_rows(table)[4] == OTHER
     standings = tournament_standings(table.round.tournament).standings
     assert {r.name: r.points for r in standings.rows} != points_before
 
@@ -199,12 +196,10 @@ def test_a_correction_keeps_history_and_standings_follow_the_latest_confirmed(ta
 
 def test_check_rows_gives_running_totals_and_a_derived_value(table):
     rows = [
-        sheets.clean_row(typed(WORKED), 5),
-        sheets.clean_row(
-            {"won": ["10", "10", "", "10", "10"], "last_in": "1", "left_over": "2"}, 5
-        ),
+        clean_row(typed(WORKED), 5),
+        clean_row({"won": ["10", "10", "", "10", "10"], "last_in": "1", "left_over": "2"}, 5),
     ]
-    check = sheets.check_rows(rows, table, final=False)
+    check = check_rows(rows, table, final=False)
     assert check.totals == (3, 2, 5, 0, 16)
     assert check.rows[0].dealer == 1
     assert check.rows[1].dealer == 2
@@ -226,7 +221,7 @@ def test_check_rows_gives_running_totals_and_a_derived_value(table):
     ],
 )
 def test_cells_are_cleaned_without_guessing(typed_value, clean):
-    assert sheets.clean_value(typed_value) == clean
+    assert clean_value(typed_value) == clean
 
 
 def test_unconfirmed_sheets_count_only_where_asked(table, users):
@@ -240,19 +235,19 @@ def test_unconfirmed_sheets_count_only_where_asked(table, users):
 
 def test_check_rows_totals_the_left_over_cards_of_rows_that_add_up(table):
     rows = [
-        sheets.clean_row(typed(WORKED), 5),
-        sheets.clean_row(typed(OTHER), 5),
-        sheets.clean_row({**typed(OTHER), "left_over": "3"}, 5),
+        clean_row(typed(WORKED), 5),
+        clean_row(typed(OTHER), 5),
+        clean_row({**typed(OTHER), "left_over": "3"}, 5),
     ]
-    assert sheets.check_rows(rows, table, final=False).left_over == 24 + 2
+    assert check_rows(rows, table, final=False).left_over == 24 + 2
 
 
 def test_peeking_at_a_sheet_writes_nothing(table, users):
-    sheet = sheets.peek_sheet(table)
+    sheet = peek_sheet(table)
     assert (sheet.pk, sheet.status, sheet.version) == (None, SheetStatus.NOT_STARTED, 0)
     assert not Sheet.objects.exists()
     save_sheet(table, users[0], full_sheet(), expected_version=0, final=False)
-    assert sheets.peek_sheet(table).status == SheetStatus.DRAFT
+    assert peek_sheet(table).status == SheetStatus.DRAFT
 
 
 def test_a_sheet_nobody_entered_cannot_be_confirmed(table, users):
@@ -295,14 +290,14 @@ def test_a_full_sheet_marked_stopped_early_is_refused(table, users):
 
 
 def test_the_check_warns_when_a_table_stopped_between_rotations(table):
-    rows = [sheets.clean_row(typed(WORKED), 5)] * 3
-    check = sheets.check_rows(rows, table, final=True, stopped_early=True)
+    rows = [clean_row(typed(WORKED), 5)] * 3
+    check = check_rows(rows, table, final=True, stopped_early=True)
     assert check.ok
     assert check.warnings == (
         "the table stopped after deal 3, not at the end of a rotation: 2 players dealt one "
         "deal fewer than the others",
     )
-    assert not sheets.check_rows(rows, table, final=True, stopped_early=False).warnings
+    assert not check_rows(rows, table, final=True, stopped_early=False).warnings
 
 
 def test_drafts_and_entries_of_a_confirmed_sheet_are_recorded_as_corrections(table, users):

@@ -11,17 +11,12 @@ import random
 import pytest
 
 from scoring.errors import UserError
+from scoring.plays import Entrant, TablePlay
+from scoring.ranking import check_tiebreaks
 from scoring.rules import make_deal
-from scoring.standings import (
-    DEFAULT_TIEBREAKS,
-    Entrant,
-    TablePlay,
-    check_tiebreaks,
-    compute_standings,
-    ranks_after_each_round,
-)
+from scoring.standings import compute_standings, ranks_after_each_round
 from scoring.systems import ScoringSystem
-from scoring.tiebreaks import tiebreak_keys
+from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
 
 
 def wa_deal(points, last_in):

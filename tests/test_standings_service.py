@@ -179,8 +179,9 @@ def test_database_sums_score_like_the_deals_one_by_one(db, system):
     with no deals yet."""
     import random
 
+    from scoring.plays import Entrant, TablePlay
     from scoring.rules import DealFacts
-    from scoring.standings import Entrant, TablePlay, compute_standings
+    from scoring.standings import compute_standings
     from scoring.systems import ScoringSystem
     from tournament.demo import random_deal
 

@@ -18,8 +18,11 @@ from tests.factories import seated_round as seat_round
 from tests.test_views_scorer import ROWS
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
-from tournament.sheets import services as sheets
-from tournament.sheets.services import AtTable
+from tournament.sheets import saving
+from tournament.sheets.authors import AtTable
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.reading import peek_sheet
+from tournament.sheets.saving import save_sheet
 from tournament.table import services as table_entry
 
 # Deal 2, seat 3 typed 12 instead of 10 and left over 8 instead of 10 (it still adds up).
@@ -61,7 +64,7 @@ def cells(number, row):
 
 
 def version(table):
-    return sheets.peek_sheet(table).version
+    return peek_sheet(table).version
 
 
 def post_deal(client, table, number, row, *, key=None, expected=None):
@@ -139,8 +142,8 @@ def refused_codes(seated_round, make_played, table):
     later = seat_round(tournament, players, number=2, started=False)
     other = make_played(players=6, rounds=1, slug="other-open")
     confirmed = Table.objects.get(round=seated_round, number=2)
-    sheets.save_sheet(confirmed, AtTable("x"), ROWS, expected_version=0, final=True)
-    sheets.confirm_sheet(confirmed, tournament.scorers.get(username="simon"), expected_version=1)
+    save_sheet(confirmed, AtTable("x"), ROWS, expected_version=0, final=True)
+    confirm_sheet(confirmed, tournament.scorers.get(username="simon"), expected_version=1)
     released = Table.objects.filter(round__tournament=other).first()
     assert Round.objects.get(pk=released.round_id).released
     return {
@@ -230,7 +233,7 @@ def test_table_entry_turned_off_refuses_the_code_alike(client, table, refused_co
 def test_a_code_stops_working_once_its_sheet_is_confirmed(phone, table, scorer):
     type_sheet(phone, table)
     submit(phone, table)
-    sheets.confirm_sheet(table, scorer, expected_version=version(table))
+    confirm_sheet(table, scorer, expected_version=version(table))
     assert phone.get(url("entry", table)).status_code == 404
     assert post_deal(phone, table, 1, ROWS[0]).status_code == 404
 
@@ -401,7 +404,7 @@ def test_a_retried_submission_after_confirmation_is_told_it_was_saved(phone, tab
     expected = version(table)
     data = {"expected_version": expected, "key": "submit-key-1"}
     assert phone.post(url("review", table), data).status_code == 302
-    sheets.confirm_sheet(table, scorer, expected_version=version(table))
+    confirm_sheet(table, scorer, expected_version=version(table))
     # The answer was lost; the phone sends it again once the sheet counts.
     again = phone.post(url("review", table), data)
     assert again.status_code == 302
@@ -418,14 +421,14 @@ def test_a_submission_refused_because_the_round_closed_meanwhile(phone, table, m
     type_sheet(phone, table)
     before = version(table)
     # Released between the phone's page opening the code and the save's locks.
-    real = sheets._check_may
+    real = saving.check_may
 
     def released_meanwhile(table_, sheet_, author, act):
         Round.objects.filter(pk=table_.round_id).update(released=True)
         table_.round.released = True
         real(table_, sheet_, author, act)
 
-    monkeypatch.setattr(sheets, "_check_may", released_meanwhile)
+    monkeypatch.setattr(saving, "check_may", released_meanwhile)
     response = submit(phone, table)
     assert response.status_code == 409
     page = html(response)
@@ -516,7 +519,7 @@ def test_without_table_confirm_a_phone_is_told_a_scorer_confirms(phone, second_p
 def test_a_scorers_sheet_is_not_confirmed_from_a_phone(
     second_phone, table, scorer, confirm_at_table
 ):
-    sheets.save_sheet(table, scorer, ROWS, expected_version=0, final=True)
+    save_sheet(table, scorer, ROWS, expected_version=0, final=True)
     entry = html(second_phone.get(url("entry", table)))
     assert "Entered by a scorer at the desk" in entry
     assert retype(second_phone, table, ROWS).status_code == 409

@@ -15,7 +15,9 @@ from tests.test_views_scorer import ROWS, url
 from tournament.kernel.codes import shown_code
 from tournament.models import Sheet, Table
 from tournament.services import tournament_file
-from tournament.sheets import services as sheets
+from tournament.sheets.authors import AtTable
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 from tournament.table import services as table_entry
 
 SLUG = "club-night"
@@ -30,7 +32,7 @@ def desk_row(page, number):
 
 
 def phone(name):
-    return sheets.AtTable(f"token-{name}")
+    return AtTable(f"token-{name}")
 
 
 # The round desk -------------------------------------------------------------------------
@@ -49,12 +51,12 @@ def every_status(seated_round, scorer):
         TableFactory(round=seated_round, number=number, players=players)
     tournament.two_person_check = True
     tournament.save()
-    sheets.save_sheet(table(2), phone("a"), ROWS[:2], expected_version=0, final=False)
-    sheets.save_sheet(table(3), scorer, ROWS[:1], expected_version=0, final=False)
-    sheets.save_sheet(table(4), phone("b"), ROWS, expected_version=0, final=True)
-    sheets.save_sheet(table(5), scorer, ROWS, expected_version=0, final=True)
-    sheets.save_sheet(table(6), phone("c"), ROWS, expected_version=0, final=True)
-    sheets.confirm_sheet(table(6), scorer, expected_version=1)
+    save_sheet(table(2), phone("a"), ROWS[:2], expected_version=0, final=False)
+    save_sheet(table(3), scorer, ROWS[:1], expected_version=0, final=False)
+    save_sheet(table(4), phone("b"), ROWS, expected_version=0, final=True)
+    save_sheet(table(5), scorer, ROWS, expected_version=0, final=True)
+    save_sheet(table(6), phone("c"), ROWS, expected_version=0, final=True)
+    confirm_sheet(table(6), scorer, expected_version=1)
     return seated_round
 
 
@@ -137,9 +139,9 @@ def test_the_desk_costs_the_same_queries_with_phones(
 def test_the_history_names_the_phone_that_saved_each_version(scorer_client, seated_round):
     seated_round.tournament.table_confirm = True
     seated_round.tournament.save()
-    sheets.save_sheet(table(1), phone("a"), ROWS[:1], expected_version=0, final=False)
-    sheets.save_sheet(table(1), phone("a"), ROWS, expected_version=1, final=True)
-    sheets.confirm_sheet(table(1), phone("b"), expected_version=2, retyped=ROWS)
+    save_sheet(table(1), phone("a"), ROWS[:1], expected_version=0, final=False)
+    save_sheet(table(1), phone("a"), ROWS, expected_version=1, final=True)
+    confirm_sheet(table(1), phone("b"), expected_version=2, retyped=ROWS)
     page = scorer_client.get(url("history")).content.decode()
     versions = dict(
         re.findall(r'<li data-version="(\d)">\s*<p><strong>[^<]*</strong> by ([^,]+, [^,]+),', page)
@@ -148,10 +150,10 @@ def test_the_history_names_the_phone_that_saved_each_version(scorer_client, seat
 
 
 def test_the_sheet_and_confirm_pages_say_which_phone_entered_it(scorer_client, seated_round):
-    sheets.save_sheet(table(1), phone("a"), ROWS[:1], expected_version=0, final=False)
+    save_sheet(table(1), phone("a"), ROWS[:1], expected_version=0, final=False)
     page = scorer_client.get(url("sheet")).content.decode()
     assert "<strong>Entering:</strong> draft saved by table 1, phone 1 at" in page
-    sheets.save_sheet(table(1), phone("a"), ROWS, expected_version=1, final=True)
+    save_sheet(table(1), phone("a"), ROWS, expected_version=1, final=True)
     page = scorer_client.get(url("sheet")).content.decode()
     assert "<strong>Awaiting confirmation:</strong> entered by table 1, phone 1 at" in page
     page = scorer_client.get(url("confirm")).content.decode()

@@ -11,13 +11,10 @@ import io
 import pytest
 from django.urls import reverse
 
-from scoring.standings import (
-    compute_standings,
-    decided_by,
-    rank_players,
-    tally_players,
-)
+from scoring.ranking import decided_by, rank_players
+from scoring.standings import compute_standings
 from scoring.systems import ScoringSystem
+from scoring.tallies import tally_players
 from scoring.tiebreaks import (
     POINTS,
     TIEBREAKS,

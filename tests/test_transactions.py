@@ -9,7 +9,6 @@ the rows written before the failure would remain and the snapshot would differ.
 
 import pytest
 
-from tournament import public_cache
 from tournament.models import (
     Bye,
     Deal,
@@ -25,10 +24,12 @@ from tournament.models import (
     Tournament,
 )
 from tournament.players import lists as player_lists
+from tournament.public import cache as public_cache
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
-from tournament.sheets.services import confirm_sheet, save_sheet
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 
 MODELS = [
     Tournament,

@@ -222,7 +222,8 @@ def _rows(count):
 def test_fewer_rotations_are_refused_while_a_table_has_more_deals(
     organiser_client, tournament, scorer, second_scorer, confirmed, held
 ):
-    from tournament.sheets.services import confirm_sheet, save_sheet
+    from tournament.sheets.confirming import confirm_sheet
+    from tournament.sheets.saving import save_sheet
 
     tournament.rotations_per_round = 2
     tournament.save()
@@ -243,7 +244,7 @@ def test_fewer_rotations_are_refused_while_a_table_has_more_deals(
 def test_fewer_rotations_are_refused_for_a_long_draft_and_allowed_when_all_fit(
     organiser_client, tournament, scorer
 ):
-    from tournament.sheets.services import save_sheet
+    from tournament.sheets.saving import save_sheet
 
     tournament.rotations_per_round = 3
     tournament.save()
@@ -467,7 +468,7 @@ def test_seating_a_round_while_one_is_a_draft_is_refused_clearly(organiser_clien
 def test_organiser_standings_count_sheets_awaiting_confirmation(
     organiser_client, tournament, scorer
 ):
-    from tournament.sheets.services import save_sheet
+    from tournament.sheets.saving import save_sheet
 
     table = tournament.rounds.get(number=1).tables.get(number=1)
     rows = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 4
@@ -480,7 +481,8 @@ def test_organiser_standings_count_sheets_awaiting_confirmation(
 
 
 def _confirm_table_one(tournament, scorer, second_scorer):
-    from tournament.sheets.services import confirm_sheet, save_sheet
+    from tournament.sheets.confirming import confirm_sheet
+    from tournament.sheets.saving import save_sheet
 
     table = tournament.rounds.get(number=1).tables.get(number=1)
     rows = [{"won": [20, 10, 10, 2], "last_in": 1, "left_over": 10}] * 4
@@ -685,7 +687,7 @@ def test_a_started_round_message_names_the_round_once(
 def test_re_seating_a_started_table_without_scores_and_the_refusal_once_scored(
     organiser_client, tournament, scorer, seated_second_round
 ):
-    from tournament.sheets.services import save_sheet
+    from tournament.sheets.saving import save_sheet
 
     rounds.start_round(seated_second_round)
     a, b = _seat_one(seated_second_round, 1), _seat_one(seated_second_round, 2)

@@ -12,11 +12,13 @@ from django.urls import reverse
 
 from tests.factories import clear_deals
 from tournament.models import Round, Tournament
-from tournament.public_cache import mark_changed
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
-from tournament.sheets.services import confirm_sheet, save_sheet, sheet_of
+from tournament.shared.public_changes import mark_changed
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.reading import sheet_of
+from tournament.sheets.saving import save_sheet
 
 PUBLIC_PAGES = ["standings", "projector", "standings_csv", "tournament_json"]
 
@@ -114,7 +116,7 @@ def test_an_unconfirmed_sheet_is_invisible_on_the_standings_projector_and_file(
 def test_an_unreleased_round_and_an_unconfirmed_sheet_are_invisible(
     client, published, second_scorer
 ):
-    from tournament.sheets.services import confirm_sheet
+    from tournament.sheets.confirming import confirm_sheet
 
     tournament = published
     round_one = Round.objects.get(tournament=tournament, number=1)
@@ -248,7 +250,7 @@ def test_anonymous_pages_come_from_the_cache_until_results_change(client, make_p
 
 
 def test_a_confirmed_sheet_clears_the_cache_by_itself(client, published, second_scorer):
-    from tournament.sheets.services import confirm_sheet
+    from tournament.sheets.confirming import confirm_sheet
 
     tournament = published
     rounds.release_round(Round.objects.get(tournament=tournament, number=1), despite_missing=True)

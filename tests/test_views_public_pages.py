@@ -23,12 +23,14 @@ from tests.factories import (
     record_deal,
     seat_table,
 )
-from tournament import public_cache
 from tournament.models import Bye, Deal, Player, Round, Seat, Table
-from tournament.services.public import RoundRank, public_ranks
-from tournament.sheets.services import save_sheet, sheet_of, write_seat_sums
+from tournament.public.results import RoundRank, public_ranks
+from tournament.public.views.pages import rank_chart
+from tournament.shared import public_changes
+from tournament.sheets.facts import write_seat_sums
+from tournament.sheets.reading import sheet_of
+from tournament.sheets.saving import save_sheet
 from tournament.standings.services import tournament_standings
-from tournament.views.public_pages import rank_chart
 
 SCRIPT = "<script>alert(1)</script>"
 
@@ -306,7 +308,7 @@ def test_an_unreleased_round_does_not_exist_publicly(client, make_played):
     # (tests/test_public_seating.py has the public seating).
     tournament = make_played(players=12, rounds=2, seating_public=False)
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
-    public_cache.mark_changed(tournament.pk)
+    public_changes.mark_changed(tournament.pk)
     round_two = reverse("public_round", args=[tournament.slug, 2])
     assert client.get(round_two).status_code == 404
 
@@ -481,7 +483,7 @@ def test_anonymous_pages_are_cached_until_the_tournament_changes(client, make_pl
     Player.objects.filter(pk=player.pk).update(name="Renamed Player")
     for url in urls(tournament, player.pk):
         assert "Renamed Player" not in page(client, url)
-    public_cache.mark_changed(tournament.pk)
+    public_changes.mark_changed(tournament.pk)
     for url in urls(tournament, player.pk):
         with CaptureQueriesContext(connection) as recomputed:
             assert "Renamed Player" in page(client, url), url
@@ -511,7 +513,7 @@ def test_a_player_page_after_another_reads_only_that_players_tables(
 def test_the_shared_rank_history_is_made_again_once_something_public_changes(client, make_played):
     tournament = make_played(players=12, rounds=2, seating_public=False)
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
-    public_cache.mark_changed(tournament.pk)
+    public_changes.mark_changed(tournament.pk)
     player = player_of(tournament, 1, 1, 1)
     html = page(client, reverse("player", args=[tournament.slug, player.pk]))
     assert "Round 2" not in html

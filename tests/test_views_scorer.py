@@ -8,7 +8,9 @@ from django.urls import reverse
 from tests.factories import PlayerFactory, RoundFactory, TableFactory
 from tests.pages import inputs, sheet_cells
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.sheets import services as sheets
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.reading import confirmed_rows
+from tournament.sheets.saving import save_sheet
 
 SLUG = "club-night"
 # Four deals at a table of four (one rotation); each row adds up to 52.
@@ -337,7 +339,7 @@ def test_a_confirmed_sheet_can_be_corrected_and_says_so(
     scorer_client.post(url("sheet"), form(version=2, d1_s2="6", d1_left_over="26"))
     sheet = Sheet.objects.get()
     assert (sheet.status, sheet.version) == (SheetStatus.ENTERED, 3)
-    assert sheets.confirmed_rows(table())[0]["won"][1] == 4  # the confirmed facts stand
+    assert confirmed_rows(table())[0]["won"][1] == 4  # the confirmed facts stand
 
 
 # The live check -----------------------------------------------------------------------
@@ -479,7 +481,7 @@ def test_a_review_against_the_paper_confirms(scorer_client, second_scorer_client
     assert "Round 1, table 1 confirmed" in response.content.decode()
     sheet = Sheet.objects.get()
     assert (sheet.status, sheet.confirmed_by.username) == (SheetStatus.CONFIRMED, "sarah")
-    assert sheets.confirmed_rows(table()) == ROWS
+    assert confirmed_rows(table()) == ROWS
     response = second_scorer_client.post(
         url("confirm"), {"mode": "review", "expected_version": "1"}, follow=True
     )
@@ -608,9 +610,9 @@ def test_the_sheet_page_costs_the_same_queries_whatever_the_table_size(
 ):
     new = TableFactory(round=seated_round, number=4, size=size)
     rows = [{"won": [2] * size, "last_in": 1, "left_over": 52 - 2 * size}] * size
-    sheets.save_sheet(new, scorer, rows, expected_version=0, final=state != "draft")
+    save_sheet(new, scorer, rows, expected_version=0, final=state != "draft")
     if state == "confirmed":
-        sheets.confirm_sheet(new, second_scorer, expected_version=1)
+        confirm_sheet(new, second_scorer, expected_version=1)
     with django_assert_num_queries(queries):
         response = scorer_client.get(url("sheet", table=4))
     assert len(response.context["rows"]) == size

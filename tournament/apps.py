@@ -7,4 +7,4 @@ class TournamentConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the signals that keep the public pages' cache fresh.
-        from tournament.kernel import public_changes  # noqa: F401
+        from tournament.shared import public_changes  # noqa: F401

@@ -14,7 +14,7 @@ from tournament.kernel import limits
 from tournament.kernel.names import text_problem
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
 from tournament.services.accounts import AmbiguousUsername, canonical_username
-from tournament.sheets.services import deals_beyond_rotations, rotations_refusal
+from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
 
 
 def player_label(name: str, club: str) -> str:

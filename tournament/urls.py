@@ -1,14 +1,10 @@
+"""The site's addresses: each package's own, included here (the account pages and the
+health check are in config/urls.py)."""
+
 from django.urls import include, path
 
-from tournament.views import public
-
 urlpatterns = [
-    path("", public.home, name="home"),
-    path("t/<slug:slug>/", public.standings, name="standings"),
-    path("t/<slug:slug>/projector/", public.projector, name="projector"),
-    path("t/<slug:slug>/standings.csv", public.standings_csv, name="standings_csv"),
-    path("t/<slug:slug>/tournament.json", public.tournament_json, name="tournament_json"),
-    path("t/<slug:slug>/", include("tournament.urls_public_pages")),
+    path("", include("tournament.public.urls")),
     path("manage/people/", include("tournament.people.urls")),
     path("", include("tournament.series.urls")),
     path("manage/", include("tournament.urls_organiser")),

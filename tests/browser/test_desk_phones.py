@@ -11,13 +11,14 @@ from playwright.sync_api import expect
 from tests.browser.test_viewports import PHONE, check_fits
 from tests.test_views_scorer import ROWS
 from tournament.models import Table
-from tournament.sheets import services as sheets
+from tournament.sheets.authors import AtTable
+from tournament.sheets.saving import save_sheet
 
 
 def test_the_desk_on_a_phone_shows_who_is_typing_and_opens_a_sheet(new_page, seated_round):
     first, second = Table.objects.filter(round=seated_round).order_by("number")[:2]
-    sheets.save_sheet(first, sheets.AtTable("a"), ROWS[:2], expected_version=0, final=False)
-    sheets.save_sheet(second, sheets.AtTable("b"), ROWS, expected_version=0, final=True)
+    save_sheet(first, AtTable("a"), ROWS[:2], expected_version=0, final=False)
+    save_sheet(second, AtTable("b"), ROWS, expected_version=0, final=True)
     slug = seated_round.tournament.slug
     page = new_page(viewport=PHONE, is_mobile=True)
     page.goto(reverse("login"))

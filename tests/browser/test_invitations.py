@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_viewports import PHONE, check_fits
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.sheets.services import save_sheet
+from tournament.sheets.saving import save_sheet
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from tests.browser.test_evening import expect_message, log_in
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import SheetVersion, Table
-from tournament.sheets import services as sheets
+from tournament.sheets.saving import save_sheet
 
 pytestmark = pytest.mark.browser
 
@@ -224,7 +224,7 @@ def test_cells_typed_into_an_older_version_are_offered_and_saving_them_shows_bot
     # Meanwhile another scorer saves a draft of the same table.
     table = Table.objects.get(round__tournament__slug="five-open", number=1)
     theirs = [{"won": [12, 8, 6, 4, 10], "left_over": 12, "last_in": 1}]
-    sheets.save_sheet(table, second_scorer, theirs, expected_version=0, final=False)
+    save_sheet(table, second_scorer, theirs, expected_version=0, final=False)
 
     page.goto(SHEET)
     expect(page.locator("#d1_s1")).to_have_value("12")  # the saved version
@@ -256,7 +256,7 @@ def test_a_blind_retype_comes_back_after_a_reload_and_is_cleared_once_confirmed(
 ):
     table = Table.objects.get(round__tournament__slug="five-open", number=1)
     rows = [{"won": won, "left_over": left, "last_in": last} for won, left, last in DEALS]
-    sheets.save_sheet(table, scorer, rows, expected_version=0, final=True)
+    save_sheet(table, scorer, rows, expected_version=0, final=True)
     page = new_page(viewport=PHONE)
     retype = "/score/five-open/r1/t1/confirm/?mode=retype"
     log_in(page, second_scorer.username, retype)

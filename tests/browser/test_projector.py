@@ -16,9 +16,9 @@ from playwright.sync_api import expect
 
 from tests.factories import played_tournament
 from tournament.models import Round
-from tournament.public_cache import mark_changed
 from tournament.rounds import clock
 from tournament.rounds import services as rounds
+from tournament.shared.public_changes import mark_changed
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from tournament.models import Seat
 from tournament.rounds import services as rounds
-from tournament.sheets.services import confirm_sheet, save_sheet
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 from tournament.templatetags import live
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tournament.models import Round, Seat
-from tournament.sheets.services import confirm_sheet, save_sheet
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 
 pytestmark = pytest.mark.browser
 

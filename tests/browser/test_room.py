@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 
 from tests.factories import played_tournament
 from tournament.models import Round
-from tournament.public_cache import mark_changed
 from tournament.rounds import seating
+from tournament.shared.public_changes import mark_changed
 
 pytestmark = pytest.mark.browser
 

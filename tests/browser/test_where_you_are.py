@@ -19,7 +19,8 @@ from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, cell_name
 from tournament.models import Sheet, Table
 from tournament.printing.views import entry_path
-from tournament.sheets import services as sheets
+from tournament.sheets.reading import current_rows
+from tournament.sheets.rows import trim
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +41,7 @@ def table_of_five(db, organiser, scorer):
 
 def saved_deals(table: Table) -> int:
     sheet = Sheet.objects.filter(table=table).first()
-    return len(sheets.trim(sheets.current_rows(sheet))) if sheet else 0
+    return len(trim(current_rows(sheet))) if sheet else 0
 
 
 def open_deal(page: Page, table: Table) -> None:

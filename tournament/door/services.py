@@ -57,7 +57,7 @@ from django_ratelimit.core import is_ratelimited
 from scoring.errors import UserError
 from tournament.models import Bye, OpenDoor, Player, Seat, Tournament
 from tournament.players import services as player_service
-from tournament.services import room
+from tournament.public import room
 
 DOOR_HOURS = 12
 # Names shown for one search: the tablet shows big buttons, and more than this means

@@ -1,5 +1,5 @@
-"""The request type of the views (Django's, with what django-htmx's middleware adds), the
-answer to a saved form, and a CSV file to download."""
+"""The request type of the views (Django's, with what django-htmx's middleware adds), whether
+a request wants a fragment, the answer to a saved form, and a CSV file to download."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -40,3 +40,12 @@ def csv_attachment(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(csv_download(text), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def wants_fragment(request: HttpRequest) -> bool:
+    """An htmx request for the region it swaps; restoring a pushed URL from history asks
+    for the whole page. From the headers, as django-htmx reads them, for the middleware."""
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )

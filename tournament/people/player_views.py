@@ -17,10 +17,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Person, Player, Tournament
 from tournament.people import review as people_review
 from tournament.people import services as people
+from tournament.shared.permissions import get_tournament_for_organiser
 
 PAGE = "people/players_people.html"
 

@@ -36,10 +36,10 @@ from django.db.models import Q, QuerySet
 
 from scoring.errors import UserError
 from tournament.kernel import limits, names
-from tournament.kernel.locks import hold_person, lock_people, lock_tournaments
 from tournament.kernel.names import text_problem
 from tournament.models import PERSON_ID_PREFIX, Person, Player, Tournament
-from tournament.public_cache import mark_changed
+from tournament.shared.locks import hold_person, lock_people, lock_tournaments
+from tournament.shared.public_changes import mark_changed
 
 # How alike two name keys must be (difflib's ratio, 0 to 1) to be proposed: "Jon Smith"
 # and "John Smith" are (0.95), "Ann Lee" and "Ian Lee" are (0.86), "Ann" and "Bob" not.

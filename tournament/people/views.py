@@ -24,10 +24,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import check_people_keeper, visible_tournaments
 from tournament.models import Person, Player
 from tournament.people import services as people
 from tournament.people.forms import MergeForm, PersonForm
+from tournament.shared.permissions import check_people_keeper, visible_tournaments
 
 PAGE_SIZE = 50
 

@@ -32,7 +32,7 @@ from tournament.kernel.names import text_problem
 from tournament.models import Person, Player, Tournament
 from tournament.people import services as people
 from tournament.players.services import CLUB_MAX, MAX_LINES, NAME_MAX, next_refs
-from tournament.public_cache import mark_changed
+from tournament.shared.public_changes import mark_changed
 
 DELIMITERS = ",;\t"
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}

@@ -14,7 +14,7 @@ from django.db.models import Count, Q
 
 from tournament.models import Bye, KeepApart, Person, Player, Round, Seat, Tournament
 from tournament.people import services as people
-from tournament.public_cache import mark_changed
+from tournament.shared.public_changes import mark_changed
 
 NAME_MAX = 200
 CLUB_MAX = 200

@@ -33,12 +33,12 @@ from tournament.forms import (
     form_errors,
 )
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import KeepApart, Player, Tournament
 from tournament.people import services as people
 from tournament.people.forms import AddPlayerForm
 from tournament.players import lists as player_lists
 from tournament.players import services as player_service
+from tournament.shared.permissions import get_tournament_for_organiser
 from tournament.standings.adjustments import with_adjustments
 from tournament.standings.tables import PlayersTable
 

@@ -31,9 +31,9 @@ from scoring.rules import (
     table_params,
 )
 from scoring.systems import ScoringSystem, score_deal
-from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Round, Tournament
 from tournament.printing.views import PrintedSeat, PrintedTable, printed_tables, table_filter
+from tournament.shared.permissions import get_round, get_tournament_for_organiser
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.errors import UserError
-from tournament.kernel.locks import lock_round
 from tournament.models import Round
+from tournament.shared.locks import lock_round
 
 # "Add minutes" takes 1 to this many at a time: two hours is past any pub's closing.
 MAX_ADD_MINUTES = 120

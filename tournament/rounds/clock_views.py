@@ -19,9 +19,9 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Round
 from tournament.rounds import clock
+from tournament.shared.permissions import get_round, get_tournament_for_organiser
 
 
 def _clock_change(

@@ -46,7 +46,6 @@ from scoring.seating import (
     table_splits,
 )
 from scoring.seating.table_bound import round_forced_repeats
-from tournament.kernel.locks import lock_round
 from tournament.models import (
     Bye,
     KeepApart,
@@ -59,7 +58,9 @@ from tournament.models import (
     TablePolicy,
     Tournament,
 )
-from tournament.sheets.services import record_reseat, sheet_of
+from tournament.shared.locks import lock_round
+from tournament.sheets.reading import sheet_of
+from tournament.sheets.versions import record_reseat
 
 
 @dataclass(frozen=True)

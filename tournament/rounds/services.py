@@ -23,10 +23,10 @@ from django.db import transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
-from tournament import public_cache
-from tournament.kernel.locks import lock_round, lock_rounds
 from tournament.models import Round, SheetStatus, Table, Tournament
 from tournament.rounds.seating import seating_token
+from tournament.shared import public_changes
+from tournament.shared.locks import lock_round, lock_rounds
 from tournament.standings.services import and_list
 
 
@@ -199,5 +199,5 @@ def reveal_final_results(tournament: Tournament, *, despite_missing: bool = Fals
         count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
             released=True
         )
-        public_cache.mark_changed(tournament.pk)
+        public_changes.mark_changed(tournament.pk)
     return count

@@ -29,11 +29,11 @@ from scoring.errors import UserError
 from tournament.forms import player_label, shared_names
 from tournament.kernel.codes import shown_code
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import get_round, get_tournament_for_organiser
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
+from tournament.shared.permissions import get_round, get_tournament_for_organiser
 from tournament.table import services as table_entry
 
 

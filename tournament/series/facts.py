@@ -44,7 +44,7 @@ from django.db.models import (
     Sum,
 )
 
-from scoring.standings import PointsAdjustment, TableSums
+from scoring.plays import PointsAdjustment, TableSums
 from scoring.systems import SeatSums, points_from_sums
 from tournament.models import Adjustment, Bye, Person, Player, Round, Seat, Series, Tournament
 from tournament.standings.services import PlayerInfo, StandingsFacts, standings_from

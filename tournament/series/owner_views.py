@@ -16,10 +16,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import check_may_organise, may_organise
 from tournament.models import Series
 from tournament.series import owners as series_admin
 from tournament.series.forms import AddTournamentForm, EntryForm, SeriesForm
+from tournament.shared.permissions import check_may_organise, may_organise
 
 
 @login_required

@@ -18,8 +18,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 
 from scoring.errors import UserError
-from tournament.kernel.permissions import User
 from tournament.models import Series, SeriesTournament, Tournament
+from tournament.shared.permissions import User
 
 
 def owns(user: User, series: Series) -> bool:

@@ -23,8 +23,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.errors import UserError
-from tournament.kernel.permissions import is_granted_organising
 from tournament.models import Tournament
+from tournament.shared.permissions import is_granted_organising
 
 # The group the administrator adds organisers to (made by migration 0012, with the
 # permission "may organise").

@@ -38,8 +38,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from scoring.errors import UserError
-from tournament.kernel.permissions import INVITED_SCORERS
 from tournament.models import Invitation, Tournament
+from tournament.shared.permissions import INVITED_SCORERS
 
 # Long enough for an evening that starts late and ends past midnight, short enough that a
 # link seen by the wrong person soon stops working.

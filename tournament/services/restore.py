@@ -30,7 +30,6 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
-from tournament import public_cache
 from tournament.kernel import names
 from tournament.models import (
     Invitation,
@@ -45,6 +44,7 @@ from tournament.models import (
 from tournament.people import services as people
 from tournament.services import kept_ids, tournament_file
 from tournament.services.backup_folder import Backup
+from tournament.shared import public_changes
 
 M = TypeVar("M", bound=models.Model)
 _BATCH = 500
@@ -81,7 +81,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
     installation = backup.load(backup.installation)
     players = deals = 0
     with transaction.atomic():
-        with public_cache.quietly():
+        with public_changes.quietly():
             here = what_is_here()
             if replace:
                 _delete_everything()

@@ -56,11 +56,10 @@ from scoring.rules import (
 )
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament import file_schema, public_cache
+from tournament import file_schema
 from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
 from tournament.file_schema_v3 import FORMAT_3
 from tournament.kernel import limits
-from tournament.kernel.locks import lock_rounds
 from tournament.kernel.names import text_problem
 from tournament.models import (
     Adjustment,
@@ -82,8 +81,10 @@ from tournament.models import (
 from tournament.people import services as people
 from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids, tournament_links
+from tournament.shared import public_changes
+from tournament.shared.locks import lock_rounds
 from tournament.sheets.leaves import stored_leaves
-from tournament.sheets.services import Row
+from tournament.sheets.rows import Row
 
 FORMAT = FORMAT_3
 # A person reads the first problems and fixes the cause; the rest are counted.
@@ -807,7 +808,7 @@ def import_tournament(
     slug = slug_for(data)
     # One mark of the public pages at the end, not a cache receiver's query for each of
     # the thousands of rows deleted and written.
-    with public_cache.quietly(), transaction.atomic():
+    with public_changes.quietly(), transaction.atomic():
         # The rounds before the tournament row, in the order of ``kernel.locks``: a sheet
         # save holds its round and then marks the tournament's public pages changed.
         found = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
@@ -847,13 +848,13 @@ def _publish(tournament: Tournament, version: str) -> None:
     tournament.save(update_fields=["published"])
     if version == FORMAT_1:
         Round.objects.filter(tournament=tournament, started=True).update(released=True)
-    public_cache.mark_changed(tournament.pk)
+    public_changes.mark_changed(tournament.pk)
 
 
 def delete_tournament(tournament: Tournament) -> None:
     """Delete a tournament and everything in it, in bulk: the public pages' cache is
-    told once (``public_cache.quietly``), not once for every player, round and seat."""
-    with public_cache.quietly(), transaction.atomic():
+    told once (``public_changes.quietly``), not once for every player, round and seat."""
+    with public_changes.quietly(), transaction.atomic():
         _delete(tournament)
 
 
@@ -861,7 +862,7 @@ def _delete(tournament: Tournament) -> None:
     # The rows of the tables first, leaves before what they point to, one statement a
     # model and none of the tens of thousands of rows loaded: Django's collector would
     # fetch every deal and seat to cascade from them. Nothing else points at these rows,
-    # and the caller is quiet (``public_cache.quietly``), so no receiver is owed them.
+    # and the caller is quiet (``public_changes.quietly``), so no receiver is owed them.
     of_tables = Q(table__round__tournament=tournament)
     for rows in (
         Adjustment.objects.filter(tournament=tournament),

@@ -22,9 +22,9 @@ from django.db import transaction
 
 from scoring.errors import UserError
 from scoring.tiebreaks import TIEBREAKS
-from tournament.kernel.locks import lock_rounds
 from tournament.models import Tournament
-from tournament.sheets import services as sheets
+from tournament.shared.locks import lock_rounds
+from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
 
 
 class SettingsRefusedError(UserError):
@@ -45,10 +45,10 @@ def save_settings(tournament: Tournament, fields: Sequence[str]) -> Tournament:
             pk=tournament.pk
         )
         if tournament.rotations_per_round < stored:
-            too_many = sheets.deals_beyond_rotations(tournament, tournament.rotations_per_round)
+            too_many = deals_beyond_rotations(tournament, tournament.rotations_per_round)
             if too_many:
                 raise SettingsRefusedError(
-                    "rotations_per_round", sheets.rotations_refusal(stored, too_many)
+                    "rotations_per_round", rotations_refusal(stored, too_many)
                 )
         tournament.save(update_fields=list(fields))
     return tournament

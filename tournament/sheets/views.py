@@ -46,8 +46,10 @@ from tournament.kernel.cells import (
 from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.shared.permissions import get_round, get_tournament_for_scorer
-from tournament.sheets import services as sheets
 from tournament.sheets.access import CORRECTIONS, Act, sheet_stage
+from tournament.sheets.authors import refusal_for
+from tournament.sheets.checking import SheetCheck, SheetInvalidError, check_rows, stop_warning
+from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
 from tournament.sheets.desk import DeskStatus, ago, author_name, phone_name, table_progress
 from tournament.sheets.forms import (
     LEAVE_SEAT,
@@ -59,15 +61,10 @@ from tournament.sheets.forms import (
     shown_leaves,
 )
 from tournament.sheets.leaves import current_leaves, leave_changes, leave_problems, stored_leaves
-from tournament.sheets.services import (
-    CellValue,
-    LeavesMismatchError,
-    Row,
-    SheetChangedError,
-    SheetCheck,
-    SheetInvalidError,
-    SheetMismatchError,
-)
+from tournament.sheets.reading import current_rows, peek_sheet
+from tournament.sheets.rows import CellValue, Row, clean_row, compare, trim
+from tournament.sheets.saving import SaveResult, SheetChangedError, save_sheet
+from tournament.sheets.versions import RESEATED
 
 # A tampered form must not make us build a million rows; a real sheet has at most 36.
 _MAX_ROWS = 100
@@ -138,10 +135,10 @@ def _where(table: Table) -> str:
 
 def awaits_blind_confirmation(table: Table, sheet: Sheet, user: Any) -> bool:
     """Whether ``user`` may still confirm ``sheet`` by re-typing it blind: it awaits
-    confirmation and someone else entered it (``sheets.refusal_for``). Until they choose
+    confirmation and someone else entered it (``refusal_for``). Until they choose
     to look (reviewing it against the paper, or opening it to change it), no page shows
     them its numbers."""
-    return sheets.refusal_for(table, sheet, user, Act.CONFIRM) is None
+    return refusal_for(table, sheet, user, Act.CONFIRM) is None
 
 
 # From the form to rows and back -------------------------------------------------------
@@ -176,13 +173,13 @@ def _deal_lines(rows: list[Row], size: int, most: int) -> list[Row]:
     """The lines a sheet shows for ``rows`` as posted: ``most`` deals, or as many as are
     filled in. Blank rows past the round's last deal are the lines of a page drawn before
     a leave shortened the round: not deals."""
-    filled = sheets.trim([sheets.clean_row(row, size) for row in rows])
+    filled = trim([clean_row(row, size) for row in rows])
     return _padded(filled, size, max(most, len(filled)))
 
 
 def _padded(rows: list[Row], size: int, count: int) -> list[Row]:
     """Cleaned rows, with blank ones up to ``count`` (the unused lines of the paper)."""
-    cleaned = [sheets.clean_row(row, size) for row in rows]
+    cleaned = [clean_row(row, size) for row in rows]
     return cleaned + [
         Row(won=[None] * size, last_in=None, left_over=None) for _ in range(count - len(cleaned))
     ]
@@ -367,9 +364,9 @@ def _cell_values(rows: list[Row]) -> dict[str, CellValue]:
 
 def _differences(mine: list[Row], theirs: list[Row], size: int) -> tuple[set[str], dict]:
     """The cells where two copies of a sheet differ, and the other copy's values."""
-    mine = sheets.trim([sheets.clean_row(row, size) for row in mine])
-    theirs = sheets.trim([sheets.clean_row(row, size) for row in theirs])
-    cells = {m.cell for m in sheets.compare(theirs, mine)}
+    mine = trim([clean_row(row, size) for row in mine])
+    theirs = trim([clean_row(row, size) for row in theirs])
+    cells = {m.cell for m in compare(theirs, mine)}
     return cells, _cell_values(theirs)
 
 
@@ -431,7 +428,7 @@ def _sheet_context(
     )
     most = deals_in_round(size, tournament.rotations_per_round, leaves)
     padded = _deal_lines(rows, size, most)
-    check = sheets.check_rows(
+    check = check_rows(
         padded, table, final=final, stopped_early=stopped_early, typing=typing, leaves=leaves
     )
     if refused_leaves:
@@ -493,7 +490,7 @@ def _resent(request: HttpRequest) -> str:
     return " It was sent again when the network came back." if resent(request) else ""
 
 
-def _saved_message(result: sheets.SaveResult, table: Table) -> str:
+def _saved_message(result: SaveResult, table: Table) -> str:
     where = _where(table)
     if result.repeated:
         return f"{where} was already saved with these numbers: nothing changed."
@@ -515,7 +512,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         return table_
     round_, tournament = table_.round, table_.round.tournament
     if request.method == "GET":
-        current = sheets.peek_sheet(table_)
+        current = peek_sheet(table_)
         blind = awaits_blind_confirmation(table_, current, request.user) and (
             request.GET.get("show") != "entered"
         )
@@ -523,7 +520,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             request,
             table_,
             current,
-            [] if blind else sheets.current_rows(current),
+            [] if blind else current_rows(current),
             expected_version=current.version,
             stopped_early=current.stopped_early,
             leaves=() if blind else current_leaves(current),
@@ -543,7 +540,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         # A player who left, half typed into the fields: saved with nothing, said so.
         return _redrawn_with_leaves(request, table_, typed, posted, expected, stopped_early)
     try:
-        result = sheets.save_sheet(
+        result = save_sheet(
             table_,
             request.user,
             typed,
@@ -559,7 +556,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         context = _sheet_context(
             request,
             table_,
-            sheets.peek_sheet(table_),
+            peek_sheet(table_),
             typed,
             expected_version=expected,
             final=final,
@@ -611,7 +608,7 @@ def _redrawn_with_leaves(
     context = _sheet_context(
         request,
         table_,
-        sheets.peek_sheet(table_),
+        peek_sheet(table_),
         typed,
         expected_version=expected,
         stopped_early=stopped_early,
@@ -662,7 +659,7 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     context = _sheet_context(
         request,
         table_,
-        sheets.peek_sheet(table_),
+        peek_sheet(table_),
         _typed_rows(request.POST, table_.size, most),
         expected_version=expected if expected is not None else 0,
         stopped_early=bool(_posted(request).get("stopped_early")),
@@ -691,7 +688,7 @@ def _first_incomplete_deal(
     """A blind re-type is compared only once it is complete: comparing half a sheet would
     show the entered values and spoil the blindness. A seat that had left has no count."""
     for number, row in enumerate(typed[:deals], start=1):
-        cleaned = sheets.clean_row(row, size)
+        cleaned = clean_row(row, size)
         absent = absent_seats(number, leaves)
         counts = [v for seat, v in enumerate(cleaned["won"], start=1) if seat not in absent]
         if None in (*counts, cleaned["left_over"], cleaned["last_in"]):
@@ -708,7 +705,7 @@ def _confirm_base(
     round_, tournament = table_.round, table_.round.tournament
     seats = list(table_.seats.all())
     size = len(seats)
-    current = sheets.peek_sheet(table_)
+    current = peek_sheet(table_)
     entered_leaves = stored_leaves(current.pending_left)
     most = deals_in_round(size, tournament.rotations_per_round, posted.leaves)
     deals = len(current.pending) if current.status == SheetStatus.ENTERED else 0
@@ -723,8 +720,8 @@ def _confirm_base(
         "expected_version": current.version,
         "entered_by_me": current.entered_by_id == request.user.pk,
         "entered_by_name": author_name(table_.number, current.entered_by, current.entered_by_phone),
-        "can_confirm": sheets.refusal_for(table_, current, request.user, Act.CONFIRM) is None,
-        "stop_warning": sheets.stop_warning(deals, size, entered_leaves)
+        "can_confirm": refusal_for(table_, current, request.user, Act.CONFIRM) is None,
+        "stop_warning": stop_warning(deals, size, entered_leaves)
         if current.stopped_early
         else None,
         "leaves": shown_leaves(posted.leaves, seats, ()),
@@ -805,7 +802,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 )
                 return render(request, "sheets/confirm.html", context, status=422)
         try:
-            result = sheets.confirm_sheet(
+            result = confirm_sheet(
                 table_,
                 request.user,
                 expected_version=expected,
@@ -862,13 +859,11 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         return saved_redirect(request, _round_home_url(tournament, round_))
 
     if mode == "review":
-        entered_rows = _padded(sheets.current_rows(current), size, deals)
+        entered_rows = _padded(current_rows(current), size, deals)
         context["rows"] = _sheet_rows(entered_rows, seats, leaves=entered_leaves)
         context["leaves"] = shown_leaves(entered_leaves, seats, entered_leaves)
         # Totals to compare with the paper's bottom line.
-        context["totals"] = sheets.check_rows(
-            entered_rows, table_, final=False, leaves=entered_leaves
-        )
+        context["totals"] = check_rows(entered_rows, table_, final=False, leaves=entered_leaves)
     elif mode == "retype":
         context["rows"] = _sheet_rows(blank, seats)
         context["autofocus"] = _first_empty(context["rows"])
@@ -885,7 +880,7 @@ _ACTIONS = {
     "correction_draft": "Correction: draft saved",
     "correction": "Correction entered, awaiting confirmation",
     "correction_confirmed": "Correction confirmed",
-    sheets.RESEATED: "Re-seated",
+    RESEATED: "Re-seated",
 }
 
 
@@ -934,7 +929,7 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
     round_ = get_round(tournament, round)
     table_ = _table_for(round_, table)
     names = {seat.position: seat.player.name for seat in table_.seats.all()}
-    current = sheets.peek_sheet(table_)
+    current = peek_sheet(table_)
     versions = list(
         SheetVersion.objects.filter(sheet__table=table_).select_related("by").order_by("-number")
     )

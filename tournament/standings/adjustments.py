@@ -5,7 +5,7 @@ Terms:
 
 - *adjustment*: one penalty (negative points) or award, in the tournament's scoring
   system, for one player in one round (``Adjustment``). The standings add it to that
-  round's total (``scoring.standings`` says which tiebreaks count it); the public pages
+  round's total (``scoring.tallies`` says which tiebreaks count it); the public pages
   count it once the round is released.
 - *removed*: an adjustment taken back. Its row stays, with who removed it and when, so
   that the player's page keeps the whole history; the standings no longer count it.
@@ -15,7 +15,7 @@ and confirms what a table played; a penalty is the organiser's ruling on top of 
 scorer may not (``may_adjust``).
 
 Both changes hold the round as a sheet being saved holds it (``locks.hold_round``), then
-the tournament row (``lock_tournaments``; ``public_cache.mark_changed`` writes it when
+the tournament row (``lock_tournaments``; ``public_changes.mark_changed`` writes it when
 the round is released): a sheet confirmed at the same moment and a penalty both land,
 in the order of ``kernel.locks`` (rounds, then sheets, then the tournament), and a
 release meanwhile waits for either. The same penalty sent twice by the same person a
@@ -33,12 +33,12 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from scoring.errors import UserError
-from tournament import public_cache
 from tournament.kernel import limits
-from tournament.kernel.locks import hold_round, lock_tournaments
 from tournament.kernel.names import text_problem
-from tournament.kernel.permissions import User, is_organiser
 from tournament.models import Adjustment, Player, Round, Tournament
+from tournament.shared import public_changes
+from tournament.shared.locks import hold_round, lock_tournaments
+from tournament.shared.permissions import User, is_organiser
 
 # What the form suggests for a reason; any other reason is fine.
 SUGGESTED_REASONS = ("misdeal", "slow play", "dispute settled")
@@ -170,7 +170,7 @@ def add_adjustment(tournament: Tournament, given: NewAdjustment, user: User) -> 
             created_by=account,
         )
         if round_.released:
-            public_cache.mark_changed(tournament.pk)
+            public_changes.mark_changed(tournament.pk)
     return Done(adjustment)
 
 
@@ -200,7 +200,7 @@ def remove_adjustment(tournament: Tournament, adjustment_id: int, user: User) ->
         adjustment.removed_by = account
         adjustment.save(update_fields=["removed_at", "removed_by"])
         if round_.released:
-            public_cache.mark_changed(tournament.pk)
+            public_changes.mark_changed(tournament.pk)
     return Done(adjustment)
 
 

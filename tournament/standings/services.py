@@ -14,15 +14,9 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from scoring.plays import Entrant, PointsAdjustment, TablePlay, TableSums
 from scoring.rules import DealFacts, Leave, deals_in_round, leaves_of
-from scoring.standings import (
-    Entrant,
-    PointsAdjustment,
-    StandingRow,
-    Standings,
-    TablePlay,
-    TableSums,
-)
+from scoring.standings import StandingRow, Standings
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
 from tournament.models import (
@@ -37,7 +31,7 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
-from tournament.sheets.services import Row, deal_facts
+from tournament.sheets.rows import Row, deal_facts
 
 POINTS_PER_DEAL = 26
 

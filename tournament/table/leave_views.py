@@ -17,17 +17,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.sheets import services as sheets
 from tournament.sheets.access import Act
+from tournament.sheets.authors import ClosedAtTableError, SaveRefusedError
+from tournament.sheets.checking import SheetInvalidError
 from tournament.sheets.forms import PostedLeaves, SheetPostForm, posted_leaves, shown_leaves
 from tournament.sheets.leaves import current_leaves
-from tournament.sheets.services import (
-    ClosedAtTableError,
-    ReplayMismatchError,
-    SaveRefusedError,
-    SheetChangedError,
-    SheetInvalidError,
-)
+from tournament.sheets.reading import peek_sheet
+from tournament.sheets.rows import trim
+from tournament.sheets.saving import SheetChangedError, save_sheet
+from tournament.sheets.versions import ReplayMismatchError
 from tournament.table import services as entry
 from tournament.table import views as at_table
 from tournament.templatetags.keep import keep_key, keep_table_key
@@ -57,7 +55,7 @@ def _context(
         table,
         sheet=sheet,
         leaves=shown_leaves(leaves, seats, saved),
-        typed=len(sheets.trim(at_table._rows(sheet))),
+        typed=len(trim(at_table._rows(sheet))),
         most=at_table._most(table, leaves),
         version=version,
         problems=[capfirst(p) for p in problems],
@@ -75,7 +73,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     table = (at_table._open if request.method == "GET" else at_table._open_for_post)(request, code)
     if isinstance(table, HttpResponse):
         return table
-    sheet = sheets.peek_sheet(table)
+    sheet = peek_sheet(table)
     refusal = at_table._refusal(request, table, sheet, Act.SAVE)
     if refusal:
         # The sheet rule's own words: why this phone may not change the sheet now.
@@ -92,10 +90,10 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
         context = _context(table, sheet, version=expected, posted=posted, problems=posted.problems)
         return render(request, "table/left.html", context, status=422)
     try:
-        result = sheets.save_sheet(
+        result = save_sheet(
             table,
             entry.phone_token(request.session, table),
-            sheets.trim(at_table._rows(sheet)),
+            trim(at_table._rows(sheet)),
             expected_version=expected,
             final=False,
             key=at_table._posted(request).get("key"),
@@ -116,7 +114,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except (SaveRefusedError, ReplayMismatchError) as refused_save:
         return at_table._closed(request, table, refused_save, reload=True)
     messages.success(request, "The players who left are saved ✓")
-    saved = sheets.peek_sheet(table)
+    saved = peek_sheet(table)
     seats = list(table.seats.all())
     for number, row in enumerate(at_table._rows(saved), start=1):
         for _, text in at_table.stray_counts(row, number, current_leaves(saved), seats):
@@ -134,7 +132,7 @@ def confirm_leaves(request: HtmxHttpRequest, code: str) -> HttpResponse:
     table = at_table._open(request, code)
     if isinstance(table, HttpResponse):
         return table
-    sheet = sheets.peek_sheet(table)
+    sheet = peek_sheet(table)
     if _expected_version(request) is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0

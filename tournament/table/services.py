@@ -26,10 +26,11 @@ from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
 
 from tournament.kernel.codes import clean_code, new_table_code
-from tournament.kernel.locks import lock_round
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, TablePhone
+from tournament.shared.locks import lock_round
 from tournament.sheets import access as access
-from tournament.sheets.services import AtTable, peek_sheet
+from tournament.sheets.authors import AtTable
+from tournament.sheets.reading import peek_sheet
 
 # Wrong table codes one address may try before it has to wait: a pub's wifi is one
 # address, and a mistyped code is tried again at once, so this is generous for people

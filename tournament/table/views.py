@@ -37,8 +37,10 @@ from tournament.kernel.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.kernel.codes import TYPED_MAX, shown_code
 from tournament.kernel.http import HtmxHttpRequest, resent, saved_redirect
 from tournament.models import Seat, Sheet, SheetStatus, Table
-from tournament.sheets import services as sheets
 from tournament.sheets.access import Act
+from tournament.sheets.authors import AtTable, ClosedAtTableError, SaveRefusedError, refusal_for
+from tournament.sheets.checking import SheetCheck, SheetInvalidError, check_rows
+from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
 from tournament.sheets.desk import author_name, phone_name
 from tournament.sheets.forms import (
     PostedLeaves,
@@ -48,17 +50,10 @@ from tournament.sheets.forms import (
     shown_leaves,
 )
 from tournament.sheets.leaves import current_leaves
-from tournament.sheets.services import (
-    ClosedAtTableError,
-    LeavesMismatchError,
-    Mismatch,
-    ReplayMismatchError,
-    Row,
-    SaveRefusedError,
-    SheetChangedError,
-    SheetInvalidError,
-    SheetMismatchError,
-)
+from tournament.sheets.reading import peek_sheet
+from tournament.sheets.rows import Mismatch, Row, clean_row, compare, is_blank, trim
+from tournament.sheets.saving import SheetChangedError, save_sheet
+from tournament.sheets.versions import ReplayMismatchError, carried_same
 from tournament.sheets.views import MISMATCHES_SHOWN
 from tournament.table import services as entry
 from tournament.templatetags.keep import keep_key, keep_table_key
@@ -132,7 +127,7 @@ def _open_for_post(
     """As ``_open``, but a submission already recorded with its key is answered as saved
     even when the code no longer opens the sheet (confirmed or released meanwhile), once
     the numbers it carries (``carried``: its rows, by the table's size) are those the key
-    recorded; with other numbers it is refused (``sheets.ReplayMismatchError``)."""
+    recorded; with other numbers it is refused (``ReplayMismatchError``)."""
     opened = _open(request, code)
     if isinstance(opened, Table):
         return opened
@@ -142,8 +137,8 @@ def _open_for_post(
     table = saved.sheet.table
     if carried is not None:
         rows, numbers = carried(table)
-        if not sheets.carried_same(list(saved.deals), rows, numbers):
-            return _closed(request, table, sheets.ReplayMismatchError(table))
+        if not carried_same(list(saved.deals), rows, numbers):
+            return _closed(request, table, ReplayMismatchError(table))
     messages.info(request, f"{_where(table)}: this was already saved.")
     return saved_redirect(request, reverse("table:thanks"))
 
@@ -170,7 +165,7 @@ def _most(table: Table, leaves: Sequence[Leave] = ()) -> int:
 
 def _rows(sheet: Sheet) -> list[Row]:
     if sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
-        return [sheets.clean_row(row, sheet.table.size) for row in sheet.pending]
+        return [clean_row(row, sheet.table.size) for row in sheet.pending]
     return []
 
 
@@ -192,10 +187,10 @@ def _phones(request: HttpRequest, table: Table, sheet: Sheet) -> Phones:
 
 
 def _refusal(request: HttpRequest, table: Table, sheet: Sheet, act: Act) -> str:
-    """Why this phone may not ``act`` on the sheet (``sheets.refusal_for``), in words;
+    """Why this phone may not ``act`` on the sheet (``refusal_for``), in words;
     blank when it may. A phone that has not saved yet has no token: it entered nothing."""
-    phone = entry.known_phone(request.session, table) or sheets.AtTable("")
-    refused = sheets.refusal_for(table, sheet, phone, act)
+    phone = entry.known_phone(request.session, table) or AtTable("")
+    refused = refusal_for(table, sheet, phone, act)
     return capfirst(refused.reason) + "." if refused else ""
 
 
@@ -240,8 +235,8 @@ def _retype_differences(table: Table, sheet: Sheet) -> list[Difference]:
     """Where another phone's blind re-type of the submitted sheet differs from it."""
     if sheet.status != SheetStatus.ENTERED or not sheet.retyped:
         return []
-    retyped = [sheets.clean_row(row, table.size) for row in sheet.retyped]
-    return _differences(table, sheets.compare(_rows(sheet), sheets.trim(retyped)))
+    retyped = [clean_row(row, table.size) for row in sheet.retyped]
+    return _differences(table, compare(_rows(sheet), trim(retyped)))
 
 
 @dataclass(frozen=True)
@@ -255,7 +250,7 @@ class ShownRow:
 
 
 def _shown_rows(
-    table: Table, rows: list[Row], check: sheets.SheetCheck, leaves: Sequence[Leave] = ()
+    table: Table, rows: list[Row], check: SheetCheck, leaves: Sequence[Leave] = ()
 ) -> list[ShownRow]:
     return [
         ShownRow(
@@ -327,11 +322,11 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     table = _open(request, code)
     if isinstance(table, HttpResponse):
         return table
-    sheet = sheets.peek_sheet(table)
+    sheet = peek_sheet(table)
     phones = _phones(request, table, sheet)
     rows = _rows(sheet)
     confirm_here = not _refusal(request, table, sheet, Act.CONFIRM)
-    typed = len(sheets.trim(rows))
+    typed = len(trim(rows))
     # What a phone that may not see the numbers (the blind confirmation) may not see either.
     leaves = () if _closed_to_me(request, table, sheet) else current_leaves(sheet)
     most = _most(table, leaves)
@@ -367,7 +362,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 def _posted_row(request: HttpRequest, number: int, size: int) -> Row:
     data = request.POST
-    return sheets.clean_row(
+    return clean_row(
         {
             "won": [data.get(cell_name(number, WON, seat), "") for seat in range(1, size + 1)],
             "left_over": data.get(cell_name(number, LEFT_OVER), ""),
@@ -381,7 +376,7 @@ def _merged(rows: list[Row], number: int, row: Row, size: int) -> list[Row]:
     blank = Row(won=[None] * size, last_in=None, left_over=None)
     merged = list(rows) + [blank] * max(0, number - len(rows))
     merged[number - 1] = row
-    return sheets.trim(merged)
+    return trim(merged)
 
 
 def _deal_check(
@@ -390,13 +385,13 @@ def _deal_check(
     """The problems of deal ``number`` of ``rows`` and the cells to mark: a checksum that
     fails marks every count, since any one of them may be the mistyped one."""
     row = rows[number - 1] if number <= len(rows) else None
-    if row is None or sheets.is_blank(row):
+    if row is None or is_blank(row):
         problem = (
             f"deal {number}: nothing typed yet — type the cards each seat won, the cards "
             "left over and who was last in"
         )
         return (problem,), set()
-    found = sheets.check_rows(rows, table, final=False, leaves=leaves).rows[number - 1]
+    found = check_rows(rows, table, final=False, leaves=leaves).rows[number - 1]
     cells = set(found.problem_cells)
     if cell_name(number, CHECKSUM) in cells:
         cells |= {cell_name(number, WON, seat) for seat in range(1, table.size + 1)}
@@ -450,7 +445,7 @@ def _deal_context(
     # and who had left).
     blank = Row(won=[None] * table.size, last_in=None, left_over=None)
     others = [blank if n == number else r for n, r in enumerate(saved, start=1)]
-    totals = sheets.check_rows(others, table, final=False, leaves=leaves)
+    totals = check_rows(others, table, final=False, leaves=leaves)
     marked = set(marked or ())
     names = [cell_name(number, WON, seat.position) for seat in seats]
     stray_only = not problems
@@ -469,7 +464,7 @@ def _deal_context(
     left = row["left_over"]
     theirs = None
     if conflict is not None and conflict.sheet.status != SheetStatus.ENTERED:
-        rows = [sheets.clean_row(r, table.size) for r in conflict.current_rows]
+        rows = [clean_row(r, table.size) for r in conflict.current_rows]
         theirs = rows[number - 1] if number <= len(rows) else None
     return _base(
         table,
@@ -523,7 +518,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     )
     if isinstance(table, HttpResponse):
         return table
-    sheet = sheets.peek_sheet(table)
+    sheet = peek_sheet(table)
     leaves = current_leaves(sheet)
     most = _most(table, leaves)
     if not 1 <= number <= most:
@@ -558,7 +553,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         )
         return render(request, "table/deal.html", context, status=422)
     try:
-        sheets.save_sheet(
+        save_sheet(
             table,
             entry.phone_token(request.session, table),
             merged,
@@ -603,9 +598,9 @@ def _review_context(
     final: bool = False,
     conflict: SheetChangedError | None = None,
 ) -> dict[str, Any]:
-    rows = sheets.trim(_rows(sheet))
+    rows = trim(_rows(sheet))
     leaves = current_leaves(sheet)
-    check = sheets.check_rows(rows, table, final=final, stopped_early=stopped_early, leaves=leaves)
+    check = check_rows(rows, table, final=final, stopped_early=stopped_early, leaves=leaves)
     return _base(
         table,
         sheet=sheet,
@@ -640,7 +635,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     table = (_open if request.method == "GET" else _open_for_post)(request, code)
     if isinstance(table, HttpResponse):
         return table
-    sheet = sheets.peek_sheet(table)
+    sheet = peek_sheet(table)
     if _closed_to_me(request, table, sheet):
         return redirect("table:entry", table.code)
     if request.method == "GET":
@@ -654,10 +649,10 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     stopped_early = bool(posted.get("stopped_early"))
     phone = entry.phone_token(request.session, table)
     try:
-        sheets.save_sheet(
+        save_sheet(
             table,
             phone,
-            sheets.trim(_rows(sheet)),
+            trim(_rows(sheet)),
             expected_version=expected,
             final=True,
             stopped_early=stopped_early,
@@ -759,14 +754,14 @@ def _blank(value: object) -> str:
 @require_http_methods(["GET", "POST"])
 def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def carried(table: Table) -> tuple[list[Row], None]:
-        return sheets.trim(_retyped_rows(request, _most(table), table.size)), None
+        return trim(_retyped_rows(request, _most(table), table.size)), None
 
     table = (
         _open(request, code) if request.method == "GET" else _open_for_post(request, code, carried)
     )
     if isinstance(table, HttpResponse):
         return table
-    sheet = sheets.peek_sheet(table)
+    sheet = peek_sheet(table)
     refusal = _refusal(request, table, sheet, Act.CONFIRM)
     if request.method == "GET":
         context = _confirm_context(table, sheet, [], refusal=refusal)
@@ -799,7 +794,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
                 )
                 return render(request, "table/confirm.html", context, status=422)
     try:
-        sheets.confirm_sheet(
+        confirm_sheet(
             table,
             entry.phone_token(request.session, table),
             expected_version=expected,
@@ -830,7 +825,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except UserError as refused:
         # ConfirmRefusedError, or the sheet changed since the page was loaded.
         context = _confirm_context(
-            table, sheets.peek_sheet(table), [], refusal=capfirst(str(refused)) + ".", refused=True
+            table, peek_sheet(table), [], refusal=capfirst(str(refused)) + ".", refused=True
         )
         return render(request, "table/confirm.html", context, status=409)
     confirmer = entry.phone_number(table, entry.known_phone(request.session, table))

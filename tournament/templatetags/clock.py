@@ -9,7 +9,7 @@ from django import template
 from django.utils import timezone
 
 from tournament.models import Round, Tournament
-from tournament.public_cache import NOW_MARKER, instant
+from tournament.public.cache import NOW_MARKER, instant
 from tournament.rounds.clock import ClockState, clock_state
 
 register = template.Library()

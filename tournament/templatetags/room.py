@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 
 from tournament.models import Tournament
-from tournament.services import room
+from tournament.public import room
 
 register = template.Library()
 

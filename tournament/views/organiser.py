@@ -27,18 +27,19 @@ from tournament.forms import (
     TournamentForm,
 )
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import (
+from tournament.models import SheetStatus, Tournament
+from tournament.public import room
+from tournament.rounds import services as round_service
+from tournament.rounds.forms import ReleaseRoundForm
+from tournament.series import owners as series_admin
+from tournament.services import tournaments
+from tournament.shared.permissions import (
     check_may_organise,
     get_tournament_for_organiser,
     may_keep_people,
     may_organise,
     tournaments_for,
 )
-from tournament.models import SheetStatus, Tournament
-from tournament.rounds import services as round_service
-from tournament.rounds.forms import ReleaseRoundForm
-from tournament.series import owners as series_admin
-from tournament.services import room, tournaments
 from tournament.standings.services import tournament_standings
 from tournament.standings.tables import standings_table
 

@@ -29,12 +29,12 @@ from scoring.errors import UserError
 from tournament.forms import form_errors
 from tournament.invitation_forms import ChoosePasswordForm, InvitationChoiceForm, InviteForm
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import get_tournament_for_organiser
 from tournament.models import Tournament
 from tournament.printing.views import points_at_this_computer_only, qr_svg
 from tournament.scorer_forms import RemoveScorerForm, ScorerForm, UnlockScorerForm
 from tournament.services import accounts as account_service
 from tournament.services import invitations, scorer_access
+from tournament.shared.permissions import get_tournament_for_organiser
 
 # The organiser's side ---------------------------------------------------------------
 

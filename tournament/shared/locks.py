@@ -11,7 +11,7 @@ then sees what the first did:
    the organiser's changes (re-seating, starting, releasing, a setting every round
    depends on), which wait for the saves in progress and make new ones wait;
 2. then the sheet rows;
-3. the tournament row last: ``public_cache.mark_changed`` updates it at the end of any
+3. the tournament row last: ``public_changes.mark_changed`` updates it at the end of any
    change the public can see, so a service that locked it first could wait in a circle
    with a sheet save that holds its round. (Seating the next round locks the tournament
    alone: it creates its round and waits for no other. A penalty or award holds its

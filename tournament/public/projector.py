@@ -22,9 +22,9 @@ from typing import Any
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, standings_columns
 from tournament.models import Tournament
+from tournament.public import room
+from tournament.public.results import public_results
 from tournament.rounds.clock import clock_state
-from tournament.services import room
-from tournament.services.public import public_results
 
 ROWS = 12
 # How long each page stays up; a release shows within live.js's poll whatever the page.

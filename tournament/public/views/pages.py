@@ -21,19 +21,19 @@ from django.views.decorators.http import require_GET
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
 from tournament.kernel.charts import ChartPoint, ChartTick, LineChart
-from tournament.kernel.http import HtmxHttpRequest
-from tournament.kernel.permissions import get_public_tournament
+from tournament.kernel.http import HtmxHttpRequest, wants_fragment
 from tournament.models import Round, Tournament
-from tournament.public_cache import cached_public_page, wants_fragment
-from tournament.services import room
-from tournament.services.public import (
+from tournament.public import room
+from tournament.public.cache import cached_public_page
+from tournament.public.player import player_rounds
+from tournament.public.results import (
     RoundRank,
     podium,
     public_results,
     public_round_results,
     released_round_numbers,
 )
-from tournament.services.public_player import player_rounds
+from tournament.shared.permissions import get_public_tournament
 from tournament.standings.services import NO_RESULT_YET, rank_label
 
 # The rank chart ---------------------------------------------------------------------

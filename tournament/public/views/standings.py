@@ -13,13 +13,14 @@ from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words
-from tournament.kernel.http import HtmxHttpRequest, csv_attachment
-from tournament.kernel.permissions import get_public_tournament
+from tournament.kernel.http import HtmxHttpRequest, csv_attachment, wants_fragment
 from tournament.models import Series, Tournament
-from tournament.projector import board as projector_board
-from tournament.public_cache import cached_public_page, page_number, search_text, wants_fragment
-from tournament.services import room, tournament_file
-from tournament.services.public import public_results
+from tournament.public import room
+from tournament.public.cache import cached_public_page, page_number, search_text
+from tournament.public.projector import board as projector_board
+from tournament.public.results import public_results
+from tournament.services import tournament_file
+from tournament.shared.permissions import get_public_tournament
 from tournament.standings.files import as_csv
 from tournament.standings.tables import PER_PAGE, standings_sort, standings_table
 
@@ -83,7 +84,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_GET
 @cached_public_page(reads={"page": page_number})
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Large type for a screen across the room (``tournament.projector``): the seating and
+    """Large type for a screen across the room (``tournament.public.projector``): the seating and
     the clock while a round is played, the standings once it is released. Every page of
     the board comes at once and turns by itself; the page polls for changes
     (``static/js/live.js``) and swaps the board when one comes."""

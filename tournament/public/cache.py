@@ -1,8 +1,5 @@
 """Caching of the public pages.
 
-Over 400 lines: the stored pages, their keys and the generations that make them stale
-are one mechanism; the middleware and the views' decorator both need all of it.
-
 A room full of phones refreshing at release time must not slow down score entry, so
 anonymous visitors' GETs of public pages are answered from Django's cache (local memory
 by default, a cache server through ``CACHE_URL``) by ``PublicPageCacheMiddleware``, right
@@ -10,8 +7,8 @@ after the security middleware: the stored final response (status, headers, body,
 body gzipped once), without a database query, a session, a view or other middleware.
 
 A page's key holds the tournament's **generation**, ``Tournament.public_changed``, which
-``mark_changed`` bumps (``public_changes`` says when), making every cached page of the
-tournament stale at once. Each worker trusts the generation it read for a slug for
+``shared.public_changes.mark_changed`` bumps, making every cached page of the tournament
+stale at once. Each worker trusts the generation it read for a slug for
 ``GENERATION_SECONDS`` (one query a second at most); ``mark_changed`` forgets it in its
 own process at once, the other workers and app servers see a change within the second,
 with the in-process cache as with Redis (docs/performance.md weighs the alternative).
@@ -34,13 +31,11 @@ each serving (quickly) rather than once.
 
 from __future__ import annotations
 
-import contextvars
 import gzip
 import hashlib
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial, wraps
@@ -49,24 +44,21 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe, urlencode
 
-from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.http import HtmxHttpRequest, wants_fragment
 from tournament.models import (
     Tournament,
 )
+from tournament.shared import public_changes
 
 TIMEOUT = 60 * 60
 _VARY = ["HX-Request", "HX-History-Restore-Request", "Cookie"]
 NOW_MARKER = "lld-server-now-at-serving"
-# How long a worker trusts the generation it read: the most a change can take to reach
-# the other workers' cached pages (the worker that made it sees it at once).
-GENERATION_SECONDS = 1.0
 # A worker remembers the generations of at most this many slugs (any typed slug that
 # names a published tournament costs one entry).
 _MAX_REMEMBERED = 1000
@@ -74,70 +66,6 @@ _MAX_REMEMBERED = 1000
 _MIN_COMPRESSED = 200
 _COMPRESSIBLE = ("text/html", "text/csv", "application/json")
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
-
-
-def mark_changed(tournament_id: int) -> None:
-    """Make the tournament's cached public pages stale: at once in this process, within
-    ``GENERATION_SECONDS`` in the others. Silent inside ``quietly()``, which marks the
-    tournaments it was told about once, at its end."""
-    pending = _quiet.get()
-    if pending is not None:
-        pending.add(tournament_id)
-        return
-    Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
-    _forget_now_and_on_commit()
-
-
-def _forget_now_and_on_commit() -> None:
-    # Again at the commit: another thread may have read the old generation in between.
-    _generations.clear()
-    transaction.on_commit(_generations.clear)
-
-
-_quiet: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar("quiet", default=None)
-
-
-@contextmanager
-def quietly(*tournament_ids: int) -> Iterator[set[int]]:
-    """Bulk writes (an import, a replace, a deletion) without a cache receiver's query for
-    every row: the receivers only note the tournament, and each noted tournament (and each
-    of ``tournament_ids``) is marked changed once when the block ends without an error.
-    The yielded set takes more tournaments to mark."""
-    outer = _quiet.get()
-    if outer is not None:  # already quiet: the outer block marks them
-        outer.update(tournament_ids)
-        yield outer
-        return
-    pending = set(tournament_ids)
-    token = _quiet.set(pending)
-    try:
-        yield pending
-    finally:
-        _quiet.reset(token)
-    if pending:
-        Tournament.objects.filter(pk__in=pending).update(public_changed=timezone.now())
-        _forget_now_and_on_commit()
-
-
-def is_quiet() -> bool:
-    """Inside ``quietly``: changes are noted, and marked once at its end."""
-    return _quiet.get() is not None
-
-
-def public_version(tournament: Tournament) -> str:
-    """What a tournament's public data stand at: a value that moves whenever anything
-    shown publicly changes (``mark_changed``). Keys of cached public data hold it, so a
-    change makes them all stale at once."""
-    return str(tournament.public_changed.timestamp())
-
-
-def wants_fragment(request: HttpRequest) -> bool:
-    """An htmx request for the region it swaps; restoring a pushed URL from history asks
-    for the whole page. From the headers, as django-htmx reads them, for the middleware."""
-    return (
-        request.headers.get("HX-Request") == "true"
-        and request.headers.get("HX-History-Restore-Request") != "true"
-    )
 
 
 # Page numbers past this are all "the last page" to the views.
@@ -165,32 +93,23 @@ def _normalised_query(request: HttpRequest, reads: Mapping[str, Normaliser]) -> 
     return QueryDict(urlencode({name: value for name, value in values.items() if value}))
 
 
-# slug -> (tournament id, generation, when this worker read it)
-_generations: dict[str, tuple[int, datetime, float]] = {}
-
-
 def _generation(slug: str) -> tuple[int, datetime] | None:
     """The published tournament of ``slug`` and its generation, as read at most
-    ``GENERATION_SECONDS`` ago by this worker; None when no published tournament has
+    ``public_changes.GENERATION_SECONDS`` ago by this worker; None when no published tournament has
     that slug."""
     now = time.monotonic()
-    known = _generations.get(slug)
-    if known is not None and now - known[2] < GENERATION_SECONDS:
+    known = public_changes.generations.get(slug)
+    if known is not None and now - known[2] < public_changes.GENERATION_SECONDS:
         return known[0], known[1]
     found = Tournament.objects.filter(slug=slug, published=True).values_list("pk", "public_changed")
     if not found:
-        _generations.pop(slug, None)
+        public_changes.generations.pop(slug, None)
         return None
     ((pk, changed),) = found
-    if len(_generations) >= _MAX_REMEMBERED:
-        _generations.clear()
-    _generations[slug] = (pk, changed, now)
+    if len(public_changes.generations) >= _MAX_REMEMBERED:
+        public_changes.generations.clear()
+    public_changes.generations[slug] = (pk, changed, now)
     return pk, changed
-
-
-def forget_generations() -> None:
-    """Read every generation afresh (tests: the database under them was rolled back)."""
-    _generations.clear()
 
 
 # Text a visitor typed: each search stored would take ~11 KB for an hour, so its answer

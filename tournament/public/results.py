@@ -35,7 +35,7 @@ from scoring.rules import deals_in_round
 from scoring.standings import StandingRow, Standings, ranks_after_each_round
 from scoring.systems import points_from_sums
 from tournament.models import Round, Tournament
-from tournament.public_cache import public_version
+from tournament.shared.public_changes import public_version
 from tournament.standings.services import (
     NO_RESULT_YET,
     IncompleteTable,

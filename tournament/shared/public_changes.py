@@ -1,22 +1,33 @@
-"""What changes the public pages: the signal receivers that mark a tournament changed
-(``public_cache.mark_changed``) when a row its public pages show is saved or deleted.
+"""What changes the public pages: a tournament's *generation* (``Tournament.public_changed``),
+which ``mark_changed`` moves, and the signal receivers that mark a tournament changed
+when a row its public pages show is saved or deleted.
+
+Every cached public page and result of a tournament is keyed by its generation
+(``public_version``), so moving it makes them all stale at once (the page cache itself is
+``public.cache``). Each worker remembers the generations it read (``generations``) for
+``GENERATION_SECONDS``; ``mark_changed`` forgets them in its own process at once.
 
 They are connected per model, only to the seven models the public pages show, so that
 every other model (deals, their per-seat results) keeps Django's fast delete. Inside
-``public_cache.quietly()`` (an import, a replace, a deletion) they only note the
+``quietly()`` (an import, a replace, a deletion) they only note the
 tournament, or nothing when finding it would take a query: the block names its
 tournaments and marks them once at its end.
 """
 
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
+from django.utils import timezone
 
-from tournament import public_cache
 from tournament.models import (
     Bye,
     KeepApart,
@@ -28,6 +39,73 @@ from tournament.models import (
     Table,
     Tournament,
 )
+
+# How long a worker trusts the generation it read: the most a change can take to reach
+# the other workers' cached pages (the worker that made it sees it at once).
+GENERATION_SECONDS = 1.0
+# slug -> (tournament id, generation, when this worker read it)
+generations: dict[str, tuple[int, datetime, float]] = {}
+
+
+def mark_changed(tournament_id: int) -> None:
+    """Make the tournament's cached public pages stale: at once in this process, within
+    ``GENERATION_SECONDS`` in the others. Silent inside ``quietly()``, which marks the
+    tournaments it was told about once, at its end."""
+    pending = _quiet.get()
+    if pending is not None:
+        pending.add(tournament_id)
+        return
+    Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
+    _forget_now_and_on_commit()
+
+
+def _forget_now_and_on_commit() -> None:
+    # Again at the commit: another thread may have read the old generation in between.
+    generations.clear()
+    transaction.on_commit(generations.clear)
+
+
+_quiet: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar("quiet", default=None)
+
+
+@contextmanager
+def quietly(*tournament_ids: int) -> Iterator[set[int]]:
+    """Bulk writes (an import, a replace, a deletion) without a cache receiver's query for
+    every row: the receivers only note the tournament, and each noted tournament (and each
+    of ``tournament_ids``) is marked changed once when the block ends without an error.
+    The yielded set takes more tournaments to mark."""
+    outer = _quiet.get()
+    if outer is not None:  # already quiet: the outer block marks them
+        outer.update(tournament_ids)
+        yield outer
+        return
+    pending = set(tournament_ids)
+    token = _quiet.set(pending)
+    try:
+        yield pending
+    finally:
+        _quiet.reset(token)
+    if pending:
+        Tournament.objects.filter(pk__in=pending).update(public_changed=timezone.now())
+        _forget_now_and_on_commit()
+
+
+def is_quiet() -> bool:
+    """Inside ``quietly``: changes are noted, and marked once at its end."""
+    return _quiet.get() is not None
+
+
+def public_version(tournament: Tournament) -> str:
+    """What a tournament's public data stand at: a value that moves whenever anything
+    shown publicly changes (``mark_changed``). Keys of cached public data hold it, so a
+    change makes them all stale at once."""
+    return str(tournament.public_changed.timestamp())
+
+
+def forget_generations() -> None:
+    """Read every generation afresh (tests: the database under them was rolled back)."""
+    generations.clear()
+
 
 # What of a round the public pages show besides its results: whether it has started
 # (its seating is then public, unless the tournament keeps it private) and its clock.
@@ -53,7 +131,7 @@ def _public_tournament_id(instance: Any) -> int | None:
     does)."""
     if isinstance(instance, Player | Round | KeepApart):
         return instance.tournament_id
-    if public_cache.is_quiet():
+    if is_quiet():
         # A bulk write names its tournaments (``quietly``): no query for every row.
         return None
     if isinstance(instance, Table | Seat | Bye):
@@ -83,7 +161,7 @@ def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
         return
     tournament_id = _public_tournament_id(instance)
     if tournament_id is not None:
-        public_cache.mark_changed(tournament_id)
+        mark_changed(tournament_id)
 
 
 # Only the rows the public pages show, each connected by its model: every other model
@@ -106,10 +184,10 @@ def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None
     update_fields = kwargs.get("update_fields")
     if update_fields is not None and update_fields <= _PRIVATE_TOURNAMENT_FIELDS:
         return
-    public_cache.mark_changed(instance.pk)
+    mark_changed(instance.pk)
 
 
 @receiver(post_delete, sender=Tournament)
 def _tournament_deleted(sender: type, instance: Tournament, **kwargs: Any) -> None:
     # Its pages are unreachable at once: a worker read its generation by its slug.
-    public_cache.forget_generations()
+    forget_generations()

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
 
+from scoring.plays import TablePlay
 from scoring.rules import DealFacts, Leave, dealer_at, deals_in_round
-from scoring.standings import TablePlay
 from scoring.systems import score_deal
 from scoring.tiebreaks import Adjusted
 from tournament.models import DealResult, Seat, Tournament
-from tournament.services.public import PublicResults, PublicSeat, RoundRank, SeatResult
+from tournament.public.results import PublicResults, PublicSeat, RoundRank, SeatResult
 from tournament.sheets.leaves import stored_leaves
 from tournament.standings.services import bye_points
 

@@ -1,0 +1,18 @@
+"""The public pages: the site's home page, and each published tournament's pages under
+``t/<slug>/`` (global URL names: they are the addresses players share)."""
+
+from django.urls import path
+
+from tournament.public.views import pages, standings
+
+urlpatterns = [
+    path("", standings.home, name="home"),
+    path("t/<slug:slug>/", standings.standings, name="standings"),
+    path("t/<slug:slug>/projector/", standings.projector, name="projector"),
+    path("t/<slug:slug>/standings.csv", standings.standings_csv, name="standings_csv"),
+    path("t/<slug:slug>/tournament.json", standings.tournament_json, name="tournament_json"),
+    path("t/<slug:slug>/players/<int:pk>/", pages.player, name="player"),
+    path("t/<slug:slug>/rounds/<int:number>/", pages.public_round, name="public_round"),
+    path("t/<slug:slug>/final/", pages.final, name="final"),
+    path("t/<slug:slug>/seat/", pages.find_seat, name="find_seat"),
+]

@@ -1,0 +1,182 @@
+"""Saving a score sheet, typed at the desk or at the table: as a *draft* (saved part-way,
+its rows kept exactly as typed, problems and all) or as complete.
+
+A complete sheet is *entered*: it awaits a second person's confirmation (when the
+tournament has the two-person check, and always when typed at the table; otherwise saving
+confirms it at once, and its rows become the official facts). Saving a confirmed sheet
+starts a *correction*: until it is confirmed in turn, the official facts stay those of
+the last confirmed version.
+
+Every save names the ``version`` it was made from. A save from an older version is
+refused with ``SheetChangedError`` (showing both), so that two scorers saving the same
+table never silently lose one of the saves; submitting the same rows twice (a double
+click) records them once. The round is held meanwhile (``kernel.locks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Prefetch
+
+from scoring.errors import UserError
+from scoring.rules import Leave
+from tournament.models import Seat, Sheet, SheetStatus, SheetVersion, Table
+from tournament.shared.locks import hold_round
+from tournament.sheets import access as access
+from tournament.sheets.authors import AtTable, Author, check_may, recorded_as
+from tournament.sheets.checking import SheetInvalidError, check_rows, stop_warning
+from tournament.sheets.facts import write_deals
+from tournament.sheets.leaves import (
+    as_items,
+    current_leaves,
+    drop_leavers,
+    leave_problems,
+    new_seats,
+)
+from tournament.sheets.reading import confirmed_rows, current_rows, sheet_of
+from tournament.sheets.rows import Row, clean_row, diff, trim
+from tournament.sheets.versions import RESEATED, already_recorded, record_version
+
+
+class SheetChangedError(UserError):
+    """The sheet was saved by someone else since this copy was loaded."""
+
+    def __init__(self, sheet: Sheet, current_rows: list[Row]) -> None:
+        self.sheet = sheet
+        self.current_rows = current_rows
+        latest = (
+            SheetVersion.objects.filter(sheet=sheet, number=sheet.version)
+            .select_related("by")
+            .first()
+        )
+        self.reseated = latest is not None and latest.action == RESEATED
+        if self.reseated:
+            by = latest.by if latest is not None else None
+            organiser = f"the organiser ({by.get_username()})" if by else None
+            super().__init__(
+                f"{organiser or 'the organiser'} re-seated this table while you were typing "
+                f"(the sheet is now version {sheet.version}): check the players' names "
+                "against the paper sheet, then save again"
+            )
+            return
+        who = sheet.entered_by.get_username() if sheet.entered_by else "someone else"
+        super().__init__(
+            f"this sheet was changed by {who} while you were typing (it is now version "
+            f"{sheet.version}); compare the two and save again"
+        )
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    sheet: Sheet
+    status: str
+    warnings: tuple[str, ...] = ()
+    repeated: bool = False
+    # The players this save recorded as leaving, dropped from later rounds: one sentence
+    # each to tell whoever saved (``sheet_leaves.drop_leavers``).
+    dropped: tuple[str, ...] = ()
+
+
+def as_held(table: Table) -> Table:
+    """``table`` as it is now, its round held (``locks.hold_round``) until the transaction
+    ends: its seats, its round and the tournament's settings stay as read here."""
+    round_ = hold_round(table.round_id)
+    held = Table.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    ).get(pk=table.pk)
+    held.round = round_
+    return held
+
+
+def save_sheet(
+    table: Table,
+    user: Author,
+    rows: list[Row],
+    *,
+    expected_version: int,
+    final: bool,
+    stopped_early: bool = False,
+    key: str | None = None,
+    carried: Sequence[int] | None = None,
+    left: Sequence[Leave] | None = None,
+) -> SaveResult:
+    """Save the sheet of ``table`` as a draft (``final=False``) or as complete.
+
+    ``key`` is the submission's idempotency key; ``carried`` the deals whose numbers the
+    submission itself carried (None: all of ``rows``), compared with a save already
+    recorded under the key. ``left`` are the seats that left mid-round (None: those the
+    sheet records already); they must be possible even in a draft, since the rows are
+    read with them. A seat the sheet did not show as left before drops its player from
+    later rounds once the save has committed (``sheet_leaves``).
+
+    A complete sheet must pass every rule; it then awaits confirmation by another person,
+    or is confirmed at once when the tournament does not use the two-person check. A sheet
+    typed at the table (``user`` is ``AtTable``) always awaits confirmation. The rules are
+    those in force when the save commits: the round is held meanwhile, so the organiser
+    cannot re-seat the table or lower the rotations under it.
+    """
+    with transaction.atomic():
+        table = as_held(table)
+        size = table.size
+        rows = trim([clean_row(row, size) for row in rows])
+        two_person = table.round.tournament.two_person_check or isinstance(user, AtTable)
+        sheet = sheet_of(table)
+        # Nothing joined (no select_related): a save that waited for the lock gets the
+        # sheet row as the other save left it, but joined rows as they were before
+        # (PostgreSQL re-reads only the locked row), so ``entered_by`` would name the
+        # wrong person in SheetChangedError.
+        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        sheet.table = table
+        shown_leaves = current_leaves(sheet)
+        leaves = shown_leaves if left is None else tuple(sorted(left))
+        if problems := leave_problems(leaves, table):
+            raise SheetInvalidError(problems)
+        if final:
+            check = check_rows(rows, table, final=True, stopped_early=stopped_early, leaves=leaves)
+            if not check.ok:
+                raise SheetInvalidError(check.problems)
+        if already_recorded(table, sheet, key, rows, carried):
+            return SaveResult(sheet, sheet.status, repeated=True)
+        check_may(table, sheet, user, access.Act.SAVE)
+        who = recorded_as(table, user)
+        now = current_rows(sheet)
+        if final:
+            target = SheetStatus.ENTERED if two_person else SheetStatus.CONFIRMED
+        else:
+            target = SheetStatus.DRAFT
+        if sheet.version != expected_version:
+            if now == rows and shown_leaves == leaves and sheet.status == target:
+                return SaveResult(sheet, sheet.status, repeated=True)
+            raise SheetChangedError(sheet, now)
+        if sheet.status == SheetStatus.CONFIRMED:
+            before = confirmed_rows(table)
+            correcting = bool(before)
+        else:
+            before = now
+            correcting = access.ever_confirmed(sheet)
+        sheet.status = target
+        sheet.stopped_early = stopped_early and final
+        sheet.entered_by = who.user
+        sheet.entered_by_phone = who.phone
+        if target == SheetStatus.CONFIRMED:
+            write_deals(table, rows, leaves)
+            sheet.pending = []
+            sheet.pending_left = []
+            sheet.confirmed_by = who.user
+            sheet.confirmed_by_phone = who.phone
+            changed = diff(before, rows) or shown_leaves != leaves
+            action = "corrected" if correcting and changed else "confirmed"
+        else:
+            sheet.pending = rows
+            sheet.pending_left = as_items(leaves)
+            if final:
+                action = "correction" if correcting else "entered"
+            else:
+                action = "correction_draft" if correcting else "draft"
+        record_version(sheet, action, rows, before, who, key, leaves)
+    warning = stop_warning(len(rows), size, leaves) if final and stopped_early else None
+    dropped = drop_leavers(table, leaves, new_seats(shown_leaves, leaves))
+    return SaveResult(sheet, sheet.status, (warning,) if warning else (), dropped=tuple(dropped))
