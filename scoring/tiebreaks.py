@@ -43,7 +43,7 @@ class Adjusted:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """One player's facts over the rounds counted (see ``scoring.standings``)."""
+    """One player's facts over the rounds counted (see ``scoring.tallies``)."""
 
     points: int
     deals: int
