@@ -208,7 +208,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Our own page, which says how long is left of the wait.
-AXES_LOCKOUT_CALLABLE = "tournament.views.accounts.locked_out"
+AXES_LOCKOUT_CALLABLE = "tournament.accounts.views.login.locked_out"
 # Behind a reverse proxy every request comes from the proxy's address: read the client's
 # from the header the proxy sets (docs/deploy.md), e.g. HTTP_X_FORWARDED_FOR,REMOTE_ADDR.
 AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tournament.accounts import invitations
 from tournament.door import services as door
 from tournament.kernel import limits
 from tournament.models import (
@@ -25,7 +26,6 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import invitations
 
 
 class Access(Enum):
@@ -45,7 +45,7 @@ class Access(Enum):
     # logged in or not: entry at the table on a phone (tournament/table/services.py).
     TABLE = "table"
     # Anyone holding a pending invitation link, logged in or not: choosing the password of
-    # the scorer's account it names (tournament/services/invitations.py).
+    # the scorer's account it names (tournament/accounts/invitations.py).
     INVITATION = "invitation"
     # A series' organiser (its owner) only, or a superuser; a 404 for anyone else
     # (tournament/series/owners.py).

@@ -249,7 +249,7 @@ def test_with_email_the_whole_reset_works_on_our_own_pages(client, organiser, em
 
 
 def test_a_scorer_counts_as_locked_out_at_any_address_and_only_at_the_limit(tournament):
-    from tournament.services.accounts import locked_out_scorers
+    from tournament.accounts.services import locked_out_scorers
 
     for address, tries in [("192.0.2.1", 4), ("192.0.2.2", 4)]:
         client = Client(REMOTE_ADDR=address)

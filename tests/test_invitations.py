@@ -17,9 +17,10 @@ from django.utils import timezone
 from scoring.errors import UserError
 from tests.factories import TournamentFactory
 from tests.test_accounts import can_log_in, lock_out
+from tournament.accounts import invitations
+from tournament.accounts import services as accounts
+from tournament.accounts.invitations import Closed, InvitationClosed
 from tournament.models import Invitation, Person, Tournament
-from tournament.services import accounts, invitations
-from tournament.services.invitations import Closed, InvitationClosed
 from tournament.shared.permissions import INVITED_SCORERS, may_keep_people, may_organise
 
 GOOD_PASSWORD = "lanterns-at-dusk-42"

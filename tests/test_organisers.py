@@ -20,9 +20,9 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from tests.factories import TournamentFactory
+from tournament.accounts import services as accounts
 from tournament.models import Person, Series, Tournament
 from tournament.people import services as people
-from tournament.services import accounts
 
 TOURNAMENT = {
     "name": "Crown Open",

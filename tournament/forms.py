@@ -10,10 +10,10 @@ from django.utils.text import capfirst
 
 from scoring.rules import TABLE_SIZES
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
+from tournament.accounts.services import AmbiguousUsername, canonical_username
 from tournament.kernel import limits
 from tournament.kernel.names import text_problem
 from tournament.models import KeepApart, Player, Tournament, default_table_sizes
-from tournament.services.accounts import AmbiguousUsername, canonical_username
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
 
 

@@ -1,12 +1,13 @@
 from django.urls import path
 
+from tournament.accounts.views import scorers
 from tournament.people import player_views as player_people
 from tournament.players import player_views as player_page
 from tournament.players import views as players
 from tournament.rounds import clock_views as clock
 from tournament.rounds import views as rounds
 from tournament.series import owner_views as series_organiser
-from tournament.views import organiser, scorers
+from tournament.views import organiser
 
 app_name = "organiser"
 

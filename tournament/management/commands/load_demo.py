@@ -3,11 +3,11 @@ from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
+from tournament.accounts.services import grant_organising
 from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_season
 from tournament.models import Series, Tournament
 from tournament.series.administration import SeriesSettings, create_series
 from tournament.services import tournament_file
-from tournament.services.accounts import grant_organising
 
 DEMO_PASSWORD = "lld-demo"
 DEMO_USERS = ("organiser", "scorer", "checker")

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from scoring.errors import UserError
+from tournament.accounts.services import canonical_username
 from tournament.models import Tournament
-from tournament.services.accounts import canonical_username
 
 
 def add_scorer(tournament: Tournament, username: str) -> Any:

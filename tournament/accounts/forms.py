@@ -1,15 +1,17 @@
-"""Forms of invitations (``services.invitations``): the organiser's, naming the scorer to
-invite or the invitation to withdraw or renew, and the invited scorer's, choosing a
-password (checked by Django's password validators)."""
+"""The forms of a tournament's Scorers page: adding an existing account, unlocking and
+removing a scorer; and of invitations (``accounts.invitations``): the organiser's, naming
+the scorer to invite or the invitation to withdraw or renew, and the invited scorer's,
+choosing a password (checked by Django's password validators)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
-from django.contrib.auth import password_validation
+from django.contrib.auth import get_user_model, password_validation
 
-from tournament.services import invitations
+from tournament.accounts import invitations
+from tournament.models import Tournament
 
 
 class InviteForm(forms.Form):
@@ -81,3 +83,39 @@ class ChoosePasswordForm(forms.Form):
             except forms.ValidationError as problems:
                 self.add_error("password1", problems)
         return cleaned
+
+
+class ScorerForm(forms.Form):
+    username = forms.CharField(label="User name of the scorer", max_length=150)
+
+
+class UnlockScorerForm(forms.Form):
+    """Which of the tournament's scorers to let log in again."""
+
+    scorer = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(),
+        error_messages={
+            "required": "Choose the scorer to unlock.",
+            "invalid_choice": "That account is not a scorer of this tournament.",
+        },
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["scorer"]).queryset = tournament.scorers.all()
+
+
+class RemoveScorerForm(forms.Form):
+    """The scorer to remove: one of this tournament's, by account id."""
+
+    user = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(),
+        error_messages={
+            "required": "Choose the scorer to remove.",
+            "invalid_choice": "That account is not a scorer of this tournament (any more).",
+        },
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["user"]).queryset = tournament.scorers.all()

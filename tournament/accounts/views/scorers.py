@@ -26,14 +26,21 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
+from tournament.accounts import invitations
+from tournament.accounts import scorers as scorer_access
+from tournament.accounts import services as account_service
+from tournament.accounts.forms import (
+    ChoosePasswordForm,
+    InvitationChoiceForm,
+    InviteForm,
+    RemoveScorerForm,
+    ScorerForm,
+    UnlockScorerForm,
+)
 from tournament.forms import form_errors
-from tournament.invitation_forms import ChoosePasswordForm, InvitationChoiceForm, InviteForm
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.printing.views import points_at_this_computer_only, qr_svg
-from tournament.scorer_forms import RemoveScorerForm, ScorerForm, UnlockScorerForm
-from tournament.services import accounts as account_service
-from tournament.services import invitations, scorer_access
 from tournament.shared.permissions import get_tournament_for_organiser
 
 # The organiser's side ---------------------------------------------------------------
@@ -56,7 +63,7 @@ def _scorers_page(
         "hours": invitations.INVITATION_HOURS,
         "now": timezone.now(),
     }
-    return render(request, "organiser/scorers.html", context)
+    return render(request, "accounts/scorers.html", context)
 
 
 @login_required
@@ -91,7 +98,7 @@ def _link_page(
         "this_computer_only": points_at_this_computer_only(address),
         "hours": invitations.INVITATION_HOURS,
     }
-    return render(request, "organiser/invitation.html", context)
+    return render(request, "accounts/invitation.html", context)
 
 
 @never_cache
@@ -188,7 +195,7 @@ def scorer_remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def _closed(request: HtmxHttpRequest, closed: invitations.InvitationClosed) -> HttpResponse:
     status = 404 if closed.reason is invitations.Closed.UNKNOWN else 410
     context = {"closed": closed, "invitation": closed.invitation}
-    return render(request, "invitation/closed.html", context, status=status)
+    return render(request, "accounts/closed.html", context, status=status)
 
 
 @never_cache
@@ -219,4 +226,4 @@ def accept(request: HtmxHttpRequest, secret: str) -> HttpResponse:
             )
             return redirect("scorer:home", invitation.tournament.slug)
     context = {"invitation": invitation, "form": form}
-    return render(request, "invitation/accept.html", context)
+    return render(request, "accounts/accept.html", context)
