@@ -50,7 +50,7 @@ class Access(Enum):
     # A series' organiser (its owner) only, or a superuser; a 404 for anyone else
     # (tournament/series/owners.py).
     SERIES_OWNER = "series owner"
-    # Anyone: a series' public pages, a person's career, a club (tournament/series/views.py),
+    # Anyone: a series' public pages, a person's career, a club (tournament/series/views/public.py),
     # which show only what published tournaments show.
     SERIES = "series"
 

@@ -18,11 +18,11 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from tournament.file_schema import build_schema
-from tournament.forms import PlayerForm, TournamentForm
 from tournament.kernel import limits
 from tournament.models import Player, Round, Tournament
 from tournament.services import tournament_file
 from tournament.services.tournament_file import TournamentFileError, import_tournament
+from tournament.tournaments.forms import PlayerForm, TournamentForm
 
 SETTINGS = {
     "name": "Club Night",

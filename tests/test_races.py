@@ -34,9 +34,8 @@ from tests.test_concurrency import (
     sheet_form,
     slow_down,
 )
-from tournament.forms import TournamentForm
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
-from tournament.rounds import seating
+from tournament.rounds import seating, swaps
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
 from tournament.sheets import confirming, saving
@@ -45,6 +44,7 @@ from tournament.sheets.reading import confirmed_rows
 from tournament.sheets.rotations import deals_beyond_rotations
 from tournament.sheets.rows import seat_sums
 from tournament.sheets.saving import SheetChangedError, save_sheet
+from tournament.tournaments.forms import TournamentForm
 
 
 @pytest.fixture
@@ -126,10 +126,10 @@ def test_re_seating_a_table_while_its_sheet_is_saved_refuses_one_of_them(
     moving, other = before[1], players_at(round_, 2)[0]
     rows = complete_rows(4)
     slow_down(monkeypatch, saving, "current_rows")
-    linger_after(monkeypatch, seating, "_has_scores")
+    linger_after(monkeypatch, swaps, "_has_scores")
 
     def swap():
-        return seating.swap_players(round_, moving, other, reseat=True)
+        return swaps.swap_players(round_, moving, other, reseat=True)
 
     save = saver(table.pk, scorer, rows, expected_version=0, final=True)
     if swap_delay > 0:
@@ -172,7 +172,7 @@ def test_the_round_page_swap_and_the_sheet_page_at_once_never_both_succeed(
     sheet_url = reverse("scorer:sheet", args=[slug, 1, 1])
     rows = complete_rows(4)
     slow_down(monkeypatch, saving, "current_rows")
-    linger_after(monkeypatch, seating, "_has_scores")
+    linger_after(monkeypatch, swaps, "_has_scores")
 
     swap, save = run_together(
         lambda: organiser_client.post(
@@ -211,7 +211,7 @@ def test_a_sheet_page_showing_the_old_seating_gets_both_versions_after_a_re_seat
     page = scorer_client.get(sheet_url).content.decode()
     assert moving.name in page
 
-    seating.swap_players(round_, moving, other, reseat=True, by=organiser)
+    swaps.swap_players(round_, moving, other, reseat=True, by=organiser)
     response = scorer_client.post(sheet_url, sheet_form(complete_rows(4), version=0))
 
     assert response.status_code == 409
@@ -240,7 +240,7 @@ def test_swapping_in_a_draft_round_leaves_the_sheets_alone(make_played):
     tournament = make_played(players=12, rounds=0, slug="draft-swap")
     round_ = seating.seat_next_round(tournament, method="random")
     first, second = players_at(round_, 1)[0], players_at(round_, 2)[0]
-    seating.swap_players(round_, first, second)
+    swaps.swap_players(round_, first, second)
     assert (
         list(Sheet.objects.filter(table__round=round_).values_list("version", flat=True))
         == [0] * round_.tables.count()

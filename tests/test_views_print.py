@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from tournament.kernel.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
-from tournament.printing import views as printing
+from tournament.printing.views import printouts as printing
 
 
 def _url(name, round_, **query):

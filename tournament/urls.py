@@ -3,11 +3,29 @@ health check are in config/urls.py)."""
 
 from django.urls import include, path
 
+from tournament.accounts import urls as accounts
+from tournament.people import urls as people
+from tournament.players import urls as players
+from tournament.rounds import urls as rounds
+from tournament.series import urls as series
+from tournament.tournaments import urls as tournaments
+
+# The organiser's pages, one namespace ("organiser:…") made of each package's own. A
+# series' pages come before the tournaments': "series" is no tournament's slug.
+organiser_urlpatterns = [
+    *series.organiser_urlpatterns,
+    *tournaments.organiser_urlpatterns,
+    *accounts.organiser_urlpatterns,
+    *players.organiser_urlpatterns,
+    *people.organiser_urlpatterns,
+    *rounds.organiser_urlpatterns,
+]
+
 urlpatterns = [
     path("", include("tournament.public.urls")),
     path("manage/people/", include("tournament.people.urls")),
     path("", include("tournament.series.urls")),
-    path("manage/", include("tournament.urls_organiser")),
+    path("manage/", include((organiser_urlpatterns, "organiser"))),
     path("score/", include("tournament.sheets.urls")),
     path("print/", include("tournament.printing.urls")),
     path("door/", include("tournament.door.urls")),

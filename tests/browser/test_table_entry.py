@@ -14,7 +14,7 @@ from tests.test_table_entry import MISTYPED
 from tests.test_views_scorer import ROWS
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import SheetVersion, Table
-from tournament.printing.views import entry_path
+from tournament.printing.views.printouts import entry_path
 
 pytestmark = pytest.mark.browser
 

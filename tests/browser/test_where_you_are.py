@@ -18,7 +18,7 @@ from tests.browser.test_table_entry import fill_deal
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, cell_name
 from tournament.models import Sheet, Table
-from tournament.printing.views import entry_path
+from tournament.printing.views.printouts import entry_path
 from tournament.sheets.reading import current_rows
 from tournament.sheets.rows import trim
 

@@ -28,3 +28,21 @@ urlpatterns = [
     # An organiser's invitation: the new scorer chooses a password (views/scorers.py).
     path("invite/<str:secret>/", scorers.accept, name="invitation"),
 ]
+
+# The organiser's pages, under ``manage/`` in the "organiser" namespace (tournament/urls.py).
+organiser_urlpatterns = [
+    path("<slug:slug>/scorers/", scorers.scorers, name="scorers"),
+    path("<slug:slug>/scorers/unlock/", scorers.scorer_unlock, name="scorer_unlock"),
+    path("<slug:slug>/scorers/invite/", scorers.scorer_invite, name="scorer_invite"),
+    path(
+        "<slug:slug>/scorers/invitations/withdraw/",
+        scorers.invitation_withdraw,
+        name="invitation_withdraw",
+    ),
+    path(
+        "<slug:slug>/scorers/invitations/new-link/",
+        scorers.invitation_renew,
+        name="invitation_renew",
+    ),
+    path("<slug:slug>/scorers/remove/", scorers.scorer_remove, name="scorer_remove"),
+]

@@ -8,10 +8,10 @@ from typing import Any
 from django import forms
 
 from scoring.errors import UserError
-from tournament.forms import NameAndClubChecks, PlayerForm
 from tournament.kernel import limits
 from tournament.models import Person
 from tournament.people import services as people
+from tournament.tournaments.forms import NameAndClubChecks, PlayerForm
 
 
 def _member(value: str) -> str:

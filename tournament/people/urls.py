@@ -1,6 +1,7 @@
 from django.urls import path
 
-from tournament.people import views as people
+from tournament.people.views import players as player_people
+from tournament.people.views import register as people
 
 app_name = "people"
 
@@ -9,4 +10,29 @@ urlpatterns = [
     path("add/", people.person_add, name="add"),
     path("<int:person>/", people.person_edit, name="edit"),
     path("<int:person>/merge/", people.person_merge, name="merge"),
+]
+
+# The organiser's pages, under ``manage/`` in the "organiser" namespace (tournament/urls.py).
+organiser_urlpatterns = [
+    path("<slug:slug>/players/people/", player_people.players_people, name="players_people"),
+    path(
+        "<slug:slug>/players/people/auto/",
+        player_people.players_people_auto,
+        name="players_people_auto",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/person/",
+        player_people.player_person,
+        name="player_person",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/new-person/",
+        player_people.player_new_person,
+        name="player_new_person",
+    ),
+    path(
+        "<slug:slug>/players/<int:pk>/unlink/",
+        player_people.player_unlink,
+        name="player_unlink",
+    ),
 ]

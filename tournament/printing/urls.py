@@ -1,7 +1,7 @@
 from django.urls import path
 
-from tournament.printing import rules_cards
-from tournament.printing import views as printing
+from tournament.printing.views import printouts as printing
+from tournament.printing.views import rules_cards
 
 app_name = "print"
 

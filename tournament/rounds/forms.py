@@ -6,8 +6,8 @@ from django import forms
 from django.db.models import QuerySet
 
 from scoring.seating import method_choices
-from tournament.forms import PlayerChoiceField
 from tournament.models import Player
+from tournament.tournaments.forms import PlayerChoiceField
 
 
 class SeatRoundForm(forms.Form):
@@ -40,7 +40,7 @@ class SwapForm(forms.Form):
 
 
 class StartRoundForm(forms.Form):
-    # The seating the organiser was shown (``services.seating.seating_token``); absent from a
+    # The seating the organiser was shown (``rounds.swaps.seating_token``); absent from a
     # request that did not come from the round page.
     seating = forms.CharField(required=False, max_length=128)
     # Set by the second press, after the page asked whether to start although the round

@@ -3,7 +3,8 @@ any visitor, showing only what the series' tournaments show publicly."""
 
 from django.urls import path
 
-from tournament.series import views as series_public
+from tournament.series.views import owners as series_organiser
+from tournament.series.views import public as series_public
 
 urlpatterns = [
     path("s/<slug:series>/", series_public.series_page, name="series"),
@@ -18,4 +19,33 @@ urlpatterns = [
     ),
     path("p/<str:identifier>/", series_public.career, name="career"),
     path("c/<slug:club>/", series_public.club, name="club"),
+]
+
+# The organiser's pages, under ``manage/`` in the "organiser" namespace (tournament/urls.py).
+organiser_urlpatterns = [
+    # Before the tournaments' addresses: "series" is no tournament.
+    path("series/", series_organiser.series_list, name="series_list"),
+    path("series/new/", series_organiser.series_create, name="series_create"),
+    path("series/<slug:series>/", series_organiser.series_detail, name="series_detail"),
+    path(
+        "series/<slug:series>/add/",
+        series_organiser.series_tournament_add,
+        name="series_tournament_add",
+    ),
+    path(
+        "series/<slug:series>/remove/",
+        series_organiser.series_tournament_remove,
+        name="series_tournament_remove",
+    ),
+    # Answered by the organiser of the tournament asked for, not the series' own.
+    path(
+        "series/<slug:series>/accept/",
+        series_organiser.series_request_accept,
+        name="series_request_accept",
+    ),
+    path(
+        "series/<slug:series>/decline/",
+        series_organiser.series_request_decline,
+        name="series_request_decline",
+    ),
 ]

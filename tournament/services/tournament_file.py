@@ -80,11 +80,12 @@ from tournament.models import (
 )
 from tournament.people import services as people
 from tournament.services import file_leaves_adjustments as version_3
-from tournament.services import kept_ids, tournament_links
+from tournament.services import kept_ids
 from tournament.shared import public_changes
 from tournament.shared.locks import lock_rounds
 from tournament.sheets.leaves import stored_leaves
 from tournament.sheets.rows import Row
+from tournament.tournaments import links as tournament_links
 
 FORMAT = FORMAT_3
 # A person reads the first problems and fixes the cause; the rest are counted.

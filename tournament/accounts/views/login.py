@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from tournament.accounts.services import lockout_ends
-from tournament.forms import LoginForm
+from tournament.tournaments.forms import LoginForm
 
 
 def locked_out(

@@ -25,13 +25,6 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
-from tournament.forms import (
-    CheckInEveryoneForm,
-    CsvImportForm,
-    KeepApartForm,
-    RemoveKeepApartForm,
-    form_errors,
-)
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import KeepApart, Player, Tournament
 from tournament.people import services as people
@@ -41,6 +34,13 @@ from tournament.players import services as player_service
 from tournament.shared.permissions import get_tournament_for_organiser
 from tournament.standings.adjustments import with_adjustments
 from tournament.standings.tables import PlayersTable
+from tournament.tournaments.forms import (
+    CheckInEveryoneForm,
+    CsvImportForm,
+    KeepApartForm,
+    RemoveKeepApartForm,
+    form_errors,
+)
 
 
 def _duplicates(names: list[tuple[int, str]], shown: list[Player]) -> set[int]:

@@ -32,7 +32,12 @@ from scoring.rules import (
 )
 from scoring.systems import ScoringSystem, score_deal
 from tournament.models import Round, Tournament
-from tournament.printing.views import PrintedSeat, PrintedTable, printed_tables, table_filter
+from tournament.printing.views.printouts import (
+    PrintedSeat,
+    PrintedTable,
+    printed_tables,
+    table_filter,
+)
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
 
 

@@ -22,17 +22,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring.errors import UserError
 from scoring.tiebreaks import TIEBREAKS, order_in_words
-from tournament.forms import (
-    TiebreakForm,
-    TournamentForm,
-)
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
 from tournament.public import room
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm
 from tournament.series import owners as series_admin
-from tournament.services import tournaments
 from tournament.shared.permissions import (
     check_may_organise,
     get_tournament_for_organiser,
@@ -42,6 +37,8 @@ from tournament.shared.permissions import (
 )
 from tournament.standings.services import tournament_standings
 from tournament.standings.tables import standings_table
+from tournament.tournaments import services as tournaments
+from tournament.tournaments.forms import TiebreakForm, TournamentForm
 
 
 @login_required
@@ -54,7 +51,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "may_organise": may_organise(request.user),
         "may_keep_people": may_keep_people(request.user),
     }
-    return render(request, "organiser/home.html", context)
+    return render(request, "tournaments/home.html", context)
 
 
 @login_required
@@ -66,7 +63,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         tournament = tournaments.create_tournament(form.save(commit=False), request.user)
         messages.success(request, f"Created “{tournament.name}”. Now register its players.")
         return redirect("organiser:players", tournament.slug)
-    return render(request, "organiser/tournament_form.html", {"form": form, "creating": True})
+    return render(request, "tournaments/tournament_form.html", {"form": form, "creating": True})
 
 
 @login_required
@@ -102,7 +99,7 @@ def _dashboard(
         "progress": room.progress(tournament, [r.number for r in rounds if r.released]),
         "confirm_reveal": confirm_reveal,
     }
-    return render(request, "organiser/dashboard.html", context)
+    return render(request, "tournaments/dashboard.html", context)
 
 
 @login_required
@@ -120,7 +117,7 @@ def edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             return redirect("organiser:dashboard", tournament.slug)
     return render(
         request,
-        "organiser/tournament_form.html",
+        "tournaments/tournament_form.html",
         {"form": form, "tournament": tournament, **_tiebreak_context(tournament.tiebreaks)},
     )
 
@@ -149,7 +146,7 @@ def _tiebreak_step(
     if request.htmx:
         return render(
             request,
-            "organiser/tournament_form.html#tiebreaks",
+            "tournaments/tournament_form.html#tiebreaks",
             {"tournament": tournament, **_tiebreak_context(tournament.tiebreaks)},
         )
     return redirect("organiser:edit", tournament.slug)

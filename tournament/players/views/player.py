@@ -18,12 +18,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament.forms import PlayerForm
 from tournament.models import Player, Tournament
 from tournament.players import services as player_service
 from tournament.shared.permissions import get_tournament_for_organiser
 from tournament.standings import adjustments
 from tournament.standings.forms import REASONS_LIST, AdjustmentForm, RemoveAdjustmentForm
+from tournament.tournaments.forms import PlayerForm
 
 SECTION = "adjustments"
 

@@ -26,15 +26,15 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
-from tournament.forms import player_label, shared_names
 from tournament.kernel.codes import shown_code
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
-from tournament.rounds import seating
+from tournament.rounds import seating, seating_quality, swaps
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
 from tournament.table import services as table_entry
+from tournament.tournaments.forms import player_label, shared_names
 
 
 @login_required
@@ -110,14 +110,14 @@ def _round_context(tournament: Tournament, round_: Round, **extra: object) -> di
         "round": round_,
         "tables": list(tables.values()),
         "byes": sorted(byes),
-        "quality": seating.round_quality(round_),
+        "quality": seating_quality.round_quality(round_),
         "held_back": round_service.held_back(round_),
         "regenerate_form": SeatRoundForm(
             initial={"seed": round_.seed + 1},
             splits=seating.splits_for(tournament),
         ),
         "swap_form": SwapForm(players=in_round),
-        "seating_token": seating.seating_token(round_),
+        "seating_token": swaps.seating_token(round_),
         **extra,
     }
 
@@ -189,7 +189,7 @@ def round_swap(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse
         if not form.is_valid():
             raise UserError("choose the two players to swap")
         first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-        seating.swap_players(
+        swaps.swap_players(
             round_, first, second, reseat=form.cleaned_data["reseat"], by=request.user
         )
         return f"Swapped {first.name} and {second.name}."

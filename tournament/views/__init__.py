@@ -1,1 +1,0 @@
-"""Views, split by audience: public, organiser, scorer, printing."""
