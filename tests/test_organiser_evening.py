@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tests.factories import SheetFactory, TournamentFactory, make_players, play_round
 from tournament.models import Round, SheetStatus, Table
-from tournament.rounds import seating
+from tournament.rounds import seating, seating_quality, swaps
 
 
 def _round_url(name, round_or_tournament, number=None):
@@ -33,7 +33,7 @@ def second_round(seated_round):
 
 
 def _start(client, round_, **extra):
-    data = {"seating": seating.seating_token(round_), **extra}
+    data = {"seating": swaps.seating_token(round_), **extra}
     return client.post(_round_url("round_start", round_.tournament, round_.number), data)
 
 
@@ -177,7 +177,7 @@ def test_thirteen_players_at_five_four_four_must_meet_again_four_times(organiser
     assert sorted(second.tables.values_list("number", flat=True)) == [1, 2, 3]
     html = organiser_client.get(_round_url("round", tournament, 2)).content.decode()
     assert "at least 4 repeats forced by the table sizes and who has met" in html
-    figures = seating.round_quality(second).quality
+    figures = seating_quality.round_quality(second).quality
     assert figures.lower_bound == 4 <= figures.repeat_meetings
 
 

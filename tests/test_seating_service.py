@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from scoring.errors import UserError
 from scoring.seating import SeatingRequest, plan
 from tournament.models import Bye, KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
-from tournament.rounds import seating
+from tournament.rounds import seating, seating_quality, seating_request, swaps
 from tournament.rounds.services import start_round
 
 
@@ -49,7 +49,7 @@ def tables_by_round(tournament):
 def test_round_by_round_reaches_zero_repeats_for_25_players_over_6_rounds(empty_tournament):
     tournament = empty_tournament(25, planned_rounds=6, table_sizes=[5])
     rounds = seat_all(tournament, 6)
-    figures = seating.round_quality(rounds.last()).quality
+    figures = seating_quality.round_quality(rounds.last()).quality
     assert (figures.repeat_meetings, figures.max_meetings) == (0, 1)
     for tables in tables_by_round(tournament).values():
         assert sorted(len(t) for t in tables.values()) == [5] * 5
@@ -58,7 +58,7 @@ def test_round_by_round_reaches_zero_repeats_for_25_players_over_6_rounds(empty_
 def test_round_by_round_matches_planning_every_round_at_once(empty_tournament):
     tournament = empty_tournament(23, planned_rounds=5)
     rounds = seat_all(tournament, 5)
-    stepwise = seating.round_quality(rounds.last()).quality
+    stepwise = seating_quality.round_quality(rounds.last()).quality
     at_once = plan(SeatingRequest(players=tuple(range(23)), rounds=5, seed=1)).quality
     assert (stepwise.max_meetings, stepwise.repeat_meetings) <= (
         at_once.max_meetings,
@@ -73,7 +73,7 @@ def test_a_new_seed_after_two_rounds_of_35_keeps_seven_rounds_free_of_repeats(em
     start_round(seating.seat_next_round(tournament, seed=77))
     tournament.refresh_from_db()
     rounds = seat_all(tournament, 4)
-    figures = seating.round_quality(rounds.last()).quality
+    figures = seating_quality.round_quality(rounds.last()).quality
     assert (figures.repeat_meetings, figures.max_meetings) == (0, 1)
     assert rounds.count() == 7
 
@@ -131,11 +131,11 @@ def test_swapping_two_players_and_quality_follows(empty_tournament):
     round_ = seating.seat_next_round(tournament)
     tables = tables_by_round(tournament)[2]
     first, second = tables[1][0], tables[2][0]
-    seating.swap_players(round_, Player.objects.get(pk=first), Player.objects.get(pk=second))
+    swaps.swap_players(round_, Player.objects.get(pk=first), Player.objects.get(pk=second))
     swapped = tables_by_round(tournament)[2]
     assert swapped[1][0] == second
     assert swapped[2][0] == first
-    assert seating.round_quality(round_).quality.repeat_meetings >= 0
+    assert seating_quality.round_quality(round_).quality.repeat_meetings >= 0
 
 
 def test_a_started_round_is_frozen_unless_a_scoreless_table_is_re_seated(empty_tournament):
@@ -144,13 +144,13 @@ def test_a_started_round_is_frozen_unless_a_scoreless_table_is_re_seated(empty_t
     tables = tables_by_round(tournament)[1]
     a, b = (Player.objects.get(pk=tables[n][0]) for n in (1, 2))
     with pytest.raises(UserError, match="its seating is frozen unless you explicitly re-seat"):
-        seating.swap_players(round_, a, b)
-    seating.swap_players(round_, a, b, reseat=True)
+        swaps.swap_players(round_, a, b)
+    swaps.swap_players(round_, a, b, reseat=True)
     sheet = Sheet.objects.get(table__round=round_, table__number=1)
     sheet.status = SheetStatus.DRAFT
     sheet.save()
     with pytest.raises(UserError, match="table 1 already has scores"):
-        seating.swap_players(round_, a, b, reseat=True)
+        swaps.swap_players(round_, a, b, reseat=True)
 
 
 def test_byes_rotate_and_can_be_swapped(empty_tournament):
@@ -164,7 +164,7 @@ def test_byes_rotate_and_can_be_swapped(empty_tournament):
     last = rounds.last()
     sitting = Bye.objects.filter(round=last).first().player
     seated = Seat.objects.filter(round=last).first().player
-    seating.swap_players(last, sitting, seated, reseat=True)
+    swaps.swap_players(last, sitting, seated, reseat=True)
     assert Bye.objects.filter(round=last, player=seated).exists()
     assert Seat.objects.filter(round=last, player=sitting).exists()
 
@@ -271,15 +271,15 @@ def test_the_organiser_chooses_the_split(empty_tournament):
 
 def test_once_check_in_has_begun_only_checked_in_players_are_seated(empty_tournament):
     tournament = empty_tournament(12, planned_rounds=2)
-    assert seating.not_checked_in(tournament) == 0
+    assert seating_request.not_checked_in(tournament) == 0
     present = list(Player.objects.filter(tournament=tournament).order_by("pk")[:10])
     Player.objects.filter(pk__in=[p.pk for p in present]).update(checked_in=True)
-    assert seating.not_checked_in(tournament) == 2
+    assert seating_request.not_checked_in(tournament) == 2
     assert seating.splits_for(tournament)[0] == (5, 5)
     round_ = seating.seat_next_round(tournament)
     seated = set(Seat.objects.filter(round=round_).values_list("player_id", flat=True))
     assert seated == {p.pk for p in present}
-    assert seating.round_quality(round_).not_checked_in == 2
+    assert seating_quality.round_quality(round_).not_checked_in == 2
 
 
 def test_before_check_in_every_active_player_is_seated(empty_tournament):
@@ -287,7 +287,7 @@ def test_before_check_in_every_active_player_is_seated(empty_tournament):
     Player.objects.filter(tournament=tournament, ref="p1").update(active=False, checked_in=True)
     round_ = seating.seat_next_round(tournament)
     assert Seat.objects.filter(round=round_).count() == 11
-    assert seating.round_quality(round_).not_checked_in == 0
+    assert seating_quality.round_quality(round_).not_checked_in == 0
 
 
 def seated_tables(round_):
@@ -300,7 +300,7 @@ def test_a_given_seed_plans_the_next_round_afresh(empty_tournament):
     tournament = empty_tournament(17, planned_rounds=3)
     seat_all(tournament, 1)
     stored = sorted(sorted(t) for t in tournament.seating_plan["rounds"][0]["tables"])
-    request = seating.seating_request(tournament, rounds=2, seed=77, before=2)
+    request = seating_request.seating_request(tournament, rounds=2, seed=77, before=2)
     fresh = sorted(sorted(t) for t in plan(request).rounds[0].tables)
     assert fresh != stored
     round_ = seating.seat_next_round(tournament, seed=77)

@@ -25,7 +25,7 @@ from tournament.models import (
 )
 from tournament.players import lists as player_lists
 from tournament.public import cache as public_cache
-from tournament.rounds import seating
+from tournament.rounds import seating, swaps
 from tournament.rounds import services as rounds
 from tournament.services import tournament_file
 from tournament.sheets.confirming import confirm_sheet
@@ -239,7 +239,7 @@ def test_a_swap_that_fails_half_way_keeps_both_players_seated(played_tournament,
     before = snapshot()
     fail_halfway_through_bulk_create(monkeypatch, Seat)
     with pytest.raises(InjectedFailure):
-        seating.swap_players(draft, first, second)
+        swaps.swap_players(draft, first, second)
     assert_unchanged(before)
 
 

@@ -24,7 +24,7 @@ from django.db.models import Q
 
 from scoring.errors import UserError
 from tournament.models import Round, SheetStatus, Table, Tournament
-from tournament.rounds.seating import seating_token
+from tournament.rounds.swaps import seating_token
 from tournament.shared import public_changes
 from tournament.shared.locks import lock_round, lock_rounds
 from tournament.standings.services import and_list

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import UserError
 from scoring.seating import DEFAULT_SIZES, SeatingRequest, plan
-from tournament.rounds.seating import plan_json
+from tournament.rounds.seating_plan import plan_json
 
 
 def _sizes(text: str) -> tuple[int, ...]:

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from scoring.errors import UserError
 from scoring.seating import method_keys
 from tournament.models import Player, Tournament
-from tournament.rounds import seating
+from tournament.rounds import seating, seating_quality
 from tournament.rounds import services as rounds
 
 
@@ -42,7 +42,7 @@ class Command(BaseCommand):
         byes = [names[pk] for pk in round_.byes.values_list("player_id", flat=True)]
         if byes:
             self.stdout.write("  sitting out: " + ", ".join(byes))
-        figures = seating.round_quality(round_).quality
+        figures = seating_quality.round_quality(round_).quality
         self.stdout.write(
             f"Repeat meetings so far: {figures.repeat_meetings} (counting lower bound "
             f"{figures.lower_bound}); most meetings of any pair: {figures.max_meetings}."
