@@ -72,7 +72,7 @@ def main() -> None:
 
     from tournament.demo import synthetic_tournament
     from tournament.public import cache as public_cache
-    from tournament.services import tournament_file
+    from tournament.tournament_file import services as tournament_file
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

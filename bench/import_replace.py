@@ -64,7 +64,7 @@ def main() -> None:
 
     from tournament.demo import synthetic_tournament
     from tournament.models import Tournament
-    from tournament.services import tournament_file
+    from tournament.tournament_file import services as tournament_file
 
     call_command("migrate", verbosity=0)
     print(f"Database: {connection.vendor} ({url.split('@')[-1]})")

@@ -132,9 +132,9 @@ def main() -> None:
     from tournament.public.results import public_results
     from tournament.rounds import seating
     from tournament.rounds import services as rounds
-    from tournament.services import tournament_file
     from tournament.sheets.saving import save_sheet
     from tournament.standings.services import tournament_standings
+    from tournament.tournament_file import services as tournament_file
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

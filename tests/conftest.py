@@ -6,8 +6,8 @@ from hypothesis import settings as hypothesis_settings
 
 from tournament.demo import synthetic_tournament
 from tournament.series import services as series
-from tournament.services import tournament_file
 from tournament.shared import public_changes
+from tournament.tournament_file import services as tournament_file
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def _backs_up(request):
     if request.node.get_closest_marker("unrestorable"):
         return
     from tournament.models import Tournament
-    from tournament.services import tournament_file
+    from tournament.tournament_file import services as tournament_file
 
     for tournament in Tournament.objects.order_by("pk"):
         problems = tournament_file.check_bounded(

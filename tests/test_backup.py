@@ -15,8 +15,8 @@ from tournament.management.commands import backup
 from tournament.models import Player, Round, Sheet, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
-from tournament.services import tournament_file
 from tournament.sheets.saving import save_sheet
+from tournament.tournament_file import services as tournament_file
 
 MOMENT = datetime.datetime(2026, 11, 22, 3, 15, 7, tzinfo=datetime.UTC)
 

@@ -6,8 +6,8 @@ every key their schemas know."""
 import re
 from pathlib import Path
 
-from tournament.file_schema import build_schema
 from tournament.installation_schema import build_installation_schema, build_manifest_schema
+from tournament.tournament_file.schema import build_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

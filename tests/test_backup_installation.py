@@ -42,8 +42,8 @@ from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.series import careers
 from tournament.series import services as series
-from tournament.services import tournament_file
 from tournament.shared import public_changes
+from tournament.tournament_file import services as tournament_file
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from django.core.management import call_command
 from tournament.demo import DEMO_SERIES_SLUG, DEMO_SLUG, demo_season, demo_tournament, table_sizes
 from tournament.models import Person, Series, Tournament
 from tournament.series.services import series_ratings, series_standings
-from tournament.services import tournament_file
 from tournament.standings.services import tournament_standings
+from tournament.tournament_file import services as tournament_file
 
 
 def test_the_demo_file_is_valid():

@@ -17,9 +17,9 @@ from tests.factories import (
 )
 from tests.test_seat_sums import from_deals, stored
 from tournament.models import DealResult, Seat, SheetStatus, Table
-from tournament.services import tournament_file
 from tournament.sheets.reading import confirmed_rows, sheet_of
 from tournament.standings.services import tournament_standings
+from tournament.tournament_file import services as tournament_file
 
 ROWS = [
     {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24},

@@ -23,8 +23,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import tournament_file
-from tournament.services.tournament_file import TournamentFileError, import_tournament
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import TournamentFileError, import_tournament
 
 MODELS = (Tournament, Player, Round, Table, Seat, Deal, DealResult, Sheet, SheetVersion, Adjustment)
 

@@ -43,12 +43,12 @@ from tournament.models import (
 )
 from tournament.players import lists as player_lists
 from tournament.players import services as player_service
-from tournament.services import tournament_file
-from tournament.services.tournament_file import TournamentFileError
 from tournament.sheets.checking import check_rows
 from tournament.sheets.reading import current_rows
 from tournament.sheets.rows import clean_row
 from tournament.sheets.saving import save_sheet
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import TournamentFileError
 
 # Each example of a database property costs a request or a transaction: enough of them to
 # find the crashes, few enough to keep this file well under a minute.

@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, event, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from tournament.file_schema import build_schema
 from tournament.kernel import limits
 from tournament.models import Player, Round, Tournament
-from tournament.services import tournament_file
-from tournament.services.tournament_file import TournamentFileError, import_tournament
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.schema import build_schema
+from tournament.tournament_file.services import TournamentFileError, import_tournament
 from tournament.tournaments.forms import PlayerForm, TournamentForm
 
 SETTINGS = {

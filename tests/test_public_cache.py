@@ -21,8 +21,8 @@ from tournament.models import Deal, Player, Round, Tournament
 from tournament.public import cache as public_cache
 from tournament.rounds import clock, seating
 from tournament.rounds import services as rounds
-from tournament.services import tournament_file
 from tournament.shared import public_changes
+from tournament.tournament_file import services as tournament_file
 
 PUBLIC = sorted(name for name, route in ROUTES.items() if route.access is Access.PUBLIC)
 

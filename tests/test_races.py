@@ -37,13 +37,13 @@ from tests.test_concurrency import (
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.rounds import seating, swaps
 from tournament.rounds import services as rounds
-from tournament.services import tournament_file
 from tournament.sheets import confirming, saving
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.reading import confirmed_rows
 from tournament.sheets.rotations import deals_beyond_rotations
 from tournament.sheets.rows import seat_sums
 from tournament.sheets.saving import SheetChangedError, save_sheet
+from tournament.tournament_file import services as tournament_file
 from tournament.tournaments.forms import TournamentForm
 
 

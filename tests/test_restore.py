@@ -16,10 +16,10 @@ from tournament.management.commands import backup
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
-from tournament.services import tournament_file
-from tournament.services.tournament_file import TournamentFileError, import_tournament
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import TournamentFileError, import_tournament
 
 
 def full_sheet(table):

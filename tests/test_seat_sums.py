@@ -13,9 +13,9 @@ from scoring.rules import DealFacts
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from tournament.models import Seat, Tournament
-from tournament.services import tournament_file
 from tournament.sheets.reading import confirmed_rows
 from tournament.standings.services import tournament_standings
+from tournament.tournament_file import services as tournament_file
 
 
 def stored(table) -> list[SeatSums]:

@@ -14,11 +14,11 @@ from tests.test_views_organiser import SETTINGS
 from tests.test_views_scorer import ROWS, url
 from tournament.kernel.codes import shown_code
 from tournament.models import Sheet, Table
-from tournament.services import tournament_file
 from tournament.sheets.authors import AtTable
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
 from tournament.table import services as table_entry
+from tournament.tournament_file import services as tournament_file
 
 SLUG = "club-night"
 

@@ -28,7 +28,7 @@ from scoring.tiebreaks import (
     tiebreak,
 )
 from tests.test_standings import entrants, play, wa_deal
-from tournament.services import tournament_file
+from tournament.tournament_file import services as tournament_file
 
 
 def tally(points=10, deals=5, last_in=1, table_wins=0, opponents=100, rounds=(10,)):

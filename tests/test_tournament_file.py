@@ -17,8 +17,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import tournament_file
-from tournament.services.tournament_file import (
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import (
     TournamentExistsError,
     TournamentFileError,
     import_tournament,

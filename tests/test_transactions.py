@@ -27,9 +27,9 @@ from tournament.players import lists as player_lists
 from tournament.public import cache as public_cache
 from tournament.rounds import seating, swaps
 from tournament.rounds import services as rounds
-from tournament.services import tournament_file
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
+from tournament.tournament_file import services as tournament_file
 
 MODELS = [
     Tournament,

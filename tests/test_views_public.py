@@ -14,11 +14,11 @@ from tests.factories import clear_deals
 from tournament.models import Round, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
-from tournament.services import tournament_file
 from tournament.shared.public_changes import mark_changed
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.reading import sheet_of
 from tournament.sheets.saving import save_sheet
+from tournament.tournament_file import services as tournament_file
 
 PUBLIC_PAGES = ["standings", "projector", "standings_csv", "tournament_json"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.series import PLACING_MAX, POINTS_MAX
-from tournament.file_schema import TIME_PATTERN, USERNAME_MAX, kept_id
 from tournament.kernel import limits
 from tournament.kernel.codes import ALPHABET, CODE_LENGTH
 from tournament.models import SeriesScheme
+from tournament.tournament_file.schema import TIME_PATTERN, USERNAME_MAX, kept_id
 
 INSTALLATION_FORMAT = "lld-installation/1"
 MANIFEST_FORMAT = "lld-backup/1"

@@ -33,9 +33,10 @@ from tournament.installation_schema import (
     build_manifest_schema,
 )
 from tournament.models import Tournament
-from tournament.services import installation_file, tournament_file
+from tournament.services import installation_file
 from tournament.services.installation_rules import FileFacts
-from tournament.services.tournament_file import PROBLEMS_SHOWN, TournamentFileError, short
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import PROBLEMS_SHOWN, TournamentFileError, short
 
 # A manifest lists file names and checksums: a few hundred bytes a tournament.
 MANIFEST_MAX = 50 * 1024 * 1024

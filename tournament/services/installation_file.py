@@ -44,9 +44,9 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import tournament_file
 from tournament.services.installation_rules import FileFacts, rule_problems
-from tournament.services.tournament_file import Problems
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import Problems
 
 FORMAT = INSTALLATION_FORMAT
 # A federation's register of 100,000 people is about 30 MB.

@@ -21,8 +21,9 @@ from django.contrib.auth.models import Permission
 from scoring.errors import UserError
 from tournament.kernel.names import text_problem
 from tournament.people import services as people
-from tournament.services import file_leaves_adjustments, tournament_file
-from tournament.services.tournament_file import short
+from tournament.tournament_file import leaves_adjustments as file_leaves_adjustments
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import short
 
 
 @dataclass

@@ -42,9 +42,10 @@ from tournament.models import (
     Tournament,
 )
 from tournament.people import services as people
-from tournament.services import kept_ids, tournament_file
+from tournament.services import kept_ids
 from tournament.services.backup_folder import Backup
 from tournament.shared import public_changes
+from tournament.tournament_file import services as tournament_file
 
 M = TypeVar("M", bound=models.Model)
 _BATCH = 500

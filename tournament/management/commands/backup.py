@@ -44,9 +44,10 @@ from tournament.installation_schema import (
     build_manifest_schema,
 )
 from tournament.models import Tournament
-from tournament.services import backup_folder, installation_file, tournament_file
+from tournament.services import backup_folder, installation_file
 from tournament.services.backup_folder import INSTALLATION, TOURNAMENT, ListedFile
 from tournament.services.installation_rules import FileFacts
+from tournament.tournament_file import services as tournament_file
 
 
 def utc_now() -> datetime.datetime:

@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.file_schema import build_schema
 from tournament.models import Tournament
-from tournament.services import tournament_file
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.schema import build_schema
 
 
 class Command(BaseCommand):

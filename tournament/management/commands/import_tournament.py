@@ -4,8 +4,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.installation_schema import INSTALLATION_FORMAT, MANIFEST_FORMAT
-from tournament.services import tournament_file
-from tournament.services.tournament_file import TournamentExistsError, TournamentFileError
+from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file.services import TournamentExistsError, TournamentFileError
 
 BACKUP_FILES = {INSTALLATION_FORMAT: "installation file", MANIFEST_FORMAT: "manifest"}
 

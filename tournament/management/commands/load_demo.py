@@ -7,7 +7,7 @@ from tournament.accounts.services import grant_organising
 from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_season
 from tournament.models import Series, Tournament
 from tournament.series.administration import SeriesSettings, create_series
-from tournament.services import tournament_file
+from tournament.tournament_file import services as tournament_file
 
 DEMO_PASSWORD = "lld-demo"
 DEMO_USERS = ("organiser", "scorer", "checker")

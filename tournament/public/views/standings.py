@@ -19,10 +19,10 @@ from tournament.public import room
 from tournament.public.cache import cached_public_page, page_number, search_text
 from tournament.public.projector import board as projector_board
 from tournament.public.results import public_results
-from tournament.services import tournament_file
 from tournament.shared.permissions import get_public_tournament
 from tournament.standings.files import as_csv
 from tournament.standings.tables import PER_PAGE, standings_sort, standings_table
+from tournament.tournament_file import services as tournament_file
 
 
 @require_GET

@@ -5,7 +5,7 @@ history) sit with its import and export, because a change to the format changes 
 them in step; the checks come first, in the order docs/tournament-file.md describes.
 
 The format is ``lld-tournament/3`` (``lld-tournament/1`` and ``/2`` files still import),
-described by ``docs/tournament-file.schema.json`` (built by ``tournament.file_schema`` from
+described by ``docs/tournament-file.schema.json`` (built by ``tournament.tournament_file.schema`` from
 the same limits as the models and forms) and ``docs/tournament-file.md``. Version 3 adds
 the seats that left a table after a deal and the penalties and awards
 (``services.file_leaves_adjustments``). Version 2 adds what
@@ -56,9 +56,6 @@ from scoring.rules import (
 )
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament import file_schema
-from tournament.file_schema import FORMAT_1, FORMAT_2, build_schema
-from tournament.file_schema_v3 import FORMAT_3
 from tournament.kernel import limits
 from tournament.kernel.names import text_problem
 from tournament.models import (
@@ -79,12 +76,15 @@ from tournament.models import (
     Tournament,
 )
 from tournament.people import services as people
-from tournament.services import file_leaves_adjustments as version_3
 from tournament.services import kept_ids
 from tournament.shared import public_changes
 from tournament.shared.locks import lock_rounds
 from tournament.sheets.leaves import stored_leaves
 from tournament.sheets.rows import Row
+from tournament.tournament_file import leaves_adjustments as version_3
+from tournament.tournament_file import schema as file_schema
+from tournament.tournament_file.schema import FORMAT_1, FORMAT_2, build_schema
+from tournament.tournament_file.schema_v3 import FORMAT_3
 from tournament.tournaments import links as tournament_links
 
 FORMAT = FORMAT_3

@@ -1,6 +1,6 @@
 """What version 3 of the tournament file (``lld-tournament/3``) adds: the seats that left
 a table after a deal, and the penalties and awards the organiser gave
-(``tournament.file_schema_v3`` describes their structure). Their checks, their export
+(``tournament.tournament_file.schema_v3`` describes their structure). Their checks, their export
 and their import sit here; ``services.tournament_file`` calls them where a file's
 tables, sheets and top level are read and written.
 
@@ -26,11 +26,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from scoring.rules import Leave, absent_seats, validate_leaves
-from tournament.file_schema import TIME_PATTERN
-from tournament.file_schema_v3 import FORMAT_3
 from tournament.kernel.names import text_problem
 from tournament.models import Adjustment, Player, Round, SheetStatus, Tournament
 from tournament.standings.adjustments import not_started
+from tournament.tournament_file.schema import TIME_PATTERN
+from tournament.tournament_file.schema_v3 import FORMAT_3
 
 ADJUSTMENTS = "adjustments"
 REMOVED = "adjustments_removed"

@@ -11,10 +11,10 @@ from typing import Any
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE, TABLE_SIZES
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
-from tournament import file_schema_v3
-from tournament.file_schema_v3 import FORMAT_3
 from tournament.kernel import limits
 from tournament.models import ByeScore, SheetStatus, TablePolicy
+from tournament.tournament_file import schema_v3 as file_schema_v3
+from tournament.tournament_file.schema_v3 import FORMAT_3
 
 FORMAT_1 = "lld-tournament/1"
 FORMAT_2 = "lld-tournament/2"

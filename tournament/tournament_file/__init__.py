@@ -1,0 +1,1 @@
+"""tournament_file"""
