@@ -1,4 +1,4 @@
-"""What version 3 of the tournament file adds to its JSON Schema (``tournament.tournament_file.schema``
+"""What version 3 of the tournament file adds to its JSON Schema (``tournament_file.schema``
 builds the whole): the seats that left a table after a deal, and the penalties and
 awards the organiser gave.
 

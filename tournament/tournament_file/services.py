@@ -5,7 +5,7 @@ history) sit with its import and export, because a change to the format changes 
 them in step; the checks come first, in the order docs/tournament-file.md describes.
 
 The format is ``lld-tournament/3`` (``lld-tournament/1`` and ``/2`` files still import),
-described by ``docs/tournament-file.schema.json`` (built by ``tournament.tournament_file.schema`` from
+described by ``docs/tournament-file.schema.json`` (built by ``tournament_file.schema`` from
 the same limits as the models and forms) and ``docs/tournament-file.md``. Version 3 adds
 the seats that left a table after a deal and the penalties and awards
 (``services.file_leaves_adjustments``). Version 2 adds what
