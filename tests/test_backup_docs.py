@@ -6,7 +6,7 @@ every key their schemas know."""
 import re
 from pathlib import Path
 
-from tournament.installation_schema import build_installation_schema, build_manifest_schema
+from tournament.backup.installation_schema import build_installation_schema, build_manifest_schema
 from tournament.tournament_file.schema import build_schema
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -563,7 +563,7 @@ def test_replace_with_a_changed_folder_keeps_everything_as_it_was(installation, 
 
 
 def test_a_restore_that_fails_half_way_changes_nothing(installation, tmp_path, monkeypatch):
-    from tournament.services import restore as restore_service
+    from tournament.backup import restore as restore_service
 
     folder = backup_folder(tmp_path)
     Tournament.objects.create(name="Made Since", slug="made-since")
@@ -787,8 +787,8 @@ def entry_twice(data):
 def test_the_installation_files_rules_name_the_place_of_each_problem(
     installation, tmp_path, change, problem
 ):
-    from tournament.services import backup_folder as folders
-    from tournament.services import installation_file
+    from tournament.backup import folder as folders
+    from tournament.backup import installation as installation_file
 
     folder = backup_folder(tmp_path)
     backup = folders.read_backup(folder)

@@ -37,16 +37,17 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
-from tournament.installation_schema import (
+from tournament.backup import folder as backup_folder
+from tournament.backup import installation as installation_file
+from tournament.backup.folder import INSTALLATION, TOURNAMENT, ListedFile
+from tournament.backup.installation_rules import FileFacts
+from tournament.backup.installation_schema import (
     INSTALLATION_NAME,
     MANIFEST_NAME,
     build_installation_schema,
     build_manifest_schema,
 )
 from tournament.models import Tournament
-from tournament.services import backup_folder, installation_file
-from tournament.services.backup_folder import INSTALLATION, TOURNAMENT, ListedFile
-from tournament.services.installation_rules import FileFacts
 from tournament.tournament_file import services as tournament_file
 
 

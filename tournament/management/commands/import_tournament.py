@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.installation_schema import INSTALLATION_FORMAT, MANIFEST_FORMAT
+from tournament.backup.installation_schema import INSTALLATION_FORMAT, MANIFEST_FORMAT
 from tournament.tournament_file import services as tournament_file
 from tournament.tournament_file.services import TournamentExistsError, TournamentFileError
 

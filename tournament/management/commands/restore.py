@@ -12,7 +12,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
 from scoring.errors import UserError
-from tournament.services import backup_folder, restore
+from tournament.backup import folder as backup_folder
+from tournament.backup import restore
 
 
 def _counted(count: int, one: str, many: str) -> str:

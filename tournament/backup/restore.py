@@ -30,6 +30,8 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
+from tournament.backup import kept_ids
+from tournament.backup.folder import Backup
 from tournament.kernel import names
 from tournament.models import (
     Invitation,
@@ -42,8 +44,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.people import services as people
-from tournament.services import kept_ids
-from tournament.services.backup_folder import Backup
 from tournament.shared import public_changes
 from tournament.tournament_file import services as tournament_file
 

@@ -26,15 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import UserError
-from tournament.installation_schema import (
+from tournament.backup import installation as installation_file
+from tournament.backup.installation_rules import FileFacts
+from tournament.backup.installation_schema import (
     INSTALLATION_NAME,
     MANIFEST_FORMAT,
     MANIFEST_NAME,
     build_manifest_schema,
 )
 from tournament.models import Tournament
-from tournament.services import installation_file
-from tournament.services.installation_rules import FileFacts
 from tournament.tournament_file import services as tournament_file
 from tournament.tournament_file.services import PROBLEMS_SHOWN, TournamentFileError, short
 

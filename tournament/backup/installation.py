@@ -1,7 +1,7 @@
 """A backup's installation file: everything of an installation besides its tournaments.
 
 The format is ``lld-installation/1``, described by ``docs/installation-file.schema.json``
-(built by ``tournament.installation_schema``) and ``docs/backup-file.md``. It sits in a
+(built by ``tournament.backup.installation_schema``) and ``docs/backup-file.md``. It sits in a
 backup folder beside one tournament file per tournament and holds:
 
 - the *accounts* (user names, password hashes, flags, groups and permissions) and the
@@ -33,7 +33,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from tournament.installation_schema import INSTALLATION_FORMAT, build_installation_schema
+from tournament.backup.installation_rules import FileFacts, rule_problems
+from tournament.backup.installation_schema import INSTALLATION_FORMAT, build_installation_schema
 from tournament.models import (
     Invitation,
     Person,
@@ -44,7 +45,6 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services.installation_rules import FileFacts, rule_problems
 from tournament.tournament_file import services as tournament_file
 from tournament.tournament_file.services import Problems
 
