@@ -1,1 +1,0 @@
-"""The one place that loads rows, calls ``scoring`` and writes inside transactions."""
