@@ -24,12 +24,12 @@ from tournament.models import (
     Tournament,
 )
 from tournament.players import lists as player_lists
-from tournament.public import cache as public_cache
 from tournament.rounds import seating, swaps
 from tournament.rounds import services as rounds
+from tournament.shared import public_changes
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import loading, writing
 
 MODELS = [
     Tournament,
@@ -251,7 +251,7 @@ def test_revealing_the_final_results_is_one_write(played_tournament, monkeypatch
     def broken(tournament_id):
         raise InjectedFailure("marking the public pages stale failed")
 
-    monkeypatch.setattr(public_cache, "mark_changed", broken)
+    monkeypatch.setattr(public_changes, "mark_changed", broken)
     with pytest.raises(InjectedFailure):
         rounds.reveal_final_results(played_tournament, despite_missing=True)
     assert_unchanged(before)
@@ -282,21 +282,21 @@ def test_an_import_that_fails_half_way_stores_nothing(db, monkeypatch, model):
     before = snapshot()
     fail_halfway_through_bulk_create(monkeypatch, model)
     with pytest.raises(InjectedFailure):
-        tournament_file.import_tournament(a_file())
+        loading.import_tournament(a_file())
     assert_unchanged(before)
     assert not Tournament.objects.exists()
 
 
 @pytest.mark.parametrize("model", [Seat, DealResult], ids=["half the seats", "half the results"])
 def test_a_replacing_import_that_fails_half_way_keeps_the_old_tournament(db, monkeypatch, model):
-    tournament_file.import_tournament(a_file(seed=3))
-    old = tournament_file.export_tournament(Tournament.objects.get())
+    loading.import_tournament(a_file(seed=3))
+    old = writing.export_tournament(Tournament.objects.get())
     before = snapshot()
     fail_halfway_through_bulk_create(monkeypatch, model)
     with pytest.raises(InjectedFailure):
-        tournament_file.import_tournament(a_file(seed=4), replace=True)
+        loading.import_tournament(a_file(seed=4), replace=True)
     assert_unchanged(before)
-    assert tournament_file.export_tournament(Tournament.objects.get()) == old
+    assert writing.export_tournament(Tournament.objects.get()) == old
 
 
 def test_a_player_list_that_fails_half_way_registers_nobody(played_tournament, monkeypatch):
