@@ -72,7 +72,7 @@ def main() -> None:
 
     from tournament.demo import synthetic_tournament
     from tournament.public import cache as public_cache
-    from tournament.tournament_file import services as tournament_file
+    from tournament.tournament_file import loading
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -84,7 +84,7 @@ def main() -> None:
         rotations=2,
         seed=5,
     )
-    tournament = tournament_file.import_tournament(data, replace=True).tournament
+    tournament = loading.import_tournament(data, replace=True).tournament
     tournament.published = True
     tournament.save()
     print(f"Database: {connection.vendor}; process CPU per request, median of {args.repeat}")

@@ -64,7 +64,7 @@ def main() -> None:
 
     from tournament.demo import synthetic_tournament
     from tournament.models import Tournament
-    from tournament.tournament_file import services as tournament_file
+    from tournament.tournament_file import file_format, loading
 
     call_command("migrate", verbosity=0)
     print(f"Database: {connection.vendor} ({url.split('@')[-1]})")
@@ -77,7 +77,7 @@ def main() -> None:
         seed=3,
     )
     path = Path(temp.name) / "federation.json"
-    path.write_text(tournament_file.dumps(data))
+    path.write_text(file_format.dumps(data))
     print(
         f"File: {args.players} players, {args.rounds} rounds x {args.rotations} rotations, "
         f"{path.stat().st_size / 1e6:.1f} MB"
@@ -91,7 +91,7 @@ def main() -> None:
     def delete() -> None:
         tournament = Tournament.objects.filter(slug=SLUG).first()
         if tournament is not None:
-            tournament_file.delete_tournament(tournament)
+            loading.delete_tournament(tournament)
 
     fresh: list[float] = []
     replace: list[float] = []

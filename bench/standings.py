@@ -134,7 +134,7 @@ def main() -> None:
     from tournament.rounds import services as rounds
     from tournament.sheets.saving import save_sheet
     from tournament.standings.services import tournament_standings
-    from tournament.tournament_file import services as tournament_file
+    from tournament.tournament_file import loading
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -148,7 +148,7 @@ def main() -> None:
         rotations=args.rotations,
         seed=3,
     )
-    tournament = tournament_file.import_tournament(data, replace=True).tournament
+    tournament = loading.import_tournament(data, replace=True).tournament
     tournament.published = True
     tournament.save()
     deals = Deal.objects.filter(table__round__tournament=tournament).count()

@@ -7,7 +7,7 @@ from hypothesis import settings as hypothesis_settings
 from tournament.demo import synthetic_tournament
 from tournament.series import services as series
 from tournament.shared import public_changes
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import checking, loading, writing
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def make_tournament(db):
             seed=seed,
             **kwargs,
         )
-        tournament = tournament_file.import_tournament(data).tournament
+        tournament = loading.import_tournament(data).tournament
         if published:
             tournament.published = True
             tournament.save(update_fields=["published"])
@@ -113,12 +113,9 @@ def _backs_up(request):
     if request.node.get_closest_marker("unrestorable"):
         return
     from tournament.models import Tournament
-    from tournament.tournament_file import services as tournament_file
 
     for tournament in Tournament.objects.order_by("pk"):
-        problems = tournament_file.check_bounded(
-            tournament_file.export_tournament(tournament), limit=5
-        )
+        problems = checking.check_bounded(writing.export_tournament(tournament), limit=5)
         assert not problems.shown, (
             f"“{tournament.slug}” would not restore from its backup: {list(problems.shown)}"
         )

@@ -16,7 +16,7 @@ from tournament.models import Player, Round, Sheet, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.sheets.saving import save_sheet
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import file_format, writing
 
 MOMENT = datetime.datetime(2026, 11, 22, 3, 15, 7, tzinfo=datetime.UTC)
 
@@ -56,7 +56,7 @@ def tournaments(make_tournament, scorer):
 def test_backup_then_restore_into_an_empty_database_gives_identical_files(
     tournaments, tmp_path, at_a_fixed_time
 ):
-    exported = {t.slug: tournament_file.export_tournament(t) for t in tournaments}
+    exported = {t.slug: writing.export_tournament(t) for t in tournaments}
 
     output = run_backup(tmp_path)
 
@@ -71,7 +71,7 @@ def test_backup_then_restore_into_an_empty_database_gives_identical_files(
     ]
     for slug, data in exported.items():
         # Byte for byte what ``export_tournament SLUG`` prints: every round, released or not.
-        assert (folder / f"{slug}.json").read_text(encoding="utf-8") == tournament_file.dumps(data)
+        assert (folder / f"{slug}.json").read_text(encoding="utf-8") == file_format.dumps(data)
         assert f"{folder / slug}.json: " in output
     assert "Backed up 3 tournaments to" in output
     assert '"number": 3' in (folder / "busy-night.json").read_text()  # the draft round
@@ -83,7 +83,7 @@ def test_backup_then_restore_into_an_empty_database_gives_identical_files(
 
     assert Tournament.objects.count() == 3
     for slug, data in exported.items():
-        restored = tournament_file.export_tournament(Tournament.objects.get(slug=slug))
+        restored = writing.export_tournament(Tournament.objects.get(slug=slug))
         assert restored == data
         assert restored == json.loads((folder / f"{slug}.json").read_text(encoding="utf-8"))
 
@@ -191,7 +191,7 @@ def test_each_file_is_read_at_one_moment(make_tournament, tmp_path, monkeypatch)
     if connection.vendor != "postgresql":
         pytest.skip("SQLite transactions always read one moment; this checks PostgreSQL's")
     tournament = make_tournament(players=6, rounds=1, slug="live-night")
-    real = tournament_file.export_tournament
+    real = writing.export_tournament
 
     def export_while_a_player_is_renamed(exported, **kwargs):
         # Committed by another connection after the backup's transaction began.
@@ -204,7 +204,7 @@ def test_each_file_is_read_at_one_moment(make_tournament, tmp_path, monkeypatch)
         thread.join(timeout=30)
         return real(exported, **kwargs)
 
-    monkeypatch.setattr(tournament_file, "export_tournament", export_while_a_player_is_renamed)
+    monkeypatch.setattr(writing, "export_tournament", export_while_a_player_is_renamed)
     run_backup(tmp_path)
 
     assert Player.objects.get(tournament=tournament, ref="p1").name == "Renamed"
@@ -236,7 +236,7 @@ def test_a_database_that_cannot_be_read_is_a_clear_error(make_tournament, tmp_pa
     def unreachable(tournament, **kwargs):
         raise OperationalError("connection to server at 127.0.0.1 failed")
 
-    monkeypatch.setattr(tournament_file, "export_tournament", unreachable)
+    monkeypatch.setattr(writing, "export_tournament", unreachable)
     with pytest.raises(CommandError, match=r"cannot read the database \(connection to server"):
         run_backup(tmp_path)
     assert folders(tmp_path) == []
@@ -255,7 +255,7 @@ def test_export_tournament_reads_one_moment(seated_round, scorer, monkeypatch):
     tournament.two_person_check = False
     tournament.save(update_fields=["two_person_check"])
     table = Table.objects.get(round=seated_round, number=1)
-    real = tournament_file._sheets
+    real = writing._sheets
 
     def confirmed_meanwhile(*args, **kwargs):
         def other():
@@ -269,7 +269,7 @@ def test_export_tournament_reads_one_moment(seated_round, scorer, monkeypatch):
         thread.join()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tournament_file, "_sheets", confirmed_meanwhile)
+    monkeypatch.setattr(writing, "_sheets", confirmed_meanwhile)
     out = io.StringIO()
     call_command("export_tournament", tournament.slug, stdout=out)
     first = json.loads(out.getvalue())["rounds"][0]["tables"][0]

@@ -43,7 +43,7 @@ from tournament.rounds import services as rounds
 from tournament.series import careers
 from tournament.series import services as series
 from tournament.shared import public_changes
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import loading, writing
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def installation(db):
     SeriesTournament.objects.create(series=other, tournament=november, accepted=False)
     # An account named only as who took back a penalty.
     get_user_model().objects.create_user("referee")
-    tournament_file.import_tournament(spring_secret())
+    loading.import_tournament(spring_secret())
     demo = Tournament.objects.get(slug=DEMO_SLUG)
     first, second = demo.players.order_by("pk")[:2]
     round_2 = demo.rounds.get(number=2)
@@ -653,7 +653,7 @@ def test_a_backup_under_load_holds_one_moment(tmp_path, monkeypatch):
 
     writer = threading.Thread(target=evening_goes_on)
     writer.start()
-    real = tournament_file.export_tournament
+    real = writing.export_tournament
 
     def export_while_the_evening_goes_on(tournament, **kwargs):
         # The backup's transaction has begun: from now on the writer commits beside it.
@@ -662,7 +662,7 @@ def test_a_backup_under_load_holds_one_moment(tmp_path, monkeypatch):
             assert wrote.wait(timeout=60)
         return real(tournament, **kwargs)
 
-    monkeypatch.setattr(tournament_file, "export_tournament", export_while_the_evening_goes_on)
+    monkeypatch.setattr(writing, "export_tournament", export_while_the_evening_goes_on)
     try:
         folder = backup_folder(tmp_path)
     finally:

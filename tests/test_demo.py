@@ -8,11 +8,11 @@ from tournament.demo import DEMO_SERIES_SLUG, DEMO_SLUG, demo_season, demo_tourn
 from tournament.models import Person, Series, Tournament
 from tournament.series.services import series_ratings, series_standings
 from tournament.standings.services import tournament_standings
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import checking
 
 
 def test_the_demo_file_is_valid():
-    assert tournament_file.check(demo_tournament()) == []
+    assert checking.check(demo_tournament()) == []
 
 
 def test_table_sizes_stay_close_to_five():

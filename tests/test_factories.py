@@ -19,7 +19,7 @@ from tests.test_seat_sums import from_deals, stored
 from tournament.models import DealResult, Seat, SheetStatus, Table
 from tournament.sheets.reading import confirmed_rows, sheet_of
 from tournament.standings.services import tournament_standings
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import writing
 
 ROWS = [
     {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24},
@@ -126,7 +126,7 @@ def test_a_played_tournament_is_the_one_its_file_would_import(make_tournament, s
         assert stored(table) == from_deals(table)
 
     def exported(tournament):
-        data = tournament_file.export_tournament(tournament)
+        data = writing.export_tournament(tournament)
         # Two tournaments of one installation: their rows' ids differ.
         del data["slug"], data["key"]
         for player in data["players"]:

@@ -23,8 +23,9 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import TournamentFileError, import_tournament
+from tournament.tournament_file import writing
+from tournament.tournament_file.loading import import_tournament
+from tournament.tournament_file.problems import TournamentFileError
 
 MODELS = (Tournament, Player, Round, Table, Seat, Deal, DealResult, Sheet, SheetVersion, Adjustment)
 
@@ -214,7 +215,7 @@ def test_export_import_export_keeps_leaves_and_adjustments_with_their_history(db
     olive = get_user_model().objects.create_user("olive")
     import_tournament(full_file())
     tournament = Tournament.objects.get()
-    first = tournament_file.export_tournament(tournament)
+    first = writing.export_tournament(tournament)
     assert first["format"] == "lld-tournament/3"
     table = first["rounds"][0]["tables"][0]
     assert table["left"] == [{"seat": 3, "after_deal": 2}]
@@ -229,7 +230,7 @@ def test_export_import_export_keeps_leaves_and_adjustments_with_their_history(db
     assert Sheet.objects.get(table__round__number=2).pending_left == [{"seat": 1, "after_deal": 2}]
 
     import_tournament(first, replace=True)
-    assert tournament_file.export_tournament(Tournament.objects.get()) == first
+    assert writing.export_tournament(Tournament.objects.get()) == first
 
 
 def test_an_adjustments_author_without_an_account_here_is_named_and_left_out(db):
@@ -241,7 +242,7 @@ def test_an_adjustments_author_without_an_account_here_is_named_and_left_out(db)
 def test_the_public_file_holds_the_adjustments_in_force_of_released_rounds_only(db):
     get_user_model().objects.create_user("olive")
     import_tournament(full_file())
-    public = tournament_file.export_tournament(Tournament.objects.get(), released_only=True)
+    public = writing.export_tournament(Tournament.objects.get(), released_only=True)
     assert public["adjustments"] == [MISDEAL]
     assert "adjustments_removed" not in public
     assert public["rounds"][0]["tables"][0]["left"] == [{"seat": 3, "after_deal": 2}]
@@ -541,7 +542,7 @@ def test_files_of_versions_1_and_2_still_import_and_export_as_version_3(db, vers
         del data["published"], data["rounds"][0]["started"], data["rounds"][0]["released"]
     table(data)["deals"] = [DEALS[0], DEALS[1]]
     import_tournament(data)
-    exported = tournament_file.export_tournament(Tournament.objects.get())
+    exported = writing.export_tournament(Tournament.objects.get())
     assert exported["format"] == "lld-tournament/3"
     assert exported["adjustments"] == []
     assert "left" not in exported["rounds"][0]["tables"][0]

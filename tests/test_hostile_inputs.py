@@ -47,8 +47,8 @@ from tournament.sheets.checking import check_rows
 from tournament.sheets.reading import current_rows
 from tournament.sheets.rows import clean_row
 from tournament.sheets.saving import save_sheet
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import TournamentFileError
+from tournament.tournament_file import checking, file_format, loading
+from tournament.tournament_file.problems import TournamentFileError
 
 # Each example of a database property costs a request or a transaction: enough of them to
 # find the crashes, few enough to keep this file well under a minute.
@@ -605,7 +605,7 @@ json_values = st.recursive(
 
 def assert_refused_cleanly(data, before):
     with pytest.raises(TournamentFileError) as caught:
-        tournament_file.import_tournament(data)
+        loading.import_tournament(data)
     problems = caught.value.problems
     assert problems
     for problem in problems:
@@ -622,11 +622,11 @@ def assert_refused_cleanly(data, before):
 def test_any_json_is_refused_with_located_problems(db, data):
     with rolled_back():
         before = counts()
-        problems = tournament_file.check(data)
+        problems = checking.check(data)
         if problems:
             assert_refused_cleanly(data, before)
         else:
-            tournament_file.import_tournament(data)
+            loading.import_tournament(data)
 
 
 def paths(value, path=()):
@@ -693,10 +693,10 @@ def test_a_file_with_one_thing_wrong_is_refused_whole_or_imported_whole(
     mutate(data, path, how, value)
     with rolled_back():
         before = counts()
-        if tournament_file.check(data):
+        if checking.check(data):
             assert_refused_cleanly(data, before)
             return
-        summary = tournament_file.import_tournament(data)
+        summary = loading.import_tournament(data)
         tournament = summary.tournament
         assert summary.players == Player.objects.filter(tournament=tournament).count()
         assert sorted(
@@ -745,7 +745,7 @@ TEN_MB = 10 * 1024 * 1024
             "name: contains a character that cannot be stored",
         ),
         (b"\x00" * 3 + b"[]", "not valid JSON"),
-        (b"x" * (tournament_file.MAX_BYTES + 1), "the file is larger than 20 MB"),
+        (b"x" * (file_format.MAX_BYTES + 1), "the file is larger than 20 MB"),
     ],
     ids=[
         "binary",
@@ -789,7 +789,7 @@ def test_html_names_from_a_file_are_shown_escaped_on_every_page(
     # A version-1 file restores its rounds unreleased: release round 1 to see it.
     data["format"] = "lld-tournament/2"
     data["rounds"][0]["released"] = True
-    tournament = tournament_file.import_tournament(data).tournament
+    tournament = loading.import_tournament(data).tournament
     tournament.owner = organiser
     tournament.published = True
     tournament.save()
@@ -964,7 +964,7 @@ def test_a_tournament_file_problem_that_used_to_crash_is_reported(db, change, pr
     change(data)
     before = counts()
     with pytest.raises(TournamentFileError) as caught:
-        tournament_file.import_tournament(data)
+        loading.import_tournament(data)
     assert problem in caught.value.problems
     assert counts() == before
 
@@ -978,7 +978,7 @@ def test_a_tournament_file_problem_that_used_to_crash_is_reported(db, change, pr
 )
 def test_json_python_cannot_read_is_a_problem_not_a_crash(text, problem):
     with pytest.raises(TournamentFileError, match=re.escape(problem)):
-        tournament_file.parse(text)
+        file_format.parse(text)
 
 
 def test_a_form_larger_than_django_accepts_is_a_400_not_a_500(scorer_client, table):

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from tournament.kernel import limits
 from tournament.models import Player, Round, Tournament
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import checking, file_format, writing
+from tournament.tournament_file.loading import import_tournament
+from tournament.tournament_file.problems import TournamentFileError
 from tournament.tournament_file.schema import build_schema
-from tournament.tournament_file.services import TournamentFileError, import_tournament
 from tournament.tournaments.forms import PlayerForm, TournamentForm
 
 SETTINGS = {
@@ -41,7 +42,7 @@ SETTINGS = {
 
 def test_the_committed_schema_is_the_one_the_limits_build():
     committed = Path(settings.BASE_DIR, "docs", "tournament-file.schema.json")
-    assert committed.read_text(encoding="utf-8") == tournament_file.dumps(build_schema()), (
+    assert committed.read_text(encoding="utf-8") == file_format.dumps(build_schema()), (
         "regenerate it: manage.py export_tournament --schema > docs/tournament-file.schema.json"
     )
 
@@ -100,7 +101,7 @@ def test_a_slug_is_made_from_a_name_with_underscores_as_the_file_makes_it(organi
     )
     assert response.status_code == 302
     assert Tournament.objects.get().slug == "under-score-open"
-    assert tournament_file.slug_for({"name": "Under_Score Open"}) == "under-score-open"
+    assert checking.slug_for({"name": "Under_Score Open"}) == "under-score-open"
 
 
 @pytest.fixture
@@ -228,10 +229,10 @@ def test_whatever_the_web_accepts_exports_to_a_file_that_imports_and_backs_up(
         response = organiser_client.post(rounds_url, {"method": "random", "seed": 1})
         assert response.status_code in (200, 302)
 
-    data = tournament_file.export_tournament(tournament)
-    assert tournament_file.check(data) == []
-    import_tournament(json.loads(tournament_file.dumps(data)), replace=True)
-    assert tournament_file.export_tournament(Tournament.objects.get()) == data
+    data = writing.export_tournament(tournament)
+    assert checking.check(data) == []
+    import_tournament(json.loads(file_format.dumps(data)), replace=True)
+    assert writing.export_tournament(Tournament.objects.get()) == data
     with tempfile.TemporaryDirectory() as folder:
         call_command("backup", "--dir", folder, "--verbosity", "0")
 

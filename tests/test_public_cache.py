@@ -22,7 +22,7 @@ from tournament.public import cache as public_cache
 from tournament.rounds import clock, seating
 from tournament.rounds import services as rounds
 from tournament.shared import public_changes
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import loading, writing
 
 PUBLIC = sorted(name for name, route in ROUTES.items() if route.access is Access.PUBLIC)
 
@@ -211,20 +211,20 @@ def test_a_replace_marks_the_tournament_changed_once_and_shows_at_once(client, m
     tournament = make_played(players=12, rounds=2)
     url = reverse("standings", args=[tournament.slug])
     before = client.get(url).content.decode()
-    data = tournament_file.export_tournament(tournament)
+    data = writing.export_tournament(tournament)
     data["players"][0]["name"] = "Replaced Name"
     with CaptureQueriesContext(connection) as queries:
-        tournament_file.import_tournament(data, replace=True)
+        loading.import_tournament(data, replace=True)
     assert len(_marks(queries)) == 1
     assert "Replaced Name" not in before
     assert "Replaced Name" in client.get(url).content.decode()
 
 
 def test_a_fresh_import_marks_once(make_played):
-    data = tournament_file.export_tournament(make_played(players=12, rounds=2))
+    data = writing.export_tournament(make_played(players=12, rounds=2))
     data["slug"] = "another-open"
     with CaptureQueriesContext(connection) as queries:
-        tournament_file.import_tournament(data)
+        loading.import_tournament(data)
     assert len(_marks(queries)) == 1
 
 
@@ -234,9 +234,9 @@ def test_a_replace_deletes_in_bulk(make_played):
     counts = []
     for players, rounds_ in ((10, 1), (30, 3)):
         tournament = make_played(players=players, rounds=rounds_, slug=f"bulk-{players}")
-        data = tournament_file.export_tournament(tournament)
+        data = writing.export_tournament(tournament)
         with CaptureQueriesContext(connection) as queries:
-            tournament_file.import_tournament(data, replace=True)
+            loading.import_tournament(data, replace=True)
         deletes = [q["sql"] for q in queries if q["sql"].startswith("DELETE")]
         counts.append(len(deletes))
         assert len(_marks(queries)) == 1
@@ -263,7 +263,7 @@ def test_deleting_a_tournament_is_quiet_and_its_pages_are_gone(client, make_play
     url = reverse("standings", args=[tournament.slug])
     assert client.get(url).status_code == 200
     with CaptureQueriesContext(connection) as queries:
-        tournament_file.delete_tournament(tournament)
+        loading.delete_tournament(tournament)
     assert len(_marks(queries)) <= 1
     assert not Tournament.objects.filter(pk=tournament.pk).exists()
     assert client.get(url).status_code == 404

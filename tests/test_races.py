@@ -43,7 +43,7 @@ from tournament.sheets.reading import confirmed_rows
 from tournament.sheets.rotations import deals_beyond_rotations
 from tournament.sheets.rows import seat_sums
 from tournament.sheets.saving import SheetChangedError, save_sheet
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import file_format, loading, writing
 from tournament.tournaments.forms import TournamentForm
 
 
@@ -459,12 +459,12 @@ def test_replacing_a_tournament_from_its_file_while_a_sheet_is_saved_waits_its_t
     round_.released = True
     round_.save(update_fields=["released"])
     table = Table.objects.get(round=round_, number=1)
-    data = json.loads(tournament_file.dumps(tournament_file.export_tournament(tournament)))
+    data = json.loads(file_format.dumps(writing.export_tournament(tournament)))
     linger_after(monkeypatch, saving, "write_deals", 0.5)
 
     outcomes = run_together(
         saver(table.pk, scorer, complete_rows(4), expected_version=0, final=True),
-        after(0.1, lambda: tournament_file.import_tournament(data, replace=True)),
+        after(0.1, lambda: loading.import_tournament(data, replace=True)),
     )
 
     assert [o.error for o in outcomes] == [None, None], outcomes

@@ -18,8 +18,9 @@ from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import TournamentFileError, import_tournament
+from tournament.tournament_file import checking, file_format, writing
+from tournament.tournament_file.loading import import_tournament
+from tournament.tournament_file.problems import TournamentFileError
 
 
 def full_sheet(table):
@@ -94,13 +95,13 @@ def test_a_restored_backup_shows_the_public_exactly_what_it_showed_before(
     # Round 3 is being played: its seating is public, its results are not.
     assert before["round 3"][0] == 200
     assert "results not released yet" in before["round 3"][1]
-    exported = tournament_file.export_tournament(evening)
+    exported = writing.export_tournament(evening)
 
     output = restore_from_backup(tmp_path)
 
     restored = Tournament.objects.get(slug="club-night")
     assert public_view(client, restored) == before
-    assert tournament_file.export_tournament(restored) == exported
+    assert writing.export_tournament(restored) == exported
     assert list(Round.objects.order_by("number").values_list("started", "released")) == [
         (True, True),
         (True, False),
@@ -204,11 +205,11 @@ def test_a_version_1_file_restores_nothing_more_public_than_it_was(db, tmp_path)
     assert "Not published; 0 of 2 rounds released." in out.getvalue()
     assert "every round is restored started but not released" in out.getvalue()
     # Exported again it is a file of the current version that says so, and imports as it is.
-    exported = tournament_file.export_tournament(tournament)
+    exported = writing.export_tournament(tournament)
     assert exported["format"] == "lld-tournament/3"
     assert [r["released"] for r in exported["rounds"]] == [False, False]
     import_tournament(exported, replace=True)
-    assert tournament_file.export_tournament(Tournament.objects.get()) == exported
+    assert writing.export_tournament(Tournament.objects.get()) == exported
 
 
 @pytest.mark.parametrize(
@@ -309,12 +310,12 @@ def test_a_version_2_file_with_an_impossible_state_is_refused(db, change, proble
 
 
 def test_the_public_file_holds_no_sheets_nor_accounts(evening):
-    public = tournament_file.export_tournament(evening, released_only=True)
+    public = writing.export_tournament(evening, released_only=True)
     assert "owner" not in public
     assert "scorers" not in public
     assert [r["number"] for r in public["rounds"]] == [1]
     assert not any("sheet" in t for r in public["rounds"] for t in r["tables"])
-    assert tournament_file.check(public) == []
+    assert checking.check(public) == []
 
 
 def test_backup_exits_zero_with_sheets_being_typed_and_awaiting_confirmation(
@@ -328,14 +329,14 @@ def test_backup_exits_zero_with_sheets_being_typed_and_awaiting_confirmation(
     out = io.StringIO()
     call_command("backup", "--dir", str(tmp_path), stdout=out)
     assert "Backed up 1 tournament" in out.getvalue()
-    exported = tournament_file.export_tournament(evening)
+    exported = writing.export_tournament(evening)
     import_tournament(exported, replace=True)
     assert Sheet.objects.get(status=SheetStatus.DRAFT).pending[0]["last_in"] == "x"
-    assert tournament_file.export_tournament(Tournament.objects.get()) == exported
+    assert writing.export_tournament(Tournament.objects.get()) == exported
     # And it would refuse a backup that would not restore.
-    real = tournament_file.export_tournament
+    real = writing.export_tournament
     monkeypatch.setattr(
-        backup.tournament_file, "export_tournament", lambda t: copy.deepcopy(real(t)) | {"owner": 7}
+        backup.writing, "export_tournament", lambda t: copy.deepcopy(real(t)) | {"owner": 7}
     )
     with pytest.raises(CommandError, match="restore would refuse"):
         call_command("backup", "--dir", str(tmp_path / "again"), stdout=io.StringIO())
@@ -350,7 +351,7 @@ def test_who_checked_in_is_restored(seated_round):
     tournament = seated_round.tournament
     here = Player.objects.filter(tournament=tournament).order_by("pk").first()
     set_status(here, checked_in=True)
-    data = json.loads(tournament_file.dumps(tournament_file.export_tournament(tournament)))
+    data = json.loads(file_format.dumps(writing.export_tournament(tournament)))
     assert [p.get("checked_in", False) for p in data["players"]].count(True) == 1
     import_tournament(data, replace=True)
     restored = Tournament.objects.get(slug=tournament.slug)
@@ -403,7 +404,7 @@ def test_a_replacing_import_keeps_the_series_entries_and_the_links_to_people(
     assert len(before[0]) == 2
     assert sum(1 for *_, person, _ in before[1] if person) == 3
     path = tmp_path / "club-night.json"
-    path.write_text(tournament_file.dumps(tournament_file.export_tournament(in_two_series)))
+    path.write_text(file_format.dumps(writing.export_tournament(in_two_series)))
 
     call_command("import_tournament", str(path), "--replace", stdout=io.StringIO())
 
@@ -415,7 +416,7 @@ def test_a_replacing_import_keeps_the_series_entries_and_the_links_to_people(
 def test_a_replacing_import_of_a_file_without_ids_links_the_players_by_name(in_two_series):
     from tournament.models import Player
 
-    data = tournament_file.export_tournament(in_two_series)
+    data = writing.export_tournament(in_two_series)
     del data["key"]
     for player in data["players"]:
         del player["key"]

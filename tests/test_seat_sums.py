@@ -15,7 +15,7 @@ from scoring.systems import ScoringSystem, SeatSums, table_sums
 from tournament.models import Seat, Tournament
 from tournament.sheets.reading import confirmed_rows
 from tournament.standings.services import tournament_standings
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import loading, writing
 
 
 def stored(table) -> list[SeatSums]:
@@ -30,9 +30,9 @@ def from_deals(table) -> list[SeatSums]:
 
 def test_an_imported_tournament_stores_the_sums_of_its_deals(make_tournament):
     source = make_tournament(players=12, rounds=2, rotations=1, slug="source")
-    data = tournament_file.export_tournament(source)
+    data = writing.export_tournament(source)
     data["slug"] = "copy"
-    copy = tournament_file.import_tournament(data).tournament
+    copy = loading.import_tournament(data).tournament
     tables = [seat.table for seat in Seat.objects.filter(round__tournament=copy, position=1)]
     assert len(tables) >= 4
     for table in tables:

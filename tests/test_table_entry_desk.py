@@ -18,7 +18,7 @@ from tournament.sheets.authors import AtTable
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
 from tournament.table import services as table_entry
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import loading, writing
 
 SLUG = "club-night"
 
@@ -270,9 +270,9 @@ def test_the_two_settings_survive_a_tournament_file(seated_round, entry, confirm
     tournament = seated_round.tournament
     tournament.table_entry, tournament.table_confirm = entry, confirm
     tournament.save()
-    data = tournament_file.export_tournament(tournament)
+    data = writing.export_tournament(tournament)
     assert (data["table_entry"], data["table_confirm"]) == (entry, confirm)
-    restored = tournament_file.import_tournament({**data, "slug": "restored"}).tournament
+    restored = loading.import_tournament({**data, "slug": "restored"}).tournament
     assert (restored.table_entry, restored.table_confirm) == (entry, confirm)
     # Codes are not in the file: the restored tables have codes of their own.
     assert "code" not in str(data["rounds"][0]["tables"][0].keys())
@@ -281,7 +281,7 @@ def test_the_two_settings_survive_a_tournament_file(seated_round, entry, confirm
 
 
 def test_a_file_without_the_settings_gets_the_defaults(seated_round):
-    data = tournament_file.export_tournament(seated_round.tournament)
+    data = writing.export_tournament(seated_round.tournament)
     del data["table_entry"], data["table_confirm"]
-    restored = tournament_file.import_tournament({**data, "slug": "restored"}).tournament
+    restored = loading.import_tournament({**data, "slug": "restored"}).tournament
     assert (restored.table_entry, restored.table_confirm) == (True, False)

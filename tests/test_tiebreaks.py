@@ -28,7 +28,7 @@ from scoring.tiebreaks import (
     tiebreak,
 )
 from tests.test_standings import entrants, play, wa_deal
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import structure
 
 
 def tally(points=10, deals=5, last_in=1, table_wins=0, opponents=100, rounds=(10,)):
@@ -199,10 +199,10 @@ def worst_round():
 
     register(WorstRound)
     # Tournament files are checked against a schema made once, listing the keys.
-    tournament_file.schema.cache_clear()
+    structure.schema.cache_clear()
     yield TIEBREAKS["worst_round"]
     del TIEBREAKS["worst_round"]
-    tournament_file.schema.cache_clear()
+    structure.schema.cache_clear()
 
 
 def test_a_key_is_registered_once(worst_round):

@@ -17,12 +17,9 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import (
-    TournamentExistsError,
-    TournamentFileError,
-    import_tournament,
-)
+from tournament.tournament_file import checking, structure, writing
+from tournament.tournament_file.loading import TournamentExistsError, import_tournament
+from tournament.tournament_file.problems import PROBLEMS_SHOWN, TournamentFileError
 
 WORKED = {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24}
 MODELS = (Tournament, Player, Round, Table, Seat, Deal, DealResult, Bye, Sheet, SheetVersion)
@@ -323,12 +320,12 @@ def test_an_existing_slug_is_refused_unless_replaced(db):
 def test_a_bad_file_never_harms_the_tournament_it_would_replace(db):
     import_tournament(valid_file())
     tournament = Tournament.objects.get()
-    before = tournament_file.export_tournament(tournament)
+    before = writing.export_tournament(tournament)
     broken = valid_file()
     set_won(3, 7)(broken)
     with pytest.raises(TournamentFileError):
         import_tournament(broken, replace=True)
-    assert tournament_file.export_tournament(Tournament.objects.get()) == before
+    assert writing.export_tournament(Tournament.objects.get()) == before
 
 
 def test_export_import_replace_export_is_identical(make_tournament, tmp_path):
@@ -367,7 +364,7 @@ def test_settings_byes_and_constraints_survive_export_and_import(db):
         6,
     )
     assert Bye.objects.filter(round__tournament=tournament).count() == 2
-    exported = tournament_file.export_tournament(tournament)
+    exported = writing.export_tournament(tournament)
     assert exported["rounds"][0]["byes"] == ["p11", "p12"]
     assert exported["keep_apart"] == [["p1", "p2"]]
     assert exported["players"][10] == {
@@ -384,7 +381,7 @@ def test_settings_byes_and_constraints_survive_export_and_import(db):
         "keep_clubs_apart_rounds": 2,
     }
     import_tournament(exported, replace=True)
-    assert tournament_file.export_tournament(Tournament.objects.get()) == exported
+    assert writing.export_tournament(Tournament.objects.get()) == exported
     # A bye scores the average of a round, after a restore as before it.
     from tournament.standings.services import tournament_standings
 
@@ -397,10 +394,10 @@ def test_the_public_file_leaves_out_what_is_private_to_the_organiser(db):
     data["players"][0]["fixed_table"] = 1
     data["keep_apart"] = [["p1", "p2"]]
     tournament = import_tournament(data).tournament
-    public = tournament_file.export_tournament(tournament, released_only=True)
+    public = writing.export_tournament(tournament, released_only=True)
     assert "keep_apart" not in public
     assert "fixed_table" not in public["players"][0]
-    assert tournament_file.check(public) == []
+    assert checking.check(public) == []
 
 
 def test_the_import_command_lists_problems_and_fails(db, tmp_path):
@@ -469,16 +466,16 @@ def test_a_file_with_thousands_of_problems_shows_the_first_hundred_and_counts_th
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
     worded = []
-    real = tournament_file._schema_message
+    real = structure._schema_message
     monkeypatch.setattr(
-        tournament_file, "_schema_message", lambda error: worded.append(error) or real(error)
+        structure, "_schema_message", lambda error: worded.append(error) or real(error)
     )
     with pytest.raises(CommandError) as caught:
         call_command("import_tournament", str(path))
     lines = str(caught.value).splitlines()
     assert "6000 problems in the tournament file:" in lines[0]
     listed = [line for line in lines if line.startswith("  - ")]
-    assert len(listed) == tournament_file.PROBLEMS_SHOWN == 100
+    assert len(listed) == PROBLEMS_SHOWN == 100
     assert listed[:4] == [
         "  - players[0]: “name” is missing",
         "  - players[0]: unknown key “colour”",
@@ -494,10 +491,10 @@ def test_a_file_with_thousands_of_problems_shows_the_first_hundred_and_counts_th
 def test_a_bounded_check_counts_rule_problems_beyond_the_ones_it_shows(db):
     data = valid_file()
     data["rounds"] = [copy.deepcopy(data["rounds"][0]) for _ in range(150)]
-    problems = tournament_file.check_bounded(data, limit=10)
+    problems = checking.check_bounded(data, limit=10)
     assert problems.total == 149
     assert problems.shown == tuple(f"rounds[{i}]: round 1 appears twice" for i in range(1, 11))
-    assert len(tournament_file.check(data)) == 149
+    assert len(checking.check(data)) == 149
 
 
 @pytest.mark.parametrize(
@@ -542,11 +539,11 @@ def test_a_member_number_links_the_player_to_that_person_in_a_version_1_file(db)
 def test_the_export_writes_the_member_numbers_back(db):
     data = with_members(valid_file(), p1="M0001", p5="Ö-5")
     tournament = import_tournament(data).tournament
-    exported = tournament_file.export_tournament(tournament)
+    exported = writing.export_tournament(tournament)
     members = {p["id"]: p.get("member") for p in exported["players"]}
     assert members == {f"p{i}": None for i in range(1, 11)} | {"p1": "M0001", "p5": "Ö-5"}
     again = import_tournament(exported, replace=True).tournament
-    assert tournament_file.export_tournament(again) == exported
+    assert writing.export_tournament(again) == exported
 
 
 @pytest.mark.parametrize(

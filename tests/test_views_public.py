@@ -18,7 +18,7 @@ from tournament.shared.public_changes import mark_changed
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.reading import sheet_of
 from tournament.sheets.saving import save_sheet
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import checking
 
 PUBLIC_PAGES = ["standings", "projector", "standings_csv", "tournament_json"]
 
@@ -150,7 +150,7 @@ def test_the_tournament_file_export_holds_released_confirmed_rounds(client, make
     assert response["Content-Disposition"] == 'attachment; filename="test-open.json"'
     data = json.loads(response.content)
     assert [r["number"] for r in data["rounds"]] == [1]
-    assert tournament_file.check(data) == []
+    assert checking.check(data) == []
 
 
 def test_standings_page_marks_the_podium_explains_tiebreaks_and_links_players(client, make_played):

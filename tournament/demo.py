@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from scoring.seating import SeatingRequest, plan
-from tournament.tournament_file.services import FORMAT
+from tournament.tournament_file.file_format import FORMAT
 
 DEMO_SLUG = "red-lion-winter-open"
 DEMO_SEED = 505

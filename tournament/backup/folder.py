@@ -35,8 +35,8 @@ from tournament.backup.installation_schema import (
     build_manifest_schema,
 )
 from tournament.models import Tournament
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import PROBLEMS_SHOWN, TournamentFileError, short
+from tournament.tournament_file import checking, file_format, structure
+from tournament.tournament_file.problems import PROBLEMS_SHOWN, TournamentFileError, short
 
 # A manifest lists file names and checksums: a few hundred bytes a tournament.
 MANIFEST_MAX = 50 * 1024 * 1024
@@ -126,10 +126,10 @@ class Backup:
         if problem:
             raise BackupError(self.folder, [problem])
         if listed.kind == INSTALLATION:
-            return tournament_file.parse(
+            return file_format.parse(
                 content, limit=installation_file.MAX_BYTES, what="an installation file"
             )
-        return tournament_file.parse(content)
+        return file_format.parse(content)
 
 
 class _Problems:
@@ -218,7 +218,7 @@ def _read_manifest(
         problems.add(MANIFEST_NAME, [f"missing: this is no backup folder{hint}"])
         return "", {}, []
     try:
-        data = tournament_file.parse(path.read_bytes(), limit=MANIFEST_MAX, what="a manifest")
+        data = file_format.parse(path.read_bytes(), limit=MANIFEST_MAX, what="a manifest")
     except TournamentFileError as error:
         problems.add(MANIFEST_NAME, error.problems, error.total)
         return "", {}, []
@@ -239,7 +239,7 @@ def _read_manifest(
             ],
         )
         return "", {}, []
-    found = tournament_file.problems_against(manifest_schema(), data, PROBLEMS_SHOWN)
+    found = structure.problems_against(manifest_schema(), data, PROBLEMS_SHOWN)
     if found:
         problems.add(MANIFEST_NAME, found.shown, found.total)
         return "", {}, []
@@ -268,7 +268,7 @@ def _check_tournaments(backup: Backup, problems: _Problems) -> dict[str, FileFac
         except TournamentFileError as error:
             problems.add(listed.name, error.problems, error.total)
             continue
-        found = tournament_file.check_bounded(data)
+        found = checking.check_bounded(data)
         if found:
             problems.add(listed.name, found.shown, found.total)
             continue

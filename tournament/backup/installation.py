@@ -45,8 +45,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import Problems
+from tournament.tournament_file.problems import PROBLEMS_SHOWN, Problems
+from tournament.tournament_file.structure import problems_against, unstorable_text
 
 FORMAT = INSTALLATION_FORMAT
 # A federation's register of 100,000 people is about 30 MB.
@@ -67,7 +67,7 @@ def _time(moment: datetime.datetime | None) -> str | None:
 
 def export_installation() -> dict[str, Any]:
     """The installation file of this database as it stands; read it inside
-    ``tournament_file.consistent_read`` with the tournaments, so that both are of one
+    ``writing.consistent_read`` with the tournaments, so that both are of one
     moment."""
     return {
         "format": FORMAT,
@@ -244,14 +244,14 @@ def _username(user: Any) -> str | None:
 def check_bounded(
     data: object,
     tournaments: Mapping[str, FileFacts],
-    limit: int = tournament_file.PROBLEMS_SHOWN,
+    limit: int = PROBLEMS_SHOWN,
 ) -> Problems:
     """The first ``limit`` problems of a parsed installation file, structure first, and how
     many there are; ``tournaments`` are the backup's tournament files by slug."""
-    unstorable = list(tournament_file.unstorable_text(data))
+    unstorable = list(unstorable_text(data))
     if unstorable:
         return Problems(tuple(unstorable[:limit]), len(unstorable))
-    structure = tournament_file.problems_against(schema(), data, limit)
+    structure = problems_against(schema(), data, limit)
     if structure:
         return structure
     assert isinstance(data, dict)

@@ -21,9 +21,9 @@ from django.contrib.auth.models import Permission
 from scoring.errors import UserError
 from tournament.kernel.names import text_problem
 from tournament.people import services as people
+from tournament.tournament_file import checking
 from tournament.tournament_file import leaves_adjustments as file_leaves_adjustments
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import short
+from tournament.tournament_file.problems import json_path, short
 
 
 @dataclass
@@ -43,9 +43,9 @@ class FileFacts:
 
     @classmethod
     def of(cls, file: str, data: Mapping[str, Any]) -> FileFacts:
-        """The facts of a tournament file that ``tournament_file.check_bounded`` found right,
+        """The facts of a tournament file that ``checking.check_bounded`` found right,
         or that ``export_tournament`` wrote."""
-        facts = cls(file=file, slug=tournament_file.slug_for(data), key=data.get("key"))
+        facts = cls(file=file, slug=checking.slug_for(data), key=data.get("key"))
         for player in data["players"]:
             facts.players[player["id"]] = player.get("member", "").strip()
             if "key" in player:
@@ -144,7 +144,7 @@ def _time_problems(data: object, path: tuple[object, ...] = ()) -> Iterator[str]
                 try:
                     datetime.datetime.fromisoformat(value)
                 except ValueError:
-                    where = tournament_file.json_path((*path, key))
+                    where = json_path((*path, key))
                     yield f"{where}: “{short(value)}” is not a time"
             elif key != "seating_plan":
                 yield from _time_problems(value, (*path, key))

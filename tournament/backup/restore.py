@@ -45,7 +45,7 @@ from tournament.models import (
 )
 from tournament.people import services as people
 from tournament.shared import public_changes
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import loading
 
 M = TypeVar("M", bound=models.Model)
 _BATCH = 500
@@ -91,7 +91,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
             accounts = _accounts(installation)
             _people(installation["people"])
             for listed in backup.tournaments:
-                summary = tournament_file.create_checked(backup.load(listed))
+                summary = loading.create_checked(backup.load(listed))
                 players += summary.players
                 deals += summary.deals
             _links(installation["people"])
@@ -130,7 +130,7 @@ def _not_empty(here: Mapping[str, int]) -> str:
 
 def _delete_everything() -> None:
     for tournament in Tournament.objects.order_by("pk"):
-        tournament_file.delete_tournament(tournament)
+        loading.delete_tournament(tournament)
     Series.objects.all().delete()
     Person.objects.all().delete()
     Session.objects.all().delete()

@@ -48,7 +48,7 @@ from tournament.backup.installation_schema import (
     build_manifest_schema,
 )
 from tournament.models import Tournament
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import checking, file_format, writing
 
 
 def utc_now() -> datetime.datetime:
@@ -84,7 +84,7 @@ def _write_durably(path: Path, text: str) -> None:
 
 def _write_listed(folder: Path, name: str, kind: str, data: Mapping[str, Any]) -> ListedFile:
     """Write ``data`` as the file ``name``; the file as the manifest lists it."""
-    text = tournament_file.dumps(data)
+    text = file_format.dumps(data)
     _write_durably(folder / name, text)
     return ListedFile.of(name, kind, text.encode("utf-8"))
 
@@ -133,7 +133,7 @@ class Command(BaseCommand):
         self, *args: object, folder: str, verbosity: int, schema: str | None, **options: object
     ) -> None:
         if schema:
-            self.stdout.write(tournament_file.dumps(SCHEMAS[schema]()), ending="")
+            self.stdout.write(file_format.dumps(SCHEMAS[schema]()), ending="")
             return
         root = Path(folder)
         self._prepare(root)
@@ -187,15 +187,15 @@ class Command(BaseCommand):
     def _write_all(self, staging: Path) -> tuple[list[Written], Installation]:
         """Every file, read in one transaction: the installation at one moment."""
         written, files, facts = [], [], {}
-        with tournament_file.consistent_read():
+        with writing.consistent_read():
             taken = utc_now()
             tournaments = list(Tournament.objects.order_by("slug"))
             names = backup_folder.file_names(tournaments)
             for tournament in tournaments:
-                data = tournament_file.export_tournament(tournament)
+                data = writing.export_tournament(tournament)
                 name = names[tournament.pk]
                 files.append(_write_listed(staging, name, TOURNAMENT, data))
-                problems = tournament_file.check_bounded(data, limit=3).shown
+                problems = checking.check_bounded(data, limit=3).shown
                 # The installation file refers to every tournament, right or not.
                 facts[tournament.slug] = FileFacts.of(name, data)
                 written.append(
@@ -221,7 +221,7 @@ class Command(BaseCommand):
         }
         _write_durably(
             staging / MANIFEST_NAME,
-            tournament_file.dumps(backup_folder.manifest(taken, files, counts)),
+            file_format.dumps(backup_folder.manifest(taken, files, counts)),
         )
         # A tournament file restore would refuse is reported by its own name above; the
         # installation file is checked against the others.

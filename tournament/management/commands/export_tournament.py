@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.models import Tournament
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import file_format, writing
 from tournament.tournament_file.schema import build_schema
 
 
@@ -19,13 +19,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, slug: str | None, schema: bool, **options: object) -> None:
         if schema:
-            self.stdout.write(tournament_file.dumps(build_schema()), ending="")
+            self.stdout.write(file_format.dumps(build_schema()), ending="")
             return
         if slug is None:
             raise CommandError("give the slug of the tournament to export (or --schema)")
-        with tournament_file.consistent_read():
+        with writing.consistent_read():
             tournament = Tournament.objects.filter(slug=slug).first()
             if tournament is None:
                 raise CommandError(f"no tournament with the slug “{slug}”")
-            data = tournament_file.export_tournament(tournament)
-        self.stdout.write(tournament_file.dumps(data), ending="")
+            data = writing.export_tournament(tournament)
+        self.stdout.write(file_format.dumps(data), ending="")

@@ -4,8 +4,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.backup.installation_schema import INSTALLATION_FORMAT, MANIFEST_FORMAT
-from tournament.tournament_file import services as tournament_file
-from tournament.tournament_file.services import TournamentExistsError, TournamentFileError
+from tournament.tournament_file import file_format, loading
+from tournament.tournament_file.loading import TournamentExistsError
+from tournament.tournament_file.problems import TournamentFileError
 
 BACKUP_FILES = {INSTALLATION_FORMAT: "installation file", MANIFEST_FORMAT: "manifest"}
 
@@ -35,14 +36,14 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"{path}: cannot read the file ({error.strerror})") from None
         try:
-            data = tournament_file.parse(text)
+            data = file_format.parse(text)
             if isinstance(data, dict) and data.get("format") in BACKUP_FILES:
                 raise CommandError(
                     f"{path}: nothing was imported: this is a backup's "
                     f"{BACKUP_FILES[data['format']]}, not a tournament file; restore the "
                     "whole backup folder with manage.py restore"
                 )
-            summary = tournament_file.import_tournament(data, replace=replace, publish=publish)
+            summary = loading.import_tournament(data, replace=replace, publish=publish)
         except TournamentFileError as error:
             raise CommandError(f"{path}: nothing was imported. {error}") from None
         except TournamentExistsError as error:

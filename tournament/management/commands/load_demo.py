@@ -7,7 +7,7 @@ from tournament.accounts.services import grant_organising
 from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_season
 from tournament.models import Series, Tournament
 from tournament.series.administration import SeriesSettings, create_series
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import loading
 
 DEMO_PASSWORD = "lld-demo"
 DEMO_USERS = ("organiser", "scorer", "checker")
@@ -43,7 +43,7 @@ class Command(BaseCommand):
             call_command("migrate", interactive=False, stdout=self.stdout, stderr=self.stderr)
         tournaments: list[Tournament] = []
         for data in demo_season():
-            summary = tournament_file.import_tournament(data, replace=True)
+            summary = loading.import_tournament(data, replace=True)
             tournament = summary.tournament
             tournament.published = True
             tournament.planned_rounds = summary.rounds

@@ -22,7 +22,7 @@ from tournament.public.results import public_results
 from tournament.shared.permissions import get_public_tournament
 from tournament.standings.files import as_csv
 from tournament.standings.tables import PER_PAGE, standings_sort, standings_table
-from tournament.tournament_file import services as tournament_file
+from tournament.tournament_file import writing
 
 
 @require_GET
@@ -116,8 +116,8 @@ def tournament_json(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The tournament file of the released rounds, for archiving: compact (28 % of the
     indented size at 1,000 players), indented with ``?indent=2``."""
     tournament = get_public_tournament(request, slug)
-    with tournament_file.consistent_read():
-        data = tournament_file.export_tournament(tournament, released_only=True)
+    with writing.consistent_read():
+        data = writing.export_tournament(tournament, released_only=True)
     indent = 2 if request.GET.get("indent") else None
     response = JsonResponse(data, json_dumps_params={"indent": indent, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{slug}.json"'
