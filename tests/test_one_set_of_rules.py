@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 
 from tournament.kernel import limits
 from tournament.models import Player, Round, Tournament
+from tournament.players.forms import PlayerForm
 from tournament.tournament_file import checking, file_format, writing
 from tournament.tournament_file.loading import import_tournament
 from tournament.tournament_file.problems import TournamentFileError
 from tournament.tournament_file.schema import build_schema
-from tournament.tournaments.forms import PlayerForm, TournamentForm
+from tournament.tournaments.forms import TournamentForm
 
 SETTINGS = {
     "name": "Club Night",

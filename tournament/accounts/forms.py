@@ -9,8 +9,10 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm
 
 from tournament.accounts import invitations
+from tournament.accounts.services import AmbiguousUsername, canonical_username
 from tournament.models import Tournament
 
 
@@ -119,3 +121,17 @@ class RemoveScorerForm(forms.Form):
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ModelChoiceField, self.fields["user"]).queryset = tournament.scorers.all()
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, matching the user name ignoring case and surrounding spaces
+    (``accounts.canonical_username``). The account's own user name is what is checked
+    and what django-axes counts failures under, so "Olive" and "olive" share one lockout."""
+
+    def clean_username(self) -> str:
+        try:
+            return canonical_username(self.cleaned_data["username"])
+        except AmbiguousUsername:
+            # No account is picked: the password is checked against none, as for a name
+            # nobody has (the form's error does not say which accounts exist).
+            return str(self.cleaned_data["username"]).strip()

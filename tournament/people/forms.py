@@ -9,9 +9,10 @@ from django import forms
 
 from scoring.errors import UserError
 from tournament.kernel import limits
+from tournament.kernel.forms import NameAndClubChecks
 from tournament.models import Person
 from tournament.people import services as people
-from tournament.tournaments.forms import NameAndClubChecks, PlayerForm
+from tournament.players.forms import PlayerForm
 
 
 def _member(value: str) -> str:

@@ -6,8 +6,8 @@ from django import forms
 from django.db.models import QuerySet
 
 from scoring.seating import method_choices
+from tournament.kernel.forms import PlayerChoiceField
 from tournament.models import Player
-from tournament.tournaments.forms import PlayerChoiceField
 
 
 class SeatRoundForm(forms.Form):

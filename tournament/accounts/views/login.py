@@ -19,8 +19,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
 
+from tournament.accounts.forms import LoginForm
 from tournament.accounts.services import lockout_ends
-from tournament.tournaments.forms import LoginForm
 
 
 def locked_out(

@@ -37,11 +37,11 @@ from tournament.accounts.forms import (
     ScorerForm,
     UnlockScorerForm,
 )
+from tournament.kernel.forms import form_errors
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.printing.views.printouts import points_at_this_computer_only, qr_svg
 from tournament.shared.permissions import get_tournament_for_organiser
-from tournament.tournaments.forms import form_errors
 
 # The organiser's side ---------------------------------------------------------------
 

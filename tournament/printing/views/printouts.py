@@ -33,9 +33,9 @@ from django.views.decorators.http import require_GET
 from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
 from scoring.systems import ScoringSystem
 from tournament.kernel.codes import shown_code
+from tournament.kernel.forms import player_label, shared_names
 from tournament.models import Bye, Round, Seat, Table, Tournament
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
-from tournament.tournaments.forms import player_label, shared_names
 
 # Row heights (print.css) that keep a sheet on one page of A4 or Letter: roomy rows up to
 # three rotations of five, tighter ones up to four rotations of six. A longer sheet runs

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring.errors import UserError
 from tournament.kernel.codes import shown_code
+from tournament.kernel.forms import player_label, shared_names
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
 from tournament.rounds import seating, seating_quality, swaps
@@ -34,7 +35,6 @@ from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
 from tournament.table import services as table_entry
-from tournament.tournaments.forms import player_label, shared_names
 
 
 @login_required

@@ -1,0 +1,117 @@
+"""The forms of a tournament's players: one player, a list to import, checking everyone in,
+and pairs kept apart."""
+
+from typing import Any, cast
+
+from django import forms
+
+from tournament.kernel import limits
+from tournament.kernel.forms import NameAndClubChecks, PlayerChoiceField, limit_to
+from tournament.models import KeepApart, Player, Tournament
+
+
+class PlayerForm(NameAndClubChecks, forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "club", "fixed_table"]
+        labels = {"fixed_table": "Always at table (accessibility)"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        limit_to(self.fields["fixed_table"], limits.FIXED_TABLE)
+
+
+class CsvImportForm(forms.Form):
+    text = forms.CharField(
+        label="Paste the list",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "placeholder": "name,club\nAnn Smith,Red Lion"}),
+    )
+    file = forms.FileField(label="or upload a CSV file", required=False)
+    skip_bad = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # Set by the preview's button: only then is anything imported.
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    MAX_BYTES = 1_000_000
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        upload = data.get("file")
+        if upload:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(
+                    "The file is larger than 1 MB; is it a list of players?"
+                )
+            try:
+                data["text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    "The file is not UTF-8 text: save it as “CSV UTF-8” and upload it again."
+                ) from None
+        text = data.get("text") or ""
+        if not text.strip():
+            raise forms.ValidationError("Paste a list of players or choose a file.")
+        if len(text.encode()) > self.MAX_BYTES:
+            raise forms.ValidationError("The list is larger than 1 MB; is it a list of players?")
+        return data
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        # The players page shows this form's errors in one place, above it: an error kept
+        # beside a field (an empty file, a NUL character) would not be shown at all.
+        super().add_error(None, error)
+
+
+class KeepApartForm(forms.Form):
+    first = PlayerChoiceField(queryset=Player.objects.none(), label="Keep")
+    second = PlayerChoiceField(queryset=Player.objects.none(), label="apart from")
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(tournament=tournament).order_by("name")
+        cast(forms.ModelChoiceField, self.fields["first"]).queryset = players
+        cast(forms.ModelChoiceField, self.fields["second"]).queryset = players
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError("Choose two different players.")
+        return data
+
+
+class RemoveKeepApartForm(forms.Form):
+    """The kept-apart pair to let sit together again: one of this tournament's."""
+
+    pair = forms.ModelChoiceField(
+        queryset=KeepApart.objects.none(),
+        error_messages={
+            "required": "Choose the pair to let sit together.",
+            "invalid_choice": "That pair is not kept apart in this tournament (any more).",
+        },
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["pair"]).queryset = KeepApart.objects.filter(
+            tournament=tournament
+        ).select_related("first", "second")
+
+
+class CheckInEveryoneForm(forms.Form):
+    """The players a "Check in everyone not yet in" confirmation named, as their ids
+    in one field: a room of players would be more fields than a request may carry."""
+
+    players = forms.CharField(
+        max_length=200_000,
+        widget=forms.HiddenInput,
+        error_messages={"required": "No players were named: open the confirmation again."},
+    )
+
+    def clean_players(self) -> list[int]:
+        ids = self.cleaned_data["players"].split(",")
+        if not all(each.isascii() and each.isdigit() and len(each) < 12 for each in ids):
+            raise forms.ValidationError(
+                "The players to check in could not be read: open the confirmation again."
+            )
+        return [int(each) for each in ids]
