@@ -12,10 +12,9 @@ from tournament.kernel import limits
 from tournament.kernel.forms import NameAndClubChecks
 from tournament.models import Person
 from tournament.people import services as people
-from tournament.players.forms import PlayerForm
 
 
-def _member(value: str) -> str:
+def member_number(value: str) -> str:
     try:
         return people.clean_member(value, "Member number")
     except UserError as problem:
@@ -33,7 +32,7 @@ class PersonForm(NameAndClubChecks, forms.Form):
     )
 
     def clean_member(self) -> str:
-        return _member(self.cleaned_data["member"])
+        return member_number(self.cleaned_data["member"])
 
 
 class MergeForm(forms.Form):
@@ -54,40 +53,3 @@ class MergeForm(forms.Form):
         if other.pk == self.person.pk:
             raise forms.ValidationError("Choose another person to merge with.")
         return other
-
-
-class AddPlayerForm(PlayerForm):
-    """A new player, perhaps linked at once to a person chosen from the register or
-    found by member number."""
-
-    member = forms.CharField(
-        label="Member number (optional)",
-        max_length=limits.MEMBER_MAX + 10,
-        required=False,
-    )
-    person = forms.IntegerField(required=False, widget=forms.HiddenInput)
-
-    class Meta(PlayerForm.Meta):
-        pass
-
-    def clean_member(self) -> str:
-        return _member(self.cleaned_data["member"])
-
-    def clean_person(self) -> Person | None:
-        pk = self.cleaned_data.get("person")
-        if pk is None:
-            return None
-        person = Person.objects.filter(pk=pk).first()
-        if person is None:
-            raise forms.ValidationError("That person is no longer in the register.")
-        return person
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        person, member = data.get("person"), data.get("member")
-        if person is not None and member and person.member and person.member != member:
-            self.add_error(
-                "member", f"{person.name}’s member number is {person.member}, not {member}."
-            )
-        return data

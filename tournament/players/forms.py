@@ -1,4 +1,5 @@
-"""The forms of a tournament's players: one player, a list to import, checking everyone in,
+"""The forms of a tournament's players: one player (a new one perhaps linked at once to a
+person of the register), a list to import, checking everyone in,
 and pairs kept apart."""
 
 from typing import Any, cast
@@ -7,7 +8,8 @@ from django import forms
 
 from tournament.kernel import limits
 from tournament.kernel.forms import NameAndClubChecks, PlayerChoiceField, limit_to
-from tournament.models import KeepApart, Player, Tournament
+from tournament.models import KeepApart, Person, Player, Tournament
+from tournament.people.forms import member_number
 
 
 class PlayerForm(NameAndClubChecks, forms.ModelForm):
@@ -115,3 +117,40 @@ class CheckInEveryoneForm(forms.Form):
                 "The players to check in could not be read: open the confirmation again."
             )
         return [int(each) for each in ids]
+
+
+class AddPlayerForm(PlayerForm):
+    """A new player, perhaps linked at once to a person chosen from the register or
+    found by member number."""
+
+    member = forms.CharField(
+        label="Member number (optional)",
+        max_length=limits.MEMBER_MAX + 10,
+        required=False,
+    )
+    person = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    class Meta(PlayerForm.Meta):
+        pass
+
+    def clean_member(self) -> str:
+        return member_number(self.cleaned_data["member"])
+
+    def clean_person(self) -> Person | None:
+        pk = self.cleaned_data.get("person")
+        if pk is None:
+            return None
+        person = Person.objects.filter(pk=pk).first()
+        if person is None:
+            raise forms.ValidationError("That person is no longer in the register.")
+        return person
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        person, member = data.get("person"), data.get("member")
+        if person is not None and member and person.member and person.member != member:
+            self.add_error(
+                "member", f"{person.name}’s member number is {person.member}, not {member}."
+            )
+        return data

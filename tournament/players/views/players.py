@@ -29,18 +29,18 @@ from tournament.kernel.forms import form_errors
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import KeepApart, Player, Tournament
 from tournament.people import services as people
-from tournament.people.forms import AddPlayerForm
 from tournament.players import lists as player_lists
 from tournament.players import services as player_service
 from tournament.players.forms import (
+    AddPlayerForm,
     CheckInEveryoneForm,
     CsvImportForm,
     KeepApartForm,
     RemoveKeepApartForm,
 )
+from tournament.players.tables import PlayersTable
 from tournament.shared.permissions import get_tournament_for_organiser
 from tournament.standings.adjustments import with_adjustments
-from tournament.standings.tables import PlayersTable
 
 
 def _duplicates(names: list[tuple[int, str]], shown: list[Player]) -> set[int]:
