@@ -13,9 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.text import capfirst
+
 from scoring.errors import UserError
 from tournament.models import Sheet, Table, TablePhone
-from tournament.sheets import access as access
+from tournament.sheets import access
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,12 @@ def refusal_for(
     sheet.table = table
     facts = access.facts_of(sheet, writer_entered_it=_entered_it(table, sheet, author))
     return access.refusal(_writer(table, author), act, facts)
+
+
+def refusal_in_words(table: Table, sheet: Sheet, author: Author, act: access.Act) -> str:
+    """``refusal_for`` as a page says it, a sentence; blank when ``author`` may ``act``."""
+    refused = refusal_for(table, sheet, author, act)
+    return capfirst(refused.reason) + "." if refused else ""
 
 
 class ClosedAtTableError(UserError):

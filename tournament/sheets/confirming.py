@@ -13,7 +13,7 @@ from django.db import transaction
 from scoring.errors import UserError
 from scoring.rules import Leave
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.sheets import access as access
+from tournament.sheets import access
 from tournament.sheets.authors import AtTable, Author, ConfirmRefusedError, check_may, recorded_as
 from tournament.sheets.checking import SheetInvalidError, check_rows
 from tournament.sheets.facts import write_deals

@@ -125,3 +125,11 @@ class SheetPostForm(forms.Form):
 
 class ConfirmModeForm(forms.Form):
     mode = forms.ChoiceField(choices=[("review", "review"), ("retype", "retype")], required=False)
+
+
+def sheet_post(data: Any) -> dict[str, Any]:
+    """The sheet form's own fields (``SheetPostForm``), each left out when missing or
+    malformed: a bad live-check hint is ignored, a bad version refuses the save."""
+    form = SheetPostForm(data)
+    form.is_valid()
+    return form.cleaned_data

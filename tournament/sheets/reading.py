@@ -5,8 +5,8 @@ awaiting confirmation (*pending*), else the *confirmed* deals, the official fact
 from __future__ import annotations
 
 from tournament.models import DealResult, Sheet, SheetStatus, Table
-from tournament.sheets import access as access
-from tournament.sheets.rows import Row
+from tournament.sheets import access
+from tournament.sheets.rows import Row, clean_row
 
 
 def confirmed_rows(table: Table) -> list[Row]:
@@ -60,3 +60,11 @@ def current_rows(sheet: Sheet) -> list[Row]:
     if sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
         return list(sheet.pending)
     return confirmed_rows(sheet.table)
+
+
+def pending_rows(sheet: Sheet) -> list[Row]:
+    """The rows being typed or awaiting confirmation, cleaned; none for a sheet that is
+    not started or is confirmed (a phone never shows the confirmed facts)."""
+    if sheet.status in (SheetStatus.DRAFT, SheetStatus.ENTERED):
+        return [clean_row(row, sheet.table.size) for row in sheet.pending]
+    return []

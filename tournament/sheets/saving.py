@@ -25,7 +25,7 @@ from scoring.errors import UserError
 from scoring.rules import Leave
 from tournament.models import Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.shared.locks import hold_round
-from tournament.sheets import access as access
+from tournament.sheets import access
 from tournament.sheets.authors import AtTable, Author, check_may, recorded_as
 from tournament.sheets.checking import SheetInvalidError, check_rows, stop_warning
 from tournament.sheets.facts import write_deals

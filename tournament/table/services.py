@@ -28,7 +28,7 @@ from django_ratelimit.core import is_ratelimited
 from tournament.kernel.codes import clean_code, new_table_code
 from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Table, TablePhone
 from tournament.shared.locks import lock_round
-from tournament.sheets import access as access
+from tournament.sheets import access
 from tournament.sheets.authors import AtTable
 from tournament.sheets.reading import peek_sheet
 

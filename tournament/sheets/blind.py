@@ -1,0 +1,53 @@
+"""Blind confirmation: a second person (a scorer, or a second phone at the table where
+the tournament allows it) confirms an entered sheet by re-typing it from the paper
+without seeing it. Until they choose to look, no page shows them its numbers, and a
+re-type is compared only once it is complete: comparing half a sheet would show the
+entered values and spoil the blindness. The desk's and the phone's pages ask here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scoring.rules import Leave, absent_seats
+from tournament.models import Sheet, Table
+from tournament.sheets.access import Act
+from tournament.sheets.authors import Author, refusal_in_words
+from tournament.sheets.rows import Row, clean_row
+
+# A blind re-type that differs in a few cells shows the entered value beside each: a
+# slip to check against the paper. One that differs in more was not typed from this
+# paper (or was typed to make the page show the entered numbers): its differing cells
+# are marked without the entered values, or a confirmer could copy them in and confirm
+# a sheet they never read.
+MISMATCHES_SHOWN = 5
+
+
+def confirm_refusal(table: Table, sheet: Sheet, author: Author) -> str:
+    """Why ``author`` may not confirm ``sheet`` now, in words; blank when they may, which
+    is when it awaits confirmation and someone else entered it (``refusal_for``)."""
+    return refusal_in_words(table, sheet, author, Act.CONFIRM)
+
+
+def awaits_blind_confirmation(table: Table, sheet: Sheet, author: Author) -> bool:
+    """Whether ``author`` may still confirm ``sheet`` by re-typing it blind: until they
+    choose to look (reviewing it against the paper, or opening it to change it), no page
+    shows them its numbers."""
+    return not confirm_refusal(table, sheet, author)
+
+
+def incomplete_retype(
+    retyped: Sequence[Row], size: int, deals: int, leaves: Sequence[Leave] = ()
+) -> str:
+    """Why a blind re-type of ``deals`` deals cannot be compared yet: the first deal with
+    a blank cell (a seat that had left has no count); blank when it is complete."""
+    for number, row in enumerate(retyped[:deals], start=1):
+        cleaned = clean_row(row, size)
+        absent = absent_seats(number, leaves)
+        counts = [v for seat, v in enumerate(cleaned["won"], start=1) if seat not in absent]
+        if None in (*counts, cleaned["left_over"], cleaned["last_in"]):
+            return (
+                f"Deal {number} is not complete: type every count of the {deals} deals, "
+                "then confirm. Nothing was compared yet."
+            )
+    return ""
