@@ -30,7 +30,6 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
-from tournament.backup import kept_ids
 from tournament.backup.folder import Backup
 from tournament.kernel import names
 from tournament.models import (
@@ -45,7 +44,7 @@ from tournament.models import (
 )
 from tournament.people import services as people
 from tournament.shared import public_changes
-from tournament.tournament_file import loading
+from tournament.tournament_file import kept_ids, loading
 
 M = TypeVar("M", bound=models.Model)
 _BATCH = 500

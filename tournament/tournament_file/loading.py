@@ -23,7 +23,6 @@ from scoring.errors import UserError
 from scoring.rules import DealFacts, deals_in_round, leaves_of
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
-from tournament.backup import kept_ids
 from tournament.models import (
     Adjustment,
     Bye,
@@ -44,11 +43,12 @@ from tournament.models import (
 from tournament.people import services as people
 from tournament.shared import public_changes
 from tournament.shared.locks import lock_rounds
+from tournament.tournament_file import kept_ids
 from tournament.tournament_file import leaves_adjustments as version_3
+from tournament.tournament_file import links as tournament_links
 from tournament.tournament_file.checking import check_bounded, slug_for
 from tournament.tournament_file.file_format import PUBLIC_SETTINGS, SETTINGS
 from tournament.tournament_file.schema import FORMAT_1
-from tournament.tournaments import links as tournament_links
 
 
 class TournamentExistsError(UserError):

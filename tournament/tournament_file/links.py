@@ -16,9 +16,9 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from tournament.backup import kept_ids
 from tournament.kernel import names
 from tournament.models import Player, SeriesTournament, Tournament
+from tournament.tournament_file import kept_ids
 
 
 @dataclass(frozen=True)
