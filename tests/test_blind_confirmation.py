@@ -12,7 +12,7 @@ import pytest
 from tests.pages import inputs, sheet_cells
 from tests.test_views_scorer import ROWS, enter, form, url
 from tournament.models import Deal, Sheet, SheetStatus
-from tournament.sheets.views import MISMATCHES_SHOWN
+from tournament.sheets.blind import MISMATCHES_SHOWN
 
 # Each seat's cards won and the left over summed over ROWS: the sheet's running totals.
 CARD_TOTALS = ("50", "22", "32", "24", "80")

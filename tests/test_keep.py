@@ -24,12 +24,12 @@ def messages_of(response):
 def test_a_save_with_a_key_is_recorded_once_however_often_it_is_sent(scorer_client, seated_round):
     first = scorer_client.post(url("sheet"), form(key=KEY), follow=True)
     assert messages_of(first) == [
-        "Round 1, table 1 saved: it now awaits confirmation by a different person."
+        "Round 1 · Table 1 saved: it now awaits confirmation by a different person."
     ]
     again = scorer_client.post(url("sheet"), form(key=KEY), follow=True)
     assert again.status_code == 200
     assert messages_of(again) == [
-        "Round 1, table 1 was already saved with these numbers: nothing changed."
+        "Round 1 · Table 1 was already saved with these numbers: nothing changed."
     ]
     assert recorded() == [("entered", KEY)]
 
@@ -41,7 +41,7 @@ def test_a_form_sent_by_script_is_told_where_to_go_and_the_message_waits_there(
     assert response.status_code == 200
     assert response["HX-Redirect"] == url("sheet")
     shown = scorer_client.get(response["HX-Redirect"])
-    assert "Round 1, table 1: draft saved (version 1)" in shown.content.decode()
+    assert "Round 1 · Table 1: draft saved (version 1)" in shown.content.decode()
 
     final = scorer_client.post(url("sheet"), form(version=1, key="another-key-1234567890"), **HTMX)
     assert final["HX-Redirect"] == f"{url('home')}?round=1"
@@ -72,11 +72,11 @@ def test_a_confirmation_with_a_key_sent_twice_confirms_once(
     confirm = {"mode": "review", "expected_version": "1", "key": KEY}
     first = second_scorer_client.post(url("confirm"), confirm, **HTMX)
     assert first["HX-Redirect"] == f"{url('home')}?round=1"
-    assert "Round 1, table 1 confirmed: it now counts." in (
+    assert "Round 1 · Table 1 confirmed: it now counts." in (
         second_scorer_client.get(first["HX-Redirect"]).content.decode()
     )
     again = second_scorer_client.post(url("confirm"), confirm, follow=True)
-    assert messages_of(again) == ["Round 1, table 1 was already confirmed: nothing changed."]
+    assert messages_of(again) == ["Round 1 · Table 1 was already confirmed: nothing changed."]
     assert recorded() == [("entered", ""), ("confirmed", KEY)]
     assert table().sheet.status == SheetStatus.CONFIRMED
 

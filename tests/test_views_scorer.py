@@ -156,7 +156,7 @@ def test_a_complete_sheet_awaits_confirmation(scorer_client, seated_round):
     response = enter(scorer_client)
     assert response.url == url("home") + "?round=1"
     response = scorer_client.get(response.url)
-    assert "Round 1, table 1 saved: it now awaits confirmation" in response.content.decode()
+    assert "Round 1 · Table 1 saved: it now awaits confirmation" in response.content.decode()
     assert Sheet.objects.get().status == SheetStatus.ENTERED
     assert not Deal.objects.exists()
     response = scorer_client.get(url("sheet"))
@@ -478,7 +478,7 @@ def test_a_review_against_the_paper_confirms(scorer_client, second_scorer_client
     response = second_scorer_client.post(
         url("confirm"), {"mode": "review", "expected_version": "1"}, follow=True
     )
-    assert "Round 1, table 1 confirmed" in response.content.decode()
+    assert "Round 1 · Table 1 confirmed" in response.content.decode()
     sheet = Sheet.objects.get()
     assert (sheet.status, sheet.confirmed_by.username) == (SheetStatus.CONFIRMED, "sarah")
     assert confirmed_rows(table()) == ROWS

@@ -249,7 +249,7 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
     simon.set_viewport_size(laptop)
     expect(simon.get_by_role("button", name="Save sheet")).to_be_focused()
     simon.keyboard.press("Enter")
-    expect_message(simon, "Round 1, table 1 saved: it now awaits confirmation")
+    expect_message(simon, "Round 1 · Table 1 saved: it now awaits confirmation")
     expect(simon.locator("li[data-table='1'] .status")).to_have_text("Entered by a scorer")
     shot(simon, "10-sheet-saved")
 
@@ -265,7 +265,7 @@ def test_tournament_evening(new_page, organiser, scorer, second_scorer, screensh
         )
     shot(sarah, "11-confirm-review")
     sarah.get_by_role("button", name="Confirm: matches the paper").click()
-    expect_message(sarah, "Round 1, table 1 confirmed: it now counts.")
+    expect_message(sarah, "Round 1 · Table 1 confirmed: it now counts.")
     expect(sarah.locator("li[data-table='1'] .status")).to_have_text("Confirmed")
     shot(sarah, "12-confirmed")
 

@@ -98,7 +98,7 @@ def test_an_invited_scorer_chooses_a_password_on_a_phone_and_confirms_a_sheet(
     dora.get_by_role("link", name="Review it against the paper").click()
     dora.get_by_role("button", name="Confirm: matches the paper").click()
     expect(dora.locator("ul.messages")).to_contain_text(
-        "Round 1, table 1 confirmed: it now counts."
+        "Round 1 · Table 1 confirmed: it now counts."
     )
     sheet = Sheet.objects.get(table=table)
     assert sheet.status == SheetStatus.CONFIRMED

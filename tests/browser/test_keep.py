@@ -269,7 +269,7 @@ def test_a_blind_retype_comes_back_after_a_reload_and_is_cleared_once_confirmed(
     expect(banner).to_contain_text("confirm it to record them")
     type_sheet(page, DEALS)
     page.get_by_role("button", name="Confirm").click()
-    expect_message(page, "Round 1, table 1 confirmed: it now counts.")
+    expect_message(page, "Round 1 · Table 1 confirmed: it now counts.")
     page.goto(retype)
     expect(page.get_by_text("This sheet is not awaiting confirmation")).to_be_visible()
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('lld-keep'))") == []

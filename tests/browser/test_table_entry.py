@@ -88,7 +88,7 @@ def test_a_phone_types_a_sheet_a_scorer_confirms_it_and_it_counts(new_page, tabl
     log_in(desk, scorer.username, "/score/five-open/r1/t1/confirm/?mode=review")
     expect(desk.locator(".sheet-status, main")).to_contain_text("table 1, phone 1")
     desk.get_by_role("button", name="Confirm: matches the paper").click()
-    expect(desk.locator("ul.messages")).to_contain_text("Round 1, table 1 confirmed")
+    expect(desk.locator("ul.messages")).to_contain_text("Round 1 · Table 1 confirmed")
 
     # Confirmed: the code has done its work.
     phone.goto(entry_path(table.code))

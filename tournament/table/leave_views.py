@@ -1,8 +1,7 @@
 """Entry at the table: the page where a phone records that a player left mid-round
 (docs/rules.md, "A player leaves mid-round"). Like a deal page it saves the sheet as a
 draft at once, with the leave, through ``services.sheets`` (the same rules as the desk:
-``sheet_leaves``); the deal pages then leave the player out of the deals after it. Also
-the blind re-type's "Record" of a player who left, which draws the re-type again."""
+``sheet_leaves``); the deal pages then leave the player out of the deals after it."""
 
 from __future__ import annotations
 
@@ -13,30 +12,40 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
-from tournament.models import Sheet, SheetStatus, Table
+from tournament.models import Sheet, Table
 from tournament.sheets.access import Act
-from tournament.sheets.authors import ClosedAtTableError, SaveRefusedError
+from tournament.sheets.authors import (
+    ClosedAtTableError,
+    SaveRefusedError,
+)
 from tournament.sheets.checking import SheetInvalidError
-from tournament.sheets.forms import PostedLeaves, SheetPostForm, posted_leaves, shown_leaves
+from tournament.sheets.forms import (
+    PostedLeaves,
+    posted_leaves,
+    sheet_post,
+    shown_leaves,
+)
 from tournament.sheets.leaves import current_leaves
-from tournament.sheets.reading import peek_sheet
+from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import trim
 from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.sheets.versions import ReplayMismatchError
+from tournament.sheets.view_model import (
+    stray_counts,
+)
 from tournament.table import services as entry
-from tournament.table import views as at_table
+from tournament.table.opening import open_code, open_for_post
+from tournament.table.pages import (
+    base_context,
+    closed,
+    code_url,
+    phone_refusal,
+    round_deals,
+)
 from tournament.templatetags.keep import keep_key, keep_table_key
-
-
-def _expected_version(request: HtmxHttpRequest) -> int | None:
-    """The sheet's version the page was drawn from (``SheetPostForm``); None when missing
-    or malformed, which refuses the post."""
-    form = SheetPostForm(request.POST)
-    form.is_valid()
-    return form.cleaned_data.get("expected_version")
 
 
 def _context(
@@ -51,12 +60,12 @@ def _context(
     saved = current_leaves(sheet)
     leaves = posted.leaves if posted is not None and not problems else saved
     seats = list(table.seats.all())
-    return at_table._base(
+    return base_context(
         table,
         sheet=sheet,
         leaves=shown_leaves(leaves, seats, saved),
-        typed=len(trim(at_table._rows(sheet))),
-        most=at_table._most(table, leaves),
+        typed=len(trim(pending_rows(sheet))),
+        most=round_deals(table, leaves),
         version=version,
         problems=[capfirst(p) for p in problems],
         changed=changed,
@@ -70,11 +79,11 @@ def _context(
 @never_cache
 @require_http_methods(["GET", "POST"])
 def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    table = (at_table._open if request.method == "GET" else at_table._open_for_post)(request, code)
+    table = (open_code if request.method == "GET" else open_for_post)(request, code)
     if isinstance(table, HttpResponse):
         return table
     sheet = peek_sheet(table)
-    refusal = at_table._refusal(request, table, sheet, Act.SAVE)
+    refusal = phone_refusal(request, table, sheet, Act.SAVE)
     if refusal:
         # The sheet rule's own words: why this phone may not change the sheet now.
         messages.error(request, refusal)
@@ -82,7 +91,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if request.method == "GET":
         return render(request, "table/left.html", _context(table, sheet, version=sheet.version))
 
-    expected = _expected_version(request)
+    expected = sheet_post(request.POST).get("expected_version")
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     posted = posted_leaves(request.POST)
@@ -93,10 +102,10 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
         result = save_sheet(
             table,
             entry.phone_token(request.session, table),
-            trim(at_table._rows(sheet)),
+            trim(pending_rows(sheet)),
             expected_version=expected,
             final=False,
-            key=at_table._posted(request).get("key"),
+            key=sheet_post(request.POST).get("key"),
             # The submission carries no numbers: it saves the deals as saved, with the leaves.
             carried=(),
             left=posted.leaves,
@@ -109,36 +118,16 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except SheetChangedError as changed:
         context = _context(table, changed.sheet, version=changed.sheet.version, changed=True)
         return render(request, "table/left.html", context, status=409)
-    except ClosedAtTableError as closed:
-        return at_table._closed(request, table, closed)
+    except ClosedAtTableError as shut:
+        return closed(request, table, shut)
     except (SaveRefusedError, ReplayMismatchError) as refused_save:
-        return at_table._closed(request, table, refused_save, reload=True)
+        return closed(request, table, refused_save, reload=True)
     messages.success(request, "The players who left are saved ✓")
     saved = peek_sheet(table)
     seats = list(table.seats.all())
-    for number, row in enumerate(at_table._rows(saved), start=1):
-        for _, text in at_table.stray_counts(row, number, current_leaves(saved), seats):
+    for number, row in enumerate(pending_rows(saved), start=1):
+        for _, text in stray_counts(row, number, current_leaves(saved), seats):
             messages.warning(request, capfirst(text) + ".")
     for dropped in result.dropped:
         messages.info(request, capfirst(dropped) + ".")
-    return saved_redirect(request, at_table._url("table:entry", table))
-
-
-@never_cache
-@require_POST
-def confirm_leaves(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """A second phone's blind re-type: its "Record" and "Remove" of a player who left draw
-    the deals again with the leaves as typed, nothing compared."""
-    table = at_table._open(request, code)
-    if isinstance(table, HttpResponse):
-        return table
-    sheet = peek_sheet(table)
-    if _expected_version(request) is None:
-        return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
-    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
-    retyped = at_table._retyped_rows(request, deals, table.size)
-    posted = posted_leaves(request.POST)
-    error = capfirst("; ".join(posted.problems)) + "." if posted.problems else ""
-    refusal = at_table._refusal(request, table, sheet, Act.CONFIRM)
-    context = at_table._confirm_context(table, sheet, retyped, posted, error=error, refusal=refusal)
-    return render(request, "table/confirm.html", context, status=422 if error else 200)
+    return saved_redirect(request, code_url("table:entry", table))

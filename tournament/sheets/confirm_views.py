@@ -1,0 +1,220 @@
+"""The scorer's confirmation page: a second person confirms an entered sheet by
+reviewing it against the paper or by re-typing it blind (``blind``), recording the
+players who left as the paper says, unseen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.errors import UserError
+from scoring.rules import deals_in_round
+from tournament.kernel.http import HtmxHttpRequest, saved_redirect
+from tournament.models import SheetStatus, Table
+from tournament.sheets.blind import (
+    MISMATCHES_SHOWN,
+    awaits_blind_confirmation,
+    incomplete_retype,
+)
+from tournament.sheets.checking import check_rows, stop_warning
+from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
+from tournament.sheets.desk import author_name
+from tournament.sheets.forms import (
+    ConfirmModeForm,
+    PostedLeaves,
+    posted_leaves,
+    sheet_post,
+    shown_leaves,
+)
+from tournament.sheets.leaves import stored_leaves
+from tournament.sheets.pages import (
+    expected_version,
+    resent_note,
+    round_home_url,
+    started_table,
+    table_url,
+)
+from tournament.sheets.reading import current_rows, peek_sheet
+from tournament.sheets.typed_rows import deal_lines, padded, typed_rows
+from tournament.sheets.view_model import (
+    first_empty,
+    sheet_rows,
+    where,
+)
+
+
+def _confirm_base(
+    request: HtmxHttpRequest, table_: Table, posted: PostedLeaves, mode: str | None
+) -> tuple[dict[str, Any], int, int]:
+    """The confirmation page's context, the deals a re-type holds and the rows it shows;
+    ``posted`` are the players who left as the re-type records them (never the entered
+    ones: a blind re-type does not see them)."""
+    round_, tournament = table_.round, table_.round.tournament
+    seats = list(table_.seats.all())
+    size = len(seats)
+    current = peek_sheet(table_)
+    entered_leaves = stored_leaves(current.pending_left)
+    most = deals_in_round(size, tournament.rotations_per_round, posted.leaves)
+    deals = len(current.pending) if current.status == SheetStatus.ENTERED else 0
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "round": round_,
+        "table": table_,
+        "seats": seats,
+        "sheet": current,
+        "mode": mode,
+        "deals": deals,
+        "expected_version": current.version,
+        "entered_by_me": current.entered_by_id == request.user.pk,
+        "entered_by_name": author_name(table_.number, current.entered_by, current.entered_by_phone),
+        "can_confirm": awaits_blind_confirmation(table_, current, request.user),
+        "stop_warning": stop_warning(deals, size, entered_leaves)
+        if current.stopped_early
+        else None,
+        "leaves": shown_leaves(posted.leaves, seats, ()),
+        "leaves_url": table_url("scorer:confirm_leaves", table_),
+    }
+    return context, deals, max(most, deals)
+
+
+@login_required
+@require_POST
+def confirm_leaves(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    """A blind re-type's "Record" and "Remove" of a player who left: the re-type drawn
+    again with the leaves as typed, nothing compared."""
+    table_ = started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    expected = expected_version(request)
+    if expected is None:
+        return HttpResponseBadRequest("The form is incomplete; reload the page.")
+    posted = posted_leaves(request.POST)
+    context, _, count = _confirm_base(request, table_, posted, "retype")
+    seats = context["seats"]
+    retyped = typed_rows(request.POST, len(seats), count)
+    context.update(
+        expected_version=expected,
+        error=capfirst("; ".join(posted.problems)) + "." if posted.problems else "",
+        leave_seat=posted.typed_seat if posted.problems else "",
+        leave_after=posted.typed_after if posted.problems else "",
+        rows=sheet_rows(deal_lines(retyped, len(seats), count), seats, leaves=posted.leaves),
+    )
+    return render(request, "sheets/confirm.html", context, status=422 if posted.problems else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpResponse:
+    table_ = started_table(request, slug, round, table)
+    if isinstance(table_, HttpResponse):
+        return table_
+    round_, tournament = table_.round, table_.round.tournament
+    chosen = ConfirmModeForm(request.POST if request.method == "POST" else request.GET)
+    mode = chosen.cleaned_data.get("mode") or None if chosen.is_valid() else None
+    confirm_url = table_url("scorer:confirm", table_)
+    # A blind re-type records the players who left as the paper says, unseen.
+    posted = posted_leaves(request.POST) if request.method == "POST" else PostedLeaves(())
+    context, deals, count = _confirm_base(request, table_, posted, mode)
+    seats = context["seats"]
+    size = len(seats)
+    current = context["sheet"]
+    entered_leaves = stored_leaves(current.pending_left)
+    most = count
+    blank = padded([], size, count)
+
+    if request.method == "POST":
+        expected = expected_version(request)
+        if expected is None or mode is None:
+            return HttpResponseBadRequest("The form is incomplete; reload the page.")
+        retyped = typed_rows(request.POST, size, most) if mode == "retype" else None
+        if retyped is not None and posted.problems:
+            context.update(
+                expected_version=expected,
+                error=capfirst("; ".join(posted.problems)) + ".",
+                leave_seat=posted.typed_seat,
+                leave_after=posted.typed_after,
+                rows=sheet_rows(padded(retyped, size, len(blank)), seats, leaves=posted.leaves),
+            )
+            return render(request, "sheets/confirm.html", context, status=422)
+        if retyped is not None and context["can_confirm"]:
+            incomplete = incomplete_retype(retyped, size, deals, posted.leaves)
+            if incomplete:
+                context.update(
+                    expected_version=expected,
+                    error=incomplete,
+                    rows=sheet_rows(padded(retyped, size, len(blank)), seats, leaves=posted.leaves),
+                )
+                return render(request, "sheets/confirm.html", context, status=422)
+        try:
+            result = confirm_sheet(
+                table_,
+                request.user,
+                expected_version=expected,
+                retyped=retyped,
+                key=sheet_post(request.POST).get("key"),
+                retyped_left=posted.leaves if retyped is not None else None,
+            )
+        except LeavesMismatchError as differs:
+            context.update(
+                expected_version=expected,
+                error=capfirst(str(differs)) + ".",
+                rows=sheet_rows(
+                    padded(retyped or [], size, len(blank)), seats, leaves=posted.leaves
+                ),
+            )
+            return render(request, "sheets/confirm.html", context, status=422)
+        except SheetMismatchError as mismatch:
+            entered = {m.cell: m.entered for m in mismatch.mismatches}
+            error = capfirst(str(mismatch)) + ". Nothing was saved."
+            few = len(entered) <= MISMATCHES_SHOWN
+            if not few:
+                # Not even which cells differ: marking them would tell, for a re-type of
+                # one value everywhere, every cell that holds that value.
+                differing = sorted({m.deal for m in mismatch.mismatches})
+                error = (
+                    f"{len(entered)} cells differ from the sheet as entered, in deal"
+                    f"{'s' if len(differing) != 1 else ''} {', '.join(map(str, differing))}: "
+                    "too many "
+                    "to be slips of the finger, so neither the cells nor the entered numbers "
+                    "are shown. Re-type the sheet from the paper, or check it with the person "
+                    "who entered it. Nothing was saved."
+                )
+            context.update(
+                expected_version=expected,
+                error=error,
+                rows=sheet_rows(
+                    padded(retyped or [], size, len(blank)),
+                    seats,
+                    marks=dict.fromkeys(entered, "mismatch") if few else None,
+                    others=entered if few else None,
+                    leaves=posted.leaves,
+                ),
+            )
+            return render(request, "sheets/confirm.html", context, status=422)
+        except UserError as refused:
+            messages.error(request, capfirst(str(refused)) + ".")
+            return redirect(f"{confirm_url}?mode={mode}")
+        if result.repeated:
+            messages.info(request, f"{where(table_)} was already confirmed: nothing changed.")
+        else:
+            messages.success(
+                request, f"{where(table_)} confirmed: it now counts.{resent_note(request)}"
+            )
+        return saved_redirect(request, round_home_url(tournament, round_))
+
+    if mode == "review":
+        entered_rows = padded(current_rows(current), size, deals)
+        context["rows"] = sheet_rows(entered_rows, seats, leaves=entered_leaves)
+        context["leaves"] = shown_leaves(entered_leaves, seats, entered_leaves)
+        # Totals to compare with the paper's bottom line.
+        context["totals"] = check_rows(entered_rows, table_, final=False, leaves=entered_leaves)
+    elif mode == "retype":
+        context["rows"] = sheet_rows(blank, seats)
+        context["autofocus"] = first_empty(context["rows"])
+    return render(request, "sheets/confirm.html", context)

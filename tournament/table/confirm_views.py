@@ -1,0 +1,203 @@
+"""Entry at the table: blind confirmation by a second phone, where the tournament allows
+it. The phone re-types the submitted sheet from the paper without seeing it, with the
+players who left as the paper says (its "Record" and "Remove" draw the re-type again,
+nothing compared); the rules are the sheets' (``sheets.blind``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
+from django.utils.text import capfirst
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.errors import UserError
+from scoring.rules import absent_seats, dealer_at
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.models import Sheet, SheetStatus, Table
+from tournament.sheets.authors import (
+    ClosedAtTableError,
+)
+from tournament.sheets.blind import MISMATCHES_SHOWN, confirm_refusal, incomplete_retype
+from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
+from tournament.sheets.desk import author_name
+from tournament.sheets.forms import (
+    PostedLeaves,
+    players_at,
+    posted_leaves,
+    sheet_post,
+    shown_leaves,
+)
+from tournament.sheets.reading import peek_sheet
+from tournament.sheets.rows import Row, trim
+from tournament.sheets.typed_rows import blank_row, posted_deals
+from tournament.sheets.versions import ReplayMismatchError
+from tournament.sheets.view_model import (
+    Input,
+    mismatch_differences,
+    shown,
+)
+from tournament.table import services as entry
+from tournament.table.opening import open_code, open_for_post
+from tournament.table.pages import (
+    base_context,
+    closed,
+    code_url,
+    done,
+    round_deals,
+    this_phone,
+)
+from tournament.templatetags.keep import keep_key, keep_table_key
+
+
+def _confirm_context(
+    table: Table,
+    sheet: Sheet,
+    retyped: list[Row],
+    posted: PostedLeaves | None = None,
+    **context: Any,
+) -> dict[str, Any]:
+    """The blind re-type; ``posted`` holds the players who left as this phone typed them
+    (never the entered ones: they are not shown)."""
+    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    leaves = posted.leaves if posted else ()
+    blocks = []
+    for number in range(1, deals + 1):
+        row = retyped[number - 1] if number <= len(retyped) else blank_row(table.size)
+        seats = list(table.seats.all())
+        absent = absent_seats(number, leaves)
+        blocks.append(
+            {
+                "number": number,
+                "dealer": seats[dealer_at(number, table.size, leaves) - 1],
+                "inputs": [
+                    Input(cell_name(number, WON, s.position), shown(v), s, False)
+                    for s, v in zip(seats, row["won"], strict=False)
+                    if s.position not in absent or v is not None
+                ],
+                "playing": [s for s in seats if s.position not in absent],
+                "players": players_at(number, table.size, leaves),
+                "left_over": Input(
+                    cell_name(number, LEFT_OVER), shown(row["left_over"]), None, False
+                ),
+                "last_in_name": cell_name(number, LAST_IN),
+                "last_in": shown(row["last_in"]),
+            }
+        )
+    return base_context(
+        table,
+        sheet=sheet,
+        deals=deals,
+        blocks=blocks,
+        leaves=shown_leaves(leaves, list(table.seats.all()), ()),
+        leave_seat=posted.typed_seat if posted and posted.problems else "",
+        leave_after=posted.typed_after if posted and posted.problems else "",
+        leaves_url=code_url("table:confirm_leaves", table),
+        version=sheet.version,
+        entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
+        keep=keep_key(table, sheet.version, "confirm"),
+        keep_table=keep_table_key(table, "confirm"),
+        **context,
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    def carried(table: Table) -> tuple[list[Row], None]:
+        return trim(posted_deals(request.POST, round_deals(table), table.size)), None
+
+    table = (
+        open_code(request, code)
+        if request.method == "GET"
+        else open_for_post(request, code, carried)
+    )
+    if isinstance(table, HttpResponse):
+        return table
+    sheet = peek_sheet(table)
+    refusal = confirm_refusal(table, sheet, this_phone(request, table))
+    if request.method == "GET":
+        context = _confirm_context(table, sheet, [], refusal=refusal)
+        return render(request, "table/confirm.html", context)
+
+    posted = sheet_post(request.POST)
+    expected = posted.get("expected_version")
+    if expected is None:
+        return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
+    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    retyped = posted_deals(request.POST, deals, table.size)
+    left = posted_leaves(request.POST)
+    if left.problems:
+        # A player who left, half typed into the fields: nothing compared, said so.
+        error = capfirst("; ".join(left.problems)) + "."
+        context = _confirm_context(table, sheet, retyped, left, error=error)
+        return render(request, "table/confirm.html", context, status=422)
+    incomplete = "" if refusal else incomplete_retype(retyped, table.size, deals, left.leaves)
+    if incomplete:
+        context = _confirm_context(table, sheet, retyped, left, error=incomplete)
+        return render(request, "table/confirm.html", context, status=422)
+    try:
+        confirm_sheet(
+            table,
+            entry.phone_token(request.session, table),
+            expected_version=expected,
+            retyped=retyped,
+            key=posted.get("key"),
+            retyped_left=left.leaves,
+        )
+    except LeavesMismatchError as differs:
+        context = _confirm_context(table, sheet, retyped, left, error=capfirst(str(differs)) + ".")
+        return render(request, "table/confirm.html", context, status=422)
+    except SheetMismatchError as mismatch:
+        found = mismatch.mismatches
+        few = len(found) <= MISMATCHES_SHOWN
+        context = _confirm_context(
+            table,
+            sheet,
+            retyped,
+            left,
+            error=capfirst(str(mismatch)) + ". Nothing was confirmed.",
+            differences=mismatch_differences(table, found) if few else [],
+            differing_deals=sorted({m.deal for m in found}),
+        )
+        return render(request, "table/confirm.html", context, status=422)
+    except ClosedAtTableError as shut:
+        return closed(request, table, shut)
+    except ReplayMismatchError as replayed:
+        return closed(request, table, replayed, reload=True)
+    except UserError as refused:
+        # ConfirmRefusedError, or the sheet changed since the page was loaded.
+        context = _confirm_context(
+            table, peek_sheet(table), [], refusal=capfirst(str(refused)) + ".", refused=True
+        )
+        return render(request, "table/confirm.html", context, status=409)
+    confirmer = entry.phone_number(table, entry.known_phone(request.session, table))
+    return done(
+        request,
+        table,
+        f"Confirmed by table {table.number}, phone {confirmer}: the sheet now counts. Hand the "
+        "paper sheet in at the desk.",
+    )
+
+
+@never_cache
+@require_POST
+def confirm_leaves(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """A second phone's blind re-type: its "Record" and "Remove" of a player who left draw
+    the deals again with the leaves as typed, nothing compared."""
+    table = open_code(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    sheet = peek_sheet(table)
+    if sheet_post(request.POST).get("expected_version") is None:
+        return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
+    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    retyped = posted_deals(request.POST, deals, table.size)
+    posted = posted_leaves(request.POST)
+    error = capfirst("; ".join(posted.problems)) + "." if posted.problems else ""
+    refusal = confirm_refusal(table, sheet, this_phone(request, table))
+    context = _confirm_context(table, sheet, retyped, posted, error=error, refusal=refusal)
+    return render(request, "table/confirm.html", context, status=422 if error else 200)

@@ -1,0 +1,94 @@
+"""Entry at the table: the code page (for a phone without a camera), the table's page
+that a table code opens (where the sheet stands, the deals to type, the players who
+left), and the thanks page after a submission or confirmation."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from scoring.rules import dealers
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.sheets.blind import MISMATCHES_SHOWN, confirm_refusal
+from tournament.sheets.desk import author_name, phone_name
+from tournament.sheets.forms import (
+    shown_leaves,
+)
+from tournament.sheets.leaves import current_leaves
+from tournament.sheets.reading import peek_sheet, pending_rows
+from tournament.sheets.rows import trim
+from tournament.sheets.view_model import (
+    retype_differences,
+)
+from tournament.table.opening import open_code
+from tournament.table.pages import (
+    DONE,
+    base_context,
+    closed_to_me,
+    phones_of,
+    round_deals,
+    this_phone,
+)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def code(request: HtmxHttpRequest) -> HttpResponse:
+    """Typing the code, for a phone without a camera."""
+    if request.method == "GET":
+        return render(request, "table/code.html")
+    opened = open_code(request, request.POST.get("code", ""))
+    if isinstance(opened, HttpResponse):
+        return opened
+    return redirect("table:entry", opened.code)
+
+
+@never_cache
+@require_GET
+def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    table = open_code(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    sheet = peek_sheet(table)
+    phones = phones_of(request, table, sheet)
+    rows = pending_rows(sheet)
+    confirm_here = not confirm_refusal(table, sheet, this_phone(request, table))
+    typed = len(trim(rows))
+    # What a phone that may not see the numbers (the blind confirmation) may not see either.
+    leaves = () if closed_to_me(request, table, sheet) else current_leaves(sheet)
+    most = round_deals(table, leaves)
+    order = dealers(table.size, table.round.tournament.rotations_per_round, leaves)
+    differences = retype_differences(table, sheet)
+    context = base_context(
+        table,
+        sheet=sheet,
+        phones=phones,
+        entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
+        typed=typed,
+        most=most,
+        next_deal=min(typed + 1, most),
+        leaves=shown_leaves(leaves, list(table.seats.all()), leaves),
+        closed_to_me=closed_to_me(request, table, sheet),
+        confirm_here=confirm_here,
+        differences=differences if len(differences) <= MISMATCHES_SHOWN else [],
+        differing_deals=sorted({d.deal for d in differences}),
+        retyped_by=phone_name(table.number, sheet.retyped_by_phone)
+        if sheet.retyped_by_phone
+        else "",
+        retyped_by_me=phones.mine is not None and sheet.retyped_by_phone == phones.mine,
+        seat_deals=[
+            (seat, [n for n, dealer in enumerate(order, start=1) if dealer == p])
+            for p, seat in enumerate(table.seats.all(), start=1)
+        ],
+    )
+    return render(request, "table/entry.html", context)
+
+
+@never_cache
+@require_GET
+def thanks(request: HtmxHttpRequest) -> HttpResponse:
+    """What the phone's last submission or confirmation did. Reached without the code, so
+    that a retried submission still finds it once the code has stopped working."""
+    return render(request, "table/thanks.html", {"done": request.session.get(DONE)})

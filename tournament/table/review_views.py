@@ -1,0 +1,142 @@
+"""Entry at the table: the *review* shows the whole sheet as saved, its problems linked
+to their deal pages, and submits the draft as complete, to await confirmation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from scoring.rules import Leave
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.models import Sheet, Table
+from tournament.sheets.authors import (
+    ClosedAtTableError,
+    SaveRefusedError,
+)
+from tournament.sheets.checking import SheetInvalidError, check_rows
+from tournament.sheets.desk import author_name
+from tournament.sheets.forms import (
+    sheet_post,
+    shown_leaves,
+)
+from tournament.sheets.leaves import current_leaves
+from tournament.sheets.reading import peek_sheet, pending_rows
+from tournament.sheets.rows import trim
+from tournament.sheets.saving import SheetChangedError, save_sheet
+from tournament.sheets.versions import ReplayMismatchError
+from tournament.sheets.view_model import (
+    shown_rows,
+)
+from tournament.table import services as entry
+from tournament.table.opening import open_code, open_for_post
+from tournament.table.pages import (
+    base_context,
+    closed,
+    closed_to_me,
+    code_url,
+    done,
+    phones_of,
+    round_deals,
+)
+from tournament.templatetags.keep import keep_key, keep_table_key
+
+
+def _review_context(
+    request: HttpRequest,
+    table: Table,
+    sheet: Sheet,
+    *,
+    stopped_early: bool,
+    final: bool = False,
+    conflict: SheetChangedError | None = None,
+) -> dict[str, Any]:
+    rows = trim(pending_rows(sheet))
+    leaves = current_leaves(sheet)
+    check = check_rows(rows, table, final=final, stopped_early=stopped_early, leaves=leaves)
+    return base_context(
+        table,
+        sheet=sheet,
+        phones=phones_of(request, table, sheet),
+        most=round_deals(table, leaves),
+        leaves=shown_leaves(leaves, list(table.seats.all()), leaves),
+        rows=shown_rows(table, rows, check, leaves),
+        check=check,
+        problems=[_problem_link(table, p, leaves) for p in check.problems],
+        seat_totals=list(zip(table.seats.all(), check.cards, check.totals, strict=False)),
+        stopped_early=stopped_early,
+        version=sheet.version,
+        keep=keep_key(table, sheet.version, "review"),
+        keep_table=keep_table_key(table, "review"),
+        conflict=conflict,
+        entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
+    )
+
+
+def _problem_link(table: Table, problem: str, leaves: Sequence[Leave]) -> tuple[str, str]:
+    """A problem of the sheet and the deal page it is about (blank if none)."""
+    words = problem.split(":", 1)[0].split()
+    number = words[1] if len(words) == 2 and words[0] == "deal" and words[1].isdigit() else ""
+    if number and 1 <= int(number) <= round_deals(table, leaves):
+        return capfirst(problem), code_url("table:deal", table, int(number))
+    return capfirst(problem), ""
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    table = (open_code if request.method == "GET" else open_for_post)(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    sheet = peek_sheet(table)
+    if closed_to_me(request, table, sheet):
+        return redirect("table:entry", table.code)
+    if request.method == "GET":
+        context = _review_context(request, table, sheet, stopped_early=sheet.stopped_early)
+        return render(request, "table/review.html", context)
+
+    posted = sheet_post(request.POST)
+    expected = posted.get("expected_version")
+    if expected is None:
+        return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
+    stopped_early = bool(posted.get("stopped_early"))
+    phone = entry.phone_token(request.session, table)
+    try:
+        save_sheet(
+            table,
+            phone,
+            trim(pending_rows(sheet)),
+            expected_version=expected,
+            final=True,
+            stopped_early=stopped_early,
+            key=posted.get("key"),
+            # The submission carries no numbers: it submits the draft as saved.
+            carried=(),
+        )
+    except SheetInvalidError:
+        context = _review_context(request, table, sheet, stopped_early=stopped_early, final=True)
+        return render(request, "table/review.html", {**context, "refused": True}, status=422)
+    except SheetChangedError as changed:
+        context = _review_context(
+            request, table, changed.sheet, stopped_early=stopped_early, conflict=changed
+        )
+        return render(request, "table/review.html", context, status=409)
+    except ClosedAtTableError as shut:
+        return closed(request, table, shut)
+    except (SaveRefusedError, ReplayMismatchError) as refused:
+        return closed(request, table, refused, reload=True)
+    number = entry.phone_number(table, phone)
+    who = "a scorer at the desk"
+    if table.round.tournament.table_confirm:
+        who = "a scorer at the desk, or another phone at this table,"
+    return done(
+        request,
+        table,
+        f"Submitted by table {table.number} (phone {number}): {who} confirms it against the "
+        "paper. Keep the paper sheet for the desk.",
+    )
