@@ -20,10 +20,10 @@ from django.urls import reverse
 from tests.test_concurrency import complete_rows, load_table, run_together
 from tests.test_races import after, linger_after
 from tournament.models import Adjustment, Round, Seat, Sheet, SheetStatus, Table
+from tournament.players import adjustments
 from tournament.sheets import confirming
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
-from tournament.standings import adjustments
 from tournament.standings.services import tournament_standings
 
 

@@ -13,10 +13,10 @@ from django.urls import reverse
 
 from tournament.kernel import limits
 from tournament.models import Adjustment, Person, Player, Round, Series, SeriesTournament
+from tournament.players import adjustments
+from tournament.players.adjustments import AdjustmentError, NewAdjustment
 from tournament.public.results import public_results
 from tournament.series import services as series
-from tournament.standings import adjustments
-from tournament.standings.adjustments import AdjustmentError, NewAdjustment
 from tournament.standings.services import tournament_standings
 
 

@@ -1,6 +1,6 @@
 """The forms of a tournament's players: one player (a new one perhaps linked at once to a
 person of the register), a list to import, checking everyone in,
-and pairs kept apart."""
+pairs kept apart, and a penalty or award given or taken back (``adjustments`` checks it)."""
 
 from typing import Any, cast
 
@@ -8,8 +8,9 @@ from django import forms
 
 from tournament.kernel import limits
 from tournament.kernel.forms import NameAndClubChecks, PlayerChoiceField, limit_to
-from tournament.models import KeepApart, Person, Player, Tournament
+from tournament.models import KeepApart, Person, Player, Round, Tournament
 from tournament.people.forms import member_number
+from tournament.players.adjustments import SUGGESTED_REASONS
 
 
 class PlayerForm(NameAndClubChecks, forms.ModelForm):
@@ -154,3 +155,51 @@ class AddPlayerForm(PlayerForm):
                 "member", f"{person.name}’s member number is {person.member}, not {member}."
             )
         return data
+
+
+# The id of the datalist of suggested reasons, which the field names.
+REASONS_LIST = "adjustment-reasons"
+
+
+class AdjustmentForm(forms.Form):
+    round = forms.TypedChoiceField(
+        label="Round",
+        coerce=int,
+        error_messages={
+            "required": "Choose the round.",
+            "invalid_choice": "Choose one of the rounds started.",
+        },
+    )
+    points = forms.IntegerField(
+        label="Points (below 0 for a penalty)",
+        error_messages={
+            "required": "Give the points, such as -2 for a penalty or 3 for an award.",
+            "invalid": "Give a whole number of points, such as -2 or 3.",
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+    )
+    reason = forms.CharField(
+        label="Reason",
+        max_length=limits.REASON_MAX,
+        error_messages={"required": "Say why, for example “misdeal” or “slow play”."},
+        widget=forms.TextInput(attrs={"list": REASONS_LIST, "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        numbers = list(
+            Round.objects.filter(tournament=tournament, started=True)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        field = self.fields["round"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [(number, f"Round {number}") for number in numbers]
+        if numbers:
+            # The round being played is the likeliest.
+            self.initial.setdefault("round", numbers[-1])
+        self.reasons = SUGGESTED_REASONS
+
+
+class RemoveAdjustmentForm(forms.Form):
+    adjustment = forms.IntegerField(widget=forms.HiddenInput)

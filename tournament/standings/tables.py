@@ -7,7 +7,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.tiebreaks import Adjusted, decided_column, one_figure_tiebreaks, standings_columns
-from tournament.standings.adjustments import signed
+from tournament.players.adjustments import signed
 from tournament.standings.services import NO_RESULT_YET, TournamentStandings, rank_label
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from tournament.standings.adjustments import signed as signed_points
+from tournament.players.adjustments import signed as signed_points
 
 register = template.Library()
 

@@ -28,7 +28,7 @@ from typing import Any, TypeGuard
 from scoring.rules import Leave, absent_seats, validate_leaves
 from tournament.kernel.names import text_problem
 from tournament.models import Adjustment, Player, Round, SheetStatus, Tournament
-from tournament.standings.adjustments import not_started
+from tournament.players.adjustments import not_started
 from tournament.tournament_file.schema import TIME_PATTERN
 from tournament.tournament_file.schema_v3 import FORMAT_3
 

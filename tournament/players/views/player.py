@@ -19,11 +19,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.models import Player, Tournament
+from tournament.players import adjustments
 from tournament.players import services as player_service
-from tournament.players.forms import PlayerForm
+from tournament.players.forms import REASONS_LIST, AdjustmentForm, PlayerForm, RemoveAdjustmentForm
 from tournament.shared.permissions import get_tournament_for_organiser
-from tournament.standings import adjustments
-from tournament.standings.forms import REASONS_LIST, AdjustmentForm, RemoveAdjustmentForm
 
 SECTION = "adjustments"
 

@@ -31,6 +31,7 @@ from tournament.models import KeepApart, Player, Tournament
 from tournament.people import services as people
 from tournament.players import lists as player_lists
 from tournament.players import services as player_service
+from tournament.players.adjustments import with_adjustments
 from tournament.players.forms import (
     AddPlayerForm,
     CheckInEveryoneForm,
@@ -40,7 +41,6 @@ from tournament.players.forms import (
 )
 from tournament.players.tables import PlayersTable
 from tournament.shared.permissions import get_tournament_for_organiser
-from tournament.standings.adjustments import with_adjustments
 
 
 def _duplicates(names: list[tuple[int, str]], shown: list[Player]) -> set[int]:
