@@ -1,7 +1,7 @@
 """Entry at the table: the page where a phone records that a player left mid-round
 (docs/rules.md, "A player leaves mid-round"). Like a deal page it saves the sheet as a
-draft at once, with the leave, through ``services.sheets`` (the same rules as the desk:
-``sheet_leaves``); the deal pages then leave the player out of the deals after it."""
+draft at once, with the leave, through ``sheets.saving`` (the same rules as the desk:
+``sheets.leaves``); the deal pages then leave the player out of the deals after it."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ from tournament.table.pages import (
     phone_refusal,
     round_deals,
 )
-from tournament.templatetags.keep import keep_key, keep_table_key
+from tournament.sheets.keep import keep_key, keep_table_key
 
 
 def _context(

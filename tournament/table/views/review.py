@@ -44,7 +44,7 @@ from tournament.table.pages import (
     phones_of,
     round_deals,
 )
-from tournament.templatetags.keep import keep_key, keep_table_key
+from tournament.sheets.keep import keep_key, keep_table_key
 
 
 def _review_context(

@@ -50,7 +50,7 @@ from tournament.table.pages import (
     resent_aside,
     round_deals,
 )
-from tournament.templatetags.keep import keep_key, keep_table_key
+from tournament.sheets.keep import keep_key, keep_table_key
 
 
 def _deal_context(
