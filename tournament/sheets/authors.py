@@ -88,7 +88,7 @@ def refusal_for(
     table: Table, sheet: Sheet, author: Author, act: access.Act
 ) -> access.Refusal | None:
     """Why ``author`` (a user, or a phone at the table: ``AtTable``) may not ``act`` on
-    ``sheet`` now: the sheet's one rule (``sheet_access``), which the desk, the phone and
+    ``sheet`` now: the sheet's one rule (``sheets.access``), which the desk, the phone and
     the confirmation pages show and the services enforce. None when they may."""
     sheet.table = table
     facts = access.facts_of(sheet, writer_entered_it=_entered_it(table, sheet, author))
@@ -110,7 +110,7 @@ class ClosedAtTableError(UserError):
 
 
 class SaveRefusedError(UserError):
-    """This writer may not save the sheet in its present stage (``sheet_access``)."""
+    """This writer may not save the sheet in its present stage (``sheets.access``)."""
 
 
 class ConfirmRefusedError(UserError):

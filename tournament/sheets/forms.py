@@ -1,7 +1,7 @@
 """The "A player left" part of a sheet form, at the desk and on a phone: the leaves the
 page shows (hidden ``left`` fields, ``"3:7"`` for seat 3 after deal 7), the one being
 recorded (``leave_seat``, ``leave_after``) and the one being removed (``remove_leave``).
-Whether the leaves can be is the rules' call (``services.sheet_leaves``); this only
+Whether the leaves can be is the rules' call (``sheets.leaves``); this only
 reads what was posted, and says what could not be read.
 
 Also what a sheet page posts besides its cells and its leaves (``SheetPostForm``), and
@@ -110,7 +110,7 @@ def players_at(deal: int, size: int, leaves: Sequence[Leave]) -> int:
 
 class SheetPostForm(forms.Form):
     """What a sheet page posts besides its cells (the cells are checked by the rules of
-    a deal, in ``services.sheets``)."""
+    a deal, in ``sheets.checking``)."""
 
     expected_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
     # "Save sheet" (final) or "Save draft".
@@ -119,7 +119,7 @@ class SheetPostForm(forms.Form):
     # The deal whose row is being typed, sent with the live check.
     typing = forms.IntegerField(required=False, min_value=1, max_value=999)
     # The submission's idempotency key (static/js/keep.js makes one per submission): a
-    # retry carrying it again is recorded once (services.sheets). Blank without script.
+    # retry carrying it again is recorded once (sheets.versions). Blank without script.
     key = forms.RegexField(regex=r"\A[A-Za-z0-9_-]{8,64}\Z", required=False)
 
 

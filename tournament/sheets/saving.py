@@ -110,7 +110,7 @@ def save_sheet(
     recorded under the key. ``left`` are the seats that left mid-round (None: those the
     sheet records already); they must be possible even in a draft, since the rows are
     read with them. A seat the sheet did not show as left before drops its player from
-    later rounds once the save has committed (``sheet_leaves``).
+    later rounds once the save has committed (``sheets.leaves``).
 
     A complete sheet must pass every rule; it then awaits confirmation by another person,
     or is confirmed at once when the tournament does not use the two-person check. A sheet

@@ -1,6 +1,6 @@
 """Entry at the table: a phone opens its table's sheet with the table code printed on the
 paper sheet (``tournament.kernel.codes``), types it in and submits it; a scorer (or, where the
-organiser allows it, a second phone at the table) confirms it (``services.sheets``).
+organiser allows it, a second phone at the table) confirms it (``sheets.confirming``).
 
 A code opens its own table of its own round only, and only while that sheet can still
 be typed at the table: the tournament has table entry on, the round has started and its
@@ -10,7 +10,7 @@ wrong guess learns nothing. Wrong codes count against the address they came from
 (``wrong_code_limit``).
 
 Terms: the *phone token* is a random key a phone keeps in its session for one table
-(``phone_token``); ``services.sheets`` numbers the phones of a table by it.
+(``phone_token``); ``sheets.authors`` numbers the phones of a table by it.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def table_for_code(typed: str) -> Table:
     """The table whose sheet ``typed`` opens now, with its round, tournament and seats.
 
     An unknown code and the code of a table closed to phones take the same path, one
-    query and the same rule (``sheet_access``), so that how long the answer takes does
+    query and the same rule (``sheets.access``), so that how long the answer takes does
     not tell a guess that hit a closed table from one that hit nothing."""
     code = clean_code(typed)
     if code is None:
