@@ -24,9 +24,8 @@ from typing import Any
 from tournament.tournament_file.problems import TournamentFileError
 from tournament.tournament_file.schema_v3 import FORMAT_3
 
+# The format a file is written in; the older ones still import.
 FORMAT = FORMAT_3
-
-
 # A real tournament file is a few hundred KB (200 players, 10 rounds of deals); anything
 # this large is not one, and is refused before it is parsed.
 MAX_BYTES = 20 * 1024 * 1024

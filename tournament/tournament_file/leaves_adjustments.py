@@ -1,8 +1,8 @@
 """What version 3 of the tournament file (``lld-tournament/3``) adds: the seats that left
 a table after a deal, and the penalties and awards the organiser gave
-(``tournament.tournament_file.schema_v3`` describes their structure). Their checks, their export
-and their import sit here; ``services.tournament_file`` calls them where a file's
-tables, sheets and top level are read and written.
+(``schema_v3`` describes their structure). Their checks, their export and their import
+sit here; ``checking``, ``table_rules``, ``writing`` and ``loading`` call them where a
+file's tables, sheets and top level are read and written.
 
 Terms: a *leave* is ``{"seat": 3, "after_deal": 7}`` (``scoring.rules.Leave``): the seat
 has no count in the deals after deal 7 (``null`` in their ``won``), is never last in

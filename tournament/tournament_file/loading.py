@@ -3,7 +3,7 @@ replacing a tournament of the same slug when asked), the files of a whole backup
 (``create_checked``), and deleting a tournament in bulk.
 
 A file is checked first (``checking``); one with any problem changes nothing. The ids a
-file keeps (``key``) are given back when free here (``backup.kept_ids``), so that
+file keeps (``key``) are given back when free here (``kept_ids``), so that
 addresses built from them answer the same after a restore. A replace keeps what the file
 does not hold: the tournament's series entries and its players' people
 (``tournament_links``).
@@ -130,7 +130,7 @@ def import_tournament(
 
 def create_checked(data: dict[str, Any]) -> ImportSummary:
     """Store a tournament file that ``check_bounded`` found right and whose slug is free,
-    in the caller's transaction: one of the files of a whole backup (``services.restore``)."""
+    in the caller's transaction: one of the files of a whole backup (``backup.restore``)."""
     return ImportSummary(replaced=False, **_create(data, slug_for(data)))
 
 

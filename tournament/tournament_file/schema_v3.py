@@ -6,7 +6,7 @@ Terms: a *leave* is ``{"seat": 3, "after_deal": 7}`` (``scoring.rules.Leave``); 
 *adjustment* is ``{"player": "p3", "round": 2, "points": -2, "reason": "misdeal"}``
 (``models.Adjustment``), its points in the tournament's scoring system. The rules that
 need arithmetic (a seat of the table, at least three players left, a deal the round
-has, points not zero) are the importer's (``services.file_leaves_adjustments``).
+has, points not zero) are the importer's (``leaves_adjustments``).
 """
 
 from __future__ import annotations
