@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournament.printing.views.printouts import points_at_this_computer_only
+from tournament.printing.qr import points_at_this_computer_only
 
 WARNING = "The QR codes on these sheets will not work on the scorers' phones."
 

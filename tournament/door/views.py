@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.errors import UserError
 from tournament.door import services as door_service
 from tournament.kernel.http import HtmxHttpRequest, wants_fragment
-from tournament.printing.views.printouts import points_at_this_computer_only, qr_svg
+from tournament.printing.qr import points_at_this_computer_only, qr_svg
 from tournament.shared.permissions import get_tournament_for_scorer
 
 # The staff side --------------------------------------------------------------------

@@ -15,18 +15,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from tournament.models import Table
+from tournament.sheets.keep import keep_key, keep_table_key
 
 register = template.Library()
-
-
-def keep_table_key(table: Table, form: str = "") -> str:
-    """The key of ``table``'s form without its version: what every version shares."""
-    key = f"sheet:{table.round.tournament.slug}:{table.round.number}:{table.number}"
-    return f"{key}:{form}" if form else key
-
-
-def keep_key(table: Table, version: int, form: str = "") -> str:
-    return f"{keep_table_key(table, form)}:v{version}"
 
 
 @register.simple_tag

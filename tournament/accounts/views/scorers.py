@@ -40,7 +40,7 @@ from tournament.accounts.forms import (
 from tournament.kernel.forms import form_errors
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Tournament
-from tournament.printing.views.printouts import points_at_this_computer_only, qr_svg
+from tournament.printing.qr import points_at_this_computer_only, qr_svg
 from tournament.shared.permissions import get_tournament_for_organiser
 
 # The organiser's side ---------------------------------------------------------------

@@ -16,18 +16,15 @@ makes PDFs.
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
-import segno
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
 from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
@@ -35,6 +32,7 @@ from scoring.systems import ScoringSystem
 from tournament.kernel.codes import shown_code
 from tournament.kernel.forms import player_label, shared_names
 from tournament.models import Bye, Round, Seat, Table, Tournament
+from tournament.printing.qr import points_at_this_computer_only, qr_svg
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
 
 # Row heights (print.css) that keep a sheet on one page of A4 or Letter: roomy rows up to
@@ -99,18 +97,6 @@ class ScoreSheet:
     @property
     def cards_in_all_deals(self) -> int:
         return CARDS_IN_PACK * len(self.deals)
-
-
-def qr_svg(url: str) -> SafeString:
-    """An inline SVG QR code for ``url``, sized by CSS (no width/height of its own).
-
-    ``make_qr`` because ``make`` picks a Micro QR for short data, which many phones
-    cannot read.
-    """
-    svg = segno.make_qr(url, error="m").svg_inline(
-        scale=1, border=4, omitsize=True, svgclass="qr-code", lineclass=None
-    )
-    return mark_safe(svg)  # segno's own markup; the URL is encoded, not embedded
 
 
 def entry_start_path() -> str:
@@ -190,18 +176,6 @@ def _reachable(request: HttpRequest, path: str) -> str:
     printed from (a laptop printing from 127.0.0.1)."""
     base = settings.PUBLIC_BASE_URL
     return base + path if base else request.build_absolute_uri(path)
-
-
-def points_at_this_computer_only(url: str) -> bool:
-    """Whether ``url`` names this computer alone (127.0.0.1, localhost, [::1]), which a
-    scorer's phone scanning the code cannot reach."""
-    host = (urlsplit(url).hostname or "").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def table_filter(request: HttpRequest) -> int | None:
