@@ -5,7 +5,8 @@
                                       (development server, http://127.0.0.1:8000)
     python3 run.py serve [HOST:PORT]  serve the real thing to the room, e.g. a laptop on
                                       the pub's wifi (gunicorn, debug off; 0.0.0.0:8000)
-    python3 run.py test               run the whole test suite (lint, types, checks, pytest)
+    python3 run.py test               run the whole test suite (lint, types, layers, checks,
+                                      pytest)
 
 Each creates the virtual environment in .venv the first time and brings it up to date
 whenever a lock file changes: `demo` and `serve` install what the app needs to run
@@ -255,6 +256,8 @@ def test(extra: list[str]) -> None:
     run(PYTHON, "-m", "ruff", "check", ".")
     run(PYTHON, "-m", "ruff", "format", "--check", ".")
     run(PYTHON, "-m", "mypy")
+    # The layers of the code (pyproject.toml [tool.importlinter], docs/architecture.md).
+    run(BIN / ("lint-imports.exe" if os.name == "nt" else "lint-imports"))
     manage("check", "--fail-level", "WARNING")
     manage("makemigrations", "--check", "--dry-run")
     run(PYTHON, "-m", "pytest", *extra)
