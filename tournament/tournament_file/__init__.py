@@ -1,1 +1,3 @@
-"""tournament_file"""
+"""The tournament file (lld-tournament/3): checking, loading and writing it.
+
+docs/architecture.md describes every package, what it owns and what it may import."""

@@ -1,1 +1,1 @@
-"""views"""
+"""The account pages (login) and a tournament's Scorers page and invitations (scorers)."""

@@ -1,1 +1,1 @@
-"""views"""
+"""The register's pages (register) and linking a tournament's players to it (players)."""

@@ -1,1 +1,1 @@
-"""views"""
+"""The organiser's pages of players: the list (players) and one player's page (player)."""

@@ -1,1 +1,1 @@
-"""views"""
+"""The organiser's pages of rounds (rounds) and of a round's clock (clock)."""

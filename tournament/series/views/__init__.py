@@ -1,1 +1,1 @@
-"""views"""
+"""A series' pages: the public ones (series, ratings, careers, clubs) and its owner's."""
