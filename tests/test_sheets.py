@@ -1,4 +1,5 @@
-"""Saving, confirming and correcting score sheets (tournament.sheets.services)."""
+"""Saving, confirming and correcting score sheets (tournament.sheets.saving and
+tournament.sheets.confirming)."""
 
 import pytest
 from django.contrib.auth import get_user_model

@@ -19,18 +19,12 @@ from django.urls import reverse
 from tournament.kernel.codes import TYPED_MAX
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Table
-from tournament.sheets.forms import (
-    sheet_post,
-)
+from tournament.sheets.forms import sheet_post
 from tournament.sheets.rows import Row
 from tournament.sheets.versions import ReplayMismatchError, carried_same
-from tournament.sheets.view_model import (
-    where,
-)
+from tournament.sheets.view_model import where
 from tournament.table import services as entry
-from tournament.table.pages import (
-    closed,
-)
+from tournament.table.pages import closed
 
 # The codes a session opened, remembered so that a phone keeps its table past the limit
 # on wrong codes that someone else on the pub's wifi ran into.

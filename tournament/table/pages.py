@@ -22,13 +22,8 @@ from tournament.kernel.codes import shown_code
 from tournament.kernel.http import resent, saved_redirect
 from tournament.models import Sheet, Table
 from tournament.sheets.access import Act
-from tournament.sheets.authors import (
-    AtTable,
-    refusal_in_words,
-)
-from tournament.sheets.view_model import (
-    where,
-)
+from tournament.sheets.authors import AtTable, refusal_in_words
+from tournament.sheets.view_model import where
 from tournament.table import services as entry
 
 # What the last submission or confirmation of this phone said, for the thanks page.

@@ -17,11 +17,7 @@ from scoring.errors import UserError
 from scoring.rules import deals_in_round
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import SheetStatus, Table
-from tournament.sheets.blind import (
-    MISMATCHES_SHOWN,
-    awaits_blind_confirmation,
-    incomplete_retype,
-)
+from tournament.sheets.blind import MISMATCHES_SHOWN, awaits_blind_confirmation, incomplete_retype
 from tournament.sheets.checking import check_rows, stop_warning
 from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
 from tournament.sheets.desk import author_name
@@ -42,11 +38,7 @@ from tournament.sheets.pages import (
 )
 from tournament.sheets.reading import current_rows, peek_sheet
 from tournament.sheets.typed_rows import deal_lines, padded, typed_rows
-from tournament.sheets.view_model import (
-    first_empty,
-    sheet_rows,
-    where,
-)
+from tournament.sheets.view_model import first_empty, sheet_rows, where
 
 
 def _confirm_base(

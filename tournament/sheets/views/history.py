@@ -9,13 +9,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournament.shared.permissions import get_round, get_tournament_for_scorer
-from tournament.sheets.blind import (
-    awaits_blind_confirmation,
-)
+from tournament.sheets.blind import awaits_blind_confirmation
 from tournament.sheets.history import history_entries
-from tournament.sheets.pages import (
-    table_for,
-)
+from tournament.sheets.pages import table_for
 from tournament.sheets.reading import peek_sheet
 
 

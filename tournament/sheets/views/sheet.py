@@ -20,17 +20,10 @@ from scoring.rules import Leave, deals_in_round
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets.access import CORRECTIONS, sheet_stage
-from tournament.sheets.blind import (
-    awaits_blind_confirmation,
-)
+from tournament.sheets.blind import awaits_blind_confirmation
 from tournament.sheets.checking import SheetInvalidError, check_rows
 from tournament.sheets.desk import author_name
-from tournament.sheets.forms import (
-    PostedLeaves,
-    posted_leaves,
-    sheet_post,
-    shown_leaves,
-)
+from tournament.sheets.forms import PostedLeaves, posted_leaves, sheet_post, shown_leaves
 from tournament.sheets.leaves import current_leaves, leave_problems, stored_leaves
 from tournament.sheets.pages import (
     expected_version,

@@ -18,9 +18,7 @@ from scoring.rules import absent_seats, dealer_at
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.sheets.authors import (
-    ClosedAtTableError,
-)
+from tournament.sheets.authors import ClosedAtTableError
 from tournament.sheets.blind import MISMATCHES_SHOWN, confirm_refusal, incomplete_retype
 from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
 from tournament.sheets.desk import author_name
@@ -31,26 +29,15 @@ from tournament.sheets.forms import (
     sheet_post,
     shown_leaves,
 )
+from tournament.sheets.keep import keep_key, keep_table_key
 from tournament.sheets.reading import peek_sheet
 from tournament.sheets.rows import Row, trim
 from tournament.sheets.typed_rows import blank_row, posted_deals
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import (
-    Input,
-    mismatch_differences,
-    shown,
-)
+from tournament.sheets.view_model import Input, mismatch_differences, shown
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
-from tournament.table.pages import (
-    base_context,
-    closed,
-    code_url,
-    done,
-    round_deals,
-    this_phone,
-)
-from tournament.sheets.keep import keep_key, keep_table_key
+from tournament.table.pages import base_context, closed, code_url, done, round_deals, this_phone
 
 
 def _confirm_context(

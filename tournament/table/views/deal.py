@@ -17,29 +17,18 @@ from scoring.rules import absent_seats, dealer_at
 from tournament.kernel.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Sheet, SheetStatus, Table
-from tournament.sheets.authors import (
-    ClosedAtTableError,
-    SaveRefusedError,
-)
+from tournament.sheets.authors import ClosedAtTableError, SaveRefusedError
 from tournament.sheets.checking import check_rows
 from tournament.sheets.desk import author_name
-from tournament.sheets.forms import (
-    players_at,
-    sheet_post,
-    shown_leaves,
-)
+from tournament.sheets.forms import players_at, sheet_post, shown_leaves
+from tournament.sheets.keep import keep_key, keep_table_key
 from tournament.sheets.leaves import current_leaves
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import Row, clean_row
 from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.sheets.typed_rows import blank_row, merged, posted_row
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import (
-    Input,
-    deal_check,
-    shown,
-    stray_counts,
-)
+from tournament.sheets.view_model import Input, deal_check, shown, stray_counts
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
 from tournament.table.pages import (
@@ -50,7 +39,6 @@ from tournament.table.pages import (
     resent_aside,
     round_deals,
 )
-from tournament.sheets.keep import keep_key, keep_table_key
 
 
 def _deal_context(

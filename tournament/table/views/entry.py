@@ -13,15 +13,11 @@ from scoring.rules import dealers
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.sheets.blind import MISMATCHES_SHOWN, confirm_refusal
 from tournament.sheets.desk import author_name, phone_name
-from tournament.sheets.forms import (
-    shown_leaves,
-)
+from tournament.sheets.forms import shown_leaves
 from tournament.sheets.leaves import current_leaves
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import trim
-from tournament.sheets.view_model import (
-    retype_differences,
-)
+from tournament.sheets.view_model import retype_differences
 from tournament.table.opening import open_code
 from tournament.table.pages import (
     DONE,

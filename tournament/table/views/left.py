@@ -17,35 +17,19 @@ from django.views.decorators.http import require_http_methods
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Sheet, Table
 from tournament.sheets.access import Act
-from tournament.sheets.authors import (
-    ClosedAtTableError,
-    SaveRefusedError,
-)
+from tournament.sheets.authors import ClosedAtTableError, SaveRefusedError
 from tournament.sheets.checking import SheetInvalidError
-from tournament.sheets.forms import (
-    PostedLeaves,
-    posted_leaves,
-    sheet_post,
-    shown_leaves,
-)
+from tournament.sheets.forms import PostedLeaves, posted_leaves, sheet_post, shown_leaves
+from tournament.sheets.keep import keep_key, keep_table_key
 from tournament.sheets.leaves import current_leaves
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import trim
 from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import (
-    stray_counts,
-)
+from tournament.sheets.view_model import stray_counts
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
-from tournament.table.pages import (
-    base_context,
-    closed,
-    code_url,
-    phone_refusal,
-    round_deals,
-)
-from tournament.sheets.keep import keep_key, keep_table_key
+from tournament.table.pages import base_context, closed, code_url, phone_refusal, round_deals
 
 
 def _context(

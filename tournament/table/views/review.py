@@ -15,24 +15,17 @@ from django.views.decorators.http import require_http_methods
 from scoring.rules import Leave
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Sheet, Table
-from tournament.sheets.authors import (
-    ClosedAtTableError,
-    SaveRefusedError,
-)
+from tournament.sheets.authors import ClosedAtTableError, SaveRefusedError
 from tournament.sheets.checking import SheetInvalidError, check_rows
 from tournament.sheets.desk import author_name
-from tournament.sheets.forms import (
-    sheet_post,
-    shown_leaves,
-)
+from tournament.sheets.forms import sheet_post, shown_leaves
+from tournament.sheets.keep import keep_key, keep_table_key
 from tournament.sheets.leaves import current_leaves
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import trim
 from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import (
-    shown_rows,
-)
+from tournament.sheets.view_model import shown_rows
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
 from tournament.table.pages import (
@@ -44,7 +37,6 @@ from tournament.table.pages import (
     phones_of,
     round_deals,
 )
-from tournament.sheets.keep import keep_key, keep_table_key
 
 
 def _review_context(
