@@ -1,28 +1,40 @@
-"""The shape of the code: small modules (scoring/ and tournament/), each a step or a
-shared part, and the seating engine's modules named by its documentation."""
+"""The shape of the code: small modules (scoring/, tournament/ and config/), the app's top
+holding only its entry points, and the seating engine's modules named by its
+documentation."""
 
-import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCORING = ROOT / "scoring"
 MODULES = sorted(
     path
-    for package in ("scoring", "tournament")
+    for package in ("scoring", "tournament", "config")
     for path in (ROOT / package).rglob("*.py")
     if "migrations" not in path.parts
 )
+LIMIT = 500
 
 
-def test_no_module_is_over_400_lines_without_saying_why_in_its_docstring():
-    long = []
-    for path in MODULES:
-        text = path.read_text()
-        docstring = ast.get_docstring(ast.parse(text)) or ""
-        if len(text.splitlines()) > 400 and "400 lines" not in docstring:
-            long.append(f"{path.relative_to(ROOT)}: {len(text.splitlines())} lines")
-    assert MODULES
-    assert long == [], "split these, or say in the docstring why they are over 400 lines"
+def test_no_module_is_over_500_lines():
+    """Every module counts, whatever its docstring says: one over the limit holds more
+    than one concept and is split by concept (docs/architecture.md)."""
+    long = [
+        f"{path.relative_to(ROOT)}: {lines} lines"
+        for path in MODULES
+        if (lines := len(path.read_text().splitlines())) > LIMIT
+    ]
+    assert len(MODULES) > 100
+    assert long == [], "split these by concept"
+
+
+def test_tournament_has_a_dozen_files_at_its_top_and_no_layer_named_files():
+    """The app's top holds its entry points; everything else is in a concept's package
+    (no urls_*.py, *_forms.py, services/ or views/ at the top)."""
+    top = sorted(path.name for path in (ROOT / "tournament").iterdir() if path.is_file())
+    assert len([name for name in top if name.endswith(".py")]) <= 12, top
+    assert not [name for name in top if name.startswith("urls_") or name.endswith("_forms.py")]
+    assert not (ROOT / "tournament" / "services").exists()
+    assert not (ROOT / "tournament" / "views").exists()
 
 
 def test_the_seating_engine_is_a_package_whose_modules_are_the_documented_steps():

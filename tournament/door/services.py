@@ -1,9 +1,6 @@
 """Door check-in: a tablet at the door, handed to the players as they arrive, on which
 each finds their name, checks themselves in and sees their table.
 
-Over 400 lines: opening the door, searching at it and checking in share the door token
-and the bounds below; apart, each would have to repeat them.
-
 Terms:
 
 - *door*: a tournament's check-in page for the tablet. An organiser or scorer opens it
