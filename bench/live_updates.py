@@ -13,7 +13,7 @@ three phases of ``--seconds`` each with ``--watchers`` simulated phones:
 3. *SSE, threads*: the same, served by ``--workers`` processes of ``--threads`` threads
    (gunicorn's gthread workers), so that every phone can hold a connection.
 
-Half-way through each phase round 4 is released (``services.rounds.release_round``, in
+Half-way through each phase round 4 is released (``rounds.services.release_round``, in
 a process of its own, as the organiser's click would). For each phase it prints the
 server's CPU time (master and workers, from /proc), requests per second, bytes sent to
 the phones, and how long after the release the phones saw it (a phone that never saw it

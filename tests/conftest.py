@@ -57,7 +57,7 @@ def _fresh_public_generations(monkeypatch):
 
 @pytest.fixture
 def empty_series_cache():
-    """The cache and the series workers' own memory (``services.series``) empty before and
+    """The cache and the series workers' own memory (``series.services``) empty before and
     after the test: what a test of the series' figures reads, it computed."""
     cache.clear()
     series.forget()

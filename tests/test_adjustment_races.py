@@ -2,7 +2,7 @@
 
 The confirmation holds its round (``locks.hold_round``) and marks the public pages
 changed last; the penalty holds the round the same way and marks them changed last too
-(``services.adjustments``). Both land, whichever starts first: the sheet is confirmed,
+(``players.adjustments``). Both land, whichever starts first: the sheet is confirmed,
 the penalty recorded, the standings count both, no request fails, and the public
 standings served afterwards are those made afresh (no stale cached page).
 

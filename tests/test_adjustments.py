@@ -1,4 +1,4 @@
-"""Penalties and awards (``services.adjustments``) from the organiser's player page to the
+"""Penalties and awards (``players.adjustments``) from the organiser's player page to the
 standings, the public pages, the files and the series: who may give one, what is
 refused and in which words, what the history keeps, and that the public pages refresh."""
 

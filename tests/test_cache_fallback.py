@@ -32,7 +32,7 @@ from tournament.models import Person, Series, SeriesTournament, Table
 from tournament.series import services as series
 from tournament.sheets.reading import peek_sheet
 
-WRONG_CODES = 20  # services.table_entry.WRONG_CODES_RATE
+WRONG_CODES = 20  # table.services.WRONG_CODES_RATE
 
 
 def use_redis(settings, port: int) -> None:

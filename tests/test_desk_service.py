@@ -1,4 +1,4 @@
-"""The round desk's table progress, loaded by ``services.desk`` without a request."""
+"""The round desk's table progress, loaded by ``sheets.desk`` without a request."""
 
 import datetime
 

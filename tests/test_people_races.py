@@ -7,7 +7,7 @@ together: the tournament's lock makes the second wait for the first and its chec
 (the database's constraint ``player_person_once_a_tournament`` backs the check).
 
 A player linked to a person, or unlinked, as that person is merged: the two wait for each
-other (``kernel.locks``, the register's lock order); whichever comes first is done, the
+other (``shared.locks``, the register's lock order); whichever comes first is done, the
 other is done after it or refused with a message saying what changed, never a deadlock
 or a foreign-key error. Which one comes first varies, so each race is run ``RACES`` times.
 

@@ -1,7 +1,7 @@
 """The public results: made once per public change and shared by every public page.
 
 The standings, each player's rank after every released round and each released round's
-tables are computed together from the seats' sums (``services.public.public_results``);
+tables are computed together from the seats' sums (``public.results.public_results``);
 these tests check that they equal a plain recomputation, that the pages share one
 computation until something public changes, and that a player's page then costs the same
 queries whatever the number of rounds.

@@ -1,5 +1,5 @@
 """The room's view of a tournament: the current round's seating and the standings'
-progress (``services.room``)."""
+progress (``public.room``)."""
 
 from __future__ import annotations
 

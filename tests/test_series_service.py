@@ -1,4 +1,4 @@
-"""A series' standings and ratings (``services.series``): equal to the tournaments' public
+"""A series' standings and ratings (``series.services``): equal to the tournaments' public
 standings and to openskill called directly on the same matches; only public facts count;
 the cache follows every counted change; the queries stay flat; and the ratings after a
 change, computed from the checkpoints, equal the ratings computed from scratch."""

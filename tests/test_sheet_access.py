@@ -1,4 +1,4 @@
-"""Who may write a score sheet in which stage (``services.sheet_access``): the table in
+"""Who may write a score sheet in which stage (``sheets.access``): the table in
 docs/score-sheets.md checked against the rule cell by cell, then every pair of writer
 (phone, scorer, organiser) and stage (not started, draft, entered, confirmed,
 correction draft, correction entered) through the real pages.

@@ -3,7 +3,7 @@
 - *tournament files*: one a tournament (``SLUG.json``), each what ``export_tournament``
   prints (docs/tournament-file.md);
 - the *installation file* (``installation.json``): accounts, people, series, and what
-  tournament files leave out (``services.installation_file``);
+  tournament files leave out (``backup.installation``);
 - the *manifest* (``manifest.json``, format ``lld-backup/1``): when the installation was
   read, how many of each thing the backup holds, and every file with its size and
   SHA-256, so that a folder missing a file, or with a file changed or damaged since, is

@@ -17,7 +17,7 @@ Terms:
   opened it, when it closes), one row per tournament, shared by every worker.
 
 A player at the door can do nothing but find names and check one in or undo that
-(``services.players.set_status``, as the players page does); they see where a player
+(``players.services.set_status``, as the players page does); they see where a player
 sits once the round being played has started. The door is bounded, because its address
 is a bearer key that any device may hold:
 

@@ -1,5 +1,5 @@
 """Door check-in: the organiser's or a scorer's page that opens and closes the door,
-and the door itself, the page on a tablet handed to the players (``services.door``).
+and the door itself, the page on a tablet handed to the players (``door.services``).
 
 The door pages are reached by the door address alone, logged in or not, and offer
 nothing but finding a name, checking in and undoing it: no site header, no link to any
@@ -7,7 +7,7 @@ other page. A door address that does not open the door (forged, another tourname
 closed, replaced, expired) gets a page saying so, with status 403; a network that has
 searched too often gets the door page saying so, with status 429 (htmx swaps it in:
 templates/door/base.html). The tablet's session remembers which players the door has
-just checked in, and when, so that Undo takes back only those (``services.door``).
+just checked in, and when, so that Undo takes back only those (``door.services``).
 """
 
 from __future__ import annotations

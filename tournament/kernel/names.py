@@ -1,5 +1,5 @@
 """How people's names and clubs are compared when matching a tournament's players to the
-register of people (``services.people``).
+register of people (``people.services``).
 
 - *key*: a name or club as compared: accents dropped ("Zoë" → "zoe"), case folded
   ("MacLeod" → "macleod"), and every run of spaces, hyphens, dots and apostrophes made

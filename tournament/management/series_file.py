@@ -1,5 +1,5 @@
 """What the ``series_standings`` and ``ratings`` commands share: a series named by its
-slug, its figures written as text, CSV or JSON (``services.series_export``)."""
+slug, its figures written as text, CSV or JSON (``series.export``)."""
 
 import json
 from collections.abc import Callable

@@ -10,7 +10,7 @@ from tournament.models.tournaments import Tournament
 
 class Invitation(models.Model):
     """A one-time link that makes a scorer's account for one tournament
-    (``services.invitations``): the organiser names the account, whoever opens the link
+    (``accounts.invitations``): the organiser names the account, whoever opens the link
     sets its password. The link carries a random secret and only its SHA-256 is kept here,
     so that reading the database (or a backup) opens no invitation. A link stops working
     once used, withdrawn or past ``expires``; the row stays, so that the page can say which."""

@@ -11,7 +11,7 @@ from tournament.kernel import limits, names
 class Person(models.Model):
     """Somebody kept across tournaments (a guild's or league's member), to whom the
     players of many tournaments may be linked (``Player.person``); the series and careers
-    (``services.series``) count their linked players' public results."""
+    (``series.services``) count their linked players' public results."""
 
     name = models.CharField(max_length=limits.NAME_MAX)
     club = models.CharField(max_length=limits.CLUB_MAX, blank=True)

@@ -17,7 +17,7 @@ class Player(models.Model):
     # False once the player has dropped out: later rounds do not seat them.
     active = models.BooleanField(default=True)
     checked_in = models.BooleanField(default=False)
-    # When the player's name was last tapped at the door (services.door): an Undo on any
+    # When the player's name was last tapped at the door (door.services): an Undo on any
     # tablet, in any worker, keeps a player whose name was tapped again since.
     door_tapped_at = models.DateTimeField(null=True, blank=True)
     # Accessibility: the player always sits at this table number.
@@ -62,7 +62,7 @@ class KeepApart(models.Model):
 
 
 class OpenDoor(models.Model):
-    """A tournament's door check-in while it is open (``services.door``): the random part
+    """A tournament's door check-in while it is open (``door.services``): the random part
     of its address, who opened it and when it closes by itself. Closing the door deletes
     the row; opening it again replaces the random part, so an old address stops working."""
 

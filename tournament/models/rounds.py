@@ -27,7 +27,7 @@ class Round(models.Model):
     released = models.BooleanField(default=False)
     seed = models.IntegerField(default=0)
     # The round clock: running, it ends at ``clock_ends``; paused, ``clock_left`` seconds
-    # remain; never started, both are empty (services.clock).
+    # remain; never started, both are empty (rounds.clock).
     clock_ends = models.DateTimeField(null=True, blank=True)
     clock_left = models.PositiveIntegerField(null=True, blank=True)
 

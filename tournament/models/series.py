@@ -22,7 +22,7 @@ def default_placing() -> list[int]:
 
 class Series(models.Model):
     """A season, a league or "all time": tournaments whose public results add up to a
-    series standings and ratings of the people who played them (``services.series``)."""
+    series standings and ratings of the people who played them (``series.services``)."""
 
     name = models.CharField(max_length=limits.NAME_MAX)
     slug = models.SlugField(
@@ -48,7 +48,7 @@ class Series(models.Model):
         Tournament, through="SeriesTournament", related_name="series"
     )
     created = models.DateTimeField(auto_now_add=True)
-    # Moves at every save of the series or of its tournaments (``services.series``).
+    # Moves at every save of the series or of its tournaments (``series.services``).
     changed = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -68,7 +68,7 @@ class Tournament(models.Model):
         help_text="A sheet entered by one scorer counts publicly only once another confirms it.",
     )
     # The seating engine's plan for the rounds still to come, and the roster and history
-    # it was made for (re-planned when either changes); see services.seating.
+    # it was made for (re-planned when either changes); see rounds.seating.
     seating_plan = models.JSONField(null=True, blank=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -97,7 +97,7 @@ class Tournament(models.Model):
         default=45, validators=limits.ROUND_MINUTES.validators()
     )
     # Players type their table's sheet on a phone, opened by the table code printed on
-    # the sheet (services.table_entry); a scorer or a second phone then confirms it.
+    # the sheet (table.services); a scorer or a second phone then confirms it.
     table_entry = models.BooleanField(
         default=True,
         help_text="Each printed score sheet carries a table code: a phone at the table "

@@ -1,5 +1,5 @@
 """Forms of the register of people and of linking a tournament's players to it; their
-checks are ``services.people``'s (member numbers) and the players' rule for names."""
+checks are ``people.services``'s (member numbers) and the players' rule for names."""
 
 from __future__ import annotations
 

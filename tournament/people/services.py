@@ -20,7 +20,7 @@
   (``permissions.visible_tournaments``): the register is shared by every organiser, an
   unpublished tournament is its organiser's and scorers' alone.
 - *locks*: linking, unlinking, merging and editing lock the tournaments concerned, then
-  the people, then the players, each by id (the order is ``kernel.locks``'s), so that
+  the people, then the players, each by id (the order is ``shared.locks``'s), so that
   a link and a merge of the same person at the same moment wait for each other: the
   first wins, the second is told what changed ("Ann Lee is no longer in the register:
   merged into another person meanwhile"), never a deadlock or a foreign-key error.

@@ -17,7 +17,7 @@ scorer may not (``may_adjust``).
 Both changes hold the round as a sheet being saved holds it (``locks.hold_round``), then
 the tournament row (``lock_tournaments``; ``public_changes.mark_changed`` writes it when
 the round is released): a sheet confirmed at the same moment and a penalty both land,
-in the order of ``kernel.locks`` (rounds, then sheets, then the tournament), and a
+in the order of ``shared.locks`` (rounds, then sheets, then the tournament), and a
 release meanwhile waits for either. The same penalty sent twice by the same person a
 moment apart (a double click) is recorded once.
 """

@@ -6,7 +6,7 @@ already registered (or appear twice in the list) are warnings, not errors: two p
 may share a name, but an organiser should look twice.
 
 A list's third column, optional, is the player's member number in the register of
-people (``services.people``): the imported player is linked to the person with that
+people (``people.services``): the imported player is linked to the person with that
 number, made from the player's name and club when nobody has it. A number that cannot be
 one, that two lines share, or whose person already plays in the tournament is an error
 of its line.

@@ -1,4 +1,4 @@
-"""Registering players one at a time (a CSV list of them: ``services.player_lists``),
+"""Registering players one at a time (a CSV list of them: ``players.lists``),
 checking them in and out, dropping them out and keeping pairs apart.
 
 Every name and club, typed or imported, is checked by ``kernel.names.text_problem``.

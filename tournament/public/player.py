@@ -1,5 +1,5 @@
 """A player's public page: the player's own tables of the released rounds with their
-confirmed deals, and their part in each released round (``services.public`` has the
+confirmed deals, and their part in each released round (``public.results`` has the
 terms).
 
 The field's work (the standings, everyone's rank after each round) comes from the

@@ -3,7 +3,7 @@
 Terms:
 
 - *seating board*: while the current round is started, its results not released and its
-  seating public (``services.room``), every seated player alphabetically with their
+  seating public (``public.room``), every seated player alphabetically with their
   table and seat and who deals first, and the round clock;
 - *standings board*: otherwise (a round released, or none started): the released
   standings with the provisional wording of ``room.progress``, the tiebreak value that

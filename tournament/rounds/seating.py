@@ -137,7 +137,7 @@ def regenerate_round(
 ) -> Round:
     """Seat a draft round again, with another seed or method."""
     with transaction.atomic():
-        # The round before the tournament: the order of ``kernel.locks``.
+        # The round before the tournament: the order of ``shared.locks``.
         round_ = lock_round(round_.pk)
         tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
         if round_.started:

@@ -3,7 +3,7 @@ the final reveal.
 
 Terms:
 
-- *started*: the seating is frozen and its sheets may be entered (``services.seating``
+- *started*: the seating is frozen and its sheets may be entered (``rounds.seating``
   seats and re-seats; only a table with no scores may be re-seated once started).
 - *released*: the round's confirmed results are on the public pages. *Withholding* a
   released round hides them again.
@@ -13,7 +13,7 @@ Terms:
 - *held back*: one of the tournament's last ``hold_back_rounds`` rounds, which cannot be
   released one by one: the *final reveal* releases every started round at once.
 
-Every change here locks the rounds it concerns first, in the order ``kernel.locks``
+Every change here locks the rounds it concerns first, in the order ``shared.locks``
 gives, so a sheet saved at the same moment either commits before the change or sees it.
 """
 
@@ -183,7 +183,7 @@ def reveal_final_results(tournament: Tournament, *, despite_missing: bool = Fals
     ahead), as ``release_round`` is."""
     # One transaction: released rounds behind a stale public cache would stay unseen.
     with transaction.atomic():
-        # Locked in number order first, as ``kernel.locks`` has it: an UPDATE would lock
+        # Locked in number order first, as ``shared.locks`` has it: an UPDATE would lock
         # them in whatever order it meets them.
         lock_rounds(tournament.pk)
         if not despite_missing:

@@ -142,7 +142,7 @@ def gather_facts(
     """The facts of ``tournaments``: five queries for all of them (players, released
     rounds, their byes, their penalties and awards, their seats with sums), then each
     tournament's public standings computed as its public pages compute them
-    (``services.standings.standings_from``)."""
+    (``standings.services.standings_from``)."""
     ids = [tournament.pk for tournament, _ in tournaments]
     if not ids:
         return {}

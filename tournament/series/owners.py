@@ -4,7 +4,7 @@
 - an *entry* is a tournament in a series (``SeriesTournament``). The owner's own
   tournaments are *accepted* at once; another organiser's tournament is a *request*
   (pending) until that organiser accepts it. Declining removes the entry. A pending
-  entry never counts: the series figures (``services.series``) read accepted entries
+  entry never counts: the series figures (``series.services``) read accepted entries
   only.
 
 Every change moves ``Series.changed``, so that what caches the series' figures knows to

@@ -15,14 +15,14 @@ then sees what the first did:
    change the public can see, so a service that locked it first could wait in a circle
    with a sheet save that holds its round. (Seating the next round locks the tournament
    alone: it creates its round and waits for no other. A penalty or award holds its
-   round as a sheet save does, then locks the tournament: ``services.adjustments``.)
+   round as a sheet save does, then locks the tournament: ``players.adjustments``.)
 
-The register of people (``services.people``: linking a player to a person, unlinking,
+The register of people (``people.services``: linking a player to a person, unlinking,
 merging and editing people) takes its locks in one order too, so that two of its changes
 at the same moment wait for each other rather than deadlock:
 
 1. the tournaments concerned, by id: the row ``mark_changed`` writes at the end anyway,
-   and the one registering players locks first (``services.players``);
+   and the one registering players locks first (``players.services``);
 2. then the people, by id: ``FOR UPDATE`` to merge or edit them, ``FOR KEY SHARE``
    (``hold_person``) to link a player to one. The foreign key's own check takes that
    lock too, but only at the commit, after the player's row and the tournament's:

@@ -12,7 +12,7 @@ held by the Organisers group; superusers always may). The register of people is 
 those granted it, and with ``anyone`` also by whoever organises a tournament here: a
 scorer who organises nothing never reaches it, and with ``granted`` cannot make
 themselves an organiser by creating a tournament. An account made by an organiser's
-invitation (``services.invitations``, in the group ``INVITED_SCORERS``) never organises,
+invitation (``accounts.invitations``, in the group ``INVITED_SCORERS``) never organises,
 whatever ``ORGANISERS`` says, until the administrator grants it "may organise".
 
 Views fetch tournaments through these helpers so that the check is never forgotten:
@@ -133,7 +133,7 @@ def may_organise(user: User) -> bool:
 
 
 def is_invited_scorer(user: User) -> bool:
-    """Made by an organiser's invitation (``services.invitations``): an organiser may
+    """Made by an organiser's invitation (``accounts.invitations``): an organiser may
     bring a scorer, never another organiser."""
     groups = getattr(user, "groups", None)
     return bool(groups is not None and groups.filter(name=INVITED_SCORERS).exists())

@@ -84,7 +84,7 @@ def drop_leavers(table: Table, leaves: Sequence[Leave], seats: Sequence[int]) ->
     """Drop the players of ``seats`` (new leaves of ``table``, just saved) from later
     rounds, as the Players page's "Drop out" does; what to tell whoever saved, one
     sentence each. Called once the save has committed: dropping a player locks the
-    tournament, which a sheet save must not take before its round (``kernel.locks``)."""
+    tournament, which a sheet save must not take before its round (``shared.locks``)."""
     after = {leave.seat: leave.after_deal for leave in leaves}
     told = []
     for seat in Seat.objects.filter(table=table, position__in=seats).select_related("player"):

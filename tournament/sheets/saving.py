@@ -10,7 +10,7 @@ the last confirmed version.
 Every save names the ``version`` it was made from. A save from an older version is
 refused with ``SheetChangedError`` (showing both), so that two scorers saving the same
 table never silently lose one of the saves; submitting the same rows twice (a double
-click) records them once. The round is held meanwhile (``kernel.locks``).
+click) records them once. The round is held meanwhile (``shared.locks``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The round clock on a page (``services.clock``): its state for a round, and the
+"""The round clock on a page (``rounds.clock``): its state for a round, and the
 server's time for the page's script to correct the screen's clock by."""
 
 from __future__ import annotations

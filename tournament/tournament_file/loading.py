@@ -104,7 +104,7 @@ def import_tournament(
     # One mark of the public pages at the end, not a cache receiver's query for each of
     # the thousands of rows deleted and written.
     with public_changes.quietly(), transaction.atomic():
-        # The rounds before the tournament row, in the order of ``kernel.locks``: a sheet
+        # The rounds before the tournament row, in the order of ``shared.locks``: a sheet
         # save holds its round and then marks the tournament's public pages changed.
         found = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
         if found is not None and replace:

@@ -34,7 +34,7 @@ ID_MAX = 2**31 - 1
 
 def kept_id(description: str) -> dict[str, Any]:
     """An id the installation gave a row, kept so that addresses built from it answer the
-    same after a restore (``services.kept_ids``)."""
+    same after a restore (``tournament_file.kept_ids``)."""
     return {"type": "integer", "minimum": 1, "maximum": ID_MAX, "description": description}
 
 

@@ -1,7 +1,7 @@
 """Changing a tournament's settings once its rounds are under way.
 
 A setting that the rounds' sheets depend on (the rotations per round: how many deals a
-table plays) is checked against every sheet with every round locked (``kernel.locks``),
+table plays) is checked against every sheet with every round locked (``shared.locks``),
 and saved before the locks are let go: a sheet saved at the same moment is either counted
 by the check, or waits and is then checked against the new setting.
 

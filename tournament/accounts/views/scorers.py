@@ -1,6 +1,6 @@
 """A tournament's scorers: the organiser's Scorers page (adding an existing account by
 user name, inviting a new scorer by a one-time link, unlocking and removing scorers), and
-the invited scorer's page where the link is used (``services.invitations``).
+the invited scorer's page where the link is used (``accounts.invitations``).
 
 The organiser's views fetch the tournament through
 ``permissions.get_tournament_for_organiser`` (404 for outsiders, 403 for its scorers).

@@ -1,6 +1,6 @@
 """Back up the whole installation into a new folder named by the UTC time.
 
-``backups/2026-11-22T0315Z/`` holds (``services.backup_folder``, docs/backup-file.md):
+``backups/2026-11-22T0315Z/`` holds (``backup.folder``, docs/backup-file.md):
 
 - ``SLUG.json`` for every tournament: the whole of it (every round, released or not,
   with which are; publishing; the organiser and scorers by user name; sheets awaiting

@@ -4,7 +4,7 @@ accept, change (search for someone else) or make a new person from.
 
 The organiser's pages (``permissions.get_tournament_for_organiser``); every row's form
 works without JavaScript (it posts and comes back to the page) and with htmx swaps just
-that player's row. Writes go through ``services.people``.
+that player's row. Writes go through ``people.services``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Who may: the installation's organisers (``permissions.may_keep_people``: granted
 organise", a superuser, or with ``ORGANISERS=anyone`` whoever organises a tournament
 here): the register is the installation's, shared by its organisers, as a guild's
 members are. Others who are logged in get a 403. Writes go
-through ``services.people``.
+through ``people.services``.
 
 The register is shared, the tournaments are not: a person's tournaments are shown, named
 and counted only where the viewer may see them (``permissions.visible_tournaments``:

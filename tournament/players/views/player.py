@@ -3,8 +3,8 @@ penalties and awards (given, removed, and the history of both).
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers: a penalty is the organiser's
-ruling, see ``services.adjustments``); writes go through ``services.players`` and
-``services.adjustments``. Without JavaScript each form posts and the page comes back at
+ruling, see ``players.adjustments``); writes go through ``players.services`` and
+``players.adjustments``. Without JavaScript each form posts and the page comes back at
 the section; a refusal shows the page again with the problem in its error summary.
 """
 

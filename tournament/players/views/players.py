@@ -7,7 +7,7 @@ the count of who is in; without JavaScript the page comes back at that row.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); writes go through
-``services.players``.
+``players.services``.
 """
 
 from __future__ import annotations

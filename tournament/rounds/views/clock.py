@@ -1,5 +1,5 @@
 """The organiser's round clock: one view for each button (start, pause, resume, add
-minutes, clear), each a ``services.clock`` change.
+minutes, clear), each a ``rounds.clock`` change.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers). An htmx post gets the clock's

@@ -6,7 +6,7 @@ round itself (release) have no confirmed sheet.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); seating is written by
-``services.seating``, a round's start and release by ``services.rounds``.
+``rounds.seating``, a round's start and release by ``rounds.services``.
 """
 
 from __future__ import annotations

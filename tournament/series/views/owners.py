@@ -2,7 +2,7 @@
 requests of other organisers to put one of the user's tournaments in their series.
 
 Every view of one series fetches it through ``series_admin.get_series_for_owner`` (a 404
-for anyone but its owner or a superuser); writes go through ``services.series_admin``.
+for anyone but its owner or a superuser); writes go through ``series.owners``.
 Creating a series is for those who may organise (``permissions.may_organise``).
 """
 

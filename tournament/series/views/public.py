@@ -2,7 +2,7 @@
 with their CSV downloads, a person's career, and a club's people.
 
 They show only what the tournaments show publicly (published tournaments, released
-rounds, confirmed sheets), as ``services.series`` counts it; a series page is open to
+rounds, confirmed sheets), as ``series.services`` counts it; a series page is open to
 any visitor. The series' figures are cached by the service, so these pages are not put in
 the tournaments' public page cache (which is keyed by one tournament).
 """
