@@ -91,7 +91,9 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 call_command("collectstatic", interactive=False, verbosity=0)
 from tournament.demo import synthetic_tournament
-from tournament.services import clock, rounds, seating, tournament_file
+from tournament.rounds import clock, seating
+from tournament.rounds import services as rounds
+from tournament.tournament_file import loading as tournament_file
 data = synthetic_tournament(name="Live Open", slug="{SLUG}",
     players=[(f"Player {{i:04d}}", f"Club {{i % 12}}") for i in range(60)],
     rounds=4, rotations=1, seed=3)
@@ -117,7 +119,7 @@ def set_round_four(env: dict[str, str], released: bool) -> float:
 import django, time
 django.setup()
 from tournament.models import Round
-from tournament.services import rounds
+from tournament.rounds import services as rounds
 rounds.{change}(Round.objects.get(tournament__slug="{SLUG}", number=4))
 print(time.time())
 """,

@@ -127,7 +127,9 @@ call_command("migrate", verbosity=0)
 call_command("collectstatic", interactive=False, verbosity=0)
 from tournament.demo import synthetic_tournament
 from tournament.models import Tournament, Round
-from tournament.services import rounds, seating, tournament_file
+from tournament.rounds import seating
+from tournament.rounds import services as rounds
+from tournament.tournament_file import loading as tournament_file
 data = synthetic_tournament(name="Load Open", slug="{SLUG}",
     players=[(f"Player {{i:04d}}", f"Club {{i % 20}}") for i in range(200)],
     rounds=8, rotations=2, seed=5)

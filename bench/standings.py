@@ -128,10 +128,10 @@ def main() -> None:
 
     from tournament.demo import synthetic_tournament
     from tournament.models import Deal, DealResult, Player, Table, Tournament
-    from tournament.public.cache import mark_changed
     from tournament.public.results import public_results
     from tournament.rounds import seating
     from tournament.rounds import services as rounds
+    from tournament.shared.public_changes import mark_changed
     from tournament.sheets.saving import save_sheet
     from tournament.standings.services import tournament_standings
     from tournament.tournament_file import loading
