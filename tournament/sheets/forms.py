@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.http import HttpRequest
 
 from scoring.rules import Leave, absent_seats
 from tournament.models import Seat
@@ -127,9 +128,10 @@ class ConfirmModeForm(forms.Form):
     mode = forms.ChoiceField(choices=[("review", "review"), ("retype", "retype")], required=False)
 
 
-def sheet_post(data: Any) -> dict[str, Any]:
-    """The sheet form's own fields (``SheetPostForm``), each left out when missing or
-    malformed: a bad live-check hint is ignored, a bad version refuses the save."""
-    form = SheetPostForm(data)
+def sheet_post(request: HttpRequest) -> dict[str, Any]:
+    """The sheet form's own fields as ``request`` posted them (``SheetPostForm``), each
+    left out when missing or malformed: a bad live-check hint is ignored, a bad version
+    refuses the save."""
+    form = SheetPostForm(request.POST)
     form.is_valid()
     return form.cleaned_data

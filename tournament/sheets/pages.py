@@ -57,7 +57,7 @@ def not_started(request: HtmxHttpRequest, tournament: Tournament, round_: Round)
 
 
 def expected_version(request: HttpRequest) -> int | None:
-    return sheet_post(request.POST).get("expected_version")
+    return sheet_post(request).get("expected_version")
 
 
 def table_url(name: str, table: Table) -> str:

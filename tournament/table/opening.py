@@ -89,7 +89,7 @@ def open_for_post(
     opened = open_code(request, code)
     if isinstance(opened, Table):
         return opened
-    saved = entry.saved_for_repeat(code, sheet_post(request.POST).get("key"))
+    saved = entry.saved_for_repeat(code, sheet_post(request).get("key"))
     if saved is None:
         return opened
     table = saved.sheet.table

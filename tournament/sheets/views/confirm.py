@@ -149,7 +149,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 request.user,
                 expected_version=expected,
                 retyped=retyped,
-                key=sheet_post(request.POST).get("key"),
+                key=sheet_post(request).get("key"),
                 retyped_left=posted.leaves if retyped is not None else None,
             )
         except LeavesMismatchError as differs:

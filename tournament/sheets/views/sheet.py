@@ -171,8 +171,8 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
     posted = posted_leaves(request.POST)
     most = deals_in_round(table_.size, tournament.rotations_per_round, posted.leaves)
     typed = typed_rows(request.POST, table_.size, most)
-    final = sheet_post(request.POST).get("action") == "final"
-    stopped_early = bool(sheet_post(request.POST).get("stopped_early"))
+    final = sheet_post(request).get("action") == "final"
+    stopped_early = bool(sheet_post(request).get("stopped_early"))
     if posted.problems:
         # A player who left, half typed into the fields: saved with nothing, said so.
         return _redrawn_with_leaves(request, table_, typed, posted, expected, stopped_early)
@@ -184,7 +184,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             expected_version=expected,
             final=final,
             stopped_early=stopped_early,
-            key=sheet_post(request.POST).get("key"),
+            key=sheet_post(request).get("key"),
             left=posted.leaves,
         )
     except SheetInvalidError:
@@ -272,13 +272,13 @@ def sheet_leaves(request: HtmxHttpRequest, slug: str, round: int, table: int) ->
     posted = posted_leaves(request.POST)
     most = deals_in_round(table_.size, table_.round.tournament.rotations_per_round, posted.leaves)
     typed = typed_rows(request.POST, table_.size, most)
-    stopped_early = bool(sheet_post(request.POST).get("stopped_early"))
+    stopped_early = bool(sheet_post(request).get("stopped_early"))
     return _redrawn_with_leaves(request, table_, typed, posted, expected, stopped_early)
 
 
 def _typing(request: HttpRequest) -> int | None:
     """The deal whose row the scorer is typing in (sent by sheet.js with the live check)."""
-    return sheet_post(request.POST).get("typing")
+    return sheet_post(request).get("typing")
 
 
 @login_required
@@ -299,7 +299,7 @@ def check(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         peek_sheet(table_),
         typed_rows(request.POST, table_.size, most),
         expected_version=expected if expected is not None else 0,
-        stopped_early=bool(sheet_post(request.POST).get("stopped_early")),
+        stopped_early=bool(sheet_post(request).get("stopped_early")),
         typing=_typing(request),
         leaves=posted.leaves,
         posted=posted,

@@ -110,7 +110,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         context = _confirm_context(table, sheet, [], refusal=refusal)
         return render(request, "table/confirm.html", context)
 
-    posted = sheet_post(request.POST)
+    posted = sheet_post(request)
     expected = posted.get("expected_version")
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
@@ -179,7 +179,7 @@ def confirm_leaves(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     sheet = peek_sheet(table)
-    if sheet_post(request.POST).get("expected_version") is None:
+    if sheet_post(request).get("expected_version") is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
     retyped = posted_deals(request.POST, deals, table.size)

@@ -158,7 +158,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         context = _deal_context(table, sheet, number, row, version=sheet.version)
         return render(request, "table/deal.html", context)
 
-    posted = sheet_post(request.POST)
+    posted = sheet_post(request)
     expected = posted.get("expected_version")
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")

@@ -75,7 +75,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if request.method == "GET":
         return render(request, "table/left.html", _context(table, sheet, version=sheet.version))
 
-    expected = sheet_post(request.POST).get("expected_version")
+    expected = sheet_post(request).get("expected_version")
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     posted = posted_leaves(request.POST)
@@ -89,7 +89,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
             trim(pending_rows(sheet)),
             expected_version=expected,
             final=False,
-            key=sheet_post(request.POST).get("key"),
+            key=sheet_post(request).get("key"),
             # The submission carries no numbers: it saves the deals as saved, with the leaves.
             carried=(),
             left=posted.leaves,

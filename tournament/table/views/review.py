@@ -92,7 +92,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         context = _review_context(request, table, sheet, stopped_early=sheet.stopped_early)
         return render(request, "table/review.html", context)
 
-    posted = sheet_post(request.POST)
+    posted = sheet_post(request)
     expected = posted.get("expected_version")
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
