@@ -127,18 +127,19 @@ def read_by_module(name):
     for reads in _CACHED_READS.findall(source):
         queried.update(re.findall(r"""["'](\w+)["']\s*:""", reads))
     # And the fields of every form the view fills from the request, itself or in a
-    # helper of its module that it calls.
-    module = importlib.import_module(callback.__module__)
-    sources = [inspect.getsource(inspect.unwrap(callback))]
+    # helper of the app that it calls (of its module, or of its package's shared ones).
+    functions = [inspect.unwrap(callback)]
     seen: set[str] = set()
-    for text in sources:  # grows as helpers calling helpers are found
-        for called in set(re.findall(r"\b(_\w+)\(", text)) - seen:
+    for function in functions:  # grows as helpers calling helpers are found
+        text = inspect.getsource(function)
+        for called in set(re.findall(r"\b(\w+)\(", text)) - seen:
             seen.add(called)
-            if inspect.isfunction(helper := getattr(module, called, None)):
-                sources.append(inspect.getsource(helper))
-    for form_name, where in _FORM_READS.findall("\n".join(sources)):
-        fields = getattr(module, form_name).base_fields
-        (posted if where == "POST" else queried).update(fields)
+            helper = function.__globals__.get(called)
+            if inspect.isfunction(helper) and helper.__module__.startswith("tournament."):
+                functions.append(inspect.unwrap(helper))
+        for form_name, where in _FORM_READS.findall(text):
+            fields = function.__globals__[form_name].base_fields
+            (posted if where == "POST" else queried).update(fields)
     return posted, queried
 
 
