@@ -9,23 +9,9 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from tests.environment import environment, manage, settings_in
+from tests.pages import can_log_in, lock_out
 from tests.routes import url_for
-from tests.test_settings import environment, manage, settings_in
-
-PUB = "192.0.2.50"  # every phone on the pub's wifi
-
-
-def lock_out(username: str) -> None:
-    client = Client(REMOTE_ADDR=PUB)
-    for _ in range(5):
-        client.post(reverse("login"), {"username": username, "password": "wrong"})
-
-
-def can_log_in(username: str, password: str = "pw") -> bool:
-    client = Client(REMOTE_ADDR=PUB)
-    client.post(reverse("login"), {"username": username, "password": password})
-    return "_auth_user_id" in client.session
-
 
 # The organiser unlocks their scorers ------------------------------------------------------
 

@@ -17,8 +17,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tests.test_concurrency import complete_rows, load_table, run_together
-from tests.test_races import after, linger_after
+from tests.concurrency import after, complete_rows, linger_after, load_table, run_together
 from tournament.models import Adjustment, Round, Seat, Sheet, SheetStatus, Table
 from tournament.players import adjustments
 from tournament.sheets import confirming

@@ -248,7 +248,7 @@ def test_export_tournament_reads_one_moment(seated_round, scorer, monkeypatch):
     a backup: never confirmed in the sheet's status but missing its deals."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite transactions always read one moment; this checks PostgreSQL's")
-    from tests.test_concurrency import complete_rows, load_table
+    from tests.concurrency import complete_rows, load_table
     from tournament.models import Table
 
     tournament = seated_round.tournament

@@ -616,7 +616,7 @@ def test_a_backup_under_load_holds_one_moment(tmp_path, monkeypatch):
     and restores."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite transactions always read one moment; this checks PostgreSQL's")
-    from tests.test_concurrency import complete_rows, load_table
+    from tests.concurrency import complete_rows, load_table
     from tournament.sheets.saving import save_sheet
 
     call_command("load_demo", stdout=io.StringIO())

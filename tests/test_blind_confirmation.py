@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from tests.pages import inputs, sheet_cells
-from tests.test_views_scorer import ROWS, enter, form, url
+from tests.pages import ROWS, enter, form, inputs, sheet_cells, url
 from tournament.models import Deal, Sheet, SheetStatus
 from tournament.sheets.blind import MISMATCHES_SHOWN
 

@@ -10,16 +10,13 @@ SQLite has no row locks (one writer locks the whole file), so these tests need
 PostgreSQL; CI runs the suite a second time with ``DATABASE_URL`` set.
 """
 
-import threading
-import time
-
 import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from scoring.errors import UserError
-from tests.pages import sheet_cells
+from tests.concurrency import complete_rows, load_table, run_together, saver, sheet_form, slow_down
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
@@ -31,9 +28,6 @@ from tournament.sheets.saving import SheetChangedError, save_sheet
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Long enough for every thread to reach the locked section while the first holds it.
-OVERLAP = 0.3
-
 
 @pytest.fixture(autouse=True)
 def _postgresql_only():
@@ -42,79 +36,6 @@ def _postgresql_only():
             "concurrency tests need PostgreSQL's row locks: run with "
             "DATABASE_URL=postgres://… (SQLite serialises all writers with one file lock)"
         )
-
-
-def slow_down(monkeypatch, module, name):
-    """Make ``module.name`` pause before doing its work, widening the race window."""
-    real = getattr(module, name)
-
-    def slow(*args, **kwargs):
-        time.sleep(OVERLAP)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, slow)
-
-
-class Outcome:
-    def __init__(self, value=None, error=None):
-        self.value = value
-        self.error = error
-
-    def __repr__(self):
-        return f"Outcome(value={self.value!r}, error={self.error!r})"
-
-
-def run_together(*calls):
-    """Run every call in its own thread, all starting at once; the outcome of each."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def work(index, call):
-        try:
-            # Connect before the barrier, so that connecting does not stagger the start.
-            connection.ensure_connection()
-            barrier.wait(timeout=30)
-            outcomes[index] = Outcome(value=call())
-        except Exception as error:
-            outcomes[index] = Outcome(error=error)
-        finally:
-            connection.close()
-
-    threads = [
-        threading.Thread(target=work, args=(index, call), name=f"caller-{index}")
-        for index, call in enumerate(calls)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung (a deadlock?)"
-    return outcomes
-
-
-def complete_rows(size, variant=0):
-    """A complete, valid sheet for a table of ``size``: ``size`` deals adding up to 52."""
-    rows = []
-    for deal in range(size):
-        pairs = [25 // size + (1 if seat < 25 % size else 0) for seat in range(size)]
-        # Move a pair from one seat to the next to tell variants apart.
-        giver = (deal + variant) % size
-        if variant and pairs[giver]:
-            pairs[giver] -= 1
-            pairs[(giver + 1) % size] += 1
-        rows.append({"won": [2 * p for p in pairs], "last_in": deal % size + 1, "left_over": 2})
-    return rows
-
-
-def load_table(pk):
-    return Table.objects.select_related("round__tournament").get(pk=pk)
-
-
-def saver(table_pk, user, rows, **kwargs):
-    def call():
-        return save_sheet(load_table(table_pk), user, rows, **kwargs)
-
-    return call
 
 
 @pytest.fixture(params=[True, False], ids=["sheet rows exist", "first save creates the sheet"])
@@ -275,10 +196,6 @@ def logged_in_twice(user):
     second = Client()
     second.cookies = first.cookies
     return first, second
-
-
-def sheet_form(rows, version=0):
-    return {"expected_version": str(version), "action": "final", **sheet_cells(rows)}
 
 
 def test_a_double_clicked_sheet_page_records_once(one_step, sheet_rows, scorer, monkeypatch):

@@ -5,7 +5,7 @@ import datetime
 import pytest
 
 from tests.factories import PlayerFactory, TableFactory, seat_table
-from tests.test_views_scorer import ROWS
+from tests.pages import ROWS
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets.authors import AtTable
 from tournament.sheets.confirming import confirm_sheet

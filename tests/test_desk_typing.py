@@ -3,8 +3,7 @@ cells that say where they are, and the review page's totals to compare with the 
 
 import re
 
-from tests.pages import inputs
-from tests.test_views_scorer import ROWS, enter, footer_row, form, url
+from tests.pages import ROWS, enter, footer_row, form, inputs, url
 
 
 def autofocused(response):

@@ -17,8 +17,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from tests.concurrency import run_together, slow_down
 from tests.factories import TournamentFactory, make_players
-from tests.test_concurrency import run_together, slow_down
 from tournament.door import services as door
 from tournament.models import Player
 from tournament.players import services as player_service

@@ -114,7 +114,7 @@ def test_a_shared_rank_is_not_a_formula(client, make_played):
 
 
 def visible_headers(client, tournament):
-    from tests.test_views_public import header_labels
+    from tests.pages import header_labels
 
     html = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     return [unescape(label) for label in header_labels(html)]

@@ -15,7 +15,7 @@ from tests.factories import (
     played_tournament,
     seated_round,
 )
-from tests.test_seat_sums import from_deals, stored
+from tests.seat_sums import from_deals, stored
 from tournament.models import DealResult, Seat, SheetStatus, Table
 from tournament.sheets.reading import confirmed_rows, sheet_of
 from tournament.standings.services import tournament_standings

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from scoring.errors import UserError
 from tests.factories import TournamentFactory
-from tests.test_accounts import can_log_in, lock_out
+from tests.pages import can_log_in, lock_out
 from tournament.accounts import invitations
 from tournament.accounts import services as accounts
 from tournament.accounts.invitations import Closed, InvitationClosed
@@ -411,7 +411,7 @@ def test_two_phones_using_one_link_at_once_make_one_account(monkeypatch, organis
     link used (without the lock it would meet a taken user name instead)."""
     from django.db import connection
 
-    from tests.test_concurrency import run_together, slow_down
+    from tests.concurrency import run_together, slow_down
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL's row locks: run with DATABASE_URL=postgres://…")

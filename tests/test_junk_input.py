@@ -28,8 +28,8 @@ from django.db import transaction
 from django.urls import resolve
 from django.utils import timezone
 
+from tests.pages import ROWS
 from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
-from tests.test_views_scorer import ROWS
 from tournament.models import KeepApart, Player, Table, Tournament
 from tournament.sheets.saving import save_sheet
 

@@ -5,7 +5,7 @@ page; the forms carry the keys keep.js keeps their cells under."""
 
 import pytest
 
-from tests.test_views_scorer import ROWS, form, table, url
+from tests.pages import ROWS, form, table, url
 from tournament.models import SheetStatus, SheetVersion
 from tournament.sheets.saving import save_sheet
 

@@ -21,8 +21,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from tests.concurrency import run_together
 from tests.factories import TournamentFactory, make_players
-from tests.test_concurrency import run_together
 from tournament.models import Person, Player
 from tournament.people import services as people
 

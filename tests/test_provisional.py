@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from scoring.standings import compute_standings
-from tests.test_standings import entrants, play, wa_deal
+from tests.plays import entrants, play, wa_deal
 from tournament.models import Round, Tournament
 from tournament.public import room
 

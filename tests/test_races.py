@@ -15,7 +15,6 @@ others run on both databases.
 import io
 import json
 import threading
-import time
 
 import pytest
 from django.core.cache import cache
@@ -25,15 +24,17 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.errors import UserError
-from tests.pages import inputs
-from tests.test_concurrency import (
+from tests.concurrency import (
+    after,
     complete_rows,
+    linger_after,
     load_table,
     run_together,
     saver,
     sheet_form,
     slow_down,
 )
+from tests.pages import inputs
 from tournament.models import Deal, Player, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.rounds import seating, swaps
 from tournament.rounds import services as rounds
@@ -51,29 +52,6 @@ from tournament.tournaments.forms import TournamentForm
 def postgresql():
     if connection.vendor != "postgresql":
         pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
-
-
-def after(seconds, call):
-    """``call``, started ``seconds`` late: the other thread is first into its transaction."""
-
-    def late():
-        time.sleep(seconds)
-        return call()
-
-    return late
-
-
-def linger_after(monkeypatch, module, name, seconds=0.15):
-    """Make ``module.name`` pause after doing its work: whatever it looked at may change
-    meanwhile, unless a lock holds it still."""
-    real = getattr(module, name)
-
-    def lingering(*args, **kwargs):
-        result = real(*args, **kwargs)
-        time.sleep(seconds)
-        return result
-
-    monkeypatch.setattr(module, name, lingering)
 
 
 def backup_exits_cleanly(folder):

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import run
-from tests.test_settings import ROOT, environment, settings_in
+from tests.environment import ROOT, environment, settings_in
 
 
 @pytest.mark.parametrize(

@@ -11,21 +11,12 @@ from django.apps import apps
 from scoring.plays import Entrant, TablePlay
 from scoring.rules import DealFacts
 from scoring.standings import compute_standings as compute
-from scoring.systems import ScoringSystem, SeatSums, table_sums
+from scoring.systems import ScoringSystem, SeatSums
+from tests.seat_sums import from_deals, stored
 from tournament.models import Seat, Tournament
 from tournament.sheets.reading import confirmed_rows
 from tournament.standings.services import tournament_standings
 from tournament.tournament_file import loading, writing
-
-
-def stored(table) -> list[SeatSums]:
-    return [seat.sums for seat in Seat.objects.filter(table=table).order_by("position")]
-
-
-def from_deals(table) -> list[SeatSums]:
-    rows = confirmed_rows(table)
-    facts = [DealFacts(tuple(r["won"]), r["last_in"], r["left_over"]) for r in rows]
-    return list(table_sums(facts, Seat.objects.filter(table=table).count()))
 
 
 def test_an_imported_tournament_stores_the_sums_of_its_deals(make_tournament):

@@ -7,25 +7,13 @@ Each case runs Django in a fresh process, since settings are read once, at start
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.management.utils import get_random_secret_key
 
-ROOT = Path(settings.BASE_DIR)
-
-
-def environment(**values: str) -> dict[str, str]:
-    """This process's environment without any of the settings' variables, plus
-    ``values``: what an operator would set."""
-    ours = ("DJANGO_", "CACHE_URL", "LOGIN_", "AXES_", "DATABASE_CONN", "SENTRY_")
-    env = {key: value for key, value in os.environ.items() if not key.startswith(ours)}
-    return env | values
+from tests.environment import ROOT, environment, manage, run, settings_in
 
 
 def production(**values: str) -> dict[str, str]:
@@ -35,32 +23,6 @@ def production(**values: str) -> dict[str, str]:
         "DJANGO_ALLOWED_HOSTS": "example.org",
     }
     return environment(**(defaults | values))
-
-
-def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
-    )
-
-
-def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return run(["manage.py", *args], env)
-
-
-PRINT_SETTINGS = """
-import json, django
-from django.conf import settings
-django.setup()
-names = {names!r}
-print(json.dumps({{name: getattr(settings, name, None) for name in names}}, default=str))
-"""
-
-
-def settings_in(env: dict[str, str], *names: str) -> dict[str, object]:
-    env = env | {"DJANGO_SETTINGS_MODULE": "config.settings"}
-    result = run(["-c", PRINT_SETTINGS.format(names=names)], env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
 
 
 def test_check_deploy_passes_with_the_production_settings():

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from scoring.errors import UserError
 from scoring.systems import SeatSums
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, seat_table
-from tests.test_seat_sums import from_deals, stored
+from tests.seat_sums import from_deals, stored
 from tournament.models import Deal, Sheet, SheetStatus, SheetVersion
 from tournament.sheets.checking import SheetInvalidError, check_rows
 from tournament.sheets.confirming import SheetMismatchError, confirm_sheet

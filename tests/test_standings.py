@@ -17,20 +17,7 @@ from scoring.rules import make_deal
 from scoring.standings import compute_standings, ranks_after_each_round
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
-
-
-def wa_deal(points, last_in):
-    won = [2 * p for p in points]
-    won[last_in - 1] -= 2
-    return make_deal(won, last_in, 2, len(points))
-
-
-def play(round_number, seats, *deals):
-    return TablePlay(round_number, tuple(seats), tuple(enumerate(deals, start=1)))
-
-
-def entrants(names):
-    return [Entrant(name, name) for name in names]
+from tests.plays import entrants, play, wa_deal
 
 
 def table(standings):

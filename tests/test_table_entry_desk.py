@@ -10,8 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.test_views_organiser import SETTINGS
-from tests.test_views_scorer import ROWS, url
+from tests.pages import ROWS, SETTINGS, url
 from tournament.kernel.codes import shown_code
 from tournament.models import Sheet, Table
 from tournament.sheets.authors import AtTable

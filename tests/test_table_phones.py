@@ -5,7 +5,7 @@ re-type that does not match, and a submission retried with its idempotency key."
 
 import pytest
 
-from tests.test_views_scorer import ROWS
+from tests.pages import ROWS
 from tournament.models import Sheet, SheetStatus, SheetVersion, Table, TablePhone
 from tournament.sheets.authors import AtTable, ConfirmRefusedError
 from tournament.sheets.confirming import SheetMismatchError, confirm_sheet

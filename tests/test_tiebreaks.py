@@ -27,7 +27,7 @@ from scoring.tiebreaks import (
     standings_columns,
     tiebreak,
 )
-from tests.test_standings import entrants, play, wa_deal
+from tests.plays import entrants, play, wa_deal
 from tournament.tournament_file import structure
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.pages import inputs
+from tests.pages import SETTINGS, inputs
 from tournament.models import KeepApart, Player, Round, Seat, Sheet, SheetStatus, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
@@ -113,20 +113,6 @@ def test_create_a_tournament_makes_the_creator_its_organiser(outsider_client, ou
     assert tournament.owner == outsider
     assert tournament.table_sizes == [4, 5, 6]
     assert tournament.rotations_per_round == 2
-
-
-SETTINGS = {
-    "name": "Club Night",
-    "slug": "club-night",
-    "scoring": "winner-advantage",
-    "rotations_per_round": 1,
-    "planned_rounds": 4,
-    "table_policy": "mixed",
-    "table_sizes": ["4", "5", "6"],
-    "bye_score": "zero",
-    "keep_clubs_apart_rounds": 0,
-    "two_person_check": "on",
-}
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import clear_deals
+from tests.pages import header_labels
 from tournament.models import Round, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
@@ -429,13 +430,6 @@ def test_the_standings_keep_their_sort_and_pages_with_any_query_string(client, m
     names = [row.record["name"] for row in by_name.context["table"].page.object_list]
     assert names[0] == "Player 0129"
     assert names == sorted(names, reverse=True)
-
-
-def header_labels(html):
-    head = html[html.index("<thead") : html.index("</thead>")]
-    return [
-        label.strip() for label in re.findall(r"<th(?:\s[^>]*)?>(?:\s*<a [^>]*>)?([^<]*)<", head)
-    ]
 
 
 @pytest.mark.parametrize(

@@ -6,52 +6,16 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import PlayerFactory, RoundFactory, TableFactory
-from tests.pages import inputs, sheet_cells
+from tests.pages import ROWS, enter, footer_row, form, inputs, table, url
 from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.reading import confirmed_rows
 from tournament.sheets.saving import save_sheet
 
-SLUG = "club-night"
-# Four deals at a table of four (one rotation); each row adds up to 52.
-ROWS = [
-    {"won": [10, 4, 10, 0], "last_in": 4, "left_over": 28},
-    {"won": [12, 10, 10, 10], "last_in": 1, "left_over": 10},
-    {"won": [8, 8, 8, 8], "last_in": 2, "left_over": 20},
-    {"won": [20, 0, 4, 6], "last_in": 3, "left_over": 22},
-]
-
-
-def url(name, table=1, round_number=1):
-    if name == "home":
-        return reverse("scorer:home", args=[SLUG])
-    if name == "desk":
-        return reverse("scorer:desk", args=[SLUG, round_number])
-    return reverse(f"scorer:{name}", args=[SLUG, round_number, table])
-
-
-def form(rows=ROWS, version=0, action="final", **cells):
-    return {"expected_version": str(version), "action": action, **sheet_cells(rows), **cells}
-
-
-def footer_row(page, css_class):
-    row = re.search(rf'<tr class="{css_class}">(.*?)</tr>', page, re.S)[1]
-    return re.findall(r"<td>(.*?)</td>", row)
-
 
 def names(table_number=1):
     seats = Seat.objects.filter(table__number=table_number, table__round__number=1)
     return {seat.position: seat.player.name for seat in seats.select_related("player")}
-
-
-def table(number=1):
-    return Table.objects.get(round__number=1, number=number)
-
-
-def enter(client, rows=ROWS):
-    response = client.post(url("sheet"), form(rows))
-    assert response.status_code == 302
-    return response
 
 
 # Who may see what ---------------------------------------------------------------------

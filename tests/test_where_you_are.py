@@ -16,9 +16,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.test_table_entry import MISTYPED, ROWS, cells, retype, submit, type_sheet, url, version
-from tests.test_views_scorer import form
-from tests.test_views_scorer import url as desk_url
+from tests.pages import ROWS, form
+from tests.pages import url as desk_url
+from tests.phone import MISTYPED, cells, retype, submit, type_sheet, url, version
 from tournament.kernel.http import RESENT_HEADER
 from tournament.models import Table
 

@@ -10,18 +10,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pages import watch_for_violations
+
 pytestmark = pytest.mark.browser
-
-
-def watch_for_violations(page: Page) -> list[str]:
-    violations: list[str] = []
-
-    def on_console(message) -> None:
-        if "Content Security Policy" in message.text:
-            violations.append(f"{page.url}: {message.text}")
-
-    page.on("console", on_console)
-    return violations
 
 
 def log_in(page: Page, username: str, path: str) -> None:

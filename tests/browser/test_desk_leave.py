@@ -5,7 +5,7 @@ Save draft keeps the leave."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_desk_typing import open_sheet
+from tests.browser.pages import open_sheet
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.models import Player, Sheet
 

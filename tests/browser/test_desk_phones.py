@@ -8,8 +8,8 @@ import re
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.browser.test_viewports import PHONE, check_fits
-from tests.test_views_scorer import ROWS
+from tests.browser.pages import PHONE, check_fits
+from tests.pages import ROWS
 from tournament.models import Table
 from tournament.sheets.authors import AtTable
 from tournament.sheets.saving import save_sheet

@@ -5,27 +5,13 @@ cursor to their deal, and the number of keys a clean sheet takes (stated in the 
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser.test_evening import expect_message, log_in
+from tests.browser.pages import DEALS, expect_message, open_sheet
 from tests.factories import TournamentFactory, make_players, seated_round
 
 pytestmark = pytest.mark.browser
 
-# A clean sheet of a table of five, two rotations: cards won by seats 1-5, left over,
-# last in; each row adds up to 52, counts are even.
-DEALS = [
-    ([10, 8, 6, 4, 12], 12, 1),
-    ([14, 2, 8, 10, 6], 12, 2),
-    ([6, 6, 6, 6, 6], 22, 3),
-    ([20, 4, 2, 0, 8], 18, 4),
-    ([8, 10, 12, 4, 2], 16, 5),
-    ([4, 4, 10, 16, 6], 12, 1),
-    ([12, 2, 2, 8, 10], 18, 2),
-    ([0, 18, 6, 6, 4], 18, 3),
-    ([10, 10, 4, 8, 2], 18, 4),
-    ([2, 6, 14, 10, 8], 12, 5),
-]
 # The keys to type DEALS from the desk: every digit, an Enter after each cell (the last
 # one moves to "Save sheet"), and the Enter that presses it. The README's "Score entry"
 # states this number: a change to the page that makes it grow must say so there.
@@ -42,13 +28,6 @@ def table_of_five(db, organiser, scorer):
         rotations_per_round=2,
     )
     return seated_round(tournament, make_players(tournament, 5))
-
-
-def open_sheet(page: Page, username: str) -> None:
-    log_in(page, username, "/score/five-open/r1/t1/")
-    expect(page.get_by_role("heading", name="Round 1 · Table 1")).to_be_visible()
-    # sheet.js is deferred: a person's first key comes after it has run.
-    page.wait_for_load_state("load")
 
 
 def test_a_clean_sheet_of_ten_deals_takes_a_known_number_of_keys(new_page, scorer, table_of_five):

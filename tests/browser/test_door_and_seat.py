@@ -134,7 +134,7 @@ def test_a_private_door_lists_nobody_from_a_letter(new_page, seated_round):
 
 
 def test_the_door_runs_under_the_content_security_policy(new_page, seated_round):
-    from tests.browser.test_csp import watch_for_violations
+    from tests.browser.pages import watch_for_violations
 
     tournament = seated_round.tournament
     page = new_page(viewport=TABLET)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
+from tests.browser.pages import expect_message, log_in, public_points
 from tournament.kernel.cells import WON, cell_name
 
 pytestmark = pytest.mark.browser
@@ -57,20 +58,6 @@ def csv_text(bad_line: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def log_in(page: Page, username: str, path: str) -> None:
-    """Open ``path``, which asks to log in first, and log in through the form."""
-    page.goto(path)
-    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
-
-
-def expect_message(page: Page, text: str) -> None:
-    expect(page.locator("ul.messages")).to_contain_text(text)
-
-
 def seat_round(page: Page, number: int) -> None:
     """Seat the next round on the Rounds page at three tables of four, and check its
     seating quality is shown."""
@@ -94,15 +81,6 @@ def start_round(page: Page, number: int) -> None:
     page.get_by_role("button", name=f"Start round {number}", exact=True).click()
     expect_message(page, f"Round {number} has started: print the score sheets.")
     expect(page.locator("#seating h2")).to_contain_text(re.compile(rf"^Round {number}\s+started"))
-
-
-def public_points(page: Page, player: str) -> Locator:
-    """The cell of ``player``'s points in the public standings table."""
-    standings = page.locator("table.standings")
-    expect(standings).to_be_visible()
-    headings = [heading.strip() for heading in standings.locator("thead th").all_inner_texts()]
-    row = standings.locator("tbody tr").filter(has_text=player)
-    return row.locator("td").nth(headings.index("Points"))
 
 
 def type_cell(page: Page, value: str, then: str) -> None:

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_viewports import PHONE, check_fits
+from tests.browser.pages import PHONE, check_fits
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets.saving import save_sheet
 

@@ -10,8 +10,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.browser.test_desk_typing import DEALS, open_sheet
-from tests.browser.test_evening import expect_message, log_in
+from tests.browser.pages import DEALS, expect_message, log_in, open_sheet
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import SheetVersion, Table

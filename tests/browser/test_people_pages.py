@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_viewports import check_fits
+from tests.browser.pages import check_fits
 from tests.factories import TournamentFactory, make_players
 from tournament.models import Player
 from tournament.people import services as people

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.browser.test_viewports import check_fits
+from tests.browser.pages import check_fits
 from tournament.models import Person, Series, SeriesTournament
 
 pytestmark = pytest.mark.browser

@@ -7,12 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_desk_typing import DEALS
-from tests.browser.test_evening import log_in, public_points
+from tests.browser.pages import DEALS, fill_deal, log_in, public_points
 from tests.factories import TournamentFactory, make_players, seated_round
-from tests.test_table_entry import MISTYPED
-from tests.test_views_scorer import ROWS
-from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tests.pages import ROWS
+from tests.phone import MISTYPED
+from tournament.kernel.cells import WON, cell_name
 from tournament.models import SheetVersion, Table
 from tournament.printing.views.printouts import entry_path
 
@@ -32,13 +31,6 @@ def table_of_five(db, organiser, scorer):
         published=True,
     )
     return Table.objects.get(round=seated_round(tournament, make_players(tournament, 5)))
-
-
-def fill_deal(page: Page, number: int, won, left_over, last_in) -> None:
-    for seat, count in enumerate(won, start=1):
-        page.locator(f"#{cell_name(number, WON, seat)}").fill(str(count))
-    page.locator(f"#{cell_name(number, LEFT_OVER)}").fill(str(left_over))
-    page.locator(f"input[name='{cell_name(number, LAST_IN)}'][value='{last_in}']").check()
 
 
 def fits(page: Page) -> None:

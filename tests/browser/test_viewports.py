@@ -16,8 +16,9 @@ import io
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
+from tests.browser.pages import PHONE, check_fits
 from tests.factories import (
     RoundFactory,
     TournamentFactory,
@@ -31,27 +32,8 @@ from tournament.models import Player, Tournament
 pytestmark = pytest.mark.browser
 
 VIEWPORTS = [(360, 740), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
-PHONE = {"width": 360, "height": 740}
 # Round 1 at tables of four: one rotation, seat 1 winning.
 SHEET = [{"won": [20, 10, 10, 2], "last_in": 4, "left_over": 10}] * 4
-
-# For a table's first and last body rows: every cell the page shows (a phone hides some
-# columns: their values are under the name), with its left and right edges once the row
-# is scrolled into view vertically.
-ROW_CELLS = """(table) => {
-  const rows = Array.from(table.tBodies[0] ? table.tBodies[0].rows : []);
-  if (!rows.length) return [];
-  return [rows[0], rows[rows.length - 1]].map((row) => {
-    row.scrollIntoView({block: "center"});
-    return Array.from(row.cells)
-      .filter((cell) => getComputedStyle(cell).display !== "none")
-      .map((cell) => {
-        const box = cell.getBoundingClientRect();
-        return {text: cell.innerText.trim().split("\\n")[0], column: cell.cellIndex,
-                left: box.left, right: box.right};
-      });
-  });
-}"""
 
 
 @pytest.fixture
@@ -85,30 +67,6 @@ def public_pages(tournament: Tournament) -> dict[str, str]:
     # "Find my seat" with several answers (a letter most names have).
     pages["find-my-seat"] = reverse("find_seat", args=[slug]) + "?q=e"
     return pages
-
-
-def check_fits(page: Page, where: str) -> None:
-    """Nothing scrolls sideways, and every cell shown of each table's first and last rows
-    is inside the screen; ranked tables keep rank, name and points among them."""
-    width = page.evaluate("window.innerWidth")
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width, f"{where}: the page is {scroll_width}px wide in {width}px"
-    for index, table in enumerate(page.locator("main table").all()):
-        if not table.is_visible():
-            continue
-        rows = table.evaluate(ROW_CELLS)
-        for which, cells in zip(("first", "last"), rows, strict=False):
-            for cell in cells:
-                spans = (
-                    f"{where}: table {index + 1}, {which} row, cell {cell['text']!r} "
-                    f"spans {cell['left']:.0f}–{cell['right']:.0f}px of {width}px"
-                )
-                assert cell["left"] >= -0.5, spans
-                assert cell["right"] <= width + 0.5, spans
-            if "ranked" in (table.get_attribute("class") or ""):
-                # Rank, player and points: the first, second and fourth columns.
-                shown = {cell["column"] for cell in cells}
-                assert {0, 1, 3} <= shown, f"{where}: {which} row shows columns {shown}"
 
 
 def test_public_pages_fit_every_screen(new_page, club_night, screenshot_dir):

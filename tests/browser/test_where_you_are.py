@@ -13,8 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_desk_typing import DEALS, open_sheet
-from tests.browser.test_table_entry import fill_deal
+from tests.browser.pages import DEALS, fill_deal, open_sheet
 from tests.factories import TournamentFactory, make_players, seated_round
 from tournament.kernel.cells import LAST_IN, cell_name
 from tournament.models import Sheet, Table

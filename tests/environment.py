@@ -1,0 +1,48 @@
+"""Helpers for tests of the settings and run.py: the environment a child process gets,
+running manage.py in it, and reading settings as that process sees them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(settings.BASE_DIR)
+
+
+def environment(**values: str) -> dict[str, str]:
+    """This process's environment without any of the settings' variables, plus
+    ``values``: what an operator would set."""
+    ours = ("DJANGO_", "CACHE_URL", "LOGIN_", "AXES_", "DATABASE_CONN", "SENTRY_")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(ours)}
+    return env | values
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return run(["manage.py", *args], env)
+
+
+def settings_in(env: dict[str, str], *names: str) -> dict[str, object]:
+    env = env | {"DJANGO_SETTINGS_MODULE": "config.settings"}
+    result = run(["-c", PRINT_SETTINGS.format(names=names)], env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+
+
+PRINT_SETTINGS = """
+import json, django
+from django.conf import settings
+django.setup()
+names = {names!r}
+print(json.dumps({{name: getattr(settings, name, None) for name in names}}, default=str))
+"""
