@@ -85,7 +85,7 @@ def _pip() -> list[str | Path]:
 
 def ensure_venv(*, dev: bool = False) -> None:
     """The virtual environment with the runtime lock installed, and with ``dev`` the dev
-    lock too (a superset pinning the same versions: tests/test_locks.py checks it)."""
+    lock too (a superset pinning the same versions: tests/project/test_locks.py checks it)."""
     if sys.version_info < (3, 11):
         sys.exit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}.")
     lock = DEV_LOCK if dev else LOCK

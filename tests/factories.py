@@ -270,7 +270,7 @@ def played_tournament(
     )
     field = make_players(tournament, players)
     # The demo's evening (tournament.demo.synthetic_rounds), so that a seed gives the
-    # evening its file would (tests/test_factories.py): tests written against a seed's
+    # evening its file would (tests/project/test_factories.py): tests written against a seed's
     # outcome (a countback, a tie) keep testing the same thing.
     by_ref = {player.ref: player for player in field}
     evening = synthetic_rounds(

@@ -1,6 +1,6 @@
 """Every named URL of the site, who may use it, and a real URL for each.
 
-``ROUTES`` is the one list of who may do what. tests/test_security.py fails when a URL
+``ROUTES`` is the one list of who may do what. tests/project/test_security.py fails when a URL
 pattern is added without an entry here, so a new page cannot ship without someone
 deciding who may see it.
 """
@@ -36,7 +36,7 @@ class Access(Enum):
     ORGANISER = "organiser"  # the tournament's organiser only
     # The installation's organisers (granted "may organise", a superuser, or with
     # ORGANISERS=anyone whoever organises a tournament here): the register of people
-    # (tournament/shared/permissions.py may_keep_people; tests/test_organisers.py).
+    # (tournament/shared/permissions.py may_keep_people; tests/accounts/test_organisers.py).
     PEOPLE = "people"
     # Anyone holding the tournament's open door address (its token), logged in or not:
     # door check-in on a tablet (tournament/door/services.py).
@@ -107,7 +107,7 @@ ROUTES: dict[str, Route] = {
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     # Any account with ORGANISERS=anyone, as in the tests; with "granted", only those
-    # granted "may organise" (tests/test_organisers.py).
+    # granted "may organise" (tests/accounts/test_organisers.py).
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
     "organiser:series_list": _route(Access.ACCOUNT),
     "organiser:series_create": _route(Access.ACCOUNT, "GET POST"),

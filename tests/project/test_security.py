@@ -214,7 +214,7 @@ def _wrong_code(url: str, private) -> str:
 )
 def test_a_wrong_code_opens_nothing_and_writes_nothing(name, client, private):
     """The table pages of a wrong code are 404s, logged in or not, and a post to them
-    writes nothing (``tests/test_table_entry.py`` has every other reason a code fails)."""
+    writes nothing (``tests/table/test_table_entry.py`` has every other reason a code fails)."""
     url = _wrong_code(url_for(name, private), private)
     cache.clear()  # the wrong-code limit of earlier tests
     before = database_contents()

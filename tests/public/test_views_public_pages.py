@@ -305,7 +305,7 @@ def test_a_private_tournament_is_404_for_the_public_on_every_page(
 
 def test_an_unreleased_round_does_not_exist_publicly(client, make_played):
     # Seating kept private: a started round shows nothing until it is released
-    # (tests/test_public_seating.py has the public seating).
+    # (tests/public/test_public_seating.py has the public seating).
     tournament = make_played(players=12, rounds=2, seating_public=False)
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
     public_changes.mark_changed(tournament.pk)

@@ -5,7 +5,7 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("scoring", "tournament")
 # Django finds these by their name (a model's or form's options, a management command's
 # class), so every module that has one must use the same name.

@@ -16,7 +16,7 @@ from scoring.rules import (
 )
 from scoring.systems import ScoringSystem, score_deal
 
-RULES = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+RULES = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
 
 
 def _numbers(text: str) -> list[int]:

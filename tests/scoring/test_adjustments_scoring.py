@@ -12,7 +12,7 @@ from scoring.plays import Entrant, PointsAdjustment, TableSums
 from scoring.standings import compute_standings, ranks_after_each_round
 from scoring.tiebreaks import POINTS, TIEBREAKS, tiebreak
 
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "standings.md").read_text()
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "standings.md").read_text()
 
 
 def sums(round_number, seats, points, last_in=None, deals=4):

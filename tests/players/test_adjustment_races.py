@@ -6,7 +6,7 @@ changed last; the penalty holds the round the same way and marks them changed la
 the penalty recorded, the standings count both, no request fails, and the public
 standings served afterwards are those made afresh (no stale cached page).
 
-The threaded tests need PostgreSQL's row locks (see ``tests/test_concurrency.py``).
+The threaded tests need PostgreSQL's row locks (see ``tests/sheets/test_concurrency.py``).
 """
 
 import threading

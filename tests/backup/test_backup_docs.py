@@ -9,7 +9,7 @@ from pathlib import Path
 from tournament.backup.installation_schema import build_installation_schema, build_manifest_schema
 from tournament.tournament_file.schema import build_schema
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FILE_DOC = (ROOT / "docs" / "tournament-file.md").read_text(encoding="utf-8")
 BACKUP_DOC = (ROOT / "docs" / "backup-file.md").read_text(encoding="utf-8")

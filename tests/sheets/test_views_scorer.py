@@ -343,7 +343,7 @@ def test_a_save_from_an_old_copy_shows_both_copies(
     scorer_client, second_scorer_client, seated_round
 ):
     # A draft: a sheet that awaits confirmation is not shown to who may confirm it
-    # blind (tests/test_blind_confirmation.py).
+    # blind (tests/sheets/test_blind_confirmation.py).
     scorer_client.post(url("sheet"), form(action="draft"))
     theirs = form(d1_s1="12", d1_left_over="26")
     response = second_scorer_client.post(url("sheet"), theirs)

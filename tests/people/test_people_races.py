@@ -11,7 +11,7 @@ other (``shared.locks``, the register's lock order); whichever comes first is do
 other is done after it or refused with a message saying what changed, never a deadlock
 or a foreign-key error. Which one comes first varies, so each race is run ``RACES`` times.
 
-The real tests need PostgreSQL (see ``tests/test_concurrency.py``).
+The real tests need PostgreSQL (see ``tests/sheets/test_concurrency.py``).
 """
 
 import time

@@ -1,6 +1,6 @@
 """Each seat keeps its sums over its table's confirmed deals, and they always match the
 deals: written by an import, filled in by the migration that added them (confirmations
-and corrections: tests/test_sheets.py). The standings read them, so a stale sum would be
+and corrections: tests/sheets/test_sheets.py). The standings read them, so a stale sum would be
 a wrong standing."""
 
 import importlib

@@ -20,7 +20,7 @@ from tournament.kernel.cells import (
     parse_part,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,7 @@ from pathlib import Path
 import grimp
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if not (ROOT / "docs").is_dir():  # tests/<folder>/this file
-    ROOT = ROOT.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "architecture.md").read_text()
 TOURNAMENT = ROOT / "tournament"
 # Not concepts: the app's entry points, described together in one section.

@@ -4,7 +4,7 @@ documentation."""
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCORING = ROOT / "scoring"
 MODULES = sorted(
     path

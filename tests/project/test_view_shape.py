@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-TOURNAMENT = Path(__file__).resolve().parent.parent / "tournament"
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TOURNAMENT = Path(__file__).resolve().parents[2] / "tournament"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 # A sheet's "Save draft" and "Save sheet" post the same form to the same save: the
 # button says only whether the sheet is final (a flag, not a choice of action).

@@ -10,7 +10,7 @@ from openskill.models import PlackettLuce
 
 from scoring.series import DEFAULT_PLACING, Placing, SeriesEntry, rank_series, scheme
 
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "series.md").read_text()
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "series.md").read_text()
 SECTIONS = {
     "field-share": "**Field share.**",
     "placing": "**Placing**",

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests.routes import ROUTES, Access, patterns_by_name
 
-DEPLOY = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
+DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 # The door check-in tablet checks players in for the organiser, and the phones at the
 # tables type score sheets: staff work, though neither needs a login.
 STAFF_ACCESS = {

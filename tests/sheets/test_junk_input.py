@@ -33,7 +33,7 @@ from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 from tournament.models import KeepApart, Player, Table, Tournament
 from tournament.sheets.saving import save_sheet
 
-# Markup and odd digits are tests/test_hostile_inputs.py's business.
+# Markup and odd digits are tests/project/test_hostile_inputs.py's business.
 JUNK = ["", "abc", "-1", "99999999999999999999999", "\x00", "x" * 5000]
 # Where a number (an id, a count) belongs: ids that name nothing, or another
 # tournament's rows.
@@ -253,7 +253,7 @@ def post_fields(site, name):
     for field in posted:
         baseline.setdefault(field, "1")
     # The sheet's cells are alike: the first deal's stand for the rest, which the
-    # property tests of tests/test_hostile_inputs.py cover.
+    # property tests of tests/project/test_hostile_inputs.py cover.
     junked = [
         f for f in baseline if not re.match(r"^d([2-9]|\d\d)_", f) and f != "csrfmiddlewaretoken"
     ]

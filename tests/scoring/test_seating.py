@@ -26,7 +26,7 @@ from scoring.seating.rotation import rotating_rounds
 from scoring.seating.tabu import TabuSearch
 from scoring.seating.unital import unital_design
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def players(n):

@@ -8,7 +8,7 @@ why, and nothing half-done is left behind: seat sums agree with the deals, a tab
 holds more deals than the tournament's rotations allow, the public pages never keep a
 stale copy, and ``manage.py backup`` still writes files that import.
 
-The threaded tests need PostgreSQL's row locks (see ``tests/test_concurrency.py``); the
+The threaded tests need PostgreSQL's row locks (see ``tests/sheets/test_concurrency.py``); the
 others run on both databases.
 """
 
