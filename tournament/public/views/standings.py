@@ -35,7 +35,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         entries__tournament__rounds__released=True,
     ).distinct()
     context = {"tournaments": Tournament.objects.filter(published=True), "series": series}
-    return render(request, "home.html", context)
+    return render(request, "public/home.html", context)
 
 
 @require_GET
