@@ -5,8 +5,10 @@
                                       (development server, http://127.0.0.1:8000)
     python3 run.py serve [HOST:PORT]  serve the real thing to the room, e.g. a laptop on
                                       the pub's wifi (gunicorn, debug off; 0.0.0.0:8000)
-    python3 run.py test               run the whole test suite (lint, types, layers, checks,
-                                      pytest)
+    python3 run.py test [ARGS]        run the whole test suite (lint, types, layers, checks,
+                                      then pytest on every core); ARGS go to pytest, e.g.
+                                      `-n 0 tests/project/test_run.py` runs one file, in
+                                      one process
 
 Each creates the virtual environment in .venv the first time and brings it up to date
 whenever a lock file changes: `demo` and `serve` install what the app needs to run
@@ -252,6 +254,13 @@ def serve(extra: list[str]) -> None:
     os.execve(command[0], command, env)
 
 
+# pytest-xdist: a worker per core, each with a test database of its own (pytest-django
+# names them after the worker). Each test file runs whole on one worker, so a file's tests
+# keep their order and share what they set up (the browser tests' Chromium, a screenshot
+# folder). Arguments given to `run.py test` come after, and win: `-n 0` runs in this process.
+PYTEST_PARALLEL = ["-n", "auto", "--dist", "loadfile"]
+
+
 def test(extra: list[str]) -> None:
     run(PYTHON, "-m", "ruff", "check", ".")
     run(PYTHON, "-m", "ruff", "format", "--check", ".")
@@ -260,7 +269,7 @@ def test(extra: list[str]) -> None:
     run(BIN / ("lint-imports.exe" if os.name == "nt" else "lint-imports"))
     manage("check", "--fail-level", "WARNING")
     manage("makemigrations", "--check", "--dry-run")
-    run(PYTHON, "-m", "pytest", *extra)
+    run(PYTHON, "-m", "pytest", *PYTEST_PARALLEL, *extra)
 
 
 COMMANDS = {"demo": demo, "serve": serve, "test": test}

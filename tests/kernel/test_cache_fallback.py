@@ -200,6 +200,34 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _start_redis(server: str) -> tuple[subprocess.Popen[str], int]:
+    """A redis-server on a free port, ready. The port is free when chosen, but another
+    process (a test running beside this one: a live server, a database connection) may
+    take it before Redis binds it: Redis then stops, and another port is chosen."""
+    taken: list[int] = []
+    while len(taken) < 5:
+        port = _free_port()
+        process = subprocess.Popen(
+            [
+                *(server, "--port", str(port), "--bind", "127.0.0.1", "--daemonize", "no"),
+                *("--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        said = []
+        for line in process.stdout:  # type: ignore[union-attr]
+            if "Ready to accept connections" in line:
+                return process, port
+            said.append(line)
+        process.communicate()
+        if not any("Address already in use" in line for line in said):
+            pytest.fail(f"redis-server did not start on port {port}:\n{''.join(said)}")
+        taken.append(port)
+    pytest.fail(f"redis-server found every port it was given taken: {taken}")
+
+
 def _stored(raw: redis.Redis, key: str, value: bytes) -> bool:
     try:
         raw.set(key, value)
@@ -219,22 +247,8 @@ def full_redis(settings) -> Iterator[redis.Redis]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{reason}: CI runs the tests of a full Redis")
         pytest.skip(f"{reason}: the tests of a full Redis need one")
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            *(server, "--port", str(port), "--bind", "127.0.0.1", "--daemonize", "no"),
-            *("--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    process, port = _start_redis(server)
     try:
-        for line in process.stdout:  # type: ignore[union-attr]
-            if "Ready to accept connections" in line:
-                break
-        else:
-            pytest.fail(f"redis-server did not start on port {port}")
         raw = redis.Redis(port=port)
         assert raw.ping()
         used = raw.info("memory")["used_memory"]

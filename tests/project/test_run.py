@@ -1,5 +1,6 @@
 """run.py: `demo` and `serve` take the address to serve on, and `serve` serves the room
-properly (gunicorn, debug off, a secret key of its own, static files, plain HTTP)."""
+properly (gunicorn, debug off, a secret key of its own, static files, plain HTTP); `test`
+runs pytest on every core unless told otherwise."""
 
 from __future__ import annotations
 
@@ -179,6 +180,48 @@ def test_gunicorn_serves_the_address_with_a_few_workers():
     assert command[command.index("--bind") + 1] == "0.0.0.0:8000"
     assert 2 <= int(command[command.index("--workers") + 1]) <= 4
     assert run.gunicorn_command("::", 8000)[3] == "[::]:8000"
+
+
+@pytest.fixture
+def commands(monkeypatch):
+    """What ``run.run`` and ``run.manage`` would run, recorded instead."""
+    ran: list[list[str]] = []
+    monkeypatch.setattr(run, "run", lambda *args, **kwargs: ran.append([str(a) for a in args]))
+    monkeypatch.setattr(run, "manage", lambda *args: ran.append(["manage.py", *args]))
+    return ran
+
+
+def test_the_tests_run_on_every_core_after_the_checks(commands):
+    run.test([])
+    assert commands[-1] == [str(run.PYTHON), "-m", "pytest", "-n", "auto", "--dist", "loadfile"]
+    assert all("pytest" not in command for command in commands[:-1])
+
+
+def test_the_tests_pass_their_arguments_on_to_pytest_last(commands):
+    run.test(["-n", "0", "tests/project/test_run.py", "-k", "demo"])
+    assert commands[-1][3:] == [
+        *run.PYTEST_PARALLEL,
+        *("-n", "0", "tests/project/test_run.py", "-k", "demo"),
+    ]
+
+
+def test_a_worker_count_given_to_the_tests_wins(tmp_path):
+    # pytest reads the later of two -n, so `run.py test -n 0` runs in one process: no
+    # worker reports the test ("[gw0] PASSED").
+    env = {key: value for key, value in environment().items() if not key.startswith("PYTEST_")}
+    chosen = f"{__file__}::test_a_bad_address_is_refused_by_name"
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", *run.PYTEST_PARALLEL, "-n", "0", "-v", chosen],
+        cwd=ROOT,
+        env=env | {"PYTEST_ADDOPTS": f"-p no:cacheprovider --basetemp={tmp_path / 'base'}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "PASSED" in completed.stdout
+    assert "[gw" not in completed.stdout
+    assert "workers" not in completed.stdout
 
 
 def free_port() -> int:
