@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from tournament.kernel.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
+from tournament.printing import qr
 from tournament.printing.views import printouts as printing
 
 
@@ -194,16 +195,16 @@ def test_each_sheet_carries_a_qr_code_of_its_entry_page(organiser_client, seated
 
 def test_the_qr_code_is_a_full_qr_code_of_the_url(monkeypatch, organiser_client, seated_round):
     encoded = []
-    make_qr = printing.segno.make_qr
+    make_qr = qr.segno.make_qr
 
     def recording(content, **kwargs):
         encoded.append(content)
         return make_qr(content, **kwargs)
 
-    monkeypatch.setattr(printing.segno, "make_qr", recording)
+    monkeypatch.setattr(qr.segno, "make_qr", recording)
     _html(organiser_client, _url("sheets", seated_round))
     assert encoded == [_entry_url(seated_round, number) for number in (1, 2, 3)]
-    assert not printing.segno.make_qr(encoded[0]).is_micro
+    assert not qr.segno.make_qr(encoded[0]).is_micro
 
 
 def test_the_qr_code_can_carry_the_address_phones_reach(organiser_client, seated_round, settings):
