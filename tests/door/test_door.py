@@ -13,6 +13,7 @@ from html import unescape
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.core import signing
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -96,6 +97,18 @@ def test_the_organiser_opens_the_door_and_sees_its_address(organiser_client, tou
     assert opened.opened_by == "olive"
     assert address(tournament, opened.token) in page
     assert "<svg" in page  # the QR code of the address
+
+
+def test_a_door_address_made_before_an_upgrade_still_opens_the_door(tournament, organiser):
+    """The addresses and tap keys are signed with a salt that never changes (the name of
+    the module that first made them), so an open door outlives an upgrade of the site."""
+    opened = door.open_door(tournament, organiser)
+    record = OpenDoor.objects.get(tournament=tournament)
+    made_before = signing.Signer(salt="tournament.services.door").sign(
+        f"{tournament.pk}.{record.nonce}"
+    )
+    assert opened.token == made_before
+    assert door.tournament_at_door(tournament.slug, made_before).tournament == tournament
 
 
 def test_a_scorer_may_open_and_close_the_door(scorer_client, tournament):
