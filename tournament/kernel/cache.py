@@ -25,12 +25,16 @@ nothing is deleted to make an entry stale, so whatever either store holds under 
 right for that key. Wrong-code counts start again from zero at a switch: at most one
 more minute's worth of guesses, against about 10¹² codes (``codes``).
 
+A value that another release of the site pickled and this one cannot read back (a class
+that moved) is a miss, made again from the database.
+
 ``cache_status`` says how the cache is for ``/healthz``.
 """
 
 from __future__ import annotations
 
 import logging
+import pickle
 import threading
 import time
 from dataclasses import dataclass, field
@@ -163,6 +167,15 @@ class Health:
         )
 
 
+# A value another release pickled, naming a class that moved or went (Redis outlives an
+# upgrade, and old and new workers share it for a moment): a miss, as an expired value.
+_OLDER_RELEASE = (ImportError, AttributeError, pickle.UnpicklingError)
+
+
+def _dropped(error: Exception) -> None:
+    logger.info("A cached value of another release was passed over: %s", error)
+
+
 _HEALTH: dict[str, Health] = {}
 _HEALTH_LOCK = threading.Lock()
 
@@ -210,8 +223,12 @@ class FallbackRedisCache(RedisCache):
     def add(self, *args: Any, **kwargs: Any) -> Any:
         return self._either("add", *args, **kwargs)
 
-    def get(self, *args: Any, **kwargs: Any) -> Any:
-        return self._either("get", *args, **kwargs)
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        try:
+            return self._either("get", key, default, version)
+        except _OLDER_RELEASE as error:
+            _dropped(error)
+            return default
 
     def set(self, *args: Any, **kwargs: Any) -> Any:
         return self._either("set", *args, **kwargs)
@@ -222,8 +239,12 @@ class FallbackRedisCache(RedisCache):
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         return self._either("delete", *args, **kwargs)
 
-    def get_many(self, *args: Any, **kwargs: Any) -> Any:
-        return self._either("get_many", *args, **kwargs)
+    def get_many(self, keys: Any, version: Any = None) -> Any:
+        try:
+            return self._either("get_many", keys, version)
+        except _OLDER_RELEASE as error:
+            _dropped(error)
+            return {}
 
     def has_key(self, *args: Any, **kwargs: Any) -> Any:
         return self._either("has_key", *args, **kwargs)
