@@ -24,7 +24,7 @@ from tests.factories import (
     seat_table,
 )
 from tournament.models import Bye, Deal, Player, Round, Seat, Table
-from tournament.public.results import RoundRank, public_ranks
+from tournament.public.results import RoundRank, public_results
 from tournament.public.views.pages import rank_chart
 from tournament.shared import public_changes
 from tournament.sheets.facts import write_seat_sums
@@ -152,7 +152,7 @@ def test_rank_after_a_round_is_the_standings_over_the_released_rounds_up_to_it(
     make_played,
 ):
     tournament = make_played(players=13, rounds=3, stopped_early={2: (1, 3)})
-    histories = public_ranks(tournament).history
+    histories = public_results(tournament).history
     for number in (1, 2, 3):
         Round.objects.filter(tournament=tournament).update(released=False)
         Round.objects.filter(tournament=tournament, number__lte=number).update(released=True)
@@ -166,7 +166,7 @@ def test_the_released_standings_are_those_of_the_standings_page(make_played):
     tournament = make_played(players=13, rounds=3, stopped_early={2: (1, 3)})
     Round.objects.filter(tournament=tournament, number=3).update(released=False)
     expected = tournament_standings(tournament, released_only=True).standings
-    assert public_ranks(tournament).rows == {row.key: row for row in expected.rows}
+    assert public_results(tournament).rows == {row.key: row for row in expected.rows}
 
 
 def test_a_bye_and_an_absence_are_shown_as_such(client, make_played):

@@ -349,10 +349,6 @@ def public_round_results(tournament: Tournament, number: int) -> RoundResults | 
     return found
 
 
-# The name the shared rank history had before the standings joined it.
-public_ranks = public_results
-
-
 def podium(rows: Iterable[StandingRow]) -> list[tuple[str, StandingRow]]:
     """The winner and runners-up (ranks 1 to 3) with their rank labels ("=2")."""
     return [(rank_label(row), row) for row in rows if row.rank is not None and row.rank <= 3]
