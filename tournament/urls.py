@@ -8,6 +8,7 @@ from tournament.people import urls as people
 from tournament.players import urls as players
 from tournament.rounds import urls as rounds
 from tournament.series import urls as series
+from tournament.standings import urls as standings
 from tournament.tournaments import urls as tournaments
 
 # The organiser's pages, one namespace ("organiser:…") made of each package's own. A
@@ -19,6 +20,7 @@ organiser_urlpatterns = [
     *players.organiser_urlpatterns,
     *people.organiser_urlpatterns,
     *rounds.organiser_urlpatterns,
+    *standings.organiser_urlpatterns,
 ]
 
 urlpatterns = [

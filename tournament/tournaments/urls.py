@@ -15,7 +15,6 @@ organiser_urlpatterns = [
     path("<slug:slug>/tiebreaks/remove/", organiser.tiebreak_remove, name="tiebreak_remove"),
     path("<slug:slug>/tiebreaks/up/", organiser.tiebreak_up, name="tiebreak_up"),
     path("<slug:slug>/tiebreaks/down/", organiser.tiebreak_down, name="tiebreak_down"),
-    path("<slug:slug>/standings/", organiser.standings, name="standings"),
     path("<slug:slug>/publish/", organiser.publish, name="publish"),
     path("<slug:slug>/unpublish/", organiser.unpublish, name="unpublish"),
     path("<slug:slug>/finish/", organiser.finish, name="finish"),

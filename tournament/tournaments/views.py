@@ -17,7 +17,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
@@ -35,8 +34,6 @@ from tournament.shared.permissions import (
     may_organise,
     tournaments_for,
 )
-from tournament.standings.services import tournament_standings
-from tournament.standings.tables import standings_table
 from tournament.tournaments import services as tournaments
 from tournament.tournaments.forms import TiebreakForm, TournamentForm
 
@@ -229,22 +226,3 @@ def reveal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         request, f"Revealed the final results ({count} round{'s' if count != 1 else ''})."
     )
     return redirect("organiser:dashboard", slug)
-
-
-@login_required
-@require_GET
-def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The organiser's standings, counting sheets that await confirmation too."""
-    tournament = get_tournament_for_organiser(request, slug)
-    result = tournament_standings(tournament, include_unconfirmed=True)
-    context = {
-        "tournament": tournament,
-        "result": result,
-        "table": standings_table(result),
-        "chain": order_in_words(result.standings.tiebreaks),
-        "rounds_played": len(result.standings.round_numbers),
-        "incomplete_tables": result.incomplete_tables,
-        "private": True,
-        "public_url": reverse("standings", args=[slug]),
-    }
-    return render(request, "standings/standings.html", context)
