@@ -8,9 +8,11 @@ entered values and spoil the blindness. The desk's and the phone's pages ask her
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 from scoring.rules import Leave, absent_seats
-from tournament.models import Sheet, Table
+from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets.access import Act
 from tournament.sheets.authors import Author, refusal_in_words
 from tournament.sheets.rows import Row, clean_row
@@ -21,6 +23,53 @@ from tournament.sheets.rows import Row, clean_row
 # are marked without the entered values, or a confirmer could copy them in and confirm
 # a sheet they never read.
 MISMATCHES_SHOWN = 5
+
+
+class Differing(Protocol):
+    """A cell where a blind re-type differs from the sheet as entered."""
+
+    @property
+    def deal(self) -> int: ...
+
+
+D = TypeVar("D", bound=Differing)
+
+
+@dataclass(frozen=True)
+class ShownMismatch(Generic[D]):
+    """What a page shows of a blind re-type that differs from the entered sheet: the
+    differing ``cells`` (with the entered values) only when there are few enough to be
+    slips (``MISMATCHES_SHOWN``), and the ``deals`` they are in, always."""
+
+    cells: list[D]
+    deals: list[int]
+    count: int
+
+    @property
+    def few(self) -> bool:
+        return self.count <= MISMATCHES_SHOWN
+
+    def too_many(self) -> str:
+        """Why neither the cells nor the entered numbers are shown, in words."""
+        return (
+            f"{self.count} cells differ from the sheet as entered, in deal"
+            f"{'s' if len(self.deals) != 1 else ''} {', '.join(map(str, self.deals))}: "
+            "too many to be slips of the finger, so neither the cells nor the entered "
+            "numbers are shown. Re-type the sheet from the paper, or check it with the "
+            "person who entered it. Nothing was saved."
+        )
+
+
+def shown_mismatch(found: Sequence[D]) -> ShownMismatch[D]:
+    """How much of the ``found`` differences a page shows (``ShownMismatch``)."""
+    few = len(found) <= MISMATCHES_SHOWN
+    return ShownMismatch(list(found) if few else [], sorted({d.deal for d in found}), len(found))
+
+
+def deals_to_retype(sheet: Sheet) -> int:
+    """How many deals a blind re-type of ``sheet`` holds: those entered, while it awaits
+    confirmation; none otherwise."""
+    return len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
 
 
 def confirm_refusal(table: Table, sheet: Sheet, author: Author) -> str:

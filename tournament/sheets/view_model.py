@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scoring.rules import Leave, absent_seats, dealer_at
 from tournament.kernel.cells import (
@@ -271,6 +272,38 @@ class Input:
     value: str
     seat: Seat | None
     invalid: bool
+
+
+def deal_inputs(
+    number: int,
+    row: Row,
+    seats: list[Seat],
+    leaves: Sequence[Leave],
+    marked: set[str] | None = None,
+) -> dict[str, Any]:
+    """What a phone's page shows to type deal ``number``, with ``row`` in its inputs (the
+    ``marked`` cells marked): its dealer, who plays it, and a count for each seat still
+    there. A seat that had left has no count; one typed for it anyway is shown, to be
+    cleared."""
+    marked = marked or set()
+    size = len(seats)
+    absent = absent_seats(number, leaves)
+    names = [cell_name(number, WON, seat.position) for seat in seats]
+    left_over = cell_name(number, LEFT_OVER)
+    return {
+        "number": number,
+        "dealer": seats[dealer_at(number, size, leaves) - 1],
+        "inputs": [
+            Input(name, shown(value), seat, name in marked)
+            for name, seat, value in zip(names, seats, row["won"], strict=False)
+            if seat.position not in absent or value is not None
+        ],
+        "playing": [seat for seat in seats if seat.position not in absent],
+        "players": players_at(number, size, leaves),
+        "left_over": Input(left_over, shown(row["left_over"]), None, left_over in marked),
+        "last_in_name": cell_name(number, LAST_IN),
+        "last_in": shown(row["last_in"]),
+    }
 
 
 def deal_check(

@@ -16,8 +16,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.errors import UserError
 from scoring.rules import deals_in_round
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
-from tournament.models import SheetStatus, Table
-from tournament.sheets.blind import MISMATCHES_SHOWN, awaits_blind_confirmation, incomplete_retype
+from tournament.models import Table
+from tournament.sheets.blind import (
+    awaits_blind_confirmation,
+    deals_to_retype,
+    incomplete_retype,
+    shown_mismatch,
+)
 from tournament.sheets.checking import check_rows, stop_warning
 from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
 from tournament.sheets.desk import author_name
@@ -53,7 +58,7 @@ def _confirm_base(
     current = peek_sheet(table_)
     entered_leaves = stored_leaves(current.pending_left)
     most = deals_in_round(size, tournament.rotations_per_round, posted.leaves)
-    deals = len(current.pending) if current.status == SheetStatus.ENTERED else 0
+    deals = deals_to_retype(current)
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": round_,
@@ -162,29 +167,21 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
             )
             return render(request, "sheets/confirm.html", context, status=422)
         except SheetMismatchError as mismatch:
-            entered = {m.cell: m.entered for m in mismatch.mismatches}
-            error = capfirst(str(mismatch)) + ". Nothing was saved."
-            few = len(entered) <= MISMATCHES_SHOWN
-            if not few:
-                # Not even which cells differ: marking them would tell, for a re-type of
-                # one value everywhere, every cell that holds that value.
-                differing = sorted({m.deal for m in mismatch.mismatches})
-                error = (
-                    f"{len(entered)} cells differ from the sheet as entered, in deal"
-                    f"{'s' if len(differing) != 1 else ''} {', '.join(map(str, differing))}: "
-                    "too many "
-                    "to be slips of the finger, so neither the cells nor the entered numbers "
-                    "are shown. Re-type the sheet from the paper, or check it with the person "
-                    "who entered it. Nothing was saved."
-                )
+            shown = shown_mismatch(mismatch.mismatches)
+            entered = {m.cell: m.entered for m in shown.cells}
+            # Too many: not even which cells differ, for marking them would tell, for a
+            # re-type of one value everywhere, every cell that holds that value.
+            error = (
+                capfirst(str(mismatch)) + ". Nothing was saved." if shown.few else shown.too_many()
+            )
             context.update(
                 expected_version=expected,
                 error=error,
                 rows=sheet_rows(
                     padded(retyped or [], size, len(blank)),
                     seats,
-                    marks=dict.fromkeys(entered, "mismatch") if few else None,
-                    others=entered if few else None,
+                    marks=dict.fromkeys(entered, "mismatch") if shown.few else None,
+                    others=entered if shown.few else None,
                     leaves=posted.leaves,
                 ),
             )

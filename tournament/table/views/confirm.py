@@ -14,27 +14,30 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
-from scoring.rules import absent_seats, dealer_at
-from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.models import Sheet, SheetStatus, Table
+from tournament.models import Sheet, Table
 from tournament.sheets.authors import ClosedAtTableError
-from tournament.sheets.blind import MISMATCHES_SHOWN, confirm_refusal, incomplete_retype
+from tournament.sheets.blind import (
+    confirm_refusal,
+    deals_to_retype,
+    incomplete_retype,
+    shown_mismatch,
+)
 from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
 from tournament.sheets.desk import author_name
 from tournament.sheets.forms import (
     PostedLeaves,
-    players_at,
     posted_leaves,
     sheet_post,
     shown_leaves,
 )
 from tournament.sheets.keep import keep_key, keep_table_key
+from tournament.sheets.pages import expected_version
 from tournament.sheets.reading import peek_sheet
 from tournament.sheets.rows import Row, trim
 from tournament.sheets.typed_rows import blank_row, posted_deals
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import Input, mismatch_differences, shown
+from tournament.sheets.view_model import deal_inputs, mismatch_differences
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
 from tournament.table.pages import base_context, closed, code_url, done, round_deals, this_phone
@@ -49,31 +52,18 @@ def _confirm_context(
 ) -> dict[str, Any]:
     """The blind re-type; ``posted`` holds the players who left as this phone typed them
     (never the entered ones: they are not shown)."""
-    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    deals = deals_to_retype(sheet)
     leaves = posted.leaves if posted else ()
-    blocks = []
-    for number in range(1, deals + 1):
-        row = retyped[number - 1] if number <= len(retyped) else blank_row(table.size)
-        seats = list(table.seats.all())
-        absent = absent_seats(number, leaves)
-        blocks.append(
-            {
-                "number": number,
-                "dealer": seats[dealer_at(number, table.size, leaves) - 1],
-                "inputs": [
-                    Input(cell_name(number, WON, s.position), shown(v), s, False)
-                    for s, v in zip(seats, row["won"], strict=False)
-                    if s.position not in absent or v is not None
-                ],
-                "playing": [s for s in seats if s.position not in absent],
-                "players": players_at(number, table.size, leaves),
-                "left_over": Input(
-                    cell_name(number, LEFT_OVER), shown(row["left_over"]), None, False
-                ),
-                "last_in_name": cell_name(number, LAST_IN),
-                "last_in": shown(row["last_in"]),
-            }
+    seats = list(table.seats.all())
+    blocks = [
+        deal_inputs(
+            number,
+            retyped[number - 1] if number <= len(retyped) else blank_row(table.size),
+            seats,
+            leaves,
         )
+        for number in range(1, deals + 1)
+    ]
     return base_context(
         table,
         sheet=sheet,
@@ -110,11 +100,10 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         context = _confirm_context(table, sheet, [], refusal=refusal)
         return render(request, "table/confirm.html", context)
 
-    posted = sheet_post(request)
-    expected = posted.get("expected_version")
+    expected = expected_version(request)
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
-    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    deals = deals_to_retype(sheet)
     retyped = posted_deals(request.POST, deals, table.size)
     left = posted_leaves(request.POST)
     if left.problems:
@@ -132,23 +121,22 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
             entry.phone_token(request.session, table),
             expected_version=expected,
             retyped=retyped,
-            key=posted.get("key"),
+            key=sheet_post(request).get("key"),
             retyped_left=left.leaves,
         )
     except LeavesMismatchError as differs:
         context = _confirm_context(table, sheet, retyped, left, error=capfirst(str(differs)) + ".")
         return render(request, "table/confirm.html", context, status=422)
     except SheetMismatchError as mismatch:
-        found = mismatch.mismatches
-        few = len(found) <= MISMATCHES_SHOWN
+        shown = shown_mismatch(mismatch.mismatches)
         context = _confirm_context(
             table,
             sheet,
             retyped,
             left,
             error=capfirst(str(mismatch)) + ". Nothing was confirmed.",
-            differences=mismatch_differences(table, found) if few else [],
-            differing_deals=sorted({m.deal for m in found}),
+            differences=mismatch_differences(table, shown.cells),
+            differing_deals=shown.deals,
         )
         return render(request, "table/confirm.html", context, status=422)
     except ClosedAtTableError as shut:
@@ -179,9 +167,9 @@ def confirm_leaves(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     sheet = peek_sheet(table)
-    if sheet_post(request).get("expected_version") is None:
+    if expected_version(request) is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
-    deals = len(sheet.pending) if sheet.status == SheetStatus.ENTERED else 0
+    deals = deals_to_retype(sheet)
     retyped = posted_deals(request.POST, deals, table.size)
     posted = posted_leaves(request.POST)
     error = capfirst("; ".join(posted.problems)) + "." if posted.problems else ""

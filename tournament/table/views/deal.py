@@ -13,22 +13,23 @@ from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from scoring.rules import absent_seats, dealer_at
-from tournament.kernel.cells import CHECKSUM, LAST_IN, LEFT_OVER, WON, cell_name
+from scoring.rules import absent_seats
+from tournament.kernel.cells import CHECKSUM, LAST_IN, WON, cell_name
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets.authors import ClosedAtTableError, SaveRefusedError
 from tournament.sheets.checking import check_rows
 from tournament.sheets.desk import author_name
-from tournament.sheets.forms import players_at, sheet_post, shown_leaves
+from tournament.sheets.forms import sheet_post, shown_leaves
 from tournament.sheets.keep import keep_key, keep_table_key
 from tournament.sheets.leaves import current_leaves
+from tournament.sheets.pages import expected_version
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import Row, clean_row
 from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.sheets.typed_rows import blank_row, merged, posted_row
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import Input, deal_check, shown, stray_counts
+from tournament.sheets.view_model import deal_check, deal_inputs, stray_counts
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
 from tournament.table.pages import (
@@ -63,7 +64,6 @@ def _deal_context(
     others = [blank if n == number else r for n, r in enumerate(saved, start=1)]
     totals = check_rows(others, table, final=False, leaves=leaves)
     marked = set(marked or ())
-    names = [cell_name(number, WON, seat.position) for seat in seats]
     stray_only = not problems
     if not problems:
         # A count typed before the leave was recorded: said at once, not only at the
@@ -71,13 +71,6 @@ def _deal_context(
         stray = stray_counts(row, number, leaves, seats)
         problems = tuple(text for _, text in stray)
         marked.update(cell_name(number, WON, seat) for seat, _ in stray)
-    # A seat that had left has no count; one typed for it anyway is shown, to be cleared.
-    inputs = [
-        Input(name, shown(value), seat, name in marked)
-        for name, seat, value in zip(names, seats, row["won"], strict=False)
-        if seat.position not in absent or value is not None
-    ]
-    left = row["left_over"]
     theirs = None
     if conflict is not None and conflict.sheet.status != SheetStatus.ENTERED:
         rows = [clean_row(r, table.size) for r in conflict.current_rows]
@@ -85,18 +78,9 @@ def _deal_context(
     return base_context(
         table,
         sheet=sheet,
-        number=number,
+        **deal_inputs(number, row, seats, leaves, marked),
         most=round_deals(table, leaves),
-        dealer=seats[dealer_at(number, table.size, leaves) - 1],
-        inputs=inputs,
-        playing=[seat for seat in seats if seat.position not in absent],
         gone=shown_leaves([leave for leave in leaves if leave.seat in absent], seats, leaves),
-        players=players_at(number, table.size, leaves),
-        left_over=Input(
-            cell_name(number, LEFT_OVER), shown(left), None, cell_name(number, LEFT_OVER) in marked
-        ),
-        last_in_name=cell_name(number, LAST_IN),
-        last_in=shown(row["last_in"]),
         last_in_invalid=cell_name(number, LAST_IN) in marked,
         checksum_failed=cell_name(number, CHECKSUM) in marked,
         problems=[capfirst(p) for p in problems],
@@ -159,7 +143,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         return render(request, "table/deal.html", context)
 
     posted = sheet_post(request)
-    expected = posted.get("expected_version")
+    expected = expected_version(request)
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     row = posted_row(request.POST, number, table.size)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.rules import dealers
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.sheets.blind import MISMATCHES_SHOWN, confirm_refusal
+from tournament.sheets.blind import confirm_refusal, shown_mismatch
 from tournament.sheets.desk import author_name, phone_name
 from tournament.sheets.forms import shown_leaves
 from tournament.sheets.leaves import current_leaves
@@ -56,7 +56,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     leaves = () if closed_to_me(request, table, sheet) else current_leaves(sheet)
     most = round_deals(table, leaves)
     order = dealers(table.size, table.round.tournament.rotations_per_round, leaves)
-    differences = retype_differences(table, sheet)
+    shown = shown_mismatch(retype_differences(table, sheet))
     context = base_context(
         table,
         sheet=sheet,
@@ -68,8 +68,8 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
         leaves=shown_leaves(leaves, list(table.seats.all()), leaves),
         closed_to_me=closed_to_me(request, table, sheet),
         confirm_here=confirm_here,
-        differences=differences if len(differences) <= MISMATCHES_SHOWN else [],
-        differing_deals=sorted({d.deal for d in differences}),
+        differences=shown.cells,
+        differing_deals=shown.deals,
         retyped_by=phone_name(table.number, sheet.retyped_by_phone)
         if sheet.retyped_by_phone
         else "",

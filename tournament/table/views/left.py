@@ -22,6 +22,7 @@ from tournament.sheets.checking import SheetInvalidError
 from tournament.sheets.forms import PostedLeaves, posted_leaves, sheet_post, shown_leaves
 from tournament.sheets.keep import keep_key, keep_table_key
 from tournament.sheets.leaves import current_leaves
+from tournament.sheets.pages import expected_version
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import trim
 from tournament.sheets.saving import SheetChangedError, save_sheet
@@ -75,7 +76,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if request.method == "GET":
         return render(request, "table/left.html", _context(table, sheet, version=sheet.version))
 
-    expected = sheet_post(request).get("expected_version")
+    expected = expected_version(request)
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     posted = posted_leaves(request.POST)

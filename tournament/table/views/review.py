@@ -21,6 +21,7 @@ from tournament.sheets.desk import author_name
 from tournament.sheets.forms import sheet_post, shown_leaves
 from tournament.sheets.keep import keep_key, keep_table_key
 from tournament.sheets.leaves import current_leaves
+from tournament.sheets.pages import expected_version
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import trim
 from tournament.sheets.saving import SheetChangedError, save_sheet
@@ -93,7 +94,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return render(request, "table/review.html", context)
 
     posted = sheet_post(request)
-    expected = posted.get("expected_version")
+    expected = expected_version(request)
     if expected is None:
         return HttpResponseBadRequest("The form is missing the sheet's version: reload the page.")
     stopped_early = bool(posted.get("stopped_early"))
