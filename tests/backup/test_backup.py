@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import OperationalError, connection
 
-from tournament.management.commands import backup
+from tournament.backup import taking as backup
 from tournament.models import Player, Round, Sheet, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds

@@ -12,7 +12,6 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from tournament.management.commands import backup
 from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Tournament
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
@@ -336,7 +335,7 @@ def test_backup_exits_zero_with_sheets_being_typed_and_awaiting_confirmation(
     # And it would refuse a backup that would not restore.
     real = writing.export_tournament
     monkeypatch.setattr(
-        backup.writing, "export_tournament", lambda t: copy.deepcopy(real(t)) | {"owner": 7}
+        writing, "export_tournament", lambda t: copy.deepcopy(real(t)) | {"owner": 7}
     )
     with pytest.raises(CommandError, match="restore would refuse"):
         call_command("backup", "--dir", str(tmp_path / "again"), stdout=io.StringIO())
