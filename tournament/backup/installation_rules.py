@@ -21,8 +21,7 @@ from django.contrib.auth.models import Permission
 from scoring.errors import UserError
 from tournament.kernel.names import text_problem
 from tournament.people import services as people
-from tournament.tournament_file import checking
-from tournament.tournament_file import leaves_adjustments as file_leaves_adjustments
+from tournament.tournament_file import checking, leaves_adjustments
 from tournament.tournament_file.problems import json_path, short
 
 
@@ -58,7 +57,7 @@ class FileFacts:
                 sheet = table.get("sheet", {})
                 users |= {sheet.get("entered_by"), sheet.get("confirmed_by")}
                 users |= {version.get("by") for version in sheet.get("history", [])}
-        users |= file_leaves_adjustments.user_names(data)
+        users |= leaves_adjustments.user_names(data)
         # Only names: a file that is not right (a backup reports it) may hold anything.
         facts.users = {name for name in users if isinstance(name, str)}
         return facts

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.people.views import players as player_people
+from tournament.people.views import players
 from tournament.people.views import register as people
 
 app_name = "people"
@@ -14,25 +14,25 @@ urlpatterns = [
 
 # The organiser's pages, under ``manage/`` in the "organiser" namespace (tournament/urls.py).
 organiser_urlpatterns = [
-    path("<slug:slug>/players/people/", player_people.players_people, name="players_people"),
+    path("<slug:slug>/players/people/", players.players_people, name="players_people"),
     path(
         "<slug:slug>/players/people/auto/",
-        player_people.players_people_auto,
+        players.players_people_auto,
         name="players_people_auto",
     ),
     path(
         "<slug:slug>/players/<int:pk>/person/",
-        player_people.player_person,
+        players.player_person,
         name="player_person",
     ),
     path(
         "<slug:slug>/players/<int:pk>/new-person/",
-        player_people.player_new_person,
+        players.player_new_person,
         name="player_new_person",
     ),
     path(
         "<slug:slug>/players/<int:pk>/unlink/",
-        player_people.player_unlink,
+        players.player_unlink,
         name="player_unlink",
     ),
 ]

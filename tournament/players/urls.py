@@ -3,8 +3,7 @@ keeping apart, a player's page with penalties and awards."""
 
 from django.urls import path
 
-from tournament.players.views import player as player_page
-from tournament.players.views import players
+from tournament.players.views import player, players
 
 # Under ``manage/`` in the "organiser" namespace (tournament/urls.py).
 organiser_urlpatterns = [
@@ -21,15 +20,15 @@ organiser_urlpatterns = [
         players.keep_apart_remove,
         name="keep_apart_remove",
     ),
-    path("<slug:slug>/players/<int:pk>/", player_page.player_edit, name="player_edit"),
+    path("<slug:slug>/players/<int:pk>/", player.player_edit, name="player_edit"),
     path(
         "<slug:slug>/players/<int:pk>/adjustments/",
-        player_page.adjustment_add,
+        player.adjustment_add,
         name="adjustment_add",
     ),
     path(
         "<slug:slug>/players/<int:pk>/adjustments/remove/",
-        player_page.adjustment_remove,
+        player.adjustment_remove,
         name="adjustment_remove",
     ),
     path(

@@ -299,6 +299,11 @@ def current_facts(
     return facts
 
 
+def forget_facts() -> None:
+    """Forget the facts this worker keeps (tests: the database under them was rolled back)."""
+    _KEPT.clear()
+
+
 def series_version(series: Series, counted: list[tuple[Tournament, TournamentStamp]]) -> str:
     """What the series' figures stand at, from what ``counted_tournaments`` read: no
     query of its own."""

@@ -1,6 +1,6 @@
 """A series' standings and ratings, and a person's results across tournaments.
 
-Terms (those of ``series_facts`` too):
+Terms (those of ``series.facts`` too):
 
 - *series standings*: each person's series points per counted tournament under the
   series' scheme, best ``count_best`` counted, ranked (``scoring.series``).
@@ -13,7 +13,7 @@ Terms (those of ``series_facts`` too):
   (one more round released), the ratings are computed again from the stored facts from
   that tournament on, starting from the checkpoints before it: the same numbers as a
   computation from scratch, in a fraction of the time.
-- *version*: what the series' figures stand at (``series_facts.series_version``); the
+- *version*: what the series' figures stand at (``series.facts.series_version``); the
   standings and ratings are cached under it.
 
 Every function runs a fixed number of queries whatever the number of tournaments.
@@ -32,12 +32,12 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scoring.series import Placing, SeriesEntry, rank_series, scheme
 from tournament.models import Person, Player, Series, SeriesTournament, Tournament
-from tournament.series import facts as series_facts
 from tournament.series.facts import (
     TournamentFacts,
     TournamentStamp,
     counted_tournaments,
     current_facts,
+    forget_facts,
     gather_facts,
     series_version,
     tournaments_of,
@@ -164,7 +164,7 @@ def forget() -> None:
     """Forget what this worker keeps (tests: the database under it was rolled back)."""
     _KEPT_FIGURES.clear()
     _KEPT_CHAINS.clear()
-    series_facts._KEPT.clear()
+    forget_facts()
 
 
 # --- standings ----------------------------------------------------------------------

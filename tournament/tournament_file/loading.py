@@ -6,7 +6,7 @@ A file is checked first (``checking``); one with any problem changes nothing. Th
 file keeps (``key``) are given back when free here (``kept_ids``), so that
 addresses built from them answer the same after a restore. A replace keeps what the file
 does not hold: the tournament's series entries and its players' people
-(``tournament_links``).
+(``tournament_file.links``).
 """
 
 from __future__ import annotations
@@ -43,9 +43,8 @@ from tournament.models import (
 from tournament.people import services as people
 from tournament.shared import public_changes
 from tournament.shared.locks import lock_rounds
-from tournament.tournament_file import kept_ids
+from tournament.tournament_file import kept_ids, links
 from tournament.tournament_file import leaves_adjustments as version_3
-from tournament.tournament_file import links as tournament_links
 from tournament.tournament_file.checking import check_bounded, slug_for
 from tournament.tournament_file.file_format import PUBLIC_SETTINGS, SETTINGS
 from tournament.tournament_file.schema import FORMAT_1
@@ -94,7 +93,7 @@ def import_tournament(
     Raises ``TournamentFileError`` listing the first problems, or ``TournamentExistsError``
     when the slug is taken and ``replace`` is false; the database is then unchanged. A
     replace keeps what the file does not hold: the tournament's series entries and its
-    players' people (``tournament_links``).
+    players' people (``tournament_file.links``).
     """
     problems = check_bounded(data)
     if problems:
@@ -112,14 +111,14 @@ def import_tournament(
         existing = Tournament.objects.select_for_update().filter(slug=slug).first()
         if existing is not None and not replace:
             raise TournamentExistsError(slug)
-        links = None
+        kept = None
         if existing is not None:
             # Its series entries and its players' people are no part of the file.
-            links = tournament_links.links_of(existing)
+            kept = links.links_of(existing)
             _delete(existing)
         summary = _create(data, slug)
-        if links is not None:
-            tournament_links.give_back(links, summary["tournament"])
+        if kept is not None:
+            links.give_back(kept, summary["tournament"])
         if publish:
             _publish(summary["tournament"], data["format"])
     notes: tuple[str, ...] = ()

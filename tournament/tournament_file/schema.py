@@ -13,7 +13,7 @@ from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
 from tournament.kernel import limits
 from tournament.models import ByeScore, SheetStatus, TablePolicy
-from tournament.tournament_file import schema_v3 as file_schema_v3
+from tournament.tournament_file import schema_v3
 from tournament.tournament_file.schema_v3 import FORMAT_3
 
 FORMAT_1 = "lld-tournament/1"
@@ -84,7 +84,7 @@ def _sheet() -> dict[str, Any]:
                 "items": _typed_row("A row as typed: blank cells are null."),
                 "description": "The rows of a draft or of a sheet awaiting confirmation.",
             },
-            "pending_left": file_schema_v3.leaves("Version 3: the leaves of ``pending``."),
+            "pending_left": schema_v3.leaves("Version 3: the leaves of ``pending``."),
             "entered_by": _USER,
             "confirmed_by": _USER,
             "entered_by_phone": {
@@ -106,7 +106,7 @@ def _sheet() -> dict[str, Any]:
                         "status": {"enum": [status.value for status in SheetStatus]},
                         "deals": {"type": "array", "items": _typed_row("A row as saved.")},
                         "changes": {"type": "array", "items": {"type": "object"}},
-                        "left": file_schema_v3.leaves("Version 3: this version's leaves."),
+                        "left": schema_v3.leaves("Version 3: this version's leaves."),
                         "by": _USER,
                         "phone": {**_PHONE, "description": "Saved by this phone of the table."},
                         "at": {
@@ -164,7 +164,7 @@ def _round() -> dict[str, Any]:
                 "passes to seat 2, and so on.",
             },
             "deals": {"type": "array", "items": _deal()},
-            "left": file_schema_v3.leaves(
+            "left": schema_v3.leaves(
                 "Version 3: the seats that left the table after a deal, as its deals say."
             ),
             "sheet": _sheet(),
@@ -393,8 +393,8 @@ def build_schema() -> dict[str, Any]:
                 },
                 "players": {"type": "array", "items": _player()},
                 "rounds": {"type": "array", "items": _round()},
-                "adjustments": file_schema_v3.adjustments(_USER, _TIME, removed=False),
-                "adjustments_removed": file_schema_v3.adjustments(_USER, _TIME, removed=True),
+                "adjustments": schema_v3.adjustments(_USER, _TIME, removed=False),
+                "adjustments_removed": schema_v3.adjustments(_USER, _TIME, removed=True),
             },
         ),
     }

@@ -27,7 +27,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.errors import UserError
 from tournament.accounts import invitations
-from tournament.accounts import scorers as scorer_access
 from tournament.accounts import services as account_service
 from tournament.accounts.forms import (
     ChoosePasswordForm,
@@ -37,6 +36,7 @@ from tournament.accounts.forms import (
     ScorerForm,
     UnlockScorerForm,
 )
+from tournament.accounts.scorers import add_scorer, remove_scorer
 from tournament.kernel.forms import form_errors
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Tournament
@@ -73,7 +73,7 @@ def scorers(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = ScorerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = scorer_access.add_scorer(tournament, form.cleaned_data["username"])
+            user = add_scorer(tournament, form.cleaned_data["username"])
         except UserError as refused:
             form.add_error("username", str(refused))
         else:
@@ -182,7 +182,7 @@ def scorer_remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = RemoveScorerForm(request.POST, tournament=tournament)
     if form.is_valid():
         user = form.cleaned_data["user"]
-        scorer_access.remove_scorer(tournament, user)
+        remove_scorer(tournament, user)
         messages.success(request, f"{user.get_username()} is no longer a scorer.")
     else:
         messages.error(request, form_errors(form))

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import UserError
 from scoring.series import SCHEMES
-from tournament.series import administration as series_setup
+from tournament.series import administration
 
 
 class Command(BaseCommand):
@@ -51,7 +51,7 @@ class Command(BaseCommand):
         remove: bool,
         **options: object,
     ) -> None:
-        settings = series_setup.SeriesSettings(
+        settings = administration.SeriesSettings(
             name=options["name"],  # type: ignore[arg-type]
             scheme=options["scheme"],  # type: ignore[arg-type]
             placing=options["placing"],  # type: ignore[arg-type]
@@ -63,7 +63,7 @@ class Command(BaseCommand):
                 if not tournaments:
                     verb = "add" if add else "remove"
                     raise UserError(f"--{verb}: name the tournaments to {verb} by their slugs")
-                series = series_setup.change_series(
+                series = administration.change_series(
                     slug,
                     settings,
                     add=tournaments if add else (),
@@ -71,7 +71,7 @@ class Command(BaseCommand):
                 )
                 verb = "Added to" if add else "Removed from"
             else:
-                series = series_setup.create_series(slug, settings, tournaments)
+                series = administration.create_series(slug, settings, tournaments)
                 verb = "Created"
         except UserError as error:
             raise CommandError(f"series “{slug}”: nothing was changed: {error}") from None

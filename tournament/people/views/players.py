@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Person, Player, Tournament
-from tournament.people import review as people_review
+from tournament.people import review
 from tournament.people import services as people
 from tournament.shared.permissions import get_tournament_for_organiser
 
@@ -44,10 +44,10 @@ def players_people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         .select_related("person")
         .order_by("name")
     )
-    proposals = people_review.proposals(tournament)
+    proposals = review.proposals(tournament)
     if searched:
         proposals = [
-            people_review.proposal_for(p.player, query) if p.player.pk == int(searched) else p
+            review.proposal_for(p.player, query) if p.player.pk == int(searched) else p
             for p in proposals
         ]
     context = {
@@ -72,7 +72,7 @@ def _row(
     context = {
         "tournament": tournament,
         "player": player,
-        "proposal": None if player.person_id else people_review.proposal_for(player, query),
+        "proposal": None if player.person_id else review.proposal_for(player, query),
         "searched": player.pk if query else None,
         "query": query,
         "error": error,
@@ -96,7 +96,7 @@ def _done(
 @require_POST
 def players_people_auto(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    done = people_review.link_automatically(tournament)
+    done = review.link_automatically(tournament)
     count = len(done.linked)
     messages.success(
         request,

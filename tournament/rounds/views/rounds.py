@@ -34,7 +34,7 @@ from tournament.rounds import seating, seating_quality, swaps
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
-from tournament.table import services as table_entry
+from tournament.table import services as table_service
 
 
 @login_required
@@ -279,7 +279,7 @@ def table_new_code(request: HtmxHttpRequest, slug: str, number: int, table: int)
         table_ = Table.objects.filter(round=round_, number=table).first()
         if table_ is None:
             raise Http404("No such table")
-        code = shown_code(table_entry.renew_code(table_))
+        code = shown_code(table_service.renew_code(table_))
         return format_html(
             'Round {round}, table {table} has a new code: <strong class="table-code">{code}'
             "</strong>. The old code no longer opens its sheet: "
@@ -299,7 +299,7 @@ def round_new_codes(request: HtmxHttpRequest, slug: str, number: int) -> HttpRes
     """New codes for every table of the round."""
 
     def renew(tournament: Tournament, round_: Round) -> SafeString:
-        count = table_entry.renew_codes(round_)
+        count = table_service.renew_codes(round_)
         return format_html(
             "Every table of round {round} has a new code ({count} table{s}). The old codes "
             'no longer open their sheets: <a href="{url}">print the score sheets again</a>.',

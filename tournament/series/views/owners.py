@@ -1,7 +1,7 @@
 """The organiser's series pages: their series, a series' settings and tournaments, and the
 requests of other organisers to put one of the user's tournaments in their series.
 
-Every view of one series fetches it through ``series_admin.get_series_for_owner`` (a 404
+Every view of one series fetches it through ``series.owners.get_series_for_owner`` (a 404
 for anyone but its owner or a superuser); writes go through ``series.owners``.
 Creating a series is for those who may organise (``permissions.may_organise``).
 """
@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.errors import UserError
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Series
-from tournament.series import owners as series_admin
+from tournament.series import owners
 from tournament.series.forms import AddTournamentForm, EntryForm, SeriesForm
 from tournament.shared.permissions import check_may_organise, may_organise
 
@@ -26,8 +26,8 @@ from tournament.shared.permissions import check_may_organise, may_organise
 @require_GET
 def series_list(request: HtmxHttpRequest) -> HttpResponse:
     context = {
-        "series_list": series_admin.series_for(request.user).select_related("owner"),
-        "requests": series_admin.requests_for(request.user),
+        "series_list": owners.series_for(request.user).select_related("owner"),
+        "requests": owners.requests_for(request.user),
         "may_organise": may_organise(request.user),
     }
     return render(request, "series/series_list.html", context)
@@ -39,7 +39,7 @@ def series_create(request: HtmxHttpRequest) -> HttpResponse:
     check_may_organise(request)
     form = SeriesForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        series = series_admin.create_series(form.save(commit=False), request.user)
+        series = owners.create_series(form.save(commit=False), request.user)
         messages.success(request, f"Created “{series.name}”. Now add its tournaments.")
         return redirect("organiser:series_detail", series.slug)
     return render(request, "series/series_form.html", {"form": form, "creating": True})
@@ -49,10 +49,10 @@ def series_create(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def series_detail(request: HtmxHttpRequest, series: str) -> HttpResponse:
     """A series' settings and its tournaments."""
-    found = series_admin.get_series_for_owner(request, series)
+    found = owners.get_series_for_owner(request, series)
     form = SeriesForm(request.POST or None, instance=found)
     if request.method == "POST" and form.is_valid():
-        found = series_admin.save_series(form.save(commit=False))
+        found = owners.save_series(form.save(commit=False))
         messages.success(request, "Series settings saved.")
         return redirect("organiser:series_detail", found.slug)
     return _detail_page(request, found, form, AddTournamentForm())
@@ -73,13 +73,11 @@ def _detail_page(
 @login_required
 @require_POST
 def series_tournament_add(request: HtmxHttpRequest, series: str) -> HttpResponse:
-    found = series_admin.get_series_for_owner(request, series)
+    found = owners.get_series_for_owner(request, series)
     add_form = AddTournamentForm(request.POST)
     if add_form.is_valid():
         try:
-            entry = series_admin.add_tournament(
-                found, add_form.cleaned_data["tournament"], request.user
-            )
+            entry = owners.add_tournament(found, add_form.cleaned_data["tournament"], request.user)
         except UserError as refused:
             add_form.add_error("tournament", str(refused))
         else:
@@ -98,13 +96,13 @@ def series_tournament_add(request: HtmxHttpRequest, series: str) -> HttpResponse
 @login_required
 @require_POST
 def series_tournament_remove(request: HtmxHttpRequest, series: str) -> HttpResponse:
-    found = series_admin.get_series_for_owner(request, series)
+    found = owners.get_series_for_owner(request, series)
     form = EntryForm(request.POST)
     if not form.is_valid():
         messages.error(request, "That change was not understood.")
     else:
         try:
-            tournament = series_admin.remove_entry(found, form.cleaned_data["entry"])
+            tournament = owners.remove_entry(found, form.cleaned_data["entry"])
         except UserError as refused:
             messages.error(request, str(refused))
         else:
@@ -120,7 +118,7 @@ def series_request_accept(request: HtmxHttpRequest, series: str) -> HttpResponse
         messages.error(request, "That answer was not understood.")
     else:
         try:
-            entry = series_admin.accept_request(request.user, series, form.cleaned_data["entry"])
+            entry = owners.accept_request(request.user, series, form.cleaned_data["entry"])
         except UserError as refused:
             messages.error(request, str(refused))
         else:
@@ -138,7 +136,7 @@ def series_request_decline(request: HtmxHttpRequest, series: str) -> HttpRespons
         messages.error(request, "That answer was not understood.")
     else:
         try:
-            entry = series_admin.decline_request(request.user, series, form.cleaned_data["entry"])
+            entry = owners.decline_request(request.user, series, form.cleaned_data["entry"])
         except UserError as refused:
             messages.error(request, str(refused))
         else:
