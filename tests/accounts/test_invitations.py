@@ -1,4 +1,4 @@
-"""Organisers invite their scorers (``accounts.invitations``, ``views.scorers``): a
+"""Organisers invite their scorers (``accounts.invitations``, ``accounts.views.scorers``): a
 one-time link that makes a scorer's account for one tournament, the scorer choosing the
 password; no email and no administrator."""
 

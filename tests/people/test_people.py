@@ -6,7 +6,7 @@ import pytest
 
 from tests.factories import PlayerFactory, TournamentFactory
 from tournament.models import Person, Player
-from tournament.people import review as people_review
+from tournament.people import review
 from tournament.people import services as people
 from tournament.people.services import PeopleError
 
@@ -199,7 +199,7 @@ def test_automatic_links_take_the_one_person_of_the_same_name_and_club(tournamen
     z = player(tournament, "ZOE anstrom", "le cafe")
     s = player(tournament, "Sam Roe", "Rooks")
     t = player(tournament, "Tom Poe", "Rooks")  # another club
-    done = people_review.link_automatically(tournament)
+    done = review.link_automatically(tournament)
     assert done.linked == [(z, zoe)]
     assert done.left == [s]
     t.refresh_from_db()
@@ -209,7 +209,7 @@ def test_automatic_links_take_the_one_person_of_the_same_name_and_club(tournamen
 def test_automatic_links_never_link_a_person_twice_in_a_tournament(tournament):
     ann = people.add_person("Ann Lee")
     first, second = player(tournament, "Ann Lee"), player(tournament, "ann  lee")
-    done = people_review.link_automatically(tournament)
+    done = review.link_automatically(tournament)
     assert done.linked == [(first, ann)]
     second.refresh_from_db()
     assert second.person is None
@@ -220,7 +220,7 @@ def test_proposals_offer_near_matches_not_already_playing(tournament):
     joan = people.add_person("Joan Smith", "Rooks")
     people.link(player(tournament, "Joan Smith", "Rooks"), joan)
     jon = player(tournament, "Jon Smith")
-    (proposal,) = people_review.proposals(tournament)
+    (proposal,) = review.proposals(tournament)
     assert proposal.player == jon
     assert proposal.near == [john]
 

@@ -206,7 +206,7 @@ def test_find_my_seat_queries_stay_flat(client, make_played, django_assert_num_q
 
 
 def test_find_my_seat_reads_its_normalised_query(client, make_played):
-    """A search is answered afresh, never stored (public_cache.SEARCHES), from the text as
+    """A search is answered afresh, never stored (public.cache.SEARCHES), from the text as
     normalised."""
     tournament = playing(make_played)
     first = html(find(client, tournament, "player  0001"))

@@ -412,7 +412,7 @@ def test_query_strings_a_page_does_not_read_share_its_cache_entry(
 
 
 def test_a_search_reads_only_its_normalised_text(client, make_played):
-    """A search is answered afresh (never stored: public_cache.SEARCHES), from the text
+    """A search is answered afresh (never stored: public.cache.SEARCHES), from the text
     as normalised, whatever else the query string holds."""
     tournament = make_played(players=12, rounds=1)
     first = get(client, "standings", tournament, q="Player 0003").content

@@ -1,7 +1,8 @@
-"""The phones of a table, as ``services.sheets`` records them: numbered in the order they
-first save, a phone's complete sheet always awaiting confirmation, when a phone may
-confirm one (blind, a sheet another phone typed, with ``table_confirm`` on), a phone's
-re-type that does not match, and a submission retried with its idempotency key."""
+"""The phones of a table, as the sheets record them (``sheets.authors``,
+``sheets.saving``): numbered in the order they first save, a phone's complete sheet
+always awaiting confirmation, when a phone may confirm one (blind, a sheet another phone
+typed, with ``table_confirm`` on), a phone's re-type that does not match, and a
+submission retried with its idempotency key."""
 
 import pytest
 

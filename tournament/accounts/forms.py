@@ -125,7 +125,7 @@ class RemoveScorerForm(forms.Form):
 
 class LoginForm(AuthenticationForm):
     """Django's login form, matching the user name ignoring case and surrounding spaces
-    (``accounts.canonical_username``). The account's own user name is what is checked
+    (``accounts.services.canonical_username``). The account's own user name is what is checked
     and what django-axes counts failures under, so "Olive" and "olive" share one lockout."""
 
     def clean_username(self) -> str:

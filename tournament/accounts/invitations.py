@@ -16,7 +16,7 @@ Terms:
   like any scorer.
 
 A backup carries the invitations as they are stored, each by its hash alone
-(``installation_file``): it opens none of them, and a link given before the backup works
+(``backup.installation``): it opens none of them, and a link given before the backup works
 after a restore until it expires, unless withdrawn.
 """
 

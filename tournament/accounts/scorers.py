@@ -14,7 +14,7 @@ from tournament.models import Tournament
 
 def add_scorer(tournament: Tournament, username: str) -> Any:
     """The account called ``username`` (ignoring case and surrounding spaces, an exact
-    match first: ``accounts.canonical_username``), now a scorer of ``tournament``."""
+    match first: ``accounts.services.canonical_username``), now a scorer of ``tournament``."""
     username = canonical_username(username)
     user = get_user_model().objects.filter(username=username).first()
     if user is None:

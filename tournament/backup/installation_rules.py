@@ -1,5 +1,5 @@
 """The rules of a backup's installation file that its JSON Schema cannot check
-(``installation_file``): ids, names, member numbers and slugs used twice, and every
+(``backup.installation``): ids, names, member numbers and slugs used twice, and every
 reference to an account, a group, a permission, a tournament of the backup or one of its
 players, each problem named by its JSON path (``people[3].players[0]``) and what it
 refers to.

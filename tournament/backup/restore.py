@@ -1,6 +1,6 @@
 """Restoring a whole backup folder (``manage.py restore``): into an empty database, or in
 place of everything a database holds. All or nothing: one transaction, after the whole
-folder was checked (``backup_folder.read_backup``).
+folder was checked (``backup.folder.read_backup``).
 
 Every row keeps the id the backup gives it (people, players, tournaments, series and
 their entries, accounts, groups and invitations), so every address built from an id

@@ -1,4 +1,4 @@
-"""Door check-in (``views.door``): the staff page that opens and closes the door, and the
+"""Door check-in (``door.views``): the staff page that opens and closes the door, and the
 door's own pages, reached by its signed address without a login."""
 
 from django.urls import path

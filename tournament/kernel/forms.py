@@ -63,7 +63,7 @@ def form_errors(form: forms.Form) -> str:
 
 def _checked_text(value: str, what: str) -> str:
     """``value`` if it passes the one rule for players' names and clubs
-    (``players.text_problem``)."""
+    (``kernel.names.text_problem``)."""
     problem = text_problem(value, what)
     if problem:
         raise forms.ValidationError(capfirst(problem) + ".")

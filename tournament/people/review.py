@@ -3,7 +3,7 @@
 automatically those who are plainly one person.
 
 - *proposal*: an unlinked player with the people of the same name and club (several: the
-  organiser says which) and near matches (``people.near_matches``); people already
+  organiser says which) and near matches (``people.services.near_matches``); people already
   playing in the tournament are never proposed.
 - *automatic link*: a player linked, without asking, to the one person with the same
   name and club (``names.key``), unless that person already plays in the tournament.

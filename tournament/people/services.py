@@ -13,7 +13,7 @@
   ``player_person_once_a_tournament`` backs the check made here, so two requests linking
   two players to one person at the same moment cannot both succeed.
 - linking a tournament's players after they are registered (the review page):
-  ``people_review``.
+  ``people.review``.
 - *merging*: two people found to be one become the kept one; the other's players (so
   their results) move to the kept person, refused when both played in one tournament.
   The refusal names that tournament only to someone who may see it

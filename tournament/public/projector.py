@@ -1,4 +1,4 @@
-"""What the projector shows across the room (``views.public.projector``).
+"""What the projector shows across the room (``public.views.standings.projector``).
 
 Terms:
 

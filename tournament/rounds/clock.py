@@ -11,7 +11,7 @@ Terms:
   Play is not stopped by the clock; the rotation in progress is finished.
 
 Each change locks the round (``locks.lock_round``) and saves the two clock fields with
-``update_fields``, which clears the public pages' cache (``public_cache``), so every screen
+``update_fields``, which clears the public pages' cache (``shared.public_changes``), so every screen
 sees the change at its next poll.
 """
 

@@ -167,7 +167,7 @@ def confirmed_before(table: str = "pk") -> Q:
 def ever_confirmed(sheet: Sheet) -> bool:
     """Whether the sheet's table has ever had confirmed deals: then a table code no longer
     opens it, and a new version of it is a correction. Read with the sheet where it was
-    loaded with ``confirmed_before`` (``sheets.peek_sheet``)."""
+    loaded with ``confirmed_before`` (``sheets.reading.peek_sheet``)."""
     if sheet.status == SheetStatus.CONFIRMED:
         return True
     known = getattr(sheet, "confirmed_before", None)

@@ -76,7 +76,7 @@ class SaveResult:
     warnings: tuple[str, ...] = ()
     repeated: bool = False
     # The players this save recorded as leaving, dropped from later rounds: one sentence
-    # each to tell whoever saved (``sheet_leaves.drop_leavers``).
+    # each to tell whoever saved (``sheets.leaves.drop_leavers``).
     dropped: tuple[str, ...] = ()
 
 

@@ -104,7 +104,7 @@ def saved_for_repeat(typed: str, key: str | None) -> SheetVersion | None:
     (with its sheet's table, round and tournament), whether or not the code still opens
     it: a submission retried after its answer was lost (and the sheet confirmed or its
     round released meanwhile) is told that it was saved, not that the code opens nothing,
-    once its numbers are checked against the recorded ones (``sheets.carried_same``)."""
+    once its numbers are checked against the recorded ones (``sheets.versions.carried_same``)."""
     code = clean_code(typed)
     if code is None or not key:
         return None

@@ -43,7 +43,7 @@ register.filter("instant", instant)
 @register.simple_tag(takes_context=True)
 def server_now(context: dict[str, Any]) -> str:
     """Now, as the server sees it. A page served from the public cache writes a marker
-    the cache replaces at each serving (``public_cache``): the page's own time would be
+    the cache replaces at each serving (``public.cache``): the page's own time would be
     as old as the cached copy."""
     request = context.get("request")
     if getattr(request, "stamps_now", False):

@@ -2,7 +2,7 @@
 
 The page then polls its own address every ``POLL_SECONDS`` with the ``ETag`` it was
 served with (``static/js/live.js``); the server answers ``304 Not Modified`` until the
-page changes (``public_cache``), and then the region is swapped for the new page's.
+page changes (``public.cache``), and then the region is swapped for the new page's.
 """
 
 from __future__ import annotations

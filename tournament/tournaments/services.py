@@ -65,7 +65,7 @@ def set_published(tournament: Tournament, published: bool) -> None:
 def set_finished(tournament: Tournament, finished: bool) -> None:
     """Mark the tournament finished (its public standings are final, with a winner, even
     before the last planned round is released) or undo it. Only this field is written;
-    saving it makes the public pages' cache stale (``public_cache``)."""
+    saving it makes the public pages' cache stale (``shared.public_changes``)."""
     with transaction.atomic():
         tournament.finished = finished
         tournament.save(update_fields=["finished"])

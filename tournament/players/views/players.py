@@ -1,6 +1,6 @@
 """The organiser's players page: registering players one by one or from a list, checking
 them in, dropping them out and bringing them back, and keeping pairs apart (a player's
-own page, editing them and their penalties and awards: ``player_page``).
+own page, editing them and their penalties and awards: ``players.views.player``).
 
 Checking in happens where the player is on the page: htmx swaps the player's row and
 the count of who is in; without JavaScript the page comes back at that row.
@@ -190,7 +190,7 @@ def player_check_out(request: HtmxHttpRequest, slug: str, pk: int) -> HttpRespon
 @require_http_methods(["GET", "POST"])
 def players_check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
     """ "Check in everyone not yet in": a page naming them, whose button checks in those
-    named (``players.check_in_everyone``), all at once."""
+    named (``players.services.check_in_everyone``), all at once."""
     tournament = get_tournament_for_organiser(request, slug)
     if request.method == "POST":
         form = CheckInEveryoneForm(request.POST)

@@ -4,7 +4,7 @@ seat").
 
 Like every public page they show published tournaments only (``can_see``), count only
 released rounds and confirmed sheets (``public.results``), and are served from the cache
-to anonymous visitors (``public_cache``). Of an unreleased round only its seating shows,
+to anonymous visitors (``public.cache``). Of an unreleased round only its seating shows,
 once it has started and unless the tournament keeps seating private (``public.room``):
 its page is then the seating with no scores, else a 404, and none of its sheets appears.
 """

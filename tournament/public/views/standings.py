@@ -2,7 +2,7 @@
 
 Public pages show published tournaments only, count only the rounds the organiser has
 released and only confirmed sheets, and are served from the cache to anonymous visitors
-(``public_cache``).
+(``public.cache``).
 """
 
 from __future__ import annotations
