@@ -255,10 +255,11 @@ def serve(extra: list[str]) -> None:
 
 
 # pytest-xdist: a worker per core, each with a test database of its own (pytest-django
-# names them after the worker). Each test file runs whole on one worker, so a file's tests
-# keep their order and share what they set up (the browser tests' Chromium, a screenshot
-# folder). Arguments given to `run.py test` come after, and win: `-n 0` runs in this process.
-PYTEST_PARALLEL = ["-n", "auto", "--dist", "loadfile"]
+# names them after the worker). Tests are shared out one by one and a worker with nothing
+# left takes some of the other's ("worksteal"), so that neither waits idle at the end for
+# the other's last long file. Arguments given to `run.py test` come after, and win:
+# `-n 0` runs in this process.
+PYTEST_PARALLEL = ["-n", "auto", "--dist", "worksteal"]
 
 
 def test(extra: list[str]) -> None:

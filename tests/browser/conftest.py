@@ -282,8 +282,9 @@ def screenshot_dir() -> Callable[[str], Path]:
     def folder(name: str) -> Path:
         path = SCREENSHOTS / name
         path.mkdir(parents=True, exist_ok=True)
+        # Tests that share a folder may run at once on two workers (run.py test).
         for old in path.glob("*.png"):
-            old.unlink()
+            old.unlink(missing_ok=True)
         return path
 
     return folder

@@ -193,7 +193,7 @@ def commands(monkeypatch):
 
 def test_the_tests_run_on_every_core_after_the_checks(commands):
     run.test([])
-    assert commands[-1] == [str(run.PYTHON), "-m", "pytest", "-n", "auto", "--dist", "loadfile"]
+    assert commands[-1] == [str(run.PYTHON), "-m", "pytest", "-n", "auto", "--dist", "worksteal"]
     assert all("pytest" not in command for command in commands[:-1])
 
 
