@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
-from collections import defaultdict
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
@@ -214,19 +213,45 @@ def state(
     }
 
 
-@pytest.fixture
-def site(state, organiser_client):
-    """``state`` and the fields of every form on the pages the organiser opens."""
-    tournament = state["tournament"]
-    fields: dict[str, dict[str, str]] = defaultdict(dict)
+# Which of the harvested pages (by their place in ``harvested_pages``) carry a form that
+# posts to each address name: found once per test process by opening every page, then
+# each test opens only the pages of the form it junks (afresh: its values are this test's).
+PAGES_OF_FORM: dict[str, list[int]] = {}
+
+
+def harvested_pages(tournament):
     pages = [url_for_any(name) for name in readable_pages()]
     pages += [url_for("scorer:sheet", tournament).replace("/t1/", "/t2/")]
     pages += [url_for("scorer:confirm", tournament) + f"?mode={m}" for m in ("retype", "review")]
-    for page in pages:
-        for name, method, found in forms_on(organiser_client, page):
-            if method == "post":
-                for field, value in found.items():
-                    fields[name].setdefault(field, value)
+    return pages
+
+
+class FormFields:
+    """The fields of every form posting to an address name, as the pages the organiser
+    opens offer them (``get``)."""
+
+    def __init__(self, client, pages):
+        self.client, self.pages = client, pages
+
+    def get(self, name, default=None):
+        if not PAGES_OF_FORM:
+            for index, page in enumerate(self.pages):
+                for target, method, _ in forms_on(self.client, page):
+                    if method == "post" and index not in PAGES_OF_FORM.setdefault(target, []):
+                        PAGES_OF_FORM[target].append(index)
+        fields: dict[str, str] = {}
+        for index in PAGES_OF_FORM.get(name, []):
+            for target, method, found in forms_on(self.client, self.pages[index]):
+                if target == name and method == "post":
+                    for field, value in found.items():
+                        fields.setdefault(field, value)
+        return fields or default
+
+
+@pytest.fixture
+def site(state, organiser_client):
+    """``state`` and the fields of every form on the pages the organiser opens."""
+    fields = FormFields(organiser_client, harvested_pages(state["tournament"]))
     return {**state, "fields": fields}
 
 
