@@ -30,6 +30,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from tournament.templatetags import live
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -78,6 +80,13 @@ LEAK_WATCH = f"""(() => {{
 
 # A loaded 2-core machine can take longer than Playwright's 5 s default to answer.
 expect.set_options(timeout=15_000)
+
+
+@pytest.fixture(autouse=True)
+def _quick_polls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live server runs in this process: the pages that follow the evening ask for
+    themselves every second here, not every four, so what a test waits for comes sooner."""
+    monkeypatch.setattr(live, "POLL_SECONDS", 1)
 
 
 @pytest.fixture(scope="package")

@@ -14,7 +14,6 @@ from tournament.models import Seat
 from tournament.rounds import services as rounds
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
-from tournament.templatetags import live
 
 pytestmark = pytest.mark.browser
 
@@ -78,10 +77,8 @@ def test_standings_on_a_phone_find_a_player(new_page, released_round, screenshot
 
 
 def test_projector_follows_a_confirmation_without_reloading(
-    new_page, released_round, second_scorer, screenshot_dir, monkeypatch
+    new_page, released_round, second_scorer, screenshot_dir
 ):
-    # The live server runs in this process: a short poll keeps the test quick.
-    monkeypatch.setattr(live, "POLL_SECONDS", 1)
     shots = screenshot_dir("public-projector")
     slug = released_round.tournament.slug
     late = seat_one_of(released_round, 3)
