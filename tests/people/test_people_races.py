@@ -102,6 +102,8 @@ def _link_and_merge(organiser, *, linked_is_kept):
     assert link_response.status_code == 200
     link_page = link_response.content.decode()
     linked = "is no longer in the register" not in link_page and "already plays" not in link_page
+    # The row shows the player linked (a button to undo it) exactly when nothing was refused.
+    assert linked == ("not this person" in link_page), link_page
     merged = merge_response.status_code == 302
     if not merged:
         assert merge_response.status_code == 200

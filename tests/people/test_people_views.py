@@ -344,6 +344,22 @@ def test_linking_works_without_javascript(organiser_client, tournament):
         assert "Choose a person from the register." in response.content.decode()
 
 
+def test_linking_to_a_person_merged_away_since_the_page_was_shown_says_so(
+    organiser_client, tournament
+):
+    (player,) = players(tournament)[:1]
+    ann, anne = people.add_person("Ann Lee"), people.add_person("Anne Lee")
+    people.merge(anne, ann)
+    response = organiser_client.post(
+        link_url("player_person", tournament, player.pk), {"person": ann.pk}, follow=True
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "That person is no longer in the register: merged into another person" in page
+    player.refresh_from_db()
+    assert player.person is None
+
+
 @pytest.mark.parametrize("searched", ["²", "x", "-3", "\x00"])
 def test_a_search_for_a_player_that_is_no_number_shows_the_whole_page(
     organiser_client, tournament, searched

@@ -120,9 +120,13 @@ def player_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, tournament=tournament, pk=pk)
     chosen = request.POST.get("person", "")
     known = chosen.isascii() and chosen.isdigit()
-    person = Person.objects.filter(pk=int(chosen)).first() if known else None
-    if person is None:
+    if not known:
         return _done(request, tournament, player, "", "Choose a person from the register.")
+    person = Person.objects.filter(pk=int(chosen)).first()
+    if person is None:
+        # Only a merge takes a person out of the register: chosen on a page shown before.
+        gone = "That person is no longer in the register: merged into another person meanwhile"
+        return _done(request, tournament, player, "", f"{gone}; choose again.")
     try:
         people.link(player, person)
     except UserError as refused:
