@@ -18,6 +18,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
 from scoring.rules import DealFacts, Leave, dealer_at
+from scoring.rulesets import STANDARD, RuleSet
 from scoring.systems import ScoringSystem, score_deal
 
 
@@ -35,6 +36,8 @@ class TablePlay:
     deals: tuple[tuple[int, DealFacts], ...] = ()
     # The seats that left the table part-way (their turns to deal are skipped).
     leaves: tuple[Leave, ...] = ()
+    # The numbers the deals are staked by (scoring.rulesets).
+    rule_set: RuleSet = STANDARD
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ def table_sums(play: TablePlay, system: ScoringSystem) -> TableSums:
     played = [0] * size
     for number, deal in play.deals:
         dealer = dealer_at(number, size, play.leaves)
-        for index, value in enumerate(score_deal(deal, dealer, system)):
+        for index, value in enumerate(score_deal(deal, dealer, system, play.rule_set)):
             points[index] += value
             played[index] += deal.won[index] is not None
         last_in[deal.last_in - 1] += 1

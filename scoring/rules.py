@@ -2,7 +2,8 @@
 
 Terms (docs/rules.md tells the rules in full):
 
-- *table size* ``n``: players at a table, 3 to 6. Seats are numbered 1..n clockwise.
+- *table size* ``n``: players at a table, 3 to 8 as the rule set allows. Seats are
+  numbered 1..n clockwise.
 - *deal number* ``d``: 1, 2, ... at one table in one round. Seat 1 deals deal 1 and the
   deal passes to the left, so seat ``((d - 1) mod n) + 1`` deals deal ``d``.
 - *rotation*: n deals, one dealt by each seat. A round of k rotations is ``k * n`` deals.
@@ -10,6 +11,9 @@ Terms (docs/rules.md tells the rules in full):
 - *last in*: the seat still holding cards when play stopped.
 - *left over*: the cards not won during play (the last-in hand plus the table). Even, >= 2.
 - *checksum*: ``sum(won) + left_over == 52``.
+- *lying-down order* (``laid_down``): the seats in the order they lay down, first out
+  first; every seat playing the deal but the last in, once. Recorded where the rule set
+  scores it (Caidis), and kept wherever it was recorded.
 - *leave*: a seat that left the table after a deal (``Leave``). Its turns to deal after it
   left are skipped, so the deal passes among the seats left and every one of them still
   deals as often as the round's rotations say; the deals after it are dealt at the smaller
@@ -43,15 +47,10 @@ class TableParams:
         return self.dealer_stake if seat == dealer else self.other_stake
 
 
-TABLE_PARAMS: dict[int, TableParams] = {
-    3: TableParams(3, 13, 13, 4, 3, 10, 5, 14),
-    4: TableParams(4, 10, 12, 3, 2, 9, 3, 10),
-    5: TableParams(5, 8, 12, 3, 2, 11, 5, 8),
-    6: TableParams(6, 7, 10, 3, 2, 13, 5, 6),
-}
-TABLE_SIZES: tuple[int, ...] = tuple(sorted(TABLE_PARAMS))
-MIN_TABLE_SIZE = TABLE_SIZES[0]
-MAX_TABLE_SIZE = TABLE_SIZES[-1]
+# The smallest and largest tables any rule set seats (``scoring.rulesets`` gives each
+# rule set's own sizes and numbers).
+MIN_TABLE_SIZE = 3
+MAX_TABLE_SIZE = 8
 
 
 class DealError(UserError):
@@ -64,8 +63,8 @@ class DealError(UserError):
 
 @dataclass(frozen=True)
 class RuleBreak:
-    """One broken rule of a deal. ``field`` is ``won``, ``last_in``, ``left_over`` or
-    ``checksum``; ``seat`` is set when the problem belongs to one seat's count."""
+    """One broken rule of a deal. ``field`` is ``won``, ``last_in``, ``left_over``,
+    ``checksum`` or ``laid_down``; ``seat`` is set when the problem belongs to one seat's count."""
 
     field: str
     message: str
@@ -83,6 +82,8 @@ class DealFacts:
     won: tuple[int | None, ...]
     last_in: int
     left_over: int
+    # The seats in the order they lay down (the last in never does), when recorded.
+    laid_down: tuple[int, ...] = ()
 
     @property
     def table_size(self) -> int:
@@ -211,16 +212,6 @@ def validate_leaves(leaves: Sequence[Leave], table_size: int, rotations: int) ->
     return problems
 
 
-def table_params(size: int) -> TableParams:
-    try:
-        return TABLE_PARAMS[size]
-    except KeyError:
-        raise UserError(
-            f"a table of {size} players cannot play; tables seat "
-            f"{MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} players"
-        ) from None
-
-
 def dealer_of(deal_number: int, table_size: int) -> int:
     """The seat that deals deal ``deal_number`` (seat 1 deals first, the deal passes left)."""
     return (deal_number - 1) % table_size + 1
@@ -255,10 +246,86 @@ def validate_deal(
     left_over: object,
     table_size: int,
     absent: frozenset[int] = frozenset(),
+    laid_down: Sequence[object] | None = None,
+    *,
+    order_needed: bool = False,
 ) -> list[RuleBreak]:
-    """Every rule this deal breaks, in sheet order (seats, left over, last in, checksum).
-    ``absent`` are the seats that had left the table before this deal: their cards won
-    must be blank, and none of them can be last in."""
+    """Every rule this deal breaks, in sheet order (seats, left over, last in, checksum,
+    lying-down order). ``absent`` are the seats that had left the table before this deal:
+    their cards won must be blank, and none of them can be last in or lie down.
+    ``laid_down`` is checked when given; ``order_needed``: the rule set scores it."""
+    problems = _deal_problems(won, last_in, left_over, table_size, absent)
+    if laid_down or order_needed:
+        problems += order_problems(laid_down or (), last_in, table_size, absent)
+    return problems
+
+
+def order_problems(
+    laid_down: Sequence[object], last_in: object, table_size: int, absent: frozenset[int]
+) -> list[RuleBreak]:
+    """Every reason ``laid_down`` is not the order in which this deal's seats lay down."""
+    where = "lying-down order"
+    playing = [seat for seat in range(1, table_size + 1) if seat not in absent]
+    if not laid_down:
+        return [
+            RuleBreak(
+                "laid_down",
+                f"{where}: missing — give the seats in the order they lay down, first out "
+                "first (the last in never lies down)",
+            )
+        ]
+    problems: list[RuleBreak] = []
+    seen: set[int] = set()
+    for value in laid_down:
+        seat = _whole_number(value)
+        if seat is None:
+            problems.append(RuleBreak("laid_down", f"{where}: {_shown(value)} is not a seat"))
+        elif not 1 <= seat <= table_size:
+            problems.append(
+                RuleBreak(
+                    "laid_down",
+                    f"{where}: seat {seat} is not a seat at this table (seats 1–{table_size})",
+                )
+            )
+        elif seat in absent:
+            problems.append(
+                RuleBreak("laid_down", f"{where}: seat {seat} had left the table", seat)
+            )
+        elif seat in seen:
+            problems.append(
+                RuleBreak("laid_down", f"{where}: seat {seat} lies down only once", seat)
+            )
+        elif seat == last_in:
+            problems.append(
+                RuleBreak(
+                    "laid_down",
+                    f"{where}: seat {seat} was last in, so it never lay down",
+                    seat,
+                )
+            )
+        else:
+            seen.add(seat)
+    if not problems:
+        missing = [seat for seat in playing if seat not in seen and seat != last_in]
+        if missing:
+            named = ", ".join(f"seat {seat}" for seat in missing)
+            problems.append(
+                RuleBreak(
+                    "laid_down",
+                    f"{where}: {named} never lay down — every seat but the last in lies down",
+                    missing[0],
+                )
+            )
+    return problems
+
+
+def _deal_problems(
+    won: Sequence[object],
+    last_in: object,
+    left_over: object,
+    table_size: int,
+    absent: frozenset[int],
+) -> list[RuleBreak]:
     problems: list[RuleBreak] = []
     counts: list[int] = []
     if len(won) != table_size:
@@ -357,13 +424,19 @@ def make_deal(
     left_over: object,
     table_size: int,
     absent: frozenset[int] = frozenset(),
+    laid_down: Sequence[object] | None = None,
+    *,
+    order_needed: bool = False,
 ) -> DealFacts:
     """A validated ``DealFacts``, or ``DealError`` listing every problem."""
-    problems = validate_deal(won, last_in, left_over, table_size, absent)
+    problems = validate_deal(
+        won, last_in, left_over, table_size, absent, laid_down, order_needed=order_needed
+    )
     if problems:
         raise DealError(problems)
     counts = tuple(None if seat in absent else cards for seat, cards in enumerate(won, 1))
-    return DealFacts(counts, last_in, left_over)  # type: ignore[arg-type]
+    order = tuple(laid_down or ())
+    return DealFacts(counts, last_in, left_over, order)  # type: ignore[arg-type]
 
 
 def missing_value(

@@ -1,13 +1,21 @@
-"""The two ways a deal is turned into points.
+"""The ways a deal is turned into points.
 
 - *winner-advantage* (Parlett's tournament scoring, the default): the left-over cards go
   to the last-in player's pile, then every seat scores 1 point per pair it holds. A deal
   hands out exactly 26 points.
-- *classic stakes* (Willughby): the left-over cards go to the dealer's pile; each seat
-  pays its stake, the last-in seat collects the last-in prize, and every seat wins (or
-  pays) 1 unit per pair above (or below) the break-even. The nets of a deal sum to zero.
+- *classic stakes* (Willughby): the left-over cards go to the dealer's pile (or the last
+  in's, where the rule set says so); each seat pays its stake, the last-in seat collects
+  the last-in prize, and every seat wins (or pays) 1 unit per pair above (or below) the
+  break-even (``scoring.rulesets.units`` when it is odd). The rule set's numbers say
+  whether the nets of a deal sum to zero (``scoring.rulesets.balance``).
+- *Caidis* (the Compendium Caidis rules): each seat that lies down pays one stake to every
+  seat still in, so the k-th of n to lie down nets ``2k - n - 1`` and the last in
+  ``n - 1``; the left-over cards go to the dealer, and the seat with the most pairs then
+  wins the stake the dealer put up. When two or more share the most pairs the stake stays
+  with the dealer (the source names one winner; a shared stake would need halves).
+  It needs the lying-down order (``DealFacts.laid_down``) and is zero-sum.
 
-*points* below means the per-deal score in either system (units under classic stakes).
+*points* below means the per-deal score in every system (units under stakes).
 """
 
 from __future__ import annotations
@@ -16,19 +24,38 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.rules import DealFacts, Leave, dealers, table_params
+from scoring.rules import DealFacts, Leave, dealers
+from scoring.rulesets import STANDARD, LeftOverTo, RuleSet, rounding, units
 
 
 class ScoringSystem(StrEnum):
     WINNER_ADVANTAGE = "winner-advantage"
     CLASSIC_STAKES = "classic-stakes"
+    CAIDIS = "caidis"
 
     @property
     def label(self) -> str:
         return {
             ScoringSystem.WINNER_ADVANTAGE: "Winner-advantage (1 point per pair)",
             ScoringSystem.CLASSIC_STAKES: "Classic stakes (net units)",
+            ScoringSystem.CAIDIS: "Compendium Caidis (stakes paid on lying down)",
         }[self]
+
+    @property
+    def needs_order(self) -> bool:
+        """Whether each deal's sheet records the order the seats lay down."""
+        return self is ScoringSystem.CAIDIS
+
+    @property
+    def sizes(self) -> tuple[int, ...] | None:
+        """The table sizes the system itself allows (None: whatever the rule set has)."""
+        return (3, 4, 5) if self is ScoringSystem.CAIDIS else None
+
+
+def allowed_sizes(system: ScoringSystem, rule_set: RuleSet) -> tuple[int, ...]:
+    """The table sizes a tournament under ``system`` and ``rule_set`` may seat."""
+    own = system.sizes
+    return tuple(size for size in rule_set.sizes if own is None or size in own)
 
 
 def winner_advantage(deal: DealFacts) -> tuple[int, ...]:
@@ -39,26 +66,55 @@ def winner_advantage(deal: DealFacts) -> tuple[int, ...]:
     )
 
 
-def classic_stakes(deal: DealFacts, dealer: int) -> tuple[int, ...]:
+def final_piles(deal: DealFacts, dealer: int, rule_set: RuleSet) -> tuple[int | None, ...]:
+    """Each seat's cards at the end under stakes scoring: the left over to the dealer (or
+    the last in); None for a seat that had left."""
+    taker = dealer if rule_set.left_over_to is LeftOverTo.DEALER else deal.last_in
+    return tuple(
+        None if won is None else won + (deal.left_over if seat == taker else 0)
+        for seat, won in enumerate(deal.won, start=1)
+    )
+
+
+def classic_stakes(deal: DealFacts, dealer: int, rule_set: RuleSet = STANDARD) -> tuple[int, ...]:
     """Staked at the size the deal was dealt at; a seat that had left pays and wins
     nothing."""
-    params = table_params(deal.players)
+    params = rule_set.params(deal.players)
     nets = []
-    for seat, won in enumerate(deal.won, start=1):
-        if won is None:
+    for seat, final in enumerate(final_piles(deal, dealer, rule_set), start=1):
+        if final is None:
             nets.append(0)
             continue
-        final = won + (deal.left_over if seat == dealer else 0)
         prize = params.last_in_prize if seat == deal.last_in else 0
-        nets.append(-params.stake(seat, dealer) + prize + (final - params.break_even) // 2)
+        nets.append(-params.stake(seat, dealer) + prize + units(final, params.break_even))
     return tuple(nets)
 
 
-def score_deal(deal: DealFacts, dealer: int, system: ScoringSystem) -> tuple[int, ...]:
+def caidis(deal: DealFacts, dealer: int, rule_set: RuleSet = STANDARD) -> tuple[int, ...]:
+    """The lying-down payments and the dealer's stake; a seat that had left nets 0."""
+    n = deal.players
+    nets = [0] * deal.table_size
+    for k, seat in enumerate(deal.laid_down, start=1):
+        nets[seat - 1] += 2 * k - n - 1
+    nets[deal.last_in - 1] += n - 1
+    finals = final_piles(deal, dealer, rule_set)
+    most = max(final for final in finals if final is not None)
+    winners = [seat for seat, final in enumerate(finals, start=1) if final == most]
+    if len(winners) == 1:
+        nets[dealer - 1] -= 1
+        nets[winners[0] - 1] += 1
+    return tuple(nets)
+
+
+def score_deal(
+    deal: DealFacts, dealer: int, system: ScoringSystem, rule_set: RuleSet = STANDARD
+) -> tuple[int, ...]:
     """Points for each seat of one deal, in seat order."""
     if system is ScoringSystem.WINNER_ADVANTAGE:
         return winner_advantage(deal)
-    return classic_stakes(deal, dealer)
+    if system is ScoringSystem.CAIDIS:
+        return caidis(deal, dealer, rule_set)
+    return classic_stakes(deal, dealer, rule_set)
 
 
 @dataclass(frozen=True)
@@ -81,12 +137,18 @@ class SeatSums:
     stakes: int = 0
     prizes: int = 0
     break_even: int = 0
+    rounding: int = 0
+    payments: int = 0
 
 
 def table_sums(
-    deals: Sequence[DealFacts], table_size: int, leaves: Sequence[Leave] = ()
+    deals: Sequence[DealFacts],
+    table_size: int,
+    leaves: Sequence[Leave] = (),
+    rule_set: RuleSet = STANDARD,
 ) -> tuple[SeatSums, ...]:
-    """Each seat's sums over a table's deals (deal 1 first), seat 1 first."""
+    """Each seat's sums over a table's deals (deal 1 first), seat 1 first, under the
+    numbers of ``rule_set``."""
     played = [0] * table_size
     won = [0] * table_size
     last_in = [0] * table_size
@@ -96,11 +158,14 @@ def table_sums(
     stakes = [0] * table_size
     prizes = [0] * table_size
     break_even = [0] * table_size
+    odd = [0] * table_size
+    payments = [0] * table_size
     rotations = len(deals) // max(1, table_size - len(leaves)) + 1
     order = dealers(table_size, rotations, leaves)
     for number, deal in enumerate(deals, start=1):
-        params = table_params(deal.players)
+        params = rule_set.params(deal.players)
         dealer = order[number - 1]
+        finals = final_piles(deal, dealer, rule_set)
         for index, cards in enumerate(deal.won):
             if cards is None:
                 continue
@@ -108,6 +173,12 @@ def table_sums(
             won[index] += cards
             stakes[index] += params.stake(index + 1, dealer)
             break_even[index] += params.break_even
+            odd[index] += rounding(finals[index] or 0, params.break_even)
+        if deal.laid_down:
+            # Caidis needs the order: a deal recorded without one is never scored by it
+            # (sheets.rescoring refuses the change), so its sums pay nothing.
+            for index, net in enumerate(caidis(deal, dealer, rule_set)):
+                payments[index] += net
         last_in[deal.last_in - 1] += 1
         last_in_left_over[deal.last_in - 1] += deal.left_over
         prizes[deal.last_in - 1] += params.last_in_prize
@@ -125,18 +196,29 @@ def table_sums(
             stakes,
             prizes,
             break_even,
+            odd,
+            payments,
             strict=True,
         )
     )
 
 
-def points_from_sums(sums: SeatSums, system: ScoringSystem) -> int:
-    """The seat's points over those deals, equal to summing ``score_deal`` deal by deal.
+def points_from_sums(sums: SeatSums, system: ScoringSystem, rule_set: RuleSet = STANDARD) -> int:
+    """The seat's points over those deals, equal to summing ``score_deal`` deal by deal
+    (the sums were made under the same ``rule_set``).
 
-    Every per-deal formula is linear in the counts, and each halved quantity is even
-    (cards are won and left over in pairs; every break-even is even), so halving the sums
-    loses nothing."""
+    Every per-deal formula is linear in the counts once an odd break-even's rounding and
+    Caidis's payments are summed deal by deal, and each halved quantity is even (cards
+    are won and left over in pairs; an odd break-even is evened by its rounding), so
+    halving the sums loses nothing."""
     if system is ScoringSystem.WINNER_ADVANTAGE:
         return (sums.won + sums.last_in_left_over) // 2
-    final = sums.won + sums.dealt_left_over
-    return -sums.stakes + sums.prizes + (final - sums.break_even) // 2
+    if system is ScoringSystem.CAIDIS:
+        return sums.payments
+    taken = (
+        sums.dealt_left_over
+        if rule_set.left_over_to is LeftOverTo.DEALER
+        else (sums.last_in_left_over)
+    )
+    final = sums.won + taken
+    return -sums.stakes + sums.prizes + (final - sums.break_even + sums.rounding) // 2

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from scoring.plays import TablePlay
 from scoring.plays import table_sums as play_sums
 from scoring.rules import (
-    TABLE_PARAMS,
     DealFacts,
     Leave,
     absent_seats,
@@ -23,7 +22,10 @@ from scoring.rules import (
     validate_deal,
     validate_leaves,
 )
+from scoring.rulesets import STANDARD
 from scoring.systems import ScoringSystem, classic_stakes, points_from_sums, score_deal, table_sums
+
+TABLE_PARAMS = {table.players: table for table in STANDARD.tables}
 
 
 def test_the_leavers_turns_to_deal_are_skipped():

@@ -2,14 +2,15 @@ import pytest
 
 from scoring.errors import UserError
 from scoring.rules import (
-    TABLE_PARAMS,
     DealError,
     dealer_of,
     make_deal,
     missing_value,
-    table_params,
     validate_deal,
 )
+from scoring.rulesets import STANDARD
+
+TABLE_PARAMS = {table.players: table for table in STANDARD.tables}
 
 
 @pytest.mark.parametrize("size", [3, 4, 5, 6])
@@ -26,9 +27,9 @@ def test_classic_pot_equals_the_stakes_and_pays_out_exactly(size):
 
 
 @pytest.mark.parametrize("size", [2, 7, 0])
-def test_table_sizes_outside_three_to_six_are_refused(size):
+def test_table_sizes_outside_three_to_six_are_refused_by_the_standard_rule_set(size):
     with pytest.raises(UserError, match=f"a table of {size} players cannot play"):
-        table_params(size)
+        STANDARD.params(size)
 
 
 @pytest.mark.parametrize(

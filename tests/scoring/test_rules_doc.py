@@ -4,8 +4,9 @@ of sizes must be what the code computes."""
 import re
 from pathlib import Path
 
+import pytest
+
 from scoring.rules import (
-    TABLE_PARAMS,
     DealFacts,
     Leave,
     absent_seats,
@@ -14,7 +15,10 @@ from scoring.rules import (
     deals_in_round,
     make_deal,
 )
+from scoring.rulesets import RULE_SETS, STANDARD, rule_set
 from scoring.systems import ScoringSystem, score_deal
+
+TABLE_PARAMS = {table.players: table for table in STANDARD.tables}
 
 RULES = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
 
@@ -93,3 +97,42 @@ def test_the_leave_example_deals_and_scores_as_the_document_says():
     # The prose repeats the first row's checksum and the stakes it was staked at.
     first = TABLE_PARAMS[4]
     assert f"a last-in prize of {first.last_in_prize}, a break-even of {first.break_even}" in flat
+
+
+def _preset_examples() -> list[tuple[str, str, str]]:
+    start = RULES.index("### Worked examples of the rule sets")
+    section = RULES[start : RULES.index("\n## ", start)]
+    parts = re.split(r"^#### .*\(`([\w-]+)`, `([\w-]+)`\)$", section, flags=re.MULTILINE)
+    return [
+        (parts[i], parts[i + 1], parts[i + 2].replace("\n", " ")) for i in range(1, len(parts), 3)
+    ]
+
+
+def test_every_preset_and_scoring_system_has_a_worked_example():
+    shown = {(key, scoring) for key, scoring, _ in _preset_examples()}
+    assert {key for key, _ in shown} == set(RULE_SETS)
+    assert {scoring for _, scoring in shown} == {system.value for system in ScoringSystem}
+
+
+@pytest.mark.parametrize(("key", "scoring", "text"), _preset_examples())
+def test_the_worked_examples_of_the_rule_sets_score_as_the_document_says(key, scoring, text):
+    row = re.search(
+        r"Cards won `([^`]+)`, last in seat (\d), left over (\d+)"
+        r"(?:, lying-down order `([^`]+)`)?",
+        text,
+        flags=re.IGNORECASE,
+    )
+    assert row is not None, key
+    won = _numbers(row[1])
+    system = ScoringSystem(scoring)
+    deal = make_deal(
+        won,
+        int(row[2]),
+        int(row[3]),
+        len(won),
+        laid_down=_numbers(row[4]) if row[4] else None,
+        order_needed=system.needs_order,
+    )
+    shown = re.search(r"(?:Points|Nets): `([^`]+)`", text)
+    assert shown is not None, key
+    assert list(score_deal(deal, 1, system, rule_set(key))) == _numbers(shown[1])

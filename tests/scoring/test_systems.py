@@ -1,10 +1,12 @@
 import itertools
+from dataclasses import astuple
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules import TABLE_PARAMS, DealFacts, dealer_of, make_deal
+from scoring.rules import DealFacts, dealer_of, make_deal
+from scoring.rulesets import STANDARD
 from scoring.systems import (
     ScoringSystem,
     SeatSums,
@@ -15,6 +17,7 @@ from scoring.systems import (
     winner_advantage,
 )
 
+TABLE_PARAMS = {table.players: table for table in STANDARD.tables}
 WORKED_EXAMPLE = DealFacts(won=(6, 4, 10, 0, 8), last_in=5, left_over=24)
 
 
@@ -78,7 +81,9 @@ def table_deals(draw):
     return size, deals
 
 
-@given(table_deals(), st.sampled_from(list(ScoringSystem)))
+@given(
+    table_deals(), st.sampled_from([ScoringSystem.WINNER_ADVANTAGE, ScoringSystem.CLASSIC_STAKES])
+)
 def test_points_from_sums_equal_the_deals_scored_one_by_one(table, system):
     size, deals = table
     for seat in range(1, size + 1):
@@ -98,7 +103,9 @@ def test_points_from_sums_equal_the_deals_scored_one_by_one(table, system):
             prizes=len(last) * params.last_in_prize,
             break_even=len(deals) * params.break_even,
         )
-        assert table_sums(deals, size)[seat - 1] == sums
+        # The last two sums (an odd break-even's rounding, Caidis's payments) are
+        # test_rulesets.py's: the standard table's break-evens are all even.
+        assert astuple(table_sums(deals, size)[seat - 1])[:-2] == astuple(sums)[:-2]
         one_by_one = sum(
             score_deal(deal, dealer_of(number, size), system)[seat - 1] for number, deal in numbered
         )
