@@ -118,6 +118,7 @@ ROUTES: dict[str, Route] = {
     "organiser:series_tournament_remove": _route(Access.SERIES_OWNER, "POST"),
     "organiser:dashboard": _route(Access.ORGANISER),
     "organiser:edit": _route(Access.ORGANISER, "GET POST"),
+    "organiser:rules": _route(Access.ORGANISER, "GET POST"),
     "organiser:tiebreak_add": _route(Access.ORGANISER, "POST"),
     "organiser:tiebreak_remove": _route(Access.ORGANISER, "POST"),
     "organiser:tiebreak_up": _route(Access.ORGANISER, "POST"),

@@ -69,14 +69,22 @@ def table_sizes(players: int) -> list[int]:
     return [base + 1] * extra + [base] * (tables - extra)
 
 
-def random_deal(rng: random.Random, strengths: Sequence[float]) -> dict[str, Any]:
+def random_deal(
+    rng: random.Random, strengths: Sequence[float], *, order: bool = False
+) -> dict[str, Any]:
+    """A deal at a table of these players' strengths; ``order``: with the order they lay
+    down (the weakest tend to lie down first)."""
     size = len(strengths)
     left_over = rng.choice([2, 4, 4, 6, 6, 8, 8, 10, 12, 14, 16, 20])
     last_in = rng.choices(range(1, size + 1), weights=strengths)[0]
     won = [0] * size
     for seat in rng.choices(range(size), weights=strengths, k=(52 - left_over) // 2):
         won[seat] += 2
-    return {"won": won, "last_in": last_in, "left_over": left_over}
+    deal: dict[str, Any] = {"won": won, "last_in": last_in, "left_over": left_over}
+    if order:
+        others = [seat for seat in range(1, size + 1) if seat != last_in]
+        deal["laid_down"] = sorted(others, key=lambda seat: rng.random() * strengths[seat - 1])
+    return deal
 
 
 def synthetic_rounds(
@@ -87,12 +95,16 @@ def synthetic_rounds(
     *,
     absent: dict[int, Sequence[int]] | None = None,
     stopped_early: dict[int, tuple[int, int]] | None = None,
+    split: Sequence[int] | None = None,
+    order: bool = False,
 ) -> Iterator[tuple[int, list[tuple[tuple[str, ...], list[dict[str, Any]]]]]]:
     """Each round of a made-up evening of the players ``refs``: its number and its tables,
     each as (the players in seat order, the deals played), seated by the seating engine
     and dealt at random from ``seed`` (stronger players win more). ``absent`` maps a round
     number to indexes of players who miss it; ``stopped_early`` maps a round number to
-    ``(table number, deals played)`` for a table that stopped early."""
+    ``(table number, deals played)`` for a table that stopped early; ``split`` gives the
+    table sizes (else as close to five as can be); ``order``: deals record the order the
+    seats lay down."""
     rng = random.Random(seed)
     strength = {ref: rng.uniform(0.7, 1.3) for ref in refs}
     history: list[tuple[int | str, ...]] = []
@@ -101,7 +113,7 @@ def synthetic_rounds(
         active = tuple(ref for ref in refs if ref not in missing)
         request = SeatingRequest(
             players=active,
-            split=tuple(table_sizes(len(active))),
+            split=tuple(split or table_sizes(len(active))),
             history=tuple(history),
             seed=seed + number,
             search_effort=0.2,
@@ -113,7 +125,7 @@ def synthetic_rounds(
         for table_number, seats in enumerate(seated, start=1):
             count = stop[1] if stop[0] == table_number else len(seats) * rotations
             strengths = [strength[str(ref)] for ref in seats]
-            deals = [random_deal(rng, strengths) for _ in range(count)]
+            deals = [random_deal(rng, strengths, order=order) for _ in range(count)]
             tables.append((tuple(str(ref) for ref in seats), deals))
         yield number, tables
 
@@ -130,12 +142,16 @@ def synthetic_tournament(
     absent: dict[int, Sequence[int]] | None = None,
     stopped_early: dict[int, tuple[int, int]] | None = None,
     members: bool = False,
+    scoring: str = "winner-advantage",
+    rule_set: str = "standard",
+    split: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """A complete tournament file.
 
     ``members`` gives the demo's members their member numbers (``member_number``).
     ``absent`` maps a round number to player indexes who miss it; ``stopped_early`` maps a
     round number to ``(table number, deals played)`` for a table that stopped early.
+    ``scoring`` and ``rule_set`` are the file's; ``split`` the table sizes of every round.
     """
     refs = [f"p{index}" for index in range(1, len(players) + 1)]
     file_rounds = [
@@ -149,7 +165,14 @@ def synthetic_tournament(
             ],
         }
         for number, tables in synthetic_rounds(
-            refs, rounds, rotations, seed, absent=absent, stopped_early=stopped_early
+            refs,
+            rounds,
+            rotations,
+            seed,
+            absent=absent,
+            stopped_early=stopped_early,
+            split=split,
+            order=scoring == "caidis",
         )
     ]
     return {
@@ -157,7 +180,9 @@ def synthetic_tournament(
         "name": name,
         "slug": slug,
         **({"date": date} if date else {}),
-        "scoring": "winner-advantage",
+        "scoring": scoring,
+        "rule_set": rule_set,
+        **({"table_sizes": sorted(set(split))} if split else {}),
         "rotations_per_round": rotations,
         "tiebreaks": ["last_in", "table_wins", "countback"],
         "players": [
@@ -209,3 +234,22 @@ def demo_season() -> list[dict[str, Any]]:
         )
         for number, (name, slug, date, players) in enumerate(earlier, start=1)
     ] + [demo_tournament()]
+
+
+DU_COEUR_SLUG = "guildhall-long-tables"
+
+
+def demo_du_coeur() -> dict[str, Any]:
+    """A second demo evening under another rule set: Justin du Coeur's larger tables at
+    classic stakes, fifteen players at a table of eight and one of seven, three rounds."""
+    return synthetic_tournament(
+        name="Guildhall Long Tables Night",
+        slug=DU_COEUR_SLUG,
+        players=(*DEMO_PLAYERS[:13], *DEMO_GUESTS),
+        rounds=3,
+        seed=DEMO_SEED + 7,
+        date="2026-11-21",
+        scoring="classic-stakes",
+        rule_set="du-coeur",
+        split=(8, 7),
+    )

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.rules import Leave, deals_in_round
-from tournament.demo import DEMO_SLUG
+from tournament.demo import DEMO_SLUG, DU_COEUR_SLUG
 from tournament.kernel import names
 from tournament.models import (
     Adjustment,
@@ -64,7 +64,9 @@ def installation(db):
     other = Series.objects.create(
         name="Crown League", slug="crown-league", owner=accounts["scorer"], scheme="placing"
     )
-    october, november = Tournament.objects.exclude(slug=DEMO_SLUG).order_by("date")
+    october, november = Tournament.objects.exclude(slug__in=[DEMO_SLUG, DU_COEUR_SLUG]).order_by(
+        "date"
+    )
     SeriesTournament.objects.create(series=other, tournament=october, accepted=True)
     SeriesTournament.objects.create(series=other, tournament=november, accepted=False)
     # An account named only as who took back a penalty.
@@ -297,7 +299,7 @@ def test_every_public_page_is_the_same_after_backup_and_restore_into_an_empty_da
     output = restore(folder)
 
     assert "Restored the backup in" in output
-    assert "4 tournaments" in output
+    assert "5 tournaments" in output
     after = fetch_all(addresses)
     assert public_addresses() == addresses
     changed = [key for key in before if before[key] != after[key]]
@@ -428,7 +430,7 @@ def test_restore_refuses_a_database_that_is_not_empty_and_replace_replaces_every
 
     with pytest.raises(CommandError) as caught:
         restore(folder)
-    assert "the database is not empty (it holds 5 tournaments" in str(caught.value)
+    assert "the database is not empty (it holds 6 tournaments" in str(caught.value)
     assert "add --replace" in str(caught.value)
     assert Tournament.objects.filter(slug="made-since").exists()
 
@@ -740,7 +742,7 @@ def entry_twice(data):
         (
             # The guest linked since the demo: the last person.
             lambda data: data["people"][20]["players"].append(data["people"][0]["players"][1]),
-            "people[20].players[2]: red-lion-winter-open's player “p1” is also people[0]'s",
+            "people[20].players[3]: red-lion-winter-open's player “p1” is also people[0]'s",
         ),
         (
             set_in(("series", 0, "placing"), [10, 12]),
@@ -767,19 +769,19 @@ def entry_twice(data):
             "installation file",
         ),
         (
-            set_in(("tournaments", 2, "rounds", 3, "clock_ends"), "2026-12-05T21:00:00+00:00"),
-            "tournaments[2].rounds[3]: a clock is running (clock_ends) or paused (clock_left), "
+            set_in(("tournaments", 3, "rounds", 3, "clock_ends"), "2026-12-05T21:00:00+00:00"),
+            "tournaments[3].rounds[3]: a clock is running (clock_ends) or paused (clock_left), "
             "not both",
         ),
         (
-            set_in(("tournaments", 2, "rounds", 0, "tables", 1, "code"), "0000AAAA"),
+            set_in(("tournaments", 3, "rounds", 0, "tables", 1, "code"), "0000AAAA"),
             None,  # a code of its own: no problem
         ),
         (
-            lambda data: data["tournaments"][2]["invitations"][0].update(
+            lambda data: data["tournaments"][3]["invitations"][0].update(
                 used_at="2026-12-01T10:00:00+00:00", withdrawn_at="2026-12-01T11:00:00+00:00"
             ),
-            "tournaments[2].invitations[0]: an invitation is used (used_at) or withdrawn "
+            "tournaments[3].invitations[0]: an invitation is used (used_at) or withdrawn "
             "(withdrawn_at), not both",
         ),
     ],

@@ -34,7 +34,7 @@ def _deal(table, **changes):
     [
         ("left over is even", {"left_over": 23}),
         ("left over is at least 2", {"left_over": 0}),
-        ("last in is a seat", {"last_in": 7}),
+        ("last in is a seat", {"last_in": 9}),
         ("last in is a seat", {"last_in": 0}),
         ("deal numbers start at 1", {"number": 0}),
     ],
@@ -62,7 +62,7 @@ def test_a_result_breaking_a_rule_is_refused(table, rule, won):
 def test_one_result_per_seat_per_deal(table):
     deal = record_deal(table, 1, [6, 4, 10, 0, 8], last_in=5, left_over=24)
     _refused(lambda: DealResult.objects.create(deal=deal, seat=3, won=2))
-    _refused(lambda: DealResult.objects.create(deal=deal, seat=7, won=2))
+    _refused(lambda: DealResult.objects.create(deal=deal, seat=9, won=2))
 
 
 def test_a_player_sits_once_per_round(table):
@@ -85,7 +85,7 @@ def test_a_seat_cannot_move_to_another_rounds_table(table):
     _refused(lambda: Seat.objects.filter(pk=seat.pk).update(table=later_table))
 
 
-@pytest.mark.parametrize("position", [0, 7])
+@pytest.mark.parametrize("position", [0, 9])
 def test_seat_positions_are_seats(table, position):
     player = PlayerFactory(tournament=table.round.tournament)
     other = TableFactory(number=2, round=table.round)

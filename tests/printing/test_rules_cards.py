@@ -114,29 +114,60 @@ def test_players_are_named_in_seat_order(organiser_client, mixed_round):
     assert names == seated
 
 
-@pytest.mark.parametrize("system", list(ScoringSystem))
-def test_the_worked_example_is_scored_by_the_tournaments_system(
-    organiser_client, mixed_round, system
+def _round_of(organiser, sizes, **fields):
+    """Round 1 of a tournament seated at tables of ``sizes``."""
+    tournament = TournamentFactory(slug="rules-night", owner=organiser, **fields)
+    players = make_players(tournament, sum(sizes))
+    round_ = Round.objects.create(tournament=tournament, number=1, started=True)
+    starts = [sum(sizes[:index]) for index in range(len(sizes))]
+    play_round(round_, [players[a : a + n] for a, n in zip(starts, sizes, strict=True)])
+    return round_
+
+
+@pytest.mark.parametrize(
+    ("scoring", "rule_set", "sizes"),
+    [
+        ("winner-advantage", "standard", (3, 5, 6)),
+        ("classic-stakes", "standard", (3, 5, 6)),
+        ("classic-stakes", "willughby-four-thirteen", (4,)),
+        ("winner-advantage", "du-coeur", (7, 8)),
+        ("classic-stakes", "du-coeur", (6, 7, 8)),
+        ("classic-stakes", "du-coeur-low-stakes", (8,)),
+        ("caidis", "standard", (3, 4, 5)),
+    ],
+)
+def test_the_worked_example_is_scored_by_the_tournaments_rules(
+    organiser_client, organiser, scoring, rule_set, sizes
 ):
-    tournament = mixed_round.tournament
-    tournament.scoring = system.value
-    tournament.save(update_fields=["scoring"])
-    html = organiser_client.get(_url(mixed_round)).content.decode()
-    for number, size in ((1, 3), (2, 5), (3, 6)):
+    round_ = _round_of(
+        organiser, list(sizes), scoring=scoring, rule_set=rule_set, table_sizes=sorted(sizes)
+    )
+    system, rules = ScoringSystem(scoring), round_.tournament.rules
+    html = organiser_client.get(_url(round_)).content.decode()
+    for number, size in enumerate(sizes, start=1):
         rows = _example_rows(_card(html, number))
         deal = example_deal(size)
-        points = score_deal(deal, EXAMPLE_DEALER, system)
+        points = score_deal(deal, EXAMPLE_DEALER, system, rules)
         assert [rows[s][0] for s in range(1, size + 1)] == list(deal.won)
         assert [rows[s][3] for s in range(1, size + 1)] == list(points)
         for seat, (_, cards, working, shown) in rows.items():
-            # The working shown evaluates to the points scored.
-            assert eval(working.replace("−", "-").replace("÷", "//")) == shown, working
+            # The working shown evaluates to the points scored (words in brackets say
+            # what a figure is).
+            arithmetic = re.sub(r"\([a-z0-9 ]*[a-z][a-z0-9 ]*\)", "", working)
+            assert eval(arithmetic.replace("−", "-").replace("÷", "//")) == shown, working
             gets_left_over = deal.last_in if system is ScoringSystem.WINNER_ADVANTAGE else 1
             assert cards == deal.won[seat - 1] + (deal.left_over if seat == gets_left_over else 0)
     if system is ScoringSystem.WINNER_ADVANTAGE:
         assert "every deal hands out 26 points" in html
+    elif 8 in sizes:
+        assert "The pay-off is not zero-sum" in html
     else:
         assert "The nets of a deal add up to 0." in html
+    if system is ScoringSystem.CAIDIS:
+        assert "Also write the lying-down order:" in html
+        assert "Here seats 2, 4, 1, 3 lay down in that order, and seat 5 was last in." in (
+            _card(html, 3)
+        )
 
 
 def test_one_table_only(organiser_client, mixed_round):

@@ -4,7 +4,15 @@ from collections import Counter
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from tournament.demo import DEMO_SERIES_SLUG, DEMO_SLUG, demo_season, demo_tournament, table_sizes
+from tournament.demo import (
+    DEMO_SERIES_SLUG,
+    DEMO_SLUG,
+    DU_COEUR_SLUG,
+    demo_du_coeur,
+    demo_season,
+    demo_tournament,
+    table_sizes,
+)
 from tournament.models import Person, Series, Tournament
 from tournament.series.services import series_ratings, series_standings
 from tournament.standings.services import tournament_standings
@@ -26,7 +34,8 @@ def test_load_demo_gives_a_realistic_evening_with_ties(db):
     out = io.StringIO()
     call_command("load_demo", stdout=out)
     call_command("load_demo", stdout=out)  # loading twice replaces the first
-    assert Tournament.objects.count() == 3  # the demo evening and the two before it
+    # The demo evening, the two before it, and an evening under du Coeur's rule set.
+    assert Tournament.objects.count() == 4
     assert "http://127.0.0.1:8000/t/red-lion-winter-open/" in out.getvalue()
     result = tournament_standings(Tournament.objects.get(slug=DEMO_SLUG))
     rows = result.standings.rows
@@ -81,7 +90,7 @@ def test_the_demo_season_is_three_evenings_of_the_same_members_in_one_series(db)
     assert [t.slug for t in series.tournaments.order_by("date")] == [
         data["slug"] for data in demo_season()
     ]
-    assert Tournament.objects.filter(published=True).count() == 3
+    assert Tournament.objects.filter(published=True).count() == 4
     # 20 club members have member numbers; guests (no club) are linked to nobody.
     assert Person.objects.count() == 20
     assert Person.objects.filter(member__startswith="RL").count() == 20
@@ -104,3 +113,20 @@ def test_the_demo_organiser_owns_the_season(db):
     series = Series.objects.get(slug=DEMO_SERIES_SLUG)
     assert series.owner.username == "organiser"
     assert set(Tournament.objects.values_list("owner__username", flat=True)) == {"organiser"}
+
+
+def test_the_demo_has_an_evening_at_tables_of_eight_and_seven_under_du_coeur(db):
+    assert checking.check(demo_du_coeur()) == []
+    out = io.StringIO()
+    call_command("load_demo", "--no-users", stdout=out)
+    assert f"/t/{DU_COEUR_SLUG}/" in out.getvalue()
+    tournament = Tournament.objects.get(slug=DU_COEUR_SLUG)
+    assert (tournament.scoring, tournament.rule_set) == ("classic-stakes", "du-coeur")
+    sizes = {table.size for round_ in tournament.rounds.all() for table in round_.tables.all()}
+    assert sizes == {7, 8}
+    rows = tournament_standings(tournament).standings.rows
+    assert len(rows) == 15
+    # Classic stakes: every size but eight is zero-sum, and eight is within half a unit
+    # a player a deal of it (docs/rules.md, "No break-even at eight").
+    eight_deals = 8 * 3
+    assert abs(sum(row.points for row in rows)) <= 4 * eight_deals

@@ -20,7 +20,9 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-from scoring.rules import TABLE_PARAMS
+from scoring.rulesets import STANDARD
+
+TABLE_PARAMS = {table.players: table for table in STANDARD.tables}
 
 
 def fill_classic_sums(apps, schema_editor):

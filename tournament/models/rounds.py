@@ -92,6 +92,9 @@ class Seat(models.Model):
     sum_stakes = models.PositiveIntegerField(default=0)
     sum_prizes = models.PositiveIntegerField(default=0)
     sum_break_even = models.PositiveIntegerField(default=0)
+    # An odd break-even's half units and Caidis's payments, summed deal by deal.
+    sum_rounding = models.IntegerField(default=0)
+    sum_payments = models.IntegerField(default=0)
 
     SUM_FIELDS = (
         "sum_deals",
@@ -103,6 +106,8 @@ class Seat(models.Model):
         "sum_stakes",
         "sum_prizes",
         "sum_break_even",
+        "sum_rounding",
+        "sum_payments",
     )
 
     class Meta:

@@ -24,6 +24,9 @@ class Deal(models.Model):
     number = models.PositiveSmallIntegerField()
     last_in = models.PositiveSmallIntegerField()
     left_over = models.PositiveSmallIntegerField()
+    # The seats in the order they lay down, first out first (scoring.rules.DealFacts),
+    # where the sheet records it (Caidis scoring); empty elsewhere.
+    laid_down = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["number"]

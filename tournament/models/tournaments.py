@@ -10,11 +10,16 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.systems import ScoringSystem
+from scoring.errors import UserError
+from scoring.rulesets import HOUSE, RULE_SETS, STANDARD, RuleSet, house_rules
+from scoring.systems import ScoringSystem, allowed_sizes
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament.kernel import limits
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
+RULE_SET_CHOICES = [(key, rule_set.name) for key, rule_set in RULE_SETS.items()] + [
+    (HOUSE, "House rules (the numbers below)")
+]
 
 
 def default_tiebreaks() -> list[str]:
@@ -44,6 +49,10 @@ class Tournament(models.Model):
     scoring = models.CharField(
         max_length=20, choices=SCORING_CHOICES, default=ScoringSystem.WINNER_ADVANTAGE.value
     )
+    # The table of deals and stakes (scoring.rulesets): a preset's key, or "house" with
+    # the organiser's numbers in house_rules (RuleSet.as_data's shape).
+    rule_set = models.CharField(max_length=30, choices=RULE_SET_CHOICES, default=STANDARD.key)
+    house_rules = models.JSONField(null=True, blank=True)
     rotations_per_round = models.PositiveSmallIntegerField(
         default=1, validators=limits.ROTATIONS.validators()
     )
@@ -134,6 +143,14 @@ class Tournament(models.Model):
                 condition=Q(scoring__in=[s.value for s in ScoringSystem]),
                 name="tournament_known_scoring",
             ),
+            models.CheckConstraint(
+                condition=Q(rule_set__in=[key for key, _ in RULE_SET_CHOICES]),
+                name="tournament_known_rule_set",
+            ),
+            models.CheckConstraint(
+                condition=~Q(rule_set=HOUSE) | Q(house_rules__isnull=False),
+                name="tournament_house_rules_have_numbers",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -145,3 +162,19 @@ class Tournament(models.Model):
     @property
     def scoring_system(self) -> ScoringSystem:
         return ScoringSystem(self.scoring)
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set the tournament plays under (its preset, or its house rules)."""
+        if self.rule_set == HOUSE:
+            try:
+                return house_rules(self.house_rules or {})
+            except UserError:
+                # Saved only once checked (tournaments.forms, the tournament file).
+                raise AssertionError(f"{self.slug}: house rules saved unchecked") from None
+        return RULE_SETS[self.rule_set]
+
+    @property
+    def sizes_allowed(self) -> tuple[int, ...]:
+        """The table sizes the rule set and the scoring system allow."""
+        return allowed_sizes(self.scoring_system, self.rules)

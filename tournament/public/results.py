@@ -217,7 +217,7 @@ class PublicResults:
 
 
 def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, RoundResults]:
-    system = tournament.scoring_system
+    system, rules = tournament.scoring_system, tournament.rules
     tables: dict[int, list[TableRow]] = {}
     for table in facts.tables:
         size = len(table.players)
@@ -225,7 +225,7 @@ def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, R
             (
                 pk,
                 facts.players[pk].name,
-                points_from_sums(sums, system),
+                points_from_sums(sums, system, rules),
                 sums.won,
                 sums.last_in,
             )

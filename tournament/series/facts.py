@@ -214,11 +214,11 @@ def _facts(
     person_of: dict[int, int],
     adjustments: tuple[PointsAdjustment, ...] = (),
 ) -> TournamentFacts:
-    system = tournament.scoring_system
+    system, rules = tournament.scoring_system, tournament.rules
     plays = []
     matches = []
     for round_number, table_number, seated, sums in tables.values():
-        points = tuple(points_from_sums(seat, system) for seat in sums)
+        points = tuple(points_from_sums(seat, system, rules) for seat in sums)
         deals = max(seat.deals for seat in sums)
         plays.append(
             TableSums(

@@ -86,6 +86,19 @@ class SeriesStandings:
     rows: list[SeriesRow]
     tournaments: list[Tournament]
 
+    @property
+    def rules_in_play(self) -> list[str]:
+        """The scoring systems and rule sets of its tournaments, when they are not all
+        the same: their points totals are then in different units (the tournament-points
+        scheme adds them up as they are; field share and placing compare places)."""
+        found = sorted(
+            {
+                f"{tournament.scoring_system.label} under {tournament.rules.name}"
+                for tournament in self.tournaments
+            }
+        )
+        return found if len(found) > 1 else []
+
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:

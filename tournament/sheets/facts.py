@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django.db.models import Case, Value, When
 
 from scoring.rules import Leave
-from tournament.models import Deal, DealResult, Seat, Table
+from tournament.models import Deal, DealResult, Seat, Table, Tournament
 from tournament.sheets.leaves import as_items
 from tournament.sheets.rows import Row, deal_facts, seat_sums
 
@@ -20,7 +20,13 @@ def write_deals(table: Table, rows: list[Row], leaves: Sequence[Leave]) -> None:
     Table.objects.filter(pk=table.pk).update(left=table.left)
     facts = [deal_facts(row) for row in rows]
     deals = Deal.objects.bulk_create(
-        Deal(table=table, number=number, last_in=deal.last_in, left_over=deal.left_over)
+        Deal(
+            table=table,
+            number=number,
+            last_in=deal.last_in,
+            left_over=deal.left_over,
+            laid_down=list(deal.laid_down),
+        )
         for number, deal in enumerate(facts, start=1)
     )
     DealResult.objects.bulk_create(
@@ -38,7 +44,10 @@ def write_seat_sums(table: Table, rows: list[Row], leaves: Sequence[Leave] = ())
     ``leaves``), in one UPDATE of the table's seats. Whatever writes a table's deals calls
     this in the same transaction: the standings read these sums, not the deals."""
     size = len(rows[0]["won"]) if rows else 0
-    values = [Seat.sum_values(sums) for sums in seat_sums(rows, size, leaves)]
+    # Read as the save's locks leave it (the round is held): a change of rules waits for
+    # this save, or this save for the change, never scores it under the rules before.
+    rules = Tournament.objects.get(pk=table.round.tournament_id).rules
+    values = [Seat.sum_values(sums) for sums in seat_sums(rows, size, leaves, rules)]
     Seat.objects.filter(table=table).update(
         **{
             name: Case(

@@ -26,6 +26,7 @@ def as_json(result: TournamentStandings) -> dict[str, Any]:
     return {
         "tournament": result.tournament.slug,
         "scoring": standings.system.value,
+        "rule_set": result.tournament.rules.key,
         "tiebreaks": list(standings.tiebreaks),
         "round_numbers": list(standings.round_numbers),
         "rows": [

@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 
 from scoring.plays import Entrant, PointsAdjustment, TablePlay, TableSums
 from scoring.rules import DealFacts, Leave, deals_in_round, leaves_of
+from scoring.rulesets import balance
 from scoring.standings import StandingRow, Standings
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
@@ -131,13 +132,20 @@ def _pending_deals(
 
 
 def bye_points(tournament: Tournament) -> int:
-    """What a bye scores: 0, or the average of a round (26 points a deal × rotations under
-    winner-advantage scoring; classic stakes are zero-sum, so its average is 0)."""
-    if (
-        tournament.bye_score == ByeScore.AVERAGE
-        and tournament.scoring_system is ScoringSystem.WINNER_ADVANTAGE
-    ):
+    """What a bye scores: 0, or the average of a round at a table of five, where byes are
+    sat out (26 points a deal × rotations under winner-advantage scoring; under classic
+    stakes a player's share of what a deal's nets sum to, 0 where the rule set is
+    zero-sum, as every preset is at five; 0 under Caidis, which is)."""
+    if tournament.bye_score != ByeScore.AVERAGE:
+        return 0
+    system = tournament.scoring_system
+    if system is ScoringSystem.WINNER_ADVANTAGE:
         return POINTS_PER_DEAL * tournament.rotations_per_round
+    if system is ScoringSystem.CLASSIC_STAKES and 5 in tournament.rules.sizes:
+        found = balance(tournament.rules.params(5))
+        if found.lowest == found.highest:
+            # Five deals a rotation share the nets' sum among five players.
+            return found.lowest * tournament.rotations_per_round
     return 0
 
 
@@ -178,14 +186,16 @@ def _table_plays(
         table[3].append(SeatSums(*sums))
 
     pending = _pending_deals(tournament) if include_unconfirmed else {}
-    system = tournament.scoring_system
+    system, rules = tournament.scoring_system, tournament.rules
     plays: list[TablePlay | TableSums] = []
     incomplete = []
     for table_id, (round_number, table_number, players, table_sums, leaves) in seats.items():
         size = len(players)
         if table_id in pending:
             numbered, leaves = pending[table_id]
-            play = TablePlay(round_number, tuple(players), tuple(numbered), leaves)
+            play = TablePlay(
+                round_number, tuple(players), tuple(numbered), leaves, tournament.rules
+            )
             plays.append(play)
             played = len(play.deals)
         else:
@@ -194,7 +204,7 @@ def _table_plays(
                 TableSums(
                     round_number,
                     tuple(players),
-                    tuple(points_from_sums(seat, system) for seat in table_sums),
+                    tuple(points_from_sums(seat, system, rules) for seat in table_sums),
                     tuple(seat.last_in for seat in table_sums),
                     played,
                     tuple(seat.deals for seat in table_sums) if leaves else (),

@@ -5,7 +5,19 @@ from typing import Any
 
 from django import forms
 
-from scoring.rules import TABLE_SIZES
+from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from scoring.rulesets import (
+    HOUSE,
+    HOUSE_FIELDS,
+    HOUSE_LABELS,
+    RULE_SETS,
+    STANDARD,
+    LeftOverTo,
+    RuleSet,
+    house_rules,
+    sizes_text,
+    table_problems,
+)
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament.kernel import limits
 from tournament.kernel.forms import limit_to
@@ -15,14 +27,14 @@ from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusa
 
 class TournamentForm(forms.ModelForm):
     table_sizes = forms.TypedMultipleChoiceField(
-        choices=[(size, f"tables of {size}") for size in TABLE_SIZES],
+        choices=[(size, f"tables of {size}") for size in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)],
         coerce=int,
         # A declared field does not take the model field's default as ModelForm's own
         # fields do: without this, a new tournament's form has no size ticked.
         initial=default_table_sizes,
         widget=forms.CheckboxSelectMultiple,
         help_text="Under mixed tables: the sizes allowed beside five (3 only when nothing "
-        "else works).",
+        "else works), among those the rule set seats.",
     )
 
     class Meta:
@@ -33,6 +45,7 @@ class TournamentForm(forms.ModelForm):
             "date",
             "venue",
             "scoring",
+            "rule_set",
             "rotations_per_round",
             "planned_rounds",
             "table_policy",
@@ -50,6 +63,7 @@ class TournamentForm(forms.ModelForm):
         widgets = {"date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})}
         labels = {
             "slug": "Address (slug)",
+            "rule_set": "Rule set: the cards dealt and the stakes at each table size",
             "rotations_per_round": "Rotations per round",
             "keep_clubs_apart_rounds": "Keep players of one club apart for the first … rounds",
             "two_person_check": "Two-person check of score sheets",
@@ -60,6 +74,9 @@ class TournamentForm(forms.ModelForm):
             "table_confirm": "A second phone at the table may confirm a sheet",
         }
         help_texts = {
+            "rule_set": "Each is named after its source; the Rules page shows its numbers "
+            "and lets you change them (house rules). Compendium Caidis scoring seats tables "
+            "of 3 to 5 and records the order in which players lie down.",
             "slug": "Used in links: /t/<slug>/. Lower-case letters, digits and single "
             "hyphens; made from the name when left empty.",
             "rotations_per_round": "Each table plays rotations × table size deals a round.",
@@ -78,6 +95,8 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["hold_back_rounds"].required = False
+        # A form posted without it (not from this page) keeps the rule set as it is.
+        self.fields["rule_set"].required = False
         self.fields["round_minutes"].required = False
         self.fields["keep_clubs_apart_rounds"].required = False
         for name, allowed in self.RANGES.items():
@@ -135,7 +154,34 @@ class TournamentForm(forms.ModelForm):
         data = self.cleaned_data
         if not self.instance.pk:
             self._clean_tiebreaks()
+        self._clean_rules(data)
         return data
+
+    def _clean_rules(self, data: dict[str, Any]) -> None:
+        """House rules start from the rule set the tournament had; the table sizes ticked
+        must be sizes the rule set and the scoring allow."""
+        if "scoring" not in data or "rule_set" not in data:
+            return
+        if data["rule_set"] == HOUSE and not self.instance.house_rules:
+            self.instance.house_rules = RULE_SETS.get(
+                self.initial.get("rule_set", ""), STANDARD
+            ).as_data()
+        self.instance.rule_set = data["rule_set"]
+        self.instance.scoring = data["scoring"]
+        allowed = self.instance.sizes_allowed
+        sizes = data.get("table_sizes")
+        if sizes is None:
+            return
+        refused = [size for size in sizes if size not in allowed]
+        if refused:
+            named = ", ".join(str(size) for size in refused)
+            self.add_error(
+                "table_sizes",
+                f"Tables of {named} are not played under {self.instance.rules.name} with "
+                f"{self.instance.scoring_system.label}: it seats {sizes_text(allowed)}.",
+            )
+        elif 5 in allowed and 5 not in sizes:
+            data["table_sizes"] = sorted([*sizes, 5])
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or limits.slug_from_name(
@@ -165,6 +211,9 @@ class TournamentForm(forms.ModelForm):
                 )
         return value
 
+    def clean_rule_set(self) -> str:
+        return str(self.cleaned_data.get("rule_set") or self.instance.rule_set)
+
     def clean_hold_back_rounds(self) -> int:
         return self.cleaned_data.get("hold_back_rounds") or 0
 
@@ -175,10 +224,8 @@ class TournamentForm(forms.ModelForm):
         return self.cleaned_data.get("keep_clubs_apart_rounds") or 0
 
     def clean_table_sizes(self) -> list[int]:
-        sizes = sorted(set(self.cleaned_data["table_sizes"]))
-        if 5 not in sizes:
-            sizes.append(5)
-        return sorted(sizes)
+        # Five, the game's own size, is added in clean() where the rule set allows it.
+        return sorted(set(self.cleaned_data["table_sizes"]))
 
 
 def tiebreak_choices() -> list[tuple[str, str]]:
@@ -191,3 +238,61 @@ class TiebreakForm(forms.Form):
     """The tiebreak that one step of editing the order moves, removes or adds."""
 
     key = forms.ChoiceField(choices=tiebreak_choices)
+
+
+class HouseRulesForm(forms.Form):
+    """The numbers of each table size the house rules seat, started from ``base``: a
+    size ticked is played with its six numbers; every problem is named by its size."""
+
+    left_over_to = forms.ChoiceField(
+        label="Under stakes scoring, the cards left over go to",
+        choices=[
+            (LeftOverTo.DEALER.value, "the dealer (as the sources have it)"),
+            (LeftOverTo.LAST_IN.value, "the last in"),
+        ],
+    )
+
+    def __init__(self, base: RuleSet, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["left_over_to"].initial = base.left_over_to.value
+        played = {table.players: table for table in base.tables}
+        self.sizes = range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)
+        for size in self.sizes:
+            row = played.get(size)
+            self.fields[f"plays_{size}"] = forms.BooleanField(
+                required=False, initial=row is not None, label=f"Tables of {size}"
+            )
+            for name in HOUSE_FIELDS:
+                self.fields[f"{name}_{size}"] = forms.IntegerField(
+                    required=False,
+                    min_value=0,
+                    max_value=99,
+                    label=HOUSE_LABELS[name],
+                    initial=getattr(row, name) if row else None,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                )
+
+    def size_rows(self) -> list[tuple[int, forms.BoundField, list[forms.BoundField]]]:
+        """Each table size: its tick box and its six number fields."""
+        return [
+            (size, self[f"plays_{size}"], [self[f"{name}_{size}"] for name in HOUSE_FIELDS])
+            for size in self.sizes
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        tables = {}
+        for size in self.sizes:
+            if not data.get(f"plays_{size}"):
+                continue
+            numbers = {name: data.get(f"{name}_{size}") for name in HOUSE_FIELDS}
+            problems = table_problems(size, numbers)
+            for problem in problems:
+                self.add_error(f"plays_{size}", f"Tables of {size}: {problem.split(': ', 1)[1]}.")
+            tables[str(size)] = numbers
+        if not tables and not self.errors:
+            raise forms.ValidationError("Tick at least one table size the house rules seat.")
+        if not self.errors:
+            self.rule_set = house_rules({"left_over_to": data["left_over_to"], "tables": tables})
+        return data

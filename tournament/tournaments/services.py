@@ -21,9 +21,11 @@ from typing import Any
 from django.db import transaction
 
 from scoring.errors import UserError
+from scoring.rulesets import HOUSE, RuleSet
 from scoring.tiebreaks import TIEBREAKS
 from tournament.models import Tournament
 from tournament.shared.locks import lock_rounds
+from tournament.sheets.rescoring import refusal, rescore, rule_change_problems
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
 
 
@@ -38,20 +40,47 @@ class SettingsRefusedError(UserError):
 
 def save_settings(tournament: Tournament, fields: Sequence[str]) -> Tournament:
     """Save ``fields`` of ``tournament`` as changed in memory (by the settings form). The
-    other fields stay as stored: publishing in another tab meanwhile is not undone."""
+    other fields stay as stored: publishing in another tab meanwhile is not undone. A
+    change of the scoring or the rule set re-scores what is recorded, or is refused when
+    something seated or recorded cannot be scored under it (``sheets.rescoring``)."""
+    if "rule_set" in fields and "house_rules" not in fields:
+        fields = [*fields, "house_rules"]
     with transaction.atomic():
         lock_rounds(tournament.pk)
-        stored = Tournament.objects.values_list("rotations_per_round", flat=True).get(
-            pk=tournament.pk
-        )
+        stored, *rules_stored = Tournament.objects.values_list(
+            "rotations_per_round", "scoring", "rule_set", "house_rules"
+        ).get(pk=tournament.pk)
         if tournament.rotations_per_round < stored:
             too_many = deals_beyond_rotations(tournament, tournament.rotations_per_round)
             if too_many:
                 raise SettingsRefusedError(
                     "rotations_per_round", rotations_refusal(stored, too_many)
                 )
+        rules_changed = rules_stored != [
+            tournament.scoring,
+            tournament.rule_set,
+            tournament.house_rules,
+        ]
+        if rules_changed:
+            problems = rule_change_problems(tournament, tournament.scoring_system, tournament.rules)
+            if problems:
+                raise SettingsRefusedError(
+                    "rule_set" if "rule_set" in fields else "scoring",
+                    "Nothing was changed: what is already seated or recorded cannot be "
+                    f"scored under these rules: {refusal(problems)}.",
+                )
         tournament.save(update_fields=list(fields))
+        if rules_changed:
+            rescore(tournament)
     return tournament
+
+
+def set_house_rules(tournament: Tournament, rule_set: RuleSet) -> Tournament:
+    """Play under the house rules ``rule_set`` (checked by ``scoring.rulesets``), re-scoring
+    what is recorded (``save_settings``)."""
+    tournament.rule_set = HOUSE
+    tournament.house_rules = rule_set.as_data()
+    return save_settings(tournament, ["rule_set", "house_rules"])
 
 
 def set_published(tournament: Tournament, published: bool) -> None:

@@ -11,6 +11,7 @@ organiser_urlpatterns = [
     path("new/", views.create, name="create"),
     path("<slug:slug>/", views.dashboard, name="dashboard"),
     path("<slug:slug>/edit/", views.edit, name="edit"),
+    path("<slug:slug>/rules/", views.rules, name="rules"),
     path("<slug:slug>/tiebreaks/add/", views.tiebreak_add, name="tiebreak_add"),
     path("<slug:slug>/tiebreaks/remove/", views.tiebreak_remove, name="tiebreak_remove"),
     path("<slug:slug>/tiebreaks/up/", views.tiebreak_up, name="tiebreak_up"),

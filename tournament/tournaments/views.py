@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
+from scoring.rulesets import RULE_SETS, balance
 from scoring.tiebreaks import TIEBREAKS, order_in_words
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
@@ -35,7 +36,7 @@ from tournament.shared.permissions import (
     tournaments_for,
 )
 from tournament.tournaments import services as tournaments
-from tournament.tournaments.forms import TiebreakForm, TournamentForm
+from tournament.tournaments.forms import HouseRulesForm, TiebreakForm, TournamentForm
 
 
 @login_required
@@ -116,6 +117,40 @@ def edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         request,
         "tournaments/tournament_form.html",
         {"form": form, "tournament": tournament, **_tiebreak_context(tournament.tiebreaks)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The rule set's numbers at each table size, and the house rules made from them
+    (or from the preset ``?from=`` names)."""
+    tournament = get_tournament_for_organiser(request, slug)
+    start = RULE_SETS.get(request.GET.get("from", ""), tournament.rules)
+    form = HouseRulesForm(start, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournaments.set_house_rules(tournament, form.rule_set)
+        except tournaments.SettingsRefusedError as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(
+                request, "House rules saved; whatever was already recorded is scored by them."
+            )
+            return redirect("organiser:rules", tournament.slug)
+    rule_set = tournament.rules
+    return render(
+        request,
+        "tournaments/rules.html",
+        {
+            "tournament": tournament,
+            "rule_set": rule_set,
+            "rows": [(params, balance(params)) for params in rule_set.tables],
+            "sizes": tournament.sizes_allowed,
+            "presets": RULE_SETS.values(),
+            "start": start,
+            "form": form,
+        },
     )
 
 

@@ -4,7 +4,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from tournament.accounts.services import grant_organising
-from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_season
+from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_du_coeur, demo_season
 from tournament.models import Series, Tournament
 from tournament.series.administration import SeriesSettings, create_series
 from tournament.tournament_file import loading
@@ -54,6 +54,11 @@ class Command(BaseCommand):
         tournament.planned_rounds = summary.rounds + 1
         for each in tournaments:
             each.save(update_fields=["published", "planned_rounds"])
+        # An evening under another rule set, outside the season: tables of eight and seven.
+        other = loading.import_tournament(demo_du_coeur(), replace=True).tournament
+        other.published = True
+        other.planned_rounds = 3
+        other.save(update_fields=["published", "planned_rounds"])
         Series.objects.filter(slug=DEMO_SERIES_SLUG).delete()
         series = create_series(
             DEMO_SERIES_SLUG,
@@ -67,6 +72,10 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"Its season, “{series.name}” ({len(tournaments)} evenings): {site}/s/{series.slug}/"
+        )
+        self.stdout.write(
+            f"Another evening, “{other.name}”, under {other.rules.name} at classic stakes: "
+            f"{site}{other.get_absolute_url()}"
         )
         if no_users:
             return
@@ -82,7 +91,7 @@ class Command(BaseCommand):
             accounts.append(user)
         # The demo's organiser may organise however ORGANISERS is set; its scorers may not.
         grant_organising(accounts[0])
-        for each in tournaments:
+        for each in (*tournaments, other):
             each.owner = accounts[0]
             each.save(update_fields=["owner"])
         tournament.scorers.add(*accounts[1:])

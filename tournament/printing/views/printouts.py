@@ -38,6 +38,8 @@ from tournament.shared.permissions import get_round, get_tournament_for_organise
 # Row heights (print.css) that keep a sheet on one page of A4 or Letter: roomy rows up to
 # three rotations of five, tighter ones up to four rotations of six. A longer sheet runs
 # on to a second page, where the browser repeats the column headings.
+# From this many seats a sheet's seat columns need the dealer column's room.
+WIDE_FROM_SEATS = 7
 ROOMY_ROWS_UP_TO = 15
 COMPACT_ROWS_UP_TO = 20
 
@@ -89,10 +91,13 @@ class ScoreSheet:
     @property
     def row_class(self) -> str:
         if len(self.deals) <= ROOMY_ROWS_UP_TO:
-            return "rows-roomy"
-        if len(self.deals) <= COMPACT_ROWS_UP_TO:
-            return "rows-compact"
-        return "rows-tight"
+            rows = "rows-roomy"
+        elif len(self.deals) <= COMPACT_ROWS_UP_TO:
+            rows = "rows-compact"
+        else:
+            rows = "rows-tight"
+        # Seven and eight seats: the dealer column gives its room to the seats'.
+        return f"{rows} seats-wide" if self.table.size >= WIDE_FROM_SEATS else rows
 
     @property
     def cards_in_all_deals(self) -> int:
@@ -235,5 +240,6 @@ def sheets(request: HttpRequest, slug: str, round: int) -> HttpResponse:
             "qr_unreachable": bool(score_sheets)
             and points_at_this_computer_only(score_sheets[0].entry_url),
             "winner_advantage": tournament.scoring_system is ScoringSystem.WINNER_ADVANTAGE,
+            "order_needed": tournament.scoring_system.needs_order,
         },
     )

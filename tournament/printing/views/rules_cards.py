@@ -28,9 +28,9 @@ from scoring.rules import (
     TableParams,
     dealer_of,
     deals_per_round,
-    table_params,
 )
-from scoring.systems import ScoringSystem, score_deal
+from scoring.rulesets import STANDARD, Balance, LeftOverTo, RuleSet, balance, rounding
+from scoring.systems import ScoringSystem, final_piles, score_deal
 from tournament.models import Round, Tournament
 from tournament.printing.views.printouts import (
     PrintedSeat,
@@ -56,6 +56,8 @@ class ExampleSeat:
     cards: int  # the cards scored: won, plus the left over where the system puts them
     points: int
     working: str
+    # The seat's place in the lying-down order (1 = first out); None for the last in.
+    out: int | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,11 @@ class WorkedExample:
     seats: tuple[ExampleSeat, ...]
     system: ScoringSystem
     params: TableParams
+    rule_set: RuleSet = STANDARD
+
+    @property
+    def balance(self) -> Balance:
+        return balance(self.params)
 
     @property
     def won_total(self) -> int:
@@ -75,8 +82,13 @@ class WorkedExample:
 
     @property
     def gets_left_over(self) -> ExampleSeat:
-        """The seat the left-over cards go to: last in, or the dealer under classic stakes."""
-        wanted = "last_in" if self.system is ScoringSystem.WINNER_ADVANTAGE else "dealer"
+        """The seat the left-over cards go to: last in under winner-advantage, else as the
+        rule set says (the dealer, in every source)."""
+        to_last_in = (
+            self.system is ScoringSystem.WINNER_ADVANTAGE
+            or self.rule_set.left_over_to is LeftOverTo.LAST_IN
+        )
+        wanted = "last_in" if to_last_in else "dealer"
         return next(seat for seat in self.seats if getattr(seat, wanted))
 
 
@@ -89,47 +101,93 @@ class RulesCard:
     example: WorkedExample
 
     @property
+    def first_out(self) -> int:
+        """Caidis: the first to lie down pays every other player one stake."""
+        return 1 - self.table.size
+
+    @property
+    def last_in_net(self) -> int:
+        return self.table.size - 1
+
+    @property
     def cards_in_all_deals(self) -> int:
         return CARDS_IN_PACK * self.deals
 
 
 def _working(
-    system: ScoringSystem, params: TableParams, dealer: bool, last_in: bool, cards: int
+    system: ScoringSystem,
+    params: TableParams,
+    seat: int,
+    deal: DealFacts,
+    cards: int,
+    best: tuple[int, ...],
 ) -> str:
-    """How a seat's points of the example are worked out, in the card's arithmetic."""
+    """How a seat's points of the example are worked out, in the card's arithmetic;
+    ``best`` are the seats with most cards scored."""
+    dealer, last_in = seat == EXAMPLE_DEALER, seat == deal.last_in
     if system is ScoringSystem.WINNER_ADVANTAGE:
         return f"{cards} ÷ 2"
+    if system is ScoringSystem.CAIDIS:
+        n = deal.players
+        if last_in:
+            parts = [f"+{n - 1} (last in)"]
+        else:
+            k = deal.laid_down.index(seat) + 1
+            parts = [f"{2 * k - n - 1:+d} ({_ordinal(k)} out)"]
+        if len(best) == 1 and best[0] != EXAMPLE_DEALER:
+            if dealer:
+                parts.append("− 1 (stake)")
+            elif seat == best[0]:
+                parts.append("+ 1 (most pairs)")
+        return " ".join(parts)
     parts = [f"−{params.dealer_stake if dealer else params.other_stake}"]
     if last_in:
         parts.append(f"+ {params.last_in_prize}")
-    parts.append(f"+ ({cards} − {params.break_even}) ÷ 2")
+    step = rounding(cards, params.break_even)
+    shift = "" if not step else f" {'+' if step > 0 else '−'} 1"
+    parts.append(f"+ ({cards} − {params.break_even}{shift}) ÷ 2")
     return " ".join(parts)
 
 
-def worked_example(table: PrintedTable, system: ScoringSystem) -> WorkedExample:
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def worked_example(
+    table: PrintedTable, system: ScoringSystem, rule_set: RuleSet = STANDARD
+) -> WorkedExample:
     """The example deal for the table's size, seated with the table's players."""
     deal = example_deal(table.size)
-    params = table_params(table.size)
-    points = score_deal(deal, EXAMPLE_DEALER, system)
-    takes_left_over = deal.last_in if system is ScoringSystem.WINNER_ADVANTAGE else EXAMPLE_DEALER
+    params = rule_set.params(table.size)
+    points = score_deal(deal, EXAMPLE_DEALER, system, rule_set)
+    if system is ScoringSystem.WINNER_ADVANTAGE:
+        finals = tuple(
+            (won or 0) + (deal.left_over if seat == deal.last_in else 0)
+            for seat, won in enumerate(deal.won, start=1)
+        )
+    else:
+        finals = tuple(final or 0 for final in final_piles(deal, EXAMPLE_DEALER, rule_set))
+    best = tuple(seat for seat, cards in enumerate(finals, start=1) if cards == max(finals))
     seats = []
     for printed, scored in zip(table.seats, points, strict=True):
         position = printed.position
-        won = deal.cards(position)
-        cards = won + (deal.left_over if position == takes_left_over else 0)
-        dealer, last_in = position == EXAMPLE_DEALER, position == deal.last_in
+        cards = finals[position - 1]
         seats.append(
             ExampleSeat(
                 printed,
-                won,
-                dealer,
-                last_in,
+                deal.cards(position),
+                position == EXAMPLE_DEALER,
+                position == deal.last_in,
                 cards,
                 scored,
-                _working(system, params, dealer, last_in, cards),
+                _working(system, params, position, deal, cards, best),
+                deal.laid_down.index(position) + 1 if position in deal.laid_down else None,
             )
         )
-    return WorkedExample(deal, tuple(seats), system, params)
+    return WorkedExample(deal, tuple(seats), system, params, rule_set)
 
 
 def rules_card(tournament: Tournament, table: PrintedTable) -> RulesCard:
@@ -145,8 +203,8 @@ def rules_card(tournament: Tournament, table: PrintedTable) -> RulesCard:
         table=table,
         dealing=dealing,
         deals=deals,
-        params=table_params(table.size),
-        example=worked_example(table, tournament.scoring_system),
+        params=tournament.rules.params(table.size),
+        example=worked_example(table, tournament.scoring_system, tournament.rules),
     )
 
 
@@ -174,5 +232,7 @@ def rules_cards(request: HttpRequest, slug: str, round: int) -> HttpResponse:
             "only_table": only_table,
             "cards": rules_cards_for(tournament, round_, only_table),
             "winner_advantage": tournament.scoring_system is ScoringSystem.WINNER_ADVANTAGE,
+            "caidis": tournament.scoring_system is ScoringSystem.CAIDIS,
+            "rule_set": tournament.rules,
         },
     )
