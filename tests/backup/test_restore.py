@@ -205,7 +205,8 @@ def test_a_version_1_file_restores_nothing_more_public_than_it_was(db, tmp_path)
     assert "every round is restored started but not released" in out.getvalue()
     # Exported again it is a file of the current version that says so, and imports as it is.
     exported = writing.export_tournament(tournament)
-    assert exported["format"] == "lld-tournament/3"
+    assert exported["format"] == "lld-tournament/4"
+    assert exported["rule_set"] == "standard"
     assert [r["released"] for r in exported["rounds"]] == [False, False]
     import_tournament(exported, replace=True)
     assert writing.export_tournament(Tournament.objects.get()) == exported

@@ -216,7 +216,7 @@ def test_export_import_export_keeps_leaves_and_adjustments_with_their_history(db
     import_tournament(full_file())
     tournament = Tournament.objects.get()
     first = writing.export_tournament(tournament)
-    assert first["format"] == "lld-tournament/3"
+    assert first["format"] == "lld-tournament/4"
     table = first["rounds"][0]["tables"][0]
     assert table["left"] == [{"seat": 3, "after_deal": 2}]
     assert [deal["won"] for deal in table["deals"]] == [deal["won"] for deal in DEALS]
@@ -534,7 +534,7 @@ def test_a_leave_at_a_table_of_four_would_leave_too_few_players(db):
 
 
 @pytest.mark.parametrize("version", ["lld-tournament/1", "lld-tournament/2"])
-def test_files_of_versions_1_and_2_still_import_and_export_as_version_3(db, version):
+def test_files_of_versions_1_and_2_still_import_and_export_as_the_current_version(db, version):
     data = leave_file()
     data["format"] = version
     del data["adjustments"], table(data)["left"]
@@ -543,7 +543,8 @@ def test_files_of_versions_1_and_2_still_import_and_export_as_version_3(db, vers
     table(data)["deals"] = [DEALS[0], DEALS[1]]
     import_tournament(data)
     exported = writing.export_tournament(Tournament.objects.get())
-    assert exported["format"] == "lld-tournament/3"
+    assert exported["format"] == "lld-tournament/4"
+    assert exported["rule_set"] == "standard"
     assert exported["adjustments"] == []
     assert "left" not in exported["rounds"][0]["tables"][0]
     assert exported["rounds"][0]["tables"][0]["deals"] == [DEALS[0], DEALS[1]]

@@ -30,6 +30,7 @@ SETTINGS = {
     "name": "Club Night",
     "slug": "club-night",
     "scoring": "winner-advantage",
+    "rule_set": "standard",
     "rotations_per_round": 1,
     "planned_rounds": 4,
     "table_policy": "mixed",

@@ -193,13 +193,13 @@ def duplicate_player_id(data):
         (top("rotations_per_round", 0), ["rotations_per_round: 0 is less than 1"]),
         (
             top("scoring", "poker"),
-            ['scoring: "poker" is not one of: "winner-advantage", "classic-stakes"'],
+            ['scoring: "poker" is not one of: "winner-advantage", "classic-stakes", "caidis"'],
         ),
         (
-            top("format", "lld-tournament/4"),
+            top("format", "lld-tournament/5"),
             [
-                'format: "lld-tournament/4" is not one of: "lld-tournament/1", '
-                '"lld-tournament/2", "lld-tournament/3"'
+                'format: "lld-tournament/5" is not one of: "lld-tournament/1", '
+                '"lld-tournament/2", "lld-tournament/3", "lld-tournament/4"'
             ],
         ),
         (
@@ -252,15 +252,16 @@ def test_a_file_with_a_broken_rule_is_refused_with_located_messages_and_changes_
     assert counts() == before
 
 
-def test_seven_seats_is_a_structure_problem(db):
+def test_nine_seats_is_a_structure_problem(db):
     data = valid_file()
-    data["rounds"][0]["tables"][0]["seats"] = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"]
-    data["rounds"][0]["tables"][1]["seats"] = ["p8", "p9", "p10"]
+    data["players"] += [{"id": f"p{i}", "name": f"Player {i}"} for i in (11, 12)]
+    data["rounds"][0]["tables"][0]["seats"] = [f"p{i}" for i in range(1, 10)]
+    data["rounds"][0]["tables"][1]["seats"] = ["p10", "p11", "p12"]
     data["rounds"][0]["tables"][1]["deals"] = []
     with pytest.raises(TournamentFileError) as caught:
         import_tournament(data)
     assert caught.value.problems == [
-        "rounds[0].tables[0].seats: 7 seats — a table seats 3 to 6 players"
+        "rounds[0].tables[0].seats: 9 seats — a table seats 3 to 8 players"
     ]
 
 

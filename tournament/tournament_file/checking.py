@@ -4,8 +4,9 @@ order docs/tournament-file.md describes:
 - *structure*, by the JSON Schema (``structure``): keys, types, required fields. These
   problems are located by JSON path with 0-based indexes, e.g. ``players[5].name``.
 - *rules*, by ``scoring``: unique ids, seats that name known players once per round,
-  deals per round, and every deal's own rules (``table_rules``). These problems are
-  located the way the score sheets are: ``round 2, table 3, deal 4``.
+  tables of the sizes the rule set and the scoring seat (``rule_sets``), deals per round,
+  and every deal's own rules with its lying-down order (``table_rules``). These problems
+  are located the way the score sheets are: ``round 2, table 3, deal 4``.
 
 Every problem is counted, the first ``PROBLEMS_SHOWN`` worded (``problems``).
 """
@@ -19,13 +20,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from scoring.errors import UserError
+from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournament.kernel import limits
 from tournament.kernel.names import text_problem
 from tournament.people import services as people
 from tournament.sheets.leaves import stored_leaves
 from tournament.tournament_file import leaves_adjustments as version_3
+from tournament.tournament_file import rule_sets as version_4
 from tournament.tournament_file.problems import PROBLEMS_SHOWN, Problems, short
 from tournament.tournament_file.schema import FORMAT_1, FORMAT_2
+from tournament.tournament_file.schema_v3 import FORMAT_3
 from tournament.tournament_file.structure import structure_problems, unstorable_text
 from tournament.tournament_file.table_rules import deal_problems, dicts, sheet_problems
 
@@ -107,6 +111,10 @@ def rule_problems(data: object) -> Iterator[str]:
         yield from _version_2_problems(data)
     if data.get("format") in (FORMAT_1, FORMAT_2):
         yield from version_3.version_3_problems(data, data["format"])
+    if data.get("format") in (FORMAT_1, FORMAT_2, FORMAT_3):
+        yield from version_4.version_4_problems(data, data["format"])
+    rules = version_4.file_rules(data)
+    yield from version_4.rule_set_problems(data, rules)
     name = data.get("name")
     if isinstance(name, str) and name.strip() and "slug" not in data:
         derived = slug_for(data)
@@ -190,8 +198,11 @@ def rule_problems(data: object) -> Iterator[str]:
                     seated_at[player_id] = table_number
             size = len(seats)
             deals = table.get("deals")
-            if not 3 <= size <= 6 or not isinstance(deals, list):
+            if not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE or not isinstance(deals, list):
                 continue
+            wrong_size = rules.size_problem(size)
+            if wrong_size:
+                yield f"{where}: {wrong_size}"
             path = f"rounds[{round_index}].tables[{table_index}]"
             # Deals are read by their table's leaves: wrong leaves would make every
             # deal after them look wrong too.
@@ -203,10 +214,17 @@ def rule_problems(data: object) -> Iterator[str]:
             yield from wrong_leaves
             if not wrong_leaves:
                 leaves = stored_leaves(table.get("left"))
-                yield from deal_problems(where, path, deals, size, rotations, leaves)
+                yield from deal_problems(
+                    where, path, deals, size, rotations, leaves, rules.order_needed
+                )
+                if not wrong_size:
+                    deal_at = f"{where}, deal {{}}"
+                    yield from version_4.dealt_size_problems(
+                        deal_at, len(deals), size, leaves, rules
+                    )
             sheet = table.get("sheet")
             if isinstance(sheet, dict):
-                yield from sheet_problems(where, path, sheet, size, rotations, bool(deals))
+                yield from sheet_problems(where, path, sheet, size, rotations, bool(deals), rules)
         if isinstance(byes, list) and players_readable:
             yield from _bye_problems(round_number, byes, players, seated_at)
     if players_readable:

@@ -1,14 +1,16 @@
 """The tournament file as a whole: its format, its settings and its JSON text.
 
-The format is ``lld-tournament/3`` (``lld-tournament/1`` and ``/2`` files still import),
+The format is ``lld-tournament/4`` (``lld-tournament/1`` to ``/3`` files still import),
 described by ``docs/tournament-file.schema.json`` (built by ``schema`` from the same
-limits as the models and forms) and ``docs/tournament-file.md``. Version 3 adds the seats
-that left a table after a deal and the penalties and awards (``leaves_adjustments``).
-Version 2 adds what decides what the public sees (publishing, started and released
-rounds, the hold-back), who runs the tournament (owner and scorers, by user name) and
-each table's sheet as it stands with its history. A version-1 file has none of these:
-its rounds are restored started but not released, and the tournament unpublished, so
-that a restore never shows more than before.
+limits as the models and forms) and ``docs/tournament-file.md``. Version 4 adds the rule
+set (a preset's key or the house-rule numbers), Caidis scoring and each deal's
+lying-down order (``rule_sets``); an older file plays under the standard rule set.
+Version 3 adds the seats that left a table after a deal and the penalties and awards
+(``leaves_adjustments``). Version 2 adds what decides what the public sees (publishing,
+started and released rounds, the hold-back), who runs the tournament (owner and
+scorers, by user name) and each table's sheet as it stands with its history. A
+version-1 file has none of these: its rounds are restored started but not released, and
+the tournament unpublished, so that a restore never shows more than before.
 
 ``parse`` reads a file's text (``checking`` then checks what it holds), ``dumps``
 writes it.
@@ -22,10 +24,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.tournament_file.problems import TournamentFileError
-from tournament.tournament_file.schema_v3 import FORMAT_3
+from tournament.tournament_file.schema_v4 import FORMAT_4
 
 # The format a file is written in; the older ones still import.
-FORMAT = FORMAT_3
+FORMAT = FORMAT_4
 # A real tournament file is a few hundred KB (200 players, 10 rounds of deals); anything
 # this large is not one, and is refused before it is parsed.
 MAX_BYTES = 20 * 1024 * 1024

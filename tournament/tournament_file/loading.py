@@ -21,6 +21,7 @@ from django.db.models import Q
 
 from scoring.errors import UserError
 from scoring.rules import DealFacts, deals_in_round, leaves_of
+from scoring.rulesets import RuleSet
 from scoring.systems import ScoringSystem, SeatSums, table_sums
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament.models import (
@@ -45,6 +46,7 @@ from tournament.shared import public_changes
 from tournament.shared.locks import lock_rounds
 from tournament.tournament_file import kept_ids, links
 from tournament.tournament_file import leaves_adjustments as version_3
+from tournament.tournament_file import rule_sets as version_4
 from tournament.tournament_file.checking import check_bounded, slug_for
 from tournament.tournament_file.file_format import PUBLIC_SETTINGS, SETTINGS
 from tournament.tournament_file.schema import FORMAT_1
@@ -201,6 +203,8 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         rotations_per_round=data.get("rotations_per_round", 1),
         tiebreaks=list(data.get("tiebreaks", DEFAULT_TIEBREAKS)),
         owner=users.get(data.get("owner")),  # type: ignore[arg-type]
+        **version_4.stored(data),
+        **version_4.table_sizes(data, version_4.file_rules(data)),
         **{key: data[key] for key in (*SETTINGS, *PUBLIC_SETTINGS) if key in data},
     )
     tournament.scorers.set([users[name] for name in data.get("scorers", []) if name in users])
@@ -253,7 +257,9 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
             **Seat.sum_values(sums),
         )
         for table, (round_, t) in zip(tables, round_tables, strict=True)
-        for position, (ref, sums) in enumerate(zip(t["seats"], _seat_sums(t), strict=True), start=1)
+        for position, (ref, sums) in enumerate(
+            zip(t["seats"], _seat_sums(t, tournament.rules), strict=True), start=1
+        )
     )
     Bye.objects.bulk_create(
         Bye(round=round_, player=player_by_ref[ref])
@@ -266,7 +272,13 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
         for number, d in enumerate(t["deals"], start=1)
     ]
     deals = Deal.objects.bulk_create(
-        Deal(table=table, number=number, last_in=d["last_in"], left_over=d["left_over"])
+        Deal(
+            table=table,
+            number=number,
+            last_in=d["last_in"],
+            left_over=d["left_over"],
+            laid_down=d.get("laid_down", []),
+        )
         for table, number, d in table_deals
     )
     DealResult.objects.bulk_create(
@@ -291,10 +303,15 @@ def _create(data: dict[str, Any], slug: str) -> dict[str, Any]:
     }
 
 
-def _seat_sums(table: dict[str, Any]) -> tuple[SeatSums, ...]:
-    """Each seat's sums over a file's table, for the deals it took part in."""
-    deals = [DealFacts(tuple(d["won"]), d["last_in"], d["left_over"]) for d in table["deals"]]
-    return table_sums(deals, len(table["seats"]), leaves_of(table.get("left", [])))
+def _seat_sums(table: dict[str, Any], rule_set: RuleSet) -> tuple[SeatSums, ...]:
+    """Each seat's sums over a file's table, for the deals it took part in, under the
+    tournament's rule set (the sizes its deals were dealt at are the rule set's: the
+    check saw to it)."""
+    deals = [
+        DealFacts(tuple(d["won"]), d["last_in"], d["left_over"], tuple(d.get("laid_down", ())))
+        for d in table["deals"]
+    ]
+    return table_sums(deals, len(table["seats"]), leaves_of(table.get("left", [])), rule_set)
 
 
 def _link_members(players: list[Player], members: list[str]) -> None:

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE, TABLE_SIZES
+from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, tiebreak_keys
 from tournament.kernel import limits
 from tournament.models import ByeScore, SheetStatus, TablePolicy
-from tournament.tournament_file import schema_v3
+from tournament.tournament_file import schema_v3, schema_v4
 from tournament.tournament_file.schema_v3 import FORMAT_3
+from tournament.tournament_file.schema_v4 import FORMAT_4
 
 FORMAT_1 = "lld-tournament/1"
 FORMAT_2 = "lld-tournament/2"
-FORMATS = (FORMAT_1, FORMAT_2, FORMAT_3)
+FORMATS = (FORMAT_1, FORMAT_2, FORMAT_3, FORMAT_4)
 # Django's own limit on user names.
 USERNAME_MAX = 150
 
@@ -64,6 +65,7 @@ def _typed_row(description: str) -> dict[str, Any]:
             "last_in": _TYPED_CELL,
             "left_over": _TYPED_CELL,
             "derived": {"type": "array", "items": {"type": "string", "maxLength": 20}},
+            "laid_down": schema_v4.typed_laid_down(),
         },
         description=description,
     )
@@ -146,6 +148,7 @@ def _deal() -> dict[str, Any]:
                 "multipleOf": 2,
                 "description": "Cards not won during play; sum(won) + left_over = 52.",
             },
+            "laid_down": schema_v4.laid_down(),
         },
     )
 
@@ -161,7 +164,7 @@ def _round() -> dict[str, Any]:
                 "maxItems": MAX_TABLE_SIZE,
                 "items": {"type": "string"},
                 "description": "Player ids in seat order: seat 1 deals first, the deal "
-                "passes to seat 2, and so on.",
+                "passes to seat 2, and so on; as many as the rule set and the scoring seat.",
             },
             "deals": {"type": "array", "items": _deal()},
             "left": schema_v3.leaves(
@@ -243,12 +246,13 @@ def _player() -> dict[str, Any]:
 def build_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": FORMAT_3,
+        "$id": FORMAT_4,
         "title": "Laugh and Lie Down tournament file",
         "description": "A whole tournament: settings, players, seating and every deal's "
         "facts as written on the score sheets, and (version 2) what the public sees, who "
         "runs it and the sheets being typed, and (version 3) the seats that left a table "
-        "and the penalties and awards. Scores are not stored: they are derived from "
+        "and the penalties and awards, and (version 4) the rule set and the order the "
+        "seats lay down. Scores are not stored: they are derived from "
         "the facts. Rules that need arithmetic (even counts, the checksum of 52, seats "
         "within the table, deals per round) are checked by the importer and explained in "
         "docs/tournament-file.md.",
@@ -279,7 +283,10 @@ def build_schema() -> dict[str, Any]:
                 "scoring": {
                     "enum": [system.value for system in ScoringSystem],
                     "default": ScoringSystem.WINNER_ADVANTAGE.value,
+                    "description": "How a deal's facts become points; caidis (version 4) "
+                    "needs each deal's lying-down order and tables of 3 to 5.",
                 },
+                "rule_set": schema_v4.rule_set(),
                 "rotations_per_round": _whole(
                     limits.ROTATIONS,
                     default=1,
@@ -313,9 +320,10 @@ def build_schema() -> dict[str, Any]:
                     },
                     "minItems": 1,
                     "uniqueItems": True,
-                    "default": [size for size in TABLE_SIZES if size != MIN_TABLE_SIZE],
+                    "default": [4, 5, 6],
                     "description": "Table sizes allowed under the mixed policy (3 only when "
-                    "nothing else works).",
+                    "nothing else works), each one the rule set and the scoring seat; when "
+                    "absent, those of the default they seat.",
                 },
                 "bye_score": {
                     "enum": [score.value for score in ByeScore],

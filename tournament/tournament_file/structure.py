@@ -18,11 +18,13 @@ from typing import Any
 
 import jsonschema
 
+from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from scoring.rulesets import RULE_SETS
 from tournament.tournament_file.problems import Problems, json_path, short
 from tournament.tournament_file.schema import build_schema
 
 # Deal values are checked by scoring.rules.validate_deal, which words problems for scorers.
-_DEAL_FIELDS = {"won", "last_in", "left_over"}
+_DEAL_FIELDS = {"won", "last_in", "left_over", "laid_down"}
 _TYPE_WORDS = {
     "object": "an object {…}",
     "array": "a list […]",
@@ -104,8 +106,10 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
         case "type":
             return f"{where}: expected {_expected(error.validator_value)}, found {describe(value)}"
         case "required":
+            # One error per key missing; its message names it ("'name' is a required …").
             missing = [key for key in error.validator_value if key not in value]
-            return f"{where}: “{missing[0]}” is missing"
+            named = [key for key in missing if error.message.startswith(f"{key!r} ")]
+            return f"{where}: “{(named or missing)[0]}” is missing"
         case "additionalProperties":
             known = set(error.schema.get("properties", {}))
             extra = sorted(key for key in value if key not in known)
@@ -114,6 +118,12 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
             )
         case "not" if error.absolute_path and error.absolute_path[-1] == "slug":
             return f"{where}: “{short(value)}” is the name of one of the app's own pages"
+        case "enum" if list(error.absolute_path) == ["rule_set"]:
+            presets = ", ".join(f"“{key}”" for key in RULE_SETS)
+            return (
+                f"{where}: “{short(str(value))}” is not a rule set; the rule sets are {presets}, "
+                "or house rules as an object of numbers per table size"
+            )
         case "const" | "enum":
             allowed = error.validator_value
             allowed = [allowed] if error.validator == "const" else allowed
@@ -135,7 +145,10 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
         case "maximum":
             return f"{where}: {short(str(value))} is more than {error.validator_value}"
         case "minItems" | "maxItems" if error.absolute_path[-1] == "seats":
-            return f"{where}: {len(value)} seats — a table seats 3 to 6 players"
+            return (
+                f"{where}: {len(value)} seats — a table seats {MIN_TABLE_SIZE} to "
+                f"{MAX_TABLE_SIZE} players"
+            )
         case "uniqueItems":
             return f"{where}: a key is listed twice"
         case "maxLength":

@@ -16,7 +16,9 @@ from scoring.rules import Leave, absent_seats, deals_in_round, validate_deal
 from tournament.models import SheetStatus
 from tournament.sheets.leaves import stored_leaves
 from tournament.tournament_file import leaves_adjustments as version_3
+from tournament.tournament_file import rule_sets as version_4
 from tournament.tournament_file.problems import short
+from tournament.tournament_file.rule_sets import LAID_DOWN, FileRules
 from tournament.tournament_file.schema import TIME_PATTERN
 from tournament.tournament_file.structure import describe
 
@@ -37,9 +39,11 @@ def deal_problems(
     size: int,
     rotations: int | None,
     leaves: tuple[Leave, ...],
+    order_needed: bool = False,
 ) -> Iterator[str]:
     """A table's deals: how many the round holds, and each deal's own rules, a seat that
-    had left having no count (``null``) and never being last in."""
+    had left having no count (``null``) and never being last in, and (``order_needed``,
+    or where a deal gives it) its lying-down order."""
     if rotations is not None and len(deals) > deals_in_round(size, rotations, leaves):
         yield f"{where}: {_too_many(len(deals), 'deals', size, rotations, leaves)}"
     for deal_index, deal in dicts(deals):
@@ -54,14 +58,32 @@ def deal_problems(
             continue
         number = deal_index + 1
         yield from version_3.absent_counts(f"{path}.deals[{deal_index}]", won, number, leaves)
+        order, checked, wrong = _order(deal, order_needed)
+        if wrong:
+            yield f"{where}, deal {number}: {wrong}"
         for problem in validate_deal(
             version_3.blanked(won, number, leaves),
             deal.get("last_in"),
             deal.get("left_over"),
             size,
             absent_seats(number, leaves),
+            order,
+            order_needed=checked,
         ):
             yield f"{where}, deal {number}: {problem}"
+
+
+def _order(row: dict[str, Any], needed: bool) -> tuple[list[object] | None, bool, str | None]:
+    """A row's lying-down order for ``validate_deal``, whether it is checked (it is
+    ``needed``, or given: one given empty is missing), and what is wrong with one that is
+    not a list."""
+    if LAID_DOWN not in row:
+        return None, needed, None
+    order = row[LAID_DOWN]
+    if not isinstance(order, list):
+        found = describe(order)
+        return None, False, f"lying-down order: expected a list of seats, found {found}"
+    return order, True, None
 
 
 def _too_many(
@@ -85,10 +107,11 @@ def sheet_problems(
     size: int,
     rotations: int | None,
     has_deals: bool,
+    rules: FileRules,
 ) -> Iterator[str]:
     """A table's sheet as it stands: what is typed fits the table, what awaits
-    confirmation passes the rules (confirming it writes it as the table's deals); ``path``
-    is the table's JSON path, for its leaves."""
+    confirmation passes the rules (confirming it writes it as the table's deals) and is
+    dealt at sizes ``rules`` have; ``path`` is the table's JSON path, for its leaves."""
     status = sheet.get("status")
     pending = sheet.get("pending")
     pending = [row for _, row in dicts(pending)] if isinstance(pending, list) else []
@@ -119,14 +142,21 @@ def sheet_problems(
             yield from version_3.absent_counts(
                 f"{path}.sheet.pending[{number - 1}]", won, number, leaves
             )
+            # A typed order that is not a list is the structure check's to report.
+            order, needed, _ = _order(row, rules.order_needed)
             for problem in validate_deal(
                 version_3.blanked(won, number, leaves),
                 row.get("last_in"),
                 row.get("left_over"),
                 size,
                 absent_seats(number, leaves),
+                order,
+                order_needed=needed,
             ):
                 yield f"{where}: deal {number} awaiting confirmation: {problem}"
+    if checked and rules.size_problem(size) is None:
+        awaiting = f"{where}: deal {{}} awaiting confirmation"
+        yield from version_4.dealt_size_problems(awaiting, len(pending), size, leaves, rules)
     yield from version_3.history_left_problems(path, sheet, size, rotations)
     numbers: set[int] = set()
     for _, version in dicts(sheet.get("history")):

@@ -31,6 +31,7 @@ from tournament.models import (
 )
 from tournament.sheets.rows import Row
 from tournament.tournament_file import leaves_adjustments as version_3
+from tournament.tournament_file import rule_sets as version_4
 from tournament.tournament_file.file_format import FORMAT, PUBLIC_SETTINGS, SETTINGS
 
 
@@ -86,9 +87,9 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
     ).values_list("deal_id", "seat", "won"):
         results.setdefault(deal_id, {})[seat] = won
     deals: dict[int, list[Row]] = {}
-    for deal_id, table_id, last_in, left_over in (
+    for deal_id, table_id, last_in, left_over, laid_down in (
         Deal.objects.filter(table__round__tournament=tournament, **on("table__round__"))
-        .values_list("pk", "table_id", "last_in", "left_over")
+        .values_list("pk", "table_id", "last_in", "left_over", "laid_down")
         .order_by("table_id", "number")
     ):
         # A seat that had left the table has no count: null.
@@ -96,7 +97,10 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         cells: list[int | str | None] = [
             counts.get(seat) for seat in range(1, len(seats.get(table_id, [])) + 1)
         ]
-        deals.setdefault(table_id, []).append(Row(won=cells, last_in=last_in, left_over=left_over))
+        row = Row(won=cells, last_in=last_in, left_over=left_over)
+        if laid_down:
+            row["laid_down"] = laid_down
+        deals.setdefault(table_id, []).append(row)
     sheets = {} if released_only else _sheets(tournament)
     tables: dict[int, list[dict[str, Any]]] = {}
     for table_id, round_id, number, left in (
@@ -120,6 +124,7 @@ def export_tournament(tournament: Tournament, *, released_only: bool = False) ->
         "slug": tournament.slug,
         **({"date": tournament.date.isoformat()} if tournament.date else {}),
         "scoring": tournament.scoring,
+        **version_4.exported(tournament),
         "rotations_per_round": tournament.rotations_per_round,
         "tiebreaks": list(tournament.tiebreaks),
         **{key: getattr(tournament, key) for key in (*SETTINGS, *PUBLIC_SETTINGS)},
