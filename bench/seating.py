@@ -9,6 +9,12 @@ this machine's. "budget" is the time the spec allows, where it sets one.
 in a process of its own so that its peak memory (``ru_maxrss``) is its own: ``plan`` alone,
 then the whole ``plan_seating`` command (Django start-up and the JSON output included).
 
+``--large-tables`` plans the fields that fill tables of seven and eight (7, 8, 14, 15, 16,
+21, 23 and 40 players) for four and six rounds, at du Coeur's sizes (3 to 8, the default
+split) and at sevens and eights alone, beside the same fields at the standard 4, 5 and 6
+timed in the same run; with the known bounds (``table_bound``: the counting bound, and the
+repeats and most meetings that any two planned rounds force).
+
 ``--record FILE`` writes every seating the benchmark and the sweep produce (and a few
 seatings by standings and at random, and the plans of 5,000 and 5,120 players) to a JSON file;
 ``--compare FILE`` seats them again and names each request whose seating differs. Record
@@ -29,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scoring.rulesets import DU_COEUR
 from scoring.seating import (
     RoundSeating,
     SeatingRequest,
@@ -39,6 +46,7 @@ from scoring.seating import (
     seat_randomly,
     table_splits,
 )
+from scoring.seating.table_bound import between_rounds, planned_most, planned_repeats
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,12 @@ BIG = [
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Tables of 7 and 8, for --large-tables (and --record / --compare): counts that sevens and
+# eights seat whole, at du Coeur's sizes and at those two alone.
+LARGE_TABLE_PLAYERS = [7, 8, 14, 15, 16, 21, 23, 40]
+LARGE_TABLE_ROUNDS = [4, 6]
+LARGE_TABLE_SIZES = {"du Coeur": DU_COEUR.sizes, "7s and 8s": (7, 8)}
 
 
 def request_for(instance: Instance, players: int, rounds: int, history=()) -> SeatingRequest:
@@ -263,6 +277,9 @@ def seatings() -> dict[str, list[list[object]]]:
         )
     for name, request in sweep_requests():
         found[f"sweep {name}"] = rounds_of(plan(request).rounds)
+    for label, request in large_table_requests():
+        name = f"large tables {label} {len(request.players)} x{request.rounds}"
+        found[name] = rounds_of(plan(request).rounds)
     for name, request in one_round_requests():
         # Rank order: a fixed shuffle, so the trades at table boundaries have work to do.
         ranked = random.Random(len(name)).sample(request.players, len(request.players))
@@ -293,6 +310,71 @@ def quality_of(rounds: list[list[object]] | None) -> str:
         return "-"
     figures = quality(RoundSeating(tuple(map(tuple, r[0]))) for r in rounds)  # type: ignore[arg-type]
     return f"{figures.repeat_meetings}/{figures.max_meetings}"
+
+
+def large_table_requests() -> list[tuple[str, SeatingRequest]]:
+    """(which sizes, request) for every field of --large-tables."""
+    return [
+        (label, SeatingRequest(players(n), rounds, sizes, rule_sizes=DU_COEUR.sizes))
+        for label, sizes in LARGE_TABLE_SIZES.items()
+        for n in LARGE_TABLE_PLAYERS
+        for rounds in LARGE_TABLE_ROUNDS
+    ]
+
+
+def large_tables() -> None:
+    """Fields at tables of 7 and 8: time, figures and the known bounds; the time of the
+    same field at 4, 5 and 6 is taken in the same run, for the ratio."""
+    standard: dict[tuple[int, int], float] = {}
+    for n in LARGE_TABLE_PLAYERS:
+        for rounds in LARGE_TABLE_ROUNDS:
+            start = time.perf_counter()
+            plan(SeatingRequest(players(n), rounds))
+            standard[(n, rounds)] = time.perf_counter() - start
+    rows = []
+    for label, request in large_table_requests():
+        n, rounds = len(request.players), request.rounds
+        split = table_splits(n, request.sizes, limit=1)[0]
+        start = time.perf_counter()
+        figures = plan(request).quality
+        seconds = time.perf_counter() - start
+        between = between_rounds(split, 0)
+        most = max(figures.max_meetings_lower_bound, planned_most(between, rounds, n))
+        forced = planned_repeats(between, rounds, figures.max_meetings)
+        bound = max(figures.lower_bound, forced)
+        at_bound = figures.max_meetings == most and figures.repeat_meetings == bound
+        rows.append(
+            {
+                "sizes": label,
+                "players": n,
+                "split": "+".join(map(str, split)),
+                "rounds": rounds,
+                "seconds": f"{seconds:.3f}",
+                "x 4/5/6": f"{seconds / standard[(n, rounds)]:.1f}",
+                "repeats": figures.repeat_meetings,
+                "most": figures.max_meetings,
+                "counting": figures.lower_bound,
+                "pairs of rounds": forced,
+                "most bound": most,
+                "at bound": "yes" if at_bound else "",
+            }
+        )
+    print_rows(rows)
+    print(
+        "\nx 4/5/6 = seconds / seconds of the same players and rounds at tables of 4, 5 and 6, "
+        "this run;\ncounting = the counting bound on repeats; pairs of rounds = the repeats "
+        "that any two rounds force, among plans meeting nobody more often than this one; "
+        "most bound = the most meetings\nthe counts force; at bound = most meetings and "
+        "repeats at their bounds (no plan does better)."
+    )
+
+
+def print_rows(rows: list[dict[str, object]]) -> None:
+    columns = list(rows[0])
+    widths = {c: max(len(c), *(len(str(row[c])) for row in rows)) for c in columns}
+    print("  ".join(c.rjust(widths[c]) for c in columns))
+    for row in rows:
+        print("  ".join(str(row[c]).rjust(widths[c]) for c in columns))
 
 
 def big() -> None:
@@ -346,6 +428,9 @@ def main() -> None:
     if "--big" in sys.argv[1:]:
         big()
         return
+    if "--large-tables" in sys.argv[1:]:
+        large_tables()
+        return
     for option, action in (("--plan-once", plan_once), ("--command-once", command_once)):
         if option in sys.argv[1:]:
             at = sys.argv.index(option)
@@ -355,12 +440,7 @@ def main() -> None:
         if option in sys.argv[1:]:
             action(sys.argv[sys.argv.index(option) + 1])
             return
-    rows = [run(instance) for instance in INSTANCES]
-    columns = list(rows[0])
-    widths = {c: max(len(c), *(len(str(row[c])) for row in rows)) for c in columns}
-    print("  ".join(c.rjust(widths[c]) for c in columns))
-    for row in rows:
-        print("  ".join(str(row[c]).rjust(widths[c]) for c in columns))
+    print_rows([run(instance) for instance in INSTANCES])
     print(
         "\nrepeats = repeat meetings (sum over pairs of meetings - 1), history included; "
         "played = those already in the rounds played;\nmost = most meetings of any pair; "

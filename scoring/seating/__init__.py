@@ -6,9 +6,14 @@ Terms
 - *table*: a tuple of players in seat order; seat 1 (index 0) deals the first deal.
   Table numbers are 1-based: table ``t`` is ``RoundSeating.tables[t - 1]``.
 - *split*: the table sizes of one round in table-number order, e.g. ``(5, 5, 5, 4, 4)``.
+- *rule sizes*: the table sizes the rules allow (``scoring.systems.allowed_sizes``: 3 to 6
+  under the standard rule set, 3 to 8 under du Coeur's, 3 to 5 under Caidis scoring);
+  ``SeatingRequest.rule_sizes``, every size some rule set seats (``EVERY_SIZE``) unless
+  given. The *allowed sizes* (``SeatingRequest.sizes``) are the organiser's among them.
 - *mixed tables* (the default policy): everyone plays; tables of five, with tables of the
-  other allowed sizes (4 and 6 by default) taking up the remainder, and a table of 3 only
-  when no other split exists. ``table_splits`` lists the splits, best first.
+  other allowed sizes (4 and 6 by default; 7 and 8 where the rules seat them) taking up
+  the remainder, and a table of 3 only when no other split exists. ``table_splits``
+  lists the splits, best first.
 - *byes*: every table has five players and ``n mod 5`` players sit the round out. Byes
   rotate: nobody sits out a second time before every active player has sat out once
   (the request carries one ``past_byes`` entry per bye already sat out).
@@ -27,9 +32,9 @@ Terms
   not every club can be spread, and the round must still be seated). A
   caller with a rule "clubs apart until round K" passes ``early_rounds = K - rounds played``.
 - *fixed table*: the player sits at that table number in every round they play.
-- *seat rotation*: each table takes the best of its seat orders, a seat costing
-  ``4 ** c`` to a player who has had it ``c`` times (``64 ** c`` for seat 1, which deals
-  first), counting the seat order of the history tables.
+- *seat rotation*: each table (of up to eight) takes the best of its seat orders, a seat
+  costing ``4 ** c`` to a player who has had it ``c`` times (``64 ** c`` for seat 1, which
+  deals first), counting the seat order of the history tables.
 - *search effort*: scales the number of search steps (1.0 by default; 0 skips the search).
 
 The engine minimises, in this order: keep-apart clashes, most meetings, repeat meetings,
@@ -38,7 +43,8 @@ ignored, so a roster change needs no clean-up; history may name anyone.
 
 Public API
 ----------
-- ``table_splits(n_players, sizes=(4, 5, 6), limit=10) -> list[tuple[int, ...]]``
+- ``table_splits(n_players, sizes=(4, 5, 6), limit=10, rule_sizes=EVERY_SIZE)
+  -> list[tuple[int, ...]]``
 - ``plan(request) -> Plan``: seat ``request.rounds`` rounds jointly.
 - ``seat_by_standings(ranked_players, request) -> RoundSeating``: one round, top ranks together.
 - ``seat_randomly(request) -> RoundSeating``: one round, shuffled then split.
@@ -76,6 +82,7 @@ from scoring.seating.methods import METHODS, Method, method_choices, method_keys
 from scoring.seating.quality import quality
 from scoring.seating.request import (
     DEFAULT_SIZES,
+    EVERY_SIZE,
     NORMAL_TABLE,
     Plan,
     PlayerId,
@@ -89,6 +96,7 @@ from scoring.seating.splits import table_splits
 
 __all__ = [
     "DEFAULT_SIZES",
+    "EVERY_SIZE",
     "METHODS",
     "NORMAL_TABLE",
     "Method",

@@ -11,6 +11,7 @@ from scoring.seating.problem import SeatingProblem
 from scoring.seating.quality import MeetingRows, add_meetings
 from scoring.seating.rotation import can_rotate, rotating_seating
 from scoring.seating.state import State
+from scoring.seating.table_bound import between_rounds, planned_most, planned_repeats
 from scoring.seating.tabu import TabuSearch
 from scoring.seating.tuning import (
     ROTATION_COST,
@@ -24,11 +25,17 @@ from scoring.seating.tuning import (
 
 def _repeat_target(state: State, search: Annealing) -> tuple[int, int, int, int]:
     """The best (clashes, most meetings, repeats, spread) the seating could reach, as far
-    as counting shows: the counting bounds, or the history's own repeats if higher."""
-    history = state.problem.meeting_counts()
+    as counting shows: the counting bounds; the history's own most meetings and repeats,
+    plus the most meetings and repeats the table sizes force among the planned rounds
+    (``table_bound.planned_most`` and ``planned_repeats``), if higher."""
+    problem = state.problem
+    history = problem.meeting_counts()
     history_repeats = sum(c - 1 for row in history for c in row if c > 1) // 2
     repeats, most = search.bound
-    return (0, max(most, state.problem.history_most), max(repeats, history_repeats), 0)
+    between = between_rounds(problem.split, problem.bye_count) if problem.rounds > 1 else 0
+    most = max(most, problem.history_most, planned_most(between, problem.rounds, problem.n))
+    planned = planned_repeats(between, problem.rounds, most)
+    return (0, most, max(repeats, history_repeats + planned), 0)
 
 
 def search_past_bound(

@@ -12,7 +12,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import TypeVar
 
-from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from scoring.rulesets import sizes_text
 from scoring.seating.keep_apart import ApartPairs
 from scoring.seating.quality import MeetingRows, meeting_rows
 from scoring.seating.request import (
@@ -23,7 +23,7 @@ from scoring.seating.request import (
     Table,
     sort_key,
 )
-from scoring.seating.splits import table_splits
+from scoring.seating.splits import check_sizes, table_splits
 from scoring.seating.tuning import APART_WEIGHT, SEAT_SLOTS
 
 _T = TypeVar("_T")
@@ -53,10 +53,10 @@ class SeatingProblem:
         ids = sorted(set(request.players), key=sort_key)
         if len(ids) != len(request.players):
             raise SeatingError("A player is listed twice among the players to seat.")
-        if len(ids) < MIN_TABLE_SIZE:
+        smallest = min(request.rule_sizes, default=0)
+        if len(ids) < smallest:
             raise SeatingError(
-                f"At least {MIN_TABLE_SIZE} players are needed to seat a round; "
-                f"there are {len(ids)}."
+                f"At least {smallest} players are needed to seat a round; there are {len(ids)}."
             )
         self.ids = ids
         self.n = n = len(ids)
@@ -187,6 +187,11 @@ def _round_split(request: SeatingRequest, n: int) -> tuple[int, ...]:
     if request.byes:
         if request.split is not None:
             raise SeatingError("With byes every table seats five; a table split cannot be chosen.")
+        if NORMAL_TABLE not in request.rule_sizes:
+            raise SeatingError(
+                f"With byes every table seats five, but tables seat "
+                f"{sizes_text(request.rule_sizes)} players under these rules."
+            )
         if n < NORMAL_TABLE:
             raise SeatingError(
                 f"With byes every table seats five, so at least five players are needed; "
@@ -194,14 +199,9 @@ def _round_split(request: SeatingRequest, n: int) -> tuple[int, ...]:
             )
         return (NORMAL_TABLE,) * (n // NORMAL_TABLE)
     if request.split is None:
-        return table_splits(n, request.sizes, limit=1)[0]
+        return table_splits(n, request.sizes, 1, request.rule_sizes)[0]
     split = tuple(request.split)
-    for size in split:
-        if not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE:
-            raise SeatingError(
-                f"Tables seat {MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} players; "
-                f"the chosen split has a table of {size}."
-            )
+    check_sizes(split, request.rule_sizes)
     if sum(split) != n:
         shown = " + ".join(str(s) for s in split)
         raise SeatingError(f"The chosen tables ({shown}) seat {sum(split)}, but {n} are playing.")

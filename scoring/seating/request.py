@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from scoring.errors import UserError
+from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 
 PlayerId: TypeAlias = int | str
 Table: TypeAlias = tuple[PlayerId, ...]
@@ -22,6 +23,8 @@ Objective: TypeAlias = tuple[int, int, int, int]
 
 NORMAL_TABLE = 5
 DEFAULT_SIZES: tuple[int, ...] = (4, 5, 6)
+# Every table size some rule set seats: the rule sizes of a request that names none.
+EVERY_SIZE: tuple[int, ...] = tuple(range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1))
 
 
 def sort_key(player: PlayerId) -> tuple[str, PlayerId]:
@@ -35,6 +38,10 @@ class SeatingError(UserError):
 
 @dataclass(frozen=True)
 class SeatingRequest:
+    """``sizes``: the table sizes the organiser allows; ``rule_sizes``: those the rules
+    allow (``scoring.systems.allowed_sizes``), which ``sizes``, a chosen ``split`` and the
+    table of three of last resort keep within."""
+
     players: tuple[PlayerId, ...]
     rounds: int = 1
     sizes: tuple[int, ...] = DEFAULT_SIZES
@@ -48,6 +55,7 @@ class SeatingRequest:
     fixed_tables: tuple[tuple[PlayerId, int], ...] = ()
     seed: int = 0
     search_effort: float = 1.0
+    rule_sizes: tuple[int, ...] = EVERY_SIZE
 
 
 @dataclass(frozen=True)

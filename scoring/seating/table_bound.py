@@ -24,6 +24,18 @@ table filled on its own from the groups, and every group spread on its own over 
 The bound on a seating's repeat meetings is then the history's own repeat meetings plus
 the largest forced repeats over the past rounds (each past round alone: a pair who met in
 several rounds still meets again only once), or the counting bound if that is higher.
+
+*Planned rounds*: rounds planned together, each at the same tables with the same number
+sitting out. Any two of them seat together at least ``between_rounds`` pairs who met in
+the other (the later round's tables filled from the earlier round's groups), whoever sits
+where. A pair meeting ``c`` times lies in ``C(c, 2)`` pairs of rounds and adds ``c - 1``
+repeats, at least ``2 / most`` of ``C(c, 2)`` when no pair meets more than ``most``
+times: ``planned_repeats`` is the plan's own repeat meetings that forces, and
+``planned_most`` the most meetings (the engine's first aim) it forces. Forty players at
+five tables of eight for four rounds: any two rounds seat 15 pairs again (each table of
+eight draws on five earlier tables: 2+2+2+1+1), six pairs of rounds, so at least 90
+repeats while nobody meets anyone three times, where the counting bound says 0. The
+search past the bound stops there (``past_bound``).
 """
 
 from __future__ import annotations
@@ -159,6 +171,43 @@ def _transport(split: list[int], byes: int, sizes: list[int], loose: int) -> int
                 at[v][u - n_groups - 1] -= 1
             v = u
     return cost
+
+
+def between_rounds(split: Sequence[int], byes: int) -> int:
+    """The fewest pairs two planned rounds at tables of ``split`` (with ``byes`` sitting out
+    of each) seat together in both: one round's tables filled from the other's groups, its
+    byes loose."""
+    return forced_repeats(split, byes, [*split, *[1] * byes])
+
+
+def planned_most(between: int, rounds: int, players: int) -> int:
+    """The fewest most meetings of any pair over ``rounds`` planned rounds of ``players``,
+    any two of which seat ``between`` pairs together again: 1 when nothing is forced, else
+    the least ``most`` whose ``C(most, 2)`` pairs of rounds for each pair of players cover
+    the ``C(rounds, 2) * between`` pairs seated again (21 players at tables of seven for
+    six rounds: 15 × 15 = 225 pairs seated again, 210 pairs of players, so some pair meets
+    three times)."""
+    if rounds < 2 or not between:
+        return 1
+    needed = rounds * (rounds - 1) // 2 * between
+    pairs = players * (players - 1) // 2
+    most = 2
+    while most < rounds and most * (most - 1) // 2 * pairs < needed:
+        most += 1
+    return most
+
+
+def planned_repeats(between: int, rounds: int, most: int) -> int:
+    """The fewest repeat meetings among ``rounds`` planned rounds, any two of which seat
+    ``between`` pairs together again, for seatings in which no pair meets more than
+    ``most`` times (a pair meets at most once a round, so ``most`` above ``rounds`` says
+    nothing more; below 2 no such seating exists when ``between`` is above 0, and the
+    figure is that of 2)."""
+    if rounds < 2 or not between:
+        return 0
+    most = max(2, min(most, rounds))
+    pairs_of_rounds = rounds * (rounds - 1) // 2
+    return -(-2 * pairs_of_rounds * between // most)
 
 
 def round_forced_repeats(

@@ -91,7 +91,7 @@ def test_every_split_seats_everyone_at_allowed_tables(n):
     [
         (2, (4, 5, 6), "At least 3 players"),
         (7, (6,), "cannot be split into tables of 6"),
-        (10, (7,), "Tables seat 3 to 6 players"),
+        (10, (9,), "Tables seat 3 to 8 players under these rules; a table of 9 is not"),
     ],
 )
 def test_impossible_splits_are_explained(n, sizes, message):

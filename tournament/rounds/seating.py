@@ -27,7 +27,7 @@ from scoring.seating import (
 )
 from tournament.models import Bye, Player, Round, Seat, Sheet, Table, TablePolicy, Tournament
 from tournament.rounds.seating_plan import planned_round
-from tournament.rounds.seating_request import players_to_seat, seating_request
+from tournament.rounds.seating_request import players_to_seat, seating_request, seating_sizes
 from tournament.shared.locks import lock_round
 
 
@@ -154,11 +154,16 @@ def regenerate_round(
 
 
 def splits_for(tournament: Tournament) -> list[tuple[int, ...]]:
-    """The table splits the organiser can choose from for the active players, best first
-    (empty under the byes policy, where every table has five)."""
+    """The table splits the organiser can choose from for the active players, best first,
+    at the sizes the rules allow (``seating_request.seating_sizes``); empty under the byes
+    policy, where every table has five."""
     if tournament.table_policy != TablePolicy.MIXED:
         return []
     try:
-        return table_splits(players_to_seat(tournament).count(), tuple(tournament.table_sizes))
+        return table_splits(
+            players_to_seat(tournament).count(),
+            seating_sizes(tournament),
+            rule_sizes=tournament.sizes_allowed,
+        )
     except UserError:
         return []

@@ -6,6 +6,9 @@ Terms:
 - *checked in*: once any active player is checked in, rounds seat only the active players
   who are; before that, every active player.
 - *history*: the tables of the earlier rounds, as the players who sat at each.
+- *seating sizes*: the table sizes a round may use: the organiser's
+  (``Tournament.table_sizes``) that the rules allow (``Tournament.sizes_allowed``: the
+  rule set and the scoring system), with a fallback (``seating_sizes``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from itertools import combinations
 
 from django.db.models import QuerySet
 
-from scoring.seating import SeatingRequest
+from scoring.seating import NORMAL_TABLE, SeatingRequest
 from tournament.models import Bye, KeepApart, Player, Round, Seat, TablePolicy, Tournament
 
 
@@ -34,6 +37,33 @@ def not_checked_in(tournament: Tournament) -> int:
     if not active.filter(checked_in=True).exists():
         return 0
     return active.filter(checked_in=False).count()
+
+
+def seating_sizes(tournament: Tournament) -> tuple[int, ...]:
+    """The organiser's table sizes that the rules allow, smallest first: a size the rule
+    set or the scoring system refuses is never used.
+
+    Fallback: when that leaves no size beside five although the organiser allowed one
+    (sixes chosen under Caidis scoring, which seats 3 to 5), or leaves no size at all
+    (house rules without the organiser's sizes), a round uses five and the sizes the rules
+    allow nearest to it on either side (4 under Caidis scoring; 4 and 6 under every
+    preset, as the default sizes), so that the round is still seated, mostly at fives.
+    An organiser who chose five alone keeps five alone (tables of 3 only when nothing
+    else works).
+    """
+    allowed = tournament.sizes_allowed
+    chosen = set(tournament.table_sizes)
+    kept = sorted(chosen.intersection(allowed))
+    if kept and (set(kept) - {NORMAL_TABLE} or not chosen - {NORMAL_TABLE}):
+        return tuple(kept)
+    below = [size for size in allowed if size < NORMAL_TABLE]
+    above = [size for size in allowed if size > NORMAL_TABLE]
+    nearest = [size for size in allowed if size == NORMAL_TABLE]
+    if below:
+        nearest.append(max(below))
+    if above:
+        nearest.append(min(above))
+    return tuple(sorted(nearest))
 
 
 def seating_history(tournament: Tournament, before: int | None = None) -> list[tuple[int, ...]]:
@@ -76,7 +106,7 @@ def seating_request(
     return SeatingRequest(
         players=tuple(sorted(pk for pk, _, _ in players)),
         rounds=rounds,
-        sizes=tuple(tournament.table_sizes),
+        sizes=seating_sizes(tournament),
         byes=tournament.table_policy == TablePolicy.BYES,
         split=split if tournament.table_policy == TablePolicy.MIXED else None,
         history=tuple(seating_history(tournament, before)),
@@ -90,4 +120,5 @@ def seating_request(
         early_rounds=early_rounds,
         fixed_tables=tuple((pk, fixed) for pk, _, fixed in players if fixed is not None),
         seed=seed,
+        rule_sizes=tournament.sizes_allowed,
     )
