@@ -289,3 +289,29 @@ def played_tournament(
             [deals for _, deals in tables],
         )
     return tournament
+
+
+# Four deals at a table of four (one rotation) under Caidis scoring, each with its
+# lying-down order (``laid_down``: the seats first out first); every row adds up to 52.
+# The dealer (seat d deals deal d) takes the left over; the tests score them by hand.
+CAIDIS_ROWS: list[Row] = [
+    {"won": [10, 4, 10, 0], "last_in": 4, "left_over": 28, "laid_down": [2, 3, 1]},
+    {"won": [24, 4, 10, 4], "last_in": 1, "left_over": 10, "laid_down": [4, 2, 3]},
+    {"won": [8, 8, 8, 8], "last_in": 2, "left_over": 20, "laid_down": [1, 4, 3]},
+    {"won": [20, 0, 20, 2], "last_in": 3, "left_over": 10, "laid_down": [2, 4, 1]},
+]
+
+# Eight deals at a table of eight (one rotation): the same counts every deal, seat d last
+# in in deal d; every row adds up to 52.
+EIGHT_ROWS: list[Row] = [
+    {"won": [10, 8, 6, 6, 4, 4, 2, 2], "last_in": deal, "left_over": 10} for deal in range(1, 9)
+]
+
+
+def table_of(size: int, **fields: Any) -> Table:
+    """Table 1 of the started round 1 of a new tournament (``fields``: its own, such as
+    ``scoring="caidis"`` or ``rule_set="du-coeur"``), seating ``size`` players of
+    ``make_players``, no sheet entered yet."""
+    tournament = TournamentFactory(**fields)
+    round_ = RoundFactory(tournament=tournament, number=1, started=True)
+    return TableFactory(round=round_, number=1, players=make_players(tournament, size))

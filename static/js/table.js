@@ -1,6 +1,8 @@
 // Entry at the table (templates/table/): the checksum of each deal as it is typed.
 // Each seat's cards won and the cards left over must add up to 52; the line under the
 // counts says how far the typed counts are from it. The server checks again on saving.
+// Where the lying-down order is typed, the last in's place box says "last in" once it
+// is chosen: it stays blank.
 (function () {
   "use strict";
   var PACK = 52;
@@ -42,7 +44,21 @@
     if (state) line.classList.add(state);
   }
 
+  function placeLastIn(order) {
+    var chosen = order.parentNode.querySelector("fieldset.last-in input:checked");
+    order.querySelectorAll("[data-place]").forEach(function (input) {
+      input.placeholder = chosen && input.dataset.place === chosen.value ? "last in" : "";
+    });
+  }
+
   function start() {
+    document.querySelectorAll("[data-order]").forEach(function (order) {
+      var lastIn = order.parentNode.querySelector("fieldset.last-in");
+      if (lastIn) {
+        lastIn.addEventListener("change", function () { placeLastIn(order); });
+      }
+      placeLastIn(order);
+    });
     document.querySelectorAll("[data-deal-counts]").forEach(function (group) {
       group.addEventListener("input", function () { check(group); });
       // Cells put back by keep.js after a reload are announced with a change event.

@@ -1,12 +1,12 @@
 """Helpers the browser tests share: logging in, the phone's viewport and whether a page fits
-it, a sheet opened at the desk and its deals, a deal typed on a phone, messages, and
-Content-Security-Policy violations watched for."""
+it, a sheet opened at the desk and its deals, a deal typed on a phone (with its
+lying-down order), messages, and Content-Security-Policy violations watched for."""
 
 from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, ORDER, WON, cell_name
 
 PHONE = {"width": 360, "height": 740}
 
@@ -97,6 +97,14 @@ def fill_deal(page: Page, number: int, won, left_over, last_in) -> None:
         page.locator(f"#{cell_name(number, WON, seat)}").fill(str(count))
     page.locator(f"#{cell_name(number, LEFT_OVER)}").fill(str(left_over))
     page.locator(f"input[name='{cell_name(number, LAST_IN)}'][value='{last_in}']").check()
+
+
+def fill_places(page: Page, number: int, laid_down, size: int) -> None:
+    """Each seat's place in deal ``number``'s lying-down order (``laid_down``: the seats
+    first out first), the last in's left blank."""
+    for seat in range(1, size + 1):
+        place = str(laid_down.index(seat) + 1) if seat in laid_down else ""
+        page.locator(f"#{cell_name(number, ORDER, seat)}").fill(place)
 
 
 # For a table's first and last body rows: every cell the page shows (a phone hides some

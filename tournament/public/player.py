@@ -21,6 +21,7 @@ from scoring.tiebreaks import Adjusted
 from tournament.models import DealResult, Seat, Tournament
 from tournament.public.results import PublicResults, PublicSeat, RoundRank, SeatResult
 from tournament.sheets.leaves import stored_leaves
+from tournament.sheets.order import ordinal
 from tournament.standings.services import bye_points
 
 
@@ -70,9 +71,9 @@ class PublicTable:
     @cached_property
     def deal_points(self) -> tuple[tuple[int, ...], ...]:
         """Each deal's points in seat order, under the tournament's scoring system."""
-        system = self.tournament.scoring_system
+        system, rules = self.tournament.scoring_system, self.tournament.rules
         return tuple(
-            score_deal(facts, dealer_at(number, self.size, self.leaves), system)
+            score_deal(facts, dealer_at(number, self.size, self.leaves), system, rules)
             for number, facts in self.deals
         )
 
@@ -127,16 +128,24 @@ def player_tables(tournament: Tournament, player_id: int) -> list[PublicTable]:
         DealResult.objects.filter(deal__table_id__in=tables)
         .order_by("deal__table_id", "deal__number", "seat")
         .values_list(
-            "deal__table_id", "deal__number", "deal__last_in", "deal__left_over", "seat", "won"
+            "deal__table_id",
+            "deal__number",
+            "deal__last_in",
+            "deal__left_over",
+            "deal__laid_down",
+            "seat",
+            "won",
         )
     )
     deals: dict[int, list[tuple[int, DealFacts]]] = {}
     for (table_id, number, last_in, left_over), group in groupby(rows, key=lambda r: r[:4]):
         # A seat that had left has no count in the deal.
         won: list[int | None] = [None] * len(seats[table_id][2])
-        for *_, seat, count in group:
+        laid_down: list[int] = []
+        for *_, order, seat, count in group:
             won[seat - 1] = count
-        facts = DealFacts(tuple(won), last_in, left_over)
+            laid_down = order or []
+        facts = DealFacts(tuple(won), last_in, left_over, tuple(laid_down))
         deals.setdefault(table_id, []).append((number, facts))
 
     return [
@@ -193,6 +202,10 @@ class PlayerRound:
                 # The player had left the table before this deal.
                 "left": facts.won[index] is None,
                 "last_in": facts.last_in == self.seat.position,
+                # Where the player lay down ("2nd"), where the order is recorded.
+                "out": ordinal(facts.laid_down.index(self.seat.position) + 1)
+                if self.seat.position in facts.laid_down
+                else None,
                 "points": points[index],
             }
             for (number, facts), points in zip(

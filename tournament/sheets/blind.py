@@ -15,6 +15,7 @@ from scoring.rules import Leave, absent_seats
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets.access import Act
 from tournament.sheets.authors import Author, refusal_in_words
+from tournament.sheets.order import places_of
 from tournament.sheets.rows import Row, clean_row
 
 # A blind re-type that differs in a few cells shows the entered value beside each: a
@@ -86,17 +87,28 @@ def awaits_blind_confirmation(table: Table, sheet: Sheet, author: Author) -> boo
 
 
 def incomplete_retype(
-    retyped: Sequence[Row], size: int, deals: int, leaves: Sequence[Leave] = ()
+    retyped: Sequence[Row],
+    size: int,
+    deals: int,
+    leaves: Sequence[Leave] = (),
+    *,
+    order_needed: bool = False,
 ) -> str:
     """Why a blind re-type of ``deals`` deals cannot be compared yet: the first deal with
-    a blank cell (a seat that had left has no count); blank when it is complete."""
+    a blank cell (a seat that had left has no count; with ``order_needed``, only the last
+    in has no place in the lying-down order); blank when it is complete."""
     for number, row in enumerate(retyped[:deals], start=1):
         cleaned = clean_row(row, size)
         absent = absent_seats(number, leaves)
         counts = [v for seat, v in enumerate(cleaned["won"], start=1) if seat not in absent]
-        if None in (*counts, cleaned["left_over"], cleaned["last_in"]):
+        places = [p for seat, p in enumerate(places_of(cleaned, size), 1) if seat not in absent]
+        unplaced = sum(1 for place in places if place is None)
+        if None in (*counts, cleaned["left_over"], cleaned["last_in"]) or (
+            order_needed and unplaced > 1
+        ):
+            what = "count and place" if order_needed else "count"
             return (
-                f"Deal {number} is not complete: type every count of the {deals} deals, "
+                f"Deal {number} is not complete: type every {what} of the {deals} deals, "
                 "then confirm. Nothing was compared yet."
             )
     return ""

@@ -3,7 +3,9 @@ seat, each seat's running totals, and the counts that can be derived from the ch
 Nothing here reads or writes the database.
 
 A complete (*final*) sheet must hold every deal of the round, or be marked as *stopped
-early*; a table should stop at the end of a rotation (``stop_warning``).
+early*; a table should stop at the end of a rotation (``stop_warning``). Where the
+scoring system needs it (``ScoringSystem.needs_order``), every deal gives its lying-down
+order (``sheets.order``).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from scoring.rules import (
     validate_deal,
 )
 from scoring.systems import score_deal
-from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, ORDER, WON, cell_name
 from tournament.models import Table
 from tournament.sheets.leaves import unplayed_leaves
+from tournament.sheets.order import is_missing_place, order_breaks
 from tournament.sheets.rows import Row, deal_facts, is_blank, trim
 
 
@@ -64,6 +67,8 @@ class SheetCheck:
 
 
 def _is_missing(problem: RuleBreak, row: Row) -> bool:
+    if problem.field == ORDER:
+        return is_missing_place(problem, row, len(row["won"]))
     if problem.field == WON and problem.seat:
         return row["won"][problem.seat - 1] is None
     if problem.field == LAST_IN:
@@ -91,6 +96,7 @@ def check_rows(
     """
     tournament = table.round.tournament
     size = table.size
+    order_needed = tournament.scoring_system.needs_order
     most = deals_in_round(size, tournament.rotations_per_round, leaves)
     totals = [0] * size
     cards = [0] * size
@@ -110,6 +116,7 @@ def check_rows(
                 checks.append(RowCheck(number, dealer, (), (), None, None))
             continue
         found = validate_deal(row["won"], row["last_in"], row["left_over"], size, absent)
+        found += order_breaks(row, size, absent, needed=order_needed)
         reported = [p for p in found if not (number == typing and _is_missing(p, row))]
         located = tuple(f"deal {number}: {p}" for p in reported)
         problems.extend(located)
@@ -127,7 +134,7 @@ def check_rows(
         points = None
         if not found:
             facts = deal_facts(row)
-            points = score_deal(facts, dealer, tournament.scoring_system)
+            points = score_deal(facts, dealer, tournament.scoring_system, tournament.rules)
             for seat in range(size):
                 totals[seat] += points[seat]
                 cards[seat] += facts.cards(seat + 1)

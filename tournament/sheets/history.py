@@ -1,14 +1,17 @@
 """A score sheet's history in words: each version, who made it and when, and the cells it
-changed as a scorer would say them ("deal 3, seat 2 (Ann): 7 → 9"). The numbers saved
+changed as a scorer would say them ("deal 3, seat 2 (Ann): 7 → 9", "deal 4: lying-down
+order 3, 1, 4, 2 → 1, 3, 4, 2", the seats first out first). The numbers saved
 since the sheet last counted are hidden from whoever may still confirm them blind."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tournament.kernel.cells import ORDER
 from tournament.models import SheetVersion, Table
 from tournament.sheets.desk import phone_name
 from tournament.sheets.leaves import leave_changes
+from tournament.sheets.order import WHERE, order_in_words
 from tournament.sheets.rows import Row
 from tournament.sheets.versions import RESEATED
 
@@ -38,9 +41,10 @@ def _value_in_words(value: object) -> str:
 
 def _row_in_words(row: Row) -> str:
     won = ", ".join(_value_in_words(v) for v in row.get("won", []))
+    order = f"; {WHERE} {order_in_words(row['laid_down'])}" if row.get("laid_down") else ""
     return (
         f"cards won {won}; left over {_value_in_words(row.get('left_over'))}; "
-        f"last in {_value_in_words(row.get('last_in'))}"
+        f"last in {_value_in_words(row.get('last_in'))}{order}"
     )
 
 
@@ -54,6 +58,8 @@ def change_in_words(change: dict[str, Any], names: dict[int, str]) -> str:
         if before is None:
             return f"deal {deal} added: {_row_in_words(after)}"
         return f"deal {deal} removed (it was: {_row_in_words(before)})"
+    if change["field"] == ORDER:
+        return f"deal {deal}: {WHERE} {order_in_words(before)} → {order_in_words(after)}"
     if change["field"] == "won":
         seat = change["seat"]
         where = f"seat {seat} ({names[seat]})" if seat in names else f"seat {seat}"

@@ -13,14 +13,18 @@ def confirmed_rows(table: Table) -> list[Row]:
     """The confirmed deals as rows; a seat that had left has no count (None) in a deal."""
     size = table.size
     rows: dict[int, Row] = {}
-    for number, last_in, left_over, seat, won in (
+    for number, last_in, left_over, laid_down, seat, won in (
         DealResult.objects.filter(deal__table=table)
         .order_by("deal__number", "seat")
-        .values_list("deal__number", "deal__last_in", "deal__left_over", "seat", "won")
+        .values_list(
+            "deal__number", "deal__last_in", "deal__left_over", "deal__laid_down", "seat", "won"
+        )
     ):
         row = rows.setdefault(
             number, {"won": [None] * size, "last_in": last_in, "left_over": left_over}
         )
+        if laid_down:
+            row["laid_down"] = list(laid_down)
         row["won"][seat - 1] = won
     return [rows[n] for n in sorted(rows)]
 

@@ -4,7 +4,8 @@ copies of a sheet differ.
 Terms:
 
 - *row*: one deal as typed (``Row``): ``{"won": [...], "last_in": ..., "left_over": ...}``
-  and, when the scorer filled counts in from the checksum, ``"derived"``; values are whole
+  and, when the scorer filled counts in from the checksum, ``"derived"``; where the rule
+  set records it, the lying-down order (``sheets.order`` has its terms); values are whole
   numbers once cleaned, or whatever was typed when they are not.
 - *blank* row: nothing typed in it (an unused line of the paper sheet).
 - *diff*: the cells that differ between two versions of a sheet, as a version records
@@ -17,9 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
-from scoring.rules import DealFacts, Leave
+from scoring.rules import MAX_TABLE_SIZE, DealFacts, Leave
+from scoring.rulesets import STANDARD, RuleSet
 from scoring.systems import SeatSums, table_sums
-from tournament.kernel.cells import LEFT_OVER, WON, cell_name, cell_part
+from tournament.kernel.cells import LEFT_OVER, ORDER, WON, cell_name, cell_part
+from tournament.sheets.order import has_order, places_of, stored_order
 
 # What a row's cell holds: a whole number once cleaned, else blank (None) or the text as
 # typed, kept so that the rules can say what is wrong with it.
@@ -35,6 +38,11 @@ class Row(TypedDict):
     last_in: CellValue
     left_over: CellValue
     derived: NotRequired[list[str]]
+    # The seats in the order they lay down, where the rule set records it.
+    laid_down: NotRequired[list[CellValue]]
+    # Each seat's place in that order as typed, while it makes no order (``sheets.order``):
+    # shown again and refused, never saved.
+    out: NotRequired[list[CellValue]]
 
 
 def deal_facts(row: Row) -> DealFacts:
@@ -46,12 +54,15 @@ def deal_facts(row: Row) -> DealFacts:
         tuple(cast(list[int | None], row["won"])),
         cast(int, row["last_in"]),
         cast(int, row["left_over"]),
+        tuple(cast(list[int], row.get("laid_down") or [])),
     )
 
 
-def seat_sums(rows: Sequence[Row], size: int, leaves: Sequence[Leave] = ()) -> tuple[SeatSums, ...]:
+def seat_sums(
+    rows: Sequence[Row], size: int, leaves: Sequence[Leave] = (), rule_set: RuleSet = STANDARD
+) -> tuple[SeatSums, ...]:
     """Each seat's sums over a table's valid rows (deal 1 first), seat 1 first."""
-    return table_sums([deal_facts(row) for row in rows], size, leaves)
+    return table_sums([deal_facts(row) for row in rows], size, leaves, rule_set)
 
 
 def clean_value(value: object) -> CellValue:
@@ -90,12 +101,34 @@ def clean_row(row: Row, size: int) -> Row:
         )
         if derived:
             cleaned["derived"] = derived
+    stored, typed = _clean_order(row, size)
+    if stored:
+        cleaned["laid_down"] = stored
+    if typed is not None:
+        cleaned["out"] = typed
     return cleaned
+
+
+def _clean_order(row: Row, size: int) -> tuple[list[CellValue], list[CellValue] | None]:
+    """The lying-down order of a row, cleaned, as (stored order, places as typed): the
+    places typed on a page (``"out"``) become the stored order they make, or stay as typed
+    when they make none; a stored order has its cells cleaned. Blank when nothing is typed."""
+    if "out" in row:
+        typed = [clean_value(v) for v in (list(row["out"] or []) + [None] * size)[:size]]
+        order = stored_order(typed, size)
+        return ([], typed) if order is None else (list(order), None)
+    stored = [clean_value(v) for v in list(row.get("laid_down") or [])[:MAX_TABLE_SIZE]]
+    while stored and stored[-1] is None:
+        stored.pop()
+    return stored, None
 
 
 def is_blank(row: Row) -> bool:
     return (
-        all(v is None for v in row["won"]) and row["last_in"] is None and row["left_over"] is None
+        all(v is None for v in row["won"])
+        and row["last_in"] is None
+        and row["left_over"] is None
+        and not has_order(row)
     )
 
 
@@ -135,7 +168,24 @@ def diff(before: list[Row], after: list[Row]) -> list[dict[str, Any]]:
                         "after": new[key],
                     }
                 )
+        if order_of(old) != order_of(new):
+            changes.append(
+                {
+                    "deal": number,
+                    "field": ORDER,
+                    "seat": None,
+                    "before": list(old.get("laid_down") or []),
+                    "after": list(new.get("laid_down") or []),
+                }
+            )
     return changes
+
+
+def order_of(row: Row) -> tuple[object, ...]:
+    """What a row says of the lying-down order: its stored order, or its places as typed."""
+    if "out" in row:
+        return ("out", *row["out"])
+    return tuple(row.get("laid_down") or ())
 
 
 @dataclass(frozen=True)
@@ -153,9 +203,19 @@ class Mismatch:
 
 
 def compare(entered: list[Row], retyped: list[Row]) -> list[Mismatch]:
+    """The cells where ``retyped`` differs from ``entered``: a lying-down order seat by
+    seat, by each seat's place."""
     mismatches = []
     for change in diff(entered, retyped):
-        if change["field"] == "deal":
+        if change["field"] == ORDER:
+            mine, theirs = entered[change["deal"] - 1], retyped[change["deal"] - 1]
+            size = max(len(mine["won"]), len(theirs["won"]))
+            for seat, (a, b) in enumerate(
+                zip(places_of(mine, size), places_of(theirs, size), strict=True), start=1
+            ):
+                if a != b:
+                    mismatches.append(Mismatch(change["deal"], ORDER, seat, a, b))
+        elif change["field"] == "deal":
             for key in ("last_in", "left_over"):
                 old = (change["before"] or {}).get(key)
                 new = (change["after"] or {}).get(key)

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 
 from scoring.errors import UserError
-from scoring.rules import Leave
+from scoring.rules import Leave, absent_seats
 from tournament.models import Seat, Sheet, SheetStatus, SheetVersion, Table
 from tournament.shared.locks import hold_round
 from tournament.sheets import access
@@ -36,6 +36,7 @@ from tournament.sheets.leaves import (
     leave_problems,
     new_seats,
 )
+from tournament.sheets.order import kept_problems
 from tournament.sheets.reading import confirmed_rows, current_rows, sheet_of
 from tournament.sheets.rows import Row, clean_row, diff, trim
 from tournament.sheets.versions import RESEATED, already_recorded, record_version
@@ -78,6 +79,16 @@ class SaveResult:
     # The players this save recorded as leaving, dropped from later rounds: one sentence
     # each to tell whoever saved (``sheets.leaves.drop_leavers``).
     dropped: tuple[str, ...] = ()
+
+
+def unkept_orders(rows: Sequence[Row], size: int, leaves: Sequence[Leave]) -> list[str]:
+    """Why the lying-down order typed in some of ``rows`` cannot be saved, even in a draft:
+    places that make no order (``sheets.order``), each problem naming its deal."""
+    return [
+        f"deal {number}: {problem}"
+        for number, row in enumerate(rows, start=1)
+        for problem in kept_problems(row, size, absent_seats(number, leaves))
+    ]
 
 
 def as_held(table: Table) -> Table:
@@ -133,6 +144,8 @@ def save_sheet(
         shown_leaves = current_leaves(sheet)
         leaves = shown_leaves if left is None else tuple(sorted(left))
         if problems := leave_problems(leaves, table):
+            raise SheetInvalidError(problems)
+        if problems := unkept_orders(rows, size, leaves):
             raise SheetInvalidError(problems)
         if final:
             check = check_rows(rows, table, final=True, stopped_early=stopped_early, leaves=leaves)

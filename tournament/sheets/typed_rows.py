@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name, parse_cell
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, ORDER, WON, cell_name, parse_cell
 from tournament.sheets.rows import Row, clean_row, trim
 
 # A tampered form must not make us build a million rows; a real sheet has at most 36.
@@ -43,20 +43,28 @@ def typed_rows(data: Any, size: int, most: int) -> list[Row]:
         }
         if deal in derived:
             row["derived"] = derived[deal]
+        _read_places(data, deal, size, row)
         rows.append(row)
     return rows
 
 
+def _read_places(data: Any, deal: int, size: int, row: Row) -> None:
+    """Each seat's place in the lying-down order, where the page has its cells (a rule set
+    that records the order): into ``row["out"]``, as typed (``sheets.order``)."""
+    names = [cell_name(deal, ORDER, seat) for seat in range(1, size + 1)]
+    if any(name in data for name in names):
+        row["out"] = [data.get(name, "") for name in names]
+
+
 def posted_row(data: Any, number: int, size: int) -> Row:
     """Deal ``number`` as a phone's deal page posted it, cleaned."""
-    return clean_row(
-        {
-            "won": [data.get(cell_name(number, WON, seat), "") for seat in range(1, size + 1)],
-            "left_over": data.get(cell_name(number, LEFT_OVER), ""),
-            "last_in": data.get(cell_name(number, LAST_IN), ""),
-        },
-        size,
-    )
+    row: Row = {
+        "won": [data.get(cell_name(number, WON, seat), "") for seat in range(1, size + 1)],
+        "left_over": data.get(cell_name(number, LEFT_OVER), ""),
+        "last_in": data.get(cell_name(number, LAST_IN), ""),
+    }
+    _read_places(data, number, size, row)
+    return clean_row(row, size)
 
 
 def posted_deals(data: Any, deals: int, size: int) -> list[Row]:

@@ -18,7 +18,7 @@ from tournament.models import Sheet, SheetVersion, Table
 from tournament.sheets.authors import Who
 from tournament.sheets.leaves import as_items, current_leaves
 from tournament.sheets.reading import current_rows
-from tournament.sheets.rows import Row, diff
+from tournament.sheets.rows import Row, diff, order_of
 
 # The action of the version a re-seat gives a sheet: it changes no deal, but a page that
 # shows the old seating must not be saved.
@@ -101,7 +101,7 @@ def carried_same(recorded: list[Row], rows: list[Row], carried: Sequence[int] | 
 
 def _numbers(rows: Sequence[Row]) -> list[tuple[Any, ...]]:
     """What a row says, without how it was typed (``derived``)."""
-    return [(tuple(r["won"]), r["last_in"], r["left_over"]) for r in rows]
+    return [(tuple(r["won"]), r["last_in"], r["left_over"], order_of(r)) for r in rows]
 
 
 def already_recorded(

@@ -1,6 +1,7 @@
 """What a sheet page shows for a sheet's rows, at the desk and on a phone: each deal's
-cells with the rules' problems in place, the values offered from the checksum, the
-problems linked to their deal, and where two copies of a sheet differ.
+cells (each seat's place in the lying-down order among them, where it is typed) with the
+rules' problems in place, the values offered from the checksum, the problems linked to
+their deal, and where two copies of a sheet differ.
 
 Terms: a *cell* is one input of the sheet, named by ``tournament.kernel.cells.cell_name``
 (the names ``Mismatch.cell`` and ``RowCheck.problem_cells`` use too); an *offer* is a
@@ -11,7 +12,7 @@ count derived from the checksum, offered to the scorer, never filled in silently
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,16 +22,21 @@ from tournament.kernel.cells import (
     LAST_IN,
     LEFT_OVER,
     NOTES,
+    ORDER,
     WON,
     cell_name,
     parse_cell,
     parse_part,
 )
-from tournament.models import Seat, Sheet, SheetStatus, Table
+from tournament.models import Seat, Sheet, SheetStatus, Table, Tournament
 from tournament.sheets.checking import SheetCheck, check_rows
 from tournament.sheets.forms import LEAVE_SEAT, players_at
+from tournament.sheets.order import has_order, order_in_words, place_text, places_of
 from tournament.sheets.reading import pending_rows
 from tournament.sheets.rows import CellValue, Mismatch, Row, clean_row, compare, is_blank, trim
+
+# Where a seat's place in the lying-down order is, as a message about it says.
+WHERE_OUT = "place in the lying-down order"
 
 
 def where(table: Table) -> str:
@@ -41,6 +47,13 @@ def where(table: Table) -> str:
 def shown(value: object) -> str:
     """A cell's value as its input holds it: blank when nothing was typed."""
     return "" if value is None else str(value)
+
+
+def order_typed(tournament: Tournament, rows: Sequence[Row]) -> bool:
+    """Whether a sheet's pages have a box for each seat's place in the lying-down order:
+    where the scoring system needs the order, and wherever the sheet's ``rows`` hold one
+    (an order recorded is kept, whatever the system)."""
+    return tournament.scoring_system.needs_order or any(has_order(row) for row in rows)
 
 
 def cell_text(value: object) -> str:
@@ -85,6 +98,8 @@ class SheetRow:
     offer: Offer | None = None
     # Dealt at a smaller size than the table's, after a player left: how many played.
     fewer_players: int | None = None
+    # Each seat's place in the lying-down order, where the rule set records it.
+    order: tuple[ShownCell, ...] = ()
 
     @property
     def first_cell(self) -> str:
@@ -120,6 +135,9 @@ def marked_cells(problem_cells: tuple[str, ...], size: int) -> set[str]:
         if cell is not None and cell.field == CHECKSUM:
             marked.update(cell_name(cell.deal, WON, seat) for seat in range(1, size + 1))
             marked.add(cell_name(cell.deal, LEFT_OVER))
+        elif cell is not None and cell.field == ORDER and cell.seat is None:
+            # The order as a whole: any seat's place may be the wrong one.
+            marked.update(cell_name(cell.deal, ORDER, seat) for seat in range(1, size + 1))
         else:
             marked.add(name)
     return marked
@@ -132,6 +150,41 @@ def _problem_css(name: str, value: object, bad: set[str]) -> str:
     return "missing" if value is None or value == "" else "problem"
 
 
+# A cell to show: its name, value, label, where a message says it is, and whether its
+# seat had left the table.
+Named = tuple[str, CellValue, str, str, bool]
+
+
+def _shown_cells(
+    number: int,
+    group: list[Named],
+    bad: set[str],
+    marks: dict[str, str],
+    others: dict[str, object],
+    derived: set[str],
+) -> tuple[ShownCell, ...]:
+    return tuple(
+        ShownCell(
+            name=name,
+            value=shown(value),
+            label=f"deal {number}, {label}",
+            css=" ".join(
+                c
+                for c in (
+                    _problem_css(name, value, bad),
+                    marks.get(name),
+                    "derived" if name in derived else "",
+                )
+                if c
+            ),
+            other=shown(others[name]) if name in others else None,
+            where=f"deal {number}, {where}",
+            left=left,
+        )
+        for name, value, label, where, left in group
+    )
+
+
 def sheet_rows(
     rows: list[Row],
     seats: list[Seat],
@@ -140,10 +193,12 @@ def sheet_rows(
     marks: dict[str, str] | None = None,
     others: dict[str, object] | None = None,
     leaves: tuple[Leave, ...] = (),
+    order: bool = False,
 ) -> list[SheetRow]:
     """What the page shows for ``rows`` (cleaned and padded): each row's cells with the
     problems of ``check`` in place, and ``marks`` (cell name: css class) with the values of
-    the ``others`` copy beside them; the cells of seats that had left (``leaves``) marked."""
+    the ``others`` copy beside them; the cells of seats that had left (``leaves``) marked.
+    With ``order``, each seat's place in the lying-down order too (``SheetRow.order``)."""
     size = len(seats)
     marks = marks or {}
     others = others or {}
@@ -159,7 +214,7 @@ def sheet_rows(
             for name in row.get("derived", ())
             if (part := parse_part(name)) is not None
         }
-        named = [
+        named: list[Named] = [
             *(
                 (
                     cell_name(number, WON, s.position),
@@ -179,36 +234,28 @@ def sheet_rows(
                 False,
             ),
         ]
-        cells = tuple(
-            ShownCell(
-                name=name,
-                value=shown(value),
-                label=f"deal {number}, {label}",
-                css=" ".join(
-                    c
-                    for c in (
-                        _problem_css(name, value, bad),
-                        marks.get(name),
-                        "derived" if name in derived else "",
-                    )
-                    if c
-                ),
-                other=shown(others[name]) if name in others else None,
-                where=f"deal {number}, {where}",
-                left=left,
+        placed: list[Named] = [
+            (
+                cell_name(number, ORDER, s.position),
+                place,
+                f"{s.player.name}, out (1 for the first to lie down)",
+                f"seat {s.position}, {WHERE_OUT}",
+                s.position in absent,
             )
-            for name, value, label, where, left in named
-        )
+            for s, place in zip(seats, places_of(row, size), strict=True)
+        ]
+        shown_with = (bad, marks, others, derived)
         players = players_at(number, size, leaves)
         result.append(
             SheetRow(
                 number=number,
                 dealer=dealer.player.name,
                 dealer_seat=dealer.position,
-                cells=cells,
+                cells=_shown_cells(number, named, *shown_with),
                 problems=found.problems if found else (),
                 offer=offer_for(found.derived, number) if found else None,
                 fewer_players=players if players != size else None,
+                order=_shown_cells(number, placed, *shown_with) if order else (),
             )
         )
     return result
@@ -221,6 +268,8 @@ def cell_values(rows: list[Row]) -> dict[str, CellValue]:
             values[cell_name(number, WON, seat)] = value
         values[cell_name(number, LEFT_OVER)] = row["left_over"]
         values[cell_name(number, LAST_IN)] = row["last_in"]
+        for seat, place in enumerate(places_of(row, len(row["won"])), start=1):
+            values[cell_name(number, ORDER, seat)] = place
     return values
 
 
@@ -280,16 +329,24 @@ def deal_inputs(
     seats: list[Seat],
     leaves: Sequence[Leave],
     marked: set[str] | None = None,
+    *,
+    order: bool = False,
 ) -> dict[str, Any]:
     """What a phone's page shows to type deal ``number``, with ``row`` in its inputs (the
     ``marked`` cells marked): its dealer, who plays it, and a count for each seat still
-    there. A seat that had left has no count; one typed for it anyway is shown, to be
-    cleared."""
+    there; with ``order``, each one's place in the lying-down order. A seat that had left
+    has no count and no place; one typed for it anyway is shown, to be cleared."""
     marked = marked or set()
     size = len(seats)
     absent = absent_seats(number, leaves)
     names = [cell_name(number, WON, seat.position) for seat in seats]
     left_over = cell_name(number, LEFT_OVER)
+    placed = [cell_name(number, ORDER, seat.position) for seat in seats]
+    places = [
+        Input(name, shown(place), seat, name in marked)
+        for name, seat, place in zip(placed, seats, places_of(row, size), strict=True)
+        if seat.position not in absent or place is not None
+    ]
     return {
         "number": number,
         "dealer": seats[dealer_at(number, size, leaves) - 1],
@@ -303,6 +360,7 @@ def deal_inputs(
         "left_over": Input(left_over, shown(row["left_over"]), None, left_over in marked),
         "last_in_name": cell_name(number, LAST_IN),
         "last_in": shown(row["last_in"]),
+        "places": places if order else [],
     }
 
 
@@ -318,7 +376,8 @@ def deal_check(
         )
         return (problem,), set()
     found = check_rows(rows, table, final=False, leaves=leaves).rows[number - 1]
-    # The checksum's own name stays among them: the phone's page says it failed.
+    # The checksum's and the whole order's own names stay among them: the phone's page says
+    # they failed.
     return found.problems, {*found.problem_cells, *marked_cells(found.problem_cells, table.size)}
 
 
@@ -348,6 +407,21 @@ class ShownRow:
     left_over: str
     last_in: str
     problems: tuple[str, ...]
+    # The seats in the order they lay down, first out first ("3, 1, 4"), or each seat's
+    # place as typed while it makes no order; blank where the order is not recorded.
+    order: str = ""
+
+
+def order_shown(row: Row) -> str:
+    """A row's lying-down order for the review: its seats first out first, or each seat's
+    place as typed when they make no order."""
+    if "out" in row:
+        return ", ".join(
+            f"seat {seat} {place_text(place)}"
+            for seat, place in enumerate(row["out"], 1)
+            if place is not None
+        )
+    return order_in_words(row.get("laid_down")) if row.get("laid_down") else ""
 
 
 def shown_rows(
@@ -364,6 +438,7 @@ def shown_rows(
             cell_text(row["left_over"]),
             cell_text(row["last_in"]),
             check.rows[number - 1].problems if number <= len(check.rows) else (),
+            order_shown(row),
         )
         for number, row in enumerate(rows, start=1)
     ]
@@ -381,16 +456,20 @@ def mismatch_differences(table: Table, found: list[Mismatch]) -> list[Difference
     names = {seat.position: seat.player.name for seat in table.seats.all()}
     shown = []
     for mismatch in found:
+        said: Callable[[object], str] = cell_text
         if mismatch.field == WON and mismatch.seat is not None:
             part = f"seat {mismatch.seat} ({names.get(mismatch.seat, '?')})"
+        elif mismatch.field == ORDER and mismatch.seat is not None:
+            part = f"seat {mismatch.seat} ({names.get(mismatch.seat, '?')}), {WHERE_OUT}"
+            said = place_text
         else:
             part = mismatch.field.replace("_", " ")
         shown.append(
             Difference(
                 f"Deal {mismatch.deal}, {part}",
                 mismatch.deal,
-                cell_text(mismatch.entered),
-                cell_text(mismatch.retyped),
+                said(mismatch.entered),
+                said(mismatch.retyped),
             )
         )
     return shown

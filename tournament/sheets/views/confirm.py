@@ -43,7 +43,7 @@ from tournament.sheets.pages import (
 )
 from tournament.sheets.reading import current_rows, peek_sheet
 from tournament.sheets.typed_rows import deal_lines, padded, typed_rows
-from tournament.sheets.view_model import first_empty, sheet_rows, where
+from tournament.sheets.view_model import first_empty, order_typed, sheet_rows, where
 
 
 def _confirm_base(
@@ -76,6 +76,8 @@ def _confirm_base(
         else None,
         "leaves": shown_leaves(posted.leaves, seats, ()),
         "leaves_url": table_url("scorer:confirm_leaves", table_),
+        # Each deal's lying-down order is typed too, where the scoring system needs it.
+        "order": order_typed(tournament, current.pending),
     }
     return context, deals, max(most, deals)
 
@@ -93,14 +95,16 @@ def confirm_leaves(request: HtmxHttpRequest, slug: str, round: int, table: int) 
         return HttpResponseBadRequest("The form is incomplete; reload the page.")
     posted = posted_leaves(request.POST)
     context, _, count = _confirm_base(request, table_, posted, "retype")
-    seats = context["seats"]
+    seats, order = context["seats"], context["order"]
     retyped = typed_rows(request.POST, len(seats), count)
     context.update(
         expected_version=expected,
         error=capfirst("; ".join(posted.problems)) + "." if posted.problems else "",
         leave_seat=posted.typed_seat if posted.problems else "",
         leave_after=posted.typed_after if posted.problems else "",
-        rows=sheet_rows(deal_lines(retyped, len(seats), count), seats, leaves=posted.leaves),
+        rows=sheet_rows(
+            deal_lines(retyped, len(seats), count), seats, leaves=posted.leaves, order=order
+        ),
     )
     return render(request, "sheets/confirm.html", context, status=422 if posted.problems else 200)
 
@@ -118,7 +122,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
     # A blind re-type records the players who left as the paper says, unseen.
     posted = posted_leaves(request.POST) if request.method == "POST" else PostedLeaves(())
     context, deals, count = _confirm_base(request, table_, posted, mode)
-    seats = context["seats"]
+    seats, order = context["seats"], context["order"]
     size = len(seats)
     current = context["sheet"]
     entered_leaves = stored_leaves(current.pending_left)
@@ -136,16 +140,20 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 error=capfirst("; ".join(posted.problems)) + ".",
                 leave_seat=posted.typed_seat,
                 leave_after=posted.typed_after,
-                rows=sheet_rows(padded(retyped, size, len(blank)), seats, leaves=posted.leaves),
+                rows=sheet_rows(
+                    padded(retyped, size, len(blank)), seats, leaves=posted.leaves, order=order
+                ),
             )
             return render(request, "sheets/confirm.html", context, status=422)
         if retyped is not None and context["can_confirm"]:
-            incomplete = incomplete_retype(retyped, size, deals, posted.leaves)
+            incomplete = incomplete_retype(retyped, size, deals, posted.leaves, order_needed=order)
             if incomplete:
                 context.update(
                     expected_version=expected,
                     error=incomplete,
-                    rows=sheet_rows(padded(retyped, size, len(blank)), seats, leaves=posted.leaves),
+                    rows=sheet_rows(
+                        padded(retyped, size, len(blank)), seats, leaves=posted.leaves, order=order
+                    ),
                 )
                 return render(request, "sheets/confirm.html", context, status=422)
         try:
@@ -162,7 +170,10 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                 expected_version=expected,
                 error=capfirst(str(differs)) + ".",
                 rows=sheet_rows(
-                    padded(retyped or [], size, len(blank)), seats, leaves=posted.leaves
+                    padded(retyped or [], size, len(blank)),
+                    seats,
+                    leaves=posted.leaves,
+                    order=order,
                 ),
             )
             return render(request, "sheets/confirm.html", context, status=422)
@@ -183,6 +194,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
                     marks=dict.fromkeys(entered, "mismatch") if shown.few else None,
                     others=entered if shown.few else None,
                     leaves=posted.leaves,
+                    order=order,
                 ),
             )
             return render(request, "sheets/confirm.html", context, status=422)
@@ -199,11 +211,11 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
 
     if mode == "review":
         entered_rows = padded(current_rows(current), size, deals)
-        context["rows"] = sheet_rows(entered_rows, seats, leaves=entered_leaves)
+        context["rows"] = sheet_rows(entered_rows, seats, leaves=entered_leaves, order=order)
         context["leaves"] = shown_leaves(entered_leaves, seats, entered_leaves)
         # Totals to compare with the paper's bottom line.
         context["totals"] = check_rows(entered_rows, table_, final=False, leaves=entered_leaves)
     elif mode == "retype":
-        context["rows"] = sheet_rows(blank, seats)
+        context["rows"] = sheet_rows(blank, seats, order=order)
         context["autofocus"] = first_empty(context["rows"])
     return render(request, "sheets/confirm.html", context)

@@ -42,6 +42,7 @@ from tournament.sheets.view_model import (
     first_empty,
     linked_problems,
     marked_cells,
+    order_typed,
     sheet_rows,
     where,
 )
@@ -71,6 +72,7 @@ def _sheet_context(
     )
     most = deals_in_round(size, tournament.rotations_per_round, leaves)
     lines = deal_lines(rows, size, most)
+    order = order_typed(tournament, [*lines, *(conflict.current_rows if conflict else [])])
     check = check_rows(
         lines, table, final=final, stopped_early=stopped_early, typing=typing, leaves=leaves
     )
@@ -88,9 +90,15 @@ def _sheet_context(
         others = {name: saved_values.get(name) for name in differing}
         theirs = padded(conflict.current_rows, size, len(conflict.current_rows))
         saved_rows = sheet_rows(
-            theirs, seats, marks=marks, leaves=stored_leaves(conflict.sheet.pending_left)
+            theirs,
+            seats,
+            marks=marks,
+            leaves=stored_leaves(conflict.sheet.pending_left),
+            order=order,
         )
-    shown = sheet_rows(lines, seats, check=check, marks=marks, others=others, leaves=leaves)
+    shown = sheet_rows(
+        lines, seats, check=check, marks=marks, others=others, leaves=leaves, order=order
+    )
     return {
         "tournament": tournament,
         "round": table.round,
@@ -116,6 +124,7 @@ def _sheet_context(
         "counted_deals": sum(1 for row in check.rows if row.points is not None),
         "most": most,
         "columns": size + 3,
+        "order": order,
         "expected_version": expected_version,
         "stopped_early": stopped_early,
         "conflict": conflict,
@@ -187,7 +196,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             key=sheet_post(request).get("key"),
             left=posted.leaves,
         )
-    except SheetInvalidError:
+    except SheetInvalidError as invalid:
         # The rules the save applied, which may have changed since this request began.
         table_ = table_for(round_, table)
         context = _sheet_context(
@@ -200,7 +209,11 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             stopped_early=stopped_early,
             leaves=posted.leaves,
         )
-        return render(request, "sheets/sheet.html", {**context, "refused": True}, status=422)
+        if not final and not leave_problems(posted.leaves, table_):
+            # A draft keeps everything as typed but a lying-down order that is none.
+            context["problems"] = linked_problems(tuple(invalid.problems), context["rows"], set())
+        context.update(refused=True, refused_draft=not final)
+        return render(request, "sheets/sheet.html", context, status=422)
     except SheetChangedError as changed:
         # Saving again from here is a deliberate choice made with both copies in view, and
         # with the seating as it is now (the organiser may have re-seated the table).

@@ -37,7 +37,7 @@ from tournament.sheets.reading import peek_sheet
 from tournament.sheets.rows import Row, trim
 from tournament.sheets.typed_rows import blank_row, posted_deals
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import deal_inputs, mismatch_differences
+from tournament.sheets.view_model import deal_inputs, mismatch_differences, order_typed
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
 from tournament.table.pages import base_context, closed, code_url, done, round_deals, this_phone
@@ -55,12 +55,14 @@ def _confirm_context(
     deals = deals_to_retype(sheet)
     leaves = posted.leaves if posted else ()
     seats = list(table.seats.all())
+    order = order_typed(table.round.tournament, sheet.pending)
     blocks = [
         deal_inputs(
             number,
             retyped[number - 1] if number <= len(retyped) else blank_row(table.size),
             seats,
             leaves,
+            order=order,
         )
         for number in range(1, deals + 1)
     ]
@@ -111,7 +113,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         error = capfirst("; ".join(left.problems)) + "."
         context = _confirm_context(table, sheet, retyped, left, error=error)
         return render(request, "table/confirm.html", context, status=422)
-    incomplete = "" if refusal else incomplete_retype(retyped, table.size, deals, left.leaves)
+    order = order_typed(table.round.tournament, sheet.pending)
+    incomplete = (
+        ""
+        if refusal
+        else incomplete_retype(retyped, table.size, deals, left.leaves, order_needed=order)
+    )
     if incomplete:
         context = _confirm_context(table, sheet, retyped, left, error=incomplete)
         return render(request, "table/confirm.html", context, status=422)

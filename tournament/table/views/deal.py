@@ -29,7 +29,13 @@ from tournament.sheets.rows import Row, clean_row
 from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.sheets.typed_rows import blank_row, merged, posted_row
 from tournament.sheets.versions import ReplayMismatchError
-from tournament.sheets.view_model import deal_check, deal_inputs, stray_counts
+from tournament.sheets.view_model import (
+    deal_check,
+    deal_inputs,
+    order_shown,
+    order_typed,
+    stray_counts,
+)
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
 from tournament.table.pages import (
@@ -78,7 +84,14 @@ def _deal_context(
     return base_context(
         table,
         sheet=sheet,
-        **deal_inputs(number, row, seats, leaves, marked),
+        **deal_inputs(
+            number,
+            row,
+            seats,
+            leaves,
+            marked,
+            order=order_typed(table.round.tournament, [*saved, row]),
+        ),
         most=round_deals(table, leaves),
         gone=shown_leaves([leave for leave in leaves if leave.seat in absent], seats, leaves),
         last_in_invalid=cell_name(number, LAST_IN) in marked,
@@ -103,6 +116,7 @@ def _deal_context(
         if conflict
         else "",
         theirs=theirs,
+        theirs_order=order_shown(theirs) if theirs else "",
     )
 
 
