@@ -74,8 +74,10 @@ class RuleSet:
 
 
 def sizes_text(sizes: Iterable[int]) -> str:
-    """``3 to 6`` for a run of sizes, else ``3, 4 or 6``."""
+    """``3 to 6`` for a run of sizes, else ``3, 4 or 6``; ``no`` for none."""
     ordered = sorted(sizes)
+    if not ordered:
+        return "no"
     if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
         return f"{ordered[0]} to {ordered[-1]}"
     if len(ordered) == 1:

@@ -10,7 +10,8 @@
   whether the nets of a deal sum to zero (``scoring.rulesets.balance``).
 - *Caidis* (the Compendium Caidis rules): each seat that lies down pays one stake to every
   seat still in, so the k-th of n to lie down nets ``2k - n - 1`` and the last in
-  ``n - 1``; the left-over cards go to the dealer, and the seat with the most pairs then
+  ``n - 1``; the left-over cards go to the dealer (whatever the rule set says of stakes
+  scoring), and the seat with the most pairs then
   wins the stake the dealer put up. When two or more share the most pairs the stake stays
   with the dealer (the source names one winner; a shared stake would need halves).
   It needs the lying-down order (``DealFacts.laid_down``) and is zero-sum.
@@ -66,10 +67,14 @@ def winner_advantage(deal: DealFacts) -> tuple[int, ...]:
     )
 
 
-def final_piles(deal: DealFacts, dealer: int, rule_set: RuleSet) -> tuple[int | None, ...]:
+def final_piles(
+    deal: DealFacts, dealer: int, rule_set: RuleSet, *, to_dealer: bool = False
+) -> tuple[int | None, ...]:
     """Each seat's cards at the end under stakes scoring: the left over to the dealer (or
-    the last in); None for a seat that had left."""
-    taker = dealer if rule_set.left_over_to is LeftOverTo.DEALER else deal.last_in
+    the last in, where the rule set says so and ``to_dealer`` does not: Caidis's dealer
+    always takes them); None for a seat that had left."""
+    to_last_in = rule_set.left_over_to is LeftOverTo.LAST_IN and not to_dealer
+    taker = deal.last_in if to_last_in else dealer
     return tuple(
         None if won is None else won + (deal.left_over if seat == taker else 0)
         for seat, won in enumerate(deal.won, start=1)
@@ -97,7 +102,7 @@ def caidis(deal: DealFacts, dealer: int, rule_set: RuleSet = STANDARD) -> tuple[
     for k, seat in enumerate(deal.laid_down, start=1):
         nets[seat - 1] += 2 * k - n - 1
     nets[deal.last_in - 1] += n - 1
-    finals = final_piles(deal, dealer, rule_set)
+    finals = final_piles(deal, dealer, rule_set, to_dealer=True)
     most = max(final for final in finals if final is not None)
     winners = [seat for seat, final in enumerate(finals, start=1) if final == most]
     if len(winners) == 1:

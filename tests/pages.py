@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from django.test import Client
 from django.urls import reverse
 
-from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, ORDER, WON, cell_name
 from tournament.models import Table
 from tournament.sheets.rows import Row
 
@@ -41,7 +41,15 @@ def sheet_cells(rows: list[Row]) -> dict[str, str]:
             data[cell_name(number, WON, seat)] = str(won)
         data[cell_name(number, LEFT_OVER)] = str(row["left_over"])
         data[cell_name(number, LAST_IN)] = str(row["last_in"])
+        data |= order_cells(number, row)
     return data
+
+
+def order_cells(number: int, row: Row) -> dict[str, str]:
+    """A row's lying-down order as its place boxes: ``o{seat}`` holds the seat's place,
+    1 for the first out; none when the row has no order."""
+    order = row.get("laid_down") or []
+    return {cell_name(number, ORDER, seat): str(place) for place, seat in enumerate(order, 1)}
 
 
 # The ``tournament`` fixture's slug (tests/conftest.py).

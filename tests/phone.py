@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from tests.pages import ROWS
+from tests.pages import ROWS, order_cells
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.sheets.reading import peek_sheet
 
@@ -21,7 +21,7 @@ def cells(number, row):
     data = {cell_name(number, WON, seat): str(v) for seat, v in enumerate(row["won"], start=1)}
     data[cell_name(number, LEFT_OVER)] = str(row["left_over"])
     data[cell_name(number, LAST_IN)] = str(row["last_in"])
-    return data
+    return data | order_cells(number, row)
 
 
 def version(table):

@@ -227,3 +227,9 @@ def test_left_over_to_the_last_in_under_stakes():
     deal = DealFacts((6, 4, 10, 0, 8), 5, 24)
     # Seat 5 ends with 32: -2 + 5 + (32 - 8) / 2 = 15; seat 1 with 6: -3 - 1 = -4.
     assert classic_stakes(deal, 1, made) == (-4, -4, -1, -6, 15)
+
+
+def test_caidis_gives_the_left_over_to_the_dealer_whatever_the_house_rules_say_of_stakes():
+    made = house_rules({**STANDARD.as_data(), "left_over_to": "last-in"})
+    assert caidis(CAIDIS_DEAL, 1, made) == caidis(CAIDIS_DEAL, 1) == (0, -4, 2, -2, 4)
+    assert sizes_text(()) == "no"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from scoring.rules import Leave, leaves_of, validate_leaves
+from scoring.rulesets import sizes_text
 from tournament.models import Seat, Sheet, SheetStatus, Table
 from tournament.players.services import set_status
 
@@ -60,8 +61,30 @@ def current_leaves(sheet: Sheet) -> tuple[Leave, ...]:
 
 
 def leave_problems(leaves: Sequence[Leave], table: Table) -> list[str]:
-    """Every reason these leaves cannot be at ``table``, each naming its seat and deal."""
-    return validate_leaves(leaves, table.size, table.round.tournament.rotations_per_round)
+    """Every reason these leaves cannot be at ``table``, each naming its seat and deal: the
+    rules of leaving, and the sizes the tournament's rules seat."""
+    tournament = table.round.tournament
+    problems = validate_leaves(leaves, table.size, tournament.rotations_per_round)
+    if problems:
+        return problems
+    return size_problems(leaves, table.size, tournament.sizes_allowed, tournament.rules.name)
+
+
+def size_problems(
+    leaves: Sequence[Leave], size: int, sizes: Sequence[int], rules: str
+) -> list[str]:
+    """The leaves after which a table of ``size`` would deal at a size not in ``sizes``
+    (those of the rules named ``rules``), each naming its seat and deal."""
+    problems = []
+    for gone, leave in enumerate(sorted(leaves), start=1):
+        players = size - gone
+        if players not in sizes:
+            problems.append(
+                f"seat {leave.seat} left after deal {leave.after_deal}: the deals after it "
+                f"would be dealt at {players} players, and {rules} seat "
+                f"{sizes_text(sizes)} — mark the table as stopped early instead"
+            )
+    return problems
 
 
 def unplayed_leaves(leaves: Sequence[Leave], deals: int) -> list[str]:

@@ -17,6 +17,7 @@ from scoring.rulesets import RuleSet, sizes_text
 from scoring.systems import ScoringSystem, allowed_sizes
 from tournament.models import Deal, Sheet, SheetStatus, Table, Tournament
 from tournament.sheets.facts import write_seat_sums
+from tournament.sheets.leaves import size_problems
 from tournament.sheets.reading import confirmed_rows
 
 # A refusal names this many places, then says how many more there are.
@@ -35,13 +36,25 @@ def rule_change_problems(
         .select_related("round")
         .order_by("round__number", "number")
     )
+    pending = dict(
+        Sheet.objects.filter(
+            table__round__tournament=tournament,
+            status__in=[SheetStatus.DRAFT, SheetStatus.ENTERED],
+        ).values_list("table_id", "pending_left")
+    )
     for table in tables:
+        where = f"round {table.round.number}, table {table.number}"
         if table.size not in sizes:
             problems.append(
-                f"round {table.round.number}, table {table.number} seats {table.size} "
-                f"players, and {rule_set.name} under {system.label} seats "
-                f"{sizes_text(sizes)}"
+                f"{where} seats {table.size} players, and {rule_set.name} under "
+                f"{system.label} seats {sizes_text(sizes)}"
             )
+            continue
+        # The players who left it, confirmed or on the sheet being typed: the deals after
+        # a leave are dealt at the smaller size.
+        for left in (table.left, pending.get(table.pk, [])):
+            found = size_problems(leaves_of(left), table.size, sizes, rule_set.name)
+            problems.extend(f"{where}: {problem}" for problem in found[:1])
     if system.needs_order:
         unordered = (
             Deal.objects.filter(table__round__tournament=tournament, laid_down=[])

@@ -169,6 +169,13 @@ class TournamentForm(forms.ModelForm):
         self.instance.rule_set = data["rule_set"]
         self.instance.scoring = data["scoring"]
         allowed = self.instance.sizes_allowed
+        if not allowed:
+            self.add_error(
+                "rule_set",
+                f"{self.instance.rules.name} seats no table under "
+                f"{self.instance.scoring_system.label}: choose another rule set or scoring.",
+            )
+            return
         sizes = data.get("table_sizes")
         if sizes is None:
             return
@@ -263,6 +270,7 @@ class HouseRulesForm(forms.Form):
                 required=False, initial=row is not None, label=f"Tables of {size}"
             )
             for name in HOUSE_FIELDS:
+                where = f"Tables of {size}: {HOUSE_LABELS[name]}"
                 self.fields[f"{name}_{size}"] = forms.IntegerField(
                     required=False,
                     min_value=0,
@@ -270,6 +278,11 @@ class HouseRulesForm(forms.Form):
                     label=HOUSE_LABELS[name],
                     initial=getattr(row, name) if row else None,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                    error_messages={
+                        "invalid": f"{where} is a whole number.",
+                        "min_value": f"{where} is 0 or more.",
+                        "max_value": f"{where} is at most 99.",
+                    },
                 )
 
     def size_rows(self) -> list[tuple[int, forms.BoundField, list[forms.BoundField]]]:
@@ -284,8 +297,14 @@ class HouseRulesForm(forms.Form):
         data = self.cleaned_data
         tables = {}
         for size in self.sizes:
+            names = [f"{name}_{size}" for name in HOUSE_FIELDS]
             if not data.get(f"plays_{size}"):
+                # A size not played: whatever its boxes hold does not count.
+                for name in names:
+                    self.errors.pop(name, None)
                 continue
+            if any(name in self.errors for name in names):
+                continue  # each bad number says so beside its box
             numbers = {name: data.get(f"{name}_{size}") for name in HOUSE_FIELDS}
             problems = table_problems(size, numbers)
             for problem in problems:

@@ -21,9 +21,9 @@ from typing import Any
 from django.db import transaction
 
 from scoring.errors import UserError
-from scoring.rulesets import HOUSE, RuleSet
+from scoring.rulesets import HOUSE, RuleSet, sizes_text
 from scoring.tiebreaks import TIEBREAKS
-from tournament.models import Tournament
+from tournament.models import Tournament, default_table_sizes
 from tournament.shared.locks import lock_rounds
 from tournament.sheets.rescoring import refusal, rescore, rule_change_problems
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
@@ -47,9 +47,13 @@ def save_settings(tournament: Tournament, fields: Sequence[str]) -> Tournament:
         fields = [*fields, "house_rules"]
     with transaction.atomic():
         lock_rounds(tournament.pk)
-        stored, *rules_stored = Tournament.objects.values_list(
-            "rotations_per_round", "scoring", "rule_set", "house_rules"
-        ).get(pk=tournament.pk)
+        # Then the tournament (the order of ``shared.locks``): seating a round locks it
+        # first, so no round is seated between the check below and the save.
+        stored, *rules_stored = (
+            Tournament.objects.select_for_update()
+            .values_list("rotations_per_round", "scoring", "rule_set", "house_rules")
+            .get(pk=tournament.pk)
+        )
         if tournament.rotations_per_round < stored:
             too_many = deals_beyond_rotations(tournament, tournament.rotations_per_round)
             if too_many:
@@ -62,6 +66,13 @@ def save_settings(tournament: Tournament, fields: Sequence[str]) -> Tournament:
             tournament.house_rules,
         ]
         if rules_changed:
+            if not tournament.sizes_allowed:
+                raise SettingsRefusedError(
+                    "rule_set" if "rule_set" in fields else "scoring",
+                    f"Nothing was changed: {tournament.rules.name} seats no table under "
+                    f"{tournament.scoring_system.label}, which seats "
+                    f"{sizes_text(tournament.scoring_system.sizes or ())} players",
+                )
             problems = rule_change_problems(tournament, tournament.scoring_system, tournament.rules)
             if problems:
                 raise SettingsRefusedError(
@@ -69,10 +80,30 @@ def save_settings(tournament: Tournament, fields: Sequence[str]) -> Tournament:
                     "Nothing was changed: what is already seated or recorded cannot be "
                     f"scored under these rules: {refusal(problems)}.",
                 )
+        if rules_changed and fit_table_sizes(tournament):
+            fields = [*fields, "table_sizes"] if "table_sizes" not in fields else fields
         tournament.save(update_fields=list(fields))
         if rules_changed:
             rescore(tournament)
     return tournament
+
+
+def fit_table_sizes(tournament: Tournament) -> list[int]:
+    """Take out of the sizes the seating may use those the tournament's rules do not seat
+    (five stays where they seat it; when none is left, those of the default they seat, or
+    all they seat); the sizes taken out."""
+    allowed = tournament.sizes_allowed
+    kept = [size for size in tournament.table_sizes if size in allowed]
+    dropped = [size for size in tournament.table_sizes if size not in allowed]
+    if dropped:
+        if 5 in allowed and 5 not in kept:
+            kept.append(5)
+        tournament.table_sizes = (
+            sorted(kept)
+            or [size for size in default_table_sizes() if size in allowed]
+            or list(allowed)
+        )
+    return dropped
 
 
 def set_house_rules(tournament: Tournament, rule_set: RuleSet) -> Tournament:

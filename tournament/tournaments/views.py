@@ -129,14 +129,25 @@ def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     start = RULE_SETS.get(request.GET.get("from", ""), tournament.rules)
     form = HouseRulesForm(start, request.POST or None)
     if request.method == "POST" and form.is_valid():
+        sizes = list(tournament.table_sizes)
         try:
             tournaments.set_house_rules(tournament, form.rule_set)
         except tournaments.SettingsRefusedError as refused:
             form.add_error(None, refused.message)
+            # Nothing was saved: the page shows the rules in force.
+            tournament.refresh_from_db()
         else:
             messages.success(
                 request, "House rules saved; whatever was already recorded is scored by them."
             )
+            dropped = [size for size in sizes if size not in tournament.table_sizes]
+            if dropped:
+                named = ", ".join(str(size) for size in dropped)
+                messages.warning(
+                    request,
+                    f"Tables of {named} are no longer among the sizes the seating may use: "
+                    "the house rules do not seat them (Settings lists the sizes).",
+                )
             return redirect("organiser:rules", tournament.slug)
     rule_set = tournament.rules
     return render(

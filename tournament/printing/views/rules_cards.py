@@ -84,9 +84,9 @@ class WorkedExample:
     def gets_left_over(self) -> ExampleSeat:
         """The seat the left-over cards go to: last in under winner-advantage, else as the
         rule set says (the dealer, in every source)."""
-        to_last_in = (
-            self.system is ScoringSystem.WINNER_ADVANTAGE
-            or self.rule_set.left_over_to is LeftOverTo.LAST_IN
+        to_last_in = self.system is ScoringSystem.WINNER_ADVANTAGE or (
+            self.system is ScoringSystem.CLASSIC_STAKES
+            and self.rule_set.left_over_to is LeftOverTo.LAST_IN
         )
         wanted = "last_in" if to_last_in else "dealer"
         return next(seat for seat in self.seats if getattr(seat, wanted))
@@ -169,7 +169,12 @@ def worked_example(
             for seat, won in enumerate(deal.won, start=1)
         )
     else:
-        finals = tuple(final or 0 for final in final_piles(deal, EXAMPLE_DEALER, rule_set))
+        finals = tuple(
+            final or 0
+            for final in final_piles(
+                deal, EXAMPLE_DEALER, rule_set, to_dealer=system is ScoringSystem.CAIDIS
+            )
+        )
     best = tuple(seat for seat, cards in enumerate(finals, start=1) if cards == max(finals))
     seats = []
     for printed, scored in zip(table.seats, points, strict=True):
