@@ -15,7 +15,8 @@ Terms (docs/rules.md tells the game; each module defines its own):
 The modules are the steps of a deal: ``cards`` (the pack and the deal), ``play`` (the
 play, to the facts), ``strategies`` (the choice of a capture), ``registry`` (strategies
 by key, and players), ``variants`` (the sources' play rules), ``run`` (a run of deals
-from a seed); ``constants`` holds every constant with why.
+from a seed); ``constants`` holds every constant with why. ``analysis`` measures what
+the game is like from many simulated deals (docs/game-analysis.md).
 
 Public API
 ----------
