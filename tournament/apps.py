@@ -7,4 +7,7 @@ class TournamentConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the signals that keep the public pages' cache fresh.
+        # The podium chances are worked out after every public change, whatever made it
+        # (a page, a command, a restore): public.chances registers itself with the marker.
+        from tournament.public import chances  # noqa: F401
         from tournament.shared import public_changes  # noqa: F401

@@ -171,10 +171,10 @@ def test_a_player_page_costs_the_same_queries_whatever_the_number_of_rounds(
     tournament = make_played(players=20, rounds=rounds, slug=f"rounds-{rounds}")
     first, second = players(tournament)[:2]
     # The first page after a change: the page cache's lookup, the tournament, the public
-    # results (players, seats with their sums, rounds, byes, penalties and awards), the
-    # player's tables and their deals, and the round being played (none: every round is
-    # released).
-    with django_assert_num_queries(10):
+    # results (players, seats with their sums, rounds, byes, penalties and awards, the
+    # stored podium chances), the player's tables and their deals, and the round being
+    # played (none: every round is released).
+    with django_assert_num_queries(11):
         assert client.get(reverse("player", args=[tournament.slug, first.pk])).status_code == 200
     # Any other player's page after it: the results are shared, and the page cache
     # remembers the generation it read for a second.

@@ -248,9 +248,9 @@ def test_the_player_page_pays_two_queries_for_now(client, make_played, django_as
     for players, slug in ((6, "small"), (40, "large")):
         tournament = playing(make_played, players=players, slug=slug)
         url = reverse("player", args=[tournament.slug, seat(tournament, 1, 1).player.pk])
-        # The released tournament's player page is 9 (tests/public/test_views_public_pages.py),
+        # The released tournament's player page is 10 (tests/public/test_views_public_pages.py),
         # plus the round being played and the player's table there.
-        with django_assert_num_queries(11):
+        with django_assert_num_queries(12):
             html(client.get(url))
 
 

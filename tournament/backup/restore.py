@@ -43,6 +43,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.people import services as people
+from tournament.public.chances import store_for_present_generation
 from tournament.shared import public_changes
 from tournament.tournament_file import kept_ids, loading
 
@@ -98,6 +99,10 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
             _invitations(installation.get("tournaments", []), accounts)
         # After ``quietly`` marked every tournament changed now: the backup's generations.
         _tournament_facts(installation.get("tournaments", []))
+        # The podium chances are derived, not backed up: worked out again for the
+        # generations put back, so that the public pages come back as they were.
+        for tournament in Tournament.objects.all():
+            store_for_present_generation(tournament)
         kept_ids.make_room_for_rows(
             get_user_model(),
             Group,

@@ -1,7 +1,7 @@
 """What a tournament records: the facts from the score sheets, never derived scores.
 
 The models live in one module per concept (tournaments, people, players, rounds,
-sheets, series, invitations, adjustments); this package's ``__init__`` imports every
+sheets, series, invitations, adjustments, chances); this package's ``__init__`` imports every
 one of them, as Django's convention for a models package asks, so that Django finds
 them all under the app label "tournament" (one history of migrations, the same table
 names) and ``from tournament.models import Tournament`` keeps working everywhere. The
@@ -9,6 +9,7 @@ migrations name the field defaults here (``tournament.models.default_tiebreaks``
 """
 
 from tournament.models.adjustments import Adjustment
+from tournament.models.chances import PodiumChances
 from tournament.models.invitations import Invitation
 from tournament.models.people import PERSON_ID_PREFIX, Person
 from tournament.models.players import KeepApart, OpenDoor, Player
@@ -37,6 +38,7 @@ __all__ = [
     "OpenDoor",
     "Person",
     "Player",
+    "PodiumChances",
     "Round",
     "Seat",
     "Series",

@@ -7,8 +7,9 @@ Terms:
   table and seat and who deals first, and the round clock;
 - *standings board*: otherwise (a round released, or none started): the released
   standings with the provisional wording of ``room.progress``, the tiebreak value that
-  placed each row highlighted as on the standings page, and the leader's margin in words
-  (``room.lead``, as the standings page says it).
+  placed each row highlighted as on the standings page, the leader's margin in words
+  (``room.lead``, as the standings page says it), and before the last round each
+  player's chances of winning and of the top three (``public.chances``).
 
 Both are cut into pages of ``ROWS``; the page shows one at a time (static/js/projector.js
 turns them, a reload does without JavaScript).
@@ -23,6 +24,7 @@ from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, standings_columns
 from tournament.models import Tournament
 from tournament.public import room
+from tournament.public.chances import PlayerChances, chances_view, percent
 from tournament.public.results import public_results
 from tournament.rounds.clock import clock_state
 
@@ -81,19 +83,25 @@ class BoardRow:
     club: str
     cells: list[tuple[Any, bool]]  # (value, decided)
     honour: str  # "Leader", "Winner", "Runner-up" or ""
+    # "31 % · 78 %": the chance of winning and of the top three, while chances are shown.
+    chances: str = ""
 
 
 def _standings_board(tournament: Tournament) -> dict[str, Any]:
-    result = public_results(tournament).tournament_standings(tournament)
+    results = public_results(tournament)
+    result = results.tournament_standings(tournament)
     standings = result.standings
     progress = room.progress(tournament, standings.round_numbers)
     columns = standings_columns(standings.tiebreaks, standings.round_numbers)
+    chances = chances_view(tournament, progress.after_round, results.chances)
+    odds = chances.stored.players if chances.stored else {}
     rows = [
         BoardRow(
             row=row,
             club=result.info(row).club,
             cells=_cells(row, above, standings, columns),
             honour=_honour(row, progress),
+            chances=_chances(odds.get(row.key)),  # type: ignore[call-overload]
         )
         for row, above in zip(standings.rows, (None, *standings.rows), strict=False)
     ]
@@ -103,6 +111,7 @@ def _standings_board(tournament: Tournament) -> dict[str, Any]:
         "columns": columns,
         "pages": _pages(rows),
         "lead": room.lead(standings),
+        "chances": chances,
         # "Table 3 of round 3 has no result yet", one sentence per round.
         "missing": result.missing_words,
     }
@@ -122,6 +131,10 @@ def _cells(
         value = column.figure(row.tally)
         cells.append(("–" if value is None else value, column.name == decided))
     return cells
+
+
+def _chances(odds: PlayerChances | None) -> str:
+    return f"{percent(odds.win)}\u00a0· {percent(odds.top3)}" if odds else ""
 
 
 def _honour(row: StandingRow, progress: room.Progress) -> str:

@@ -35,6 +35,7 @@ from scoring.rules import deals_in_round
 from scoring.standings import StandingRow, Standings, ranks_after_each_round
 from scoring.systems import points_from_sums
 from tournament.models import Round, Tournament
+from tournament.public.chances import StoredChances, stored_chances
 from tournament.shared.public_changes import public_version
 from tournament.standings.services import (
     NO_RESULT_YET,
@@ -185,6 +186,9 @@ class PublicResults:
     # plain tuples, which the cache reads back several times faster than objects.
     ranks: dict[int, tuple[tuple[int | None, bool, int], ...]]
     byes: dict[int, frozenset[int]]
+    # The podium chances stored for this generation (``public.chances``), None when none
+    # are (none apply, or they are being worked out).
+    chances: StoredChances | None = None
 
     @property
     def field_size(self) -> int:
@@ -251,7 +255,7 @@ def _round_results(tournament: Tournament, facts: StandingsFacts) -> dict[int, R
 def compute_public_results(tournament: Tournament) -> tuple[PublicResults, dict[int, RoundResults]]:
     """The public results of ``tournament`` and each released round's tables: five
     queries (players, the released rounds' seats with their sums, the rounds, the byes,
-    the penalties and awards),
+    the penalties and awards) and one for the stored podium chances,
     then one standings computation and one pass over the rounds for the ranks after
     each (``scoring.standings.ranks_after_each_round``)."""
     facts = standings_facts(tournament, released_only=True)
@@ -279,6 +283,7 @@ def compute_public_results(tournament: Tournament) -> tuple[PublicResults, dict[
             for pk in facts.players
         },
         byes={pk: frozenset(numbers) for pk, numbers in sat_out.items()},
+        chances=stored_chances(tournament),
     )
     return results, _round_results(tournament, facts)
 

@@ -17,9 +17,10 @@ tournaments and marks them once at its end.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -57,6 +58,27 @@ def mark_changed(tournament_id: int) -> None:
         return
     Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
     _forget_now_and_on_commit()
+    _after_commit((tournament_id,))
+
+
+# Run after a committed change, with the tournament's id (``after_public_change``).
+_after_change: list[Callable[[int], None]] = []
+
+
+def after_public_change(hook: Callable[[int], None]) -> None:
+    """Have ``hook(tournament_id)`` run once each change that marks a tournament changed
+    is committed (at once outside a transaction). A hook registers when its module is
+    imported; it must be cheap when there is nothing new to do, as a transaction may mark
+    a tournament several times."""
+    if hook not in _after_change:
+        _after_change.append(hook)
+
+
+def _after_commit(tournament_ids: Iterable[int]) -> None:
+    for tournament_id in tournament_ids:
+        for hook in _after_change:
+            # Robust: a hook that fails is logged, never undoes nor fails the change.
+            transaction.on_commit(partial(hook, tournament_id), robust=True)
 
 
 def _forget_now_and_on_commit() -> None:
@@ -88,6 +110,7 @@ def quietly(*tournament_ids: int) -> Iterator[set[int]]:
     if pending:
         Tournament.objects.filter(pk__in=pending).update(public_changed=timezone.now())
         _forget_now_and_on_commit()
+        _after_commit(sorted(pending))
 
 
 def is_quiet() -> bool:

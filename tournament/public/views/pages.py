@@ -25,6 +25,7 @@ from tournament.kernel.http import HtmxHttpRequest, wants_fragment
 from tournament.models import Round, Tournament
 from tournament.public import room
 from tournament.public.cache import cached_public_page
+from tournament.public.chances import chances_view, need_words, percent
 from tournament.public.player import player_rounds
 from tournament.public.results import (
     RoundRank,
@@ -102,10 +103,19 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     rounds = player_rounds(tournament, pk, results)
     row = results.rows[pk]
     now = room.now_playing(tournament, pk)
+    progress = room.progress(tournament, results.round_numbers)
+    chances = chances_view(tournament, progress.after_round, results.chances)
+    mine = chances.stored.players.get(pk) if chances.stored else None
     context = {
         "tournament": tournament,
         "public_rounds": results.round_numbers,
-        "progress": room.progress(tournament, results.round_numbers),
+        "progress": progress,
+        "chances": chances,
+        "win": percent(mine.win) if mine else "",
+        "top3": percent(mine.top3) if mine else "",
+        "need": need_words(chances.stored, pk, results.players[chances.stored.leader].name)
+        if chances.stored and mine
+        else "",
         "player": info,
         "player_pk": pk,
         "row": row,

@@ -7,8 +7,11 @@ released and only confirmed sheets, and are served from the cache to anonymous v
 
 from __future__ import annotations
 
+import django_tables2 as tables
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_safe
 from django_tables2 import RequestConfig
 
@@ -17,11 +20,17 @@ from tournament.kernel.http import HtmxHttpRequest, csv_attachment, wants_fragme
 from tournament.models import Series, Tournament
 from tournament.public import room
 from tournament.public.cache import cached_public_page, page_number, search_text
+from tournament.public.chances import ChancesView, chances_view, percent
 from tournament.public.projector import board as projector_board
 from tournament.public.results import public_results
 from tournament.shared.permissions import get_public_tournament
 from tournament.standings.files import as_csv
-from tournament.standings.tables import PER_PAGE, standings_sort, standings_table
+from tournament.standings.tables import (
+    PER_PAGE,
+    StandingsTable,
+    standings_sort,
+    standings_table,
+)
 from tournament.tournament_file import writing
 
 
@@ -43,9 +52,11 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     # Shared with the other public pages: a search or another sort recomputes nothing.
-    result = public_results(tournament).tournament_standings(tournament)
+    results = public_results(tournament)
+    result = results.tournament_standings(tournament)
     round_numbers = result.standings.round_numbers
     progress = room.progress(tournament, round_numbers)
+    chances = chances_view(tournament, progress.after_round, results.chances)
     query = request.GET.get("q", "").strip()
     # The highlighted tiebreak explains a row's place below the row above it, which is
     # true only of the ranking's order.
@@ -57,6 +68,8 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         honours=progress.final,
         highlight=in_ranking_order,
     )
+    if chances.shown:
+        table = _with_chances(table, chances)
     table.link_players = True
     # A federation's thousand players come a hundred to a page; the search box finds anyone.
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
@@ -70,6 +83,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "public_rounds": round_numbers,
         "progress": progress,
         "lead": room.lead(result.standings),
+        "chances": chances,
         "in_ranking_order": in_ranking_order,
         "podium": [row for row in result.standings.rows if row.rank is not None and row.rank <= 3],
         "incomplete_tables": result.incomplete_tables,
@@ -79,6 +93,41 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if wants_fragment(request):
         return render(request, "standings/standings.html#standings-table", context)
     return render(request, "standings/standings.html", context)
+
+
+def _with_chances(table: StandingsTable, chances: ChancesView) -> StandingsTable:
+    """The standings with a "Win · top 3" column after the points and deals (and the same
+    figures under the name on a phone), while the podium chances are shown."""
+    assert chances.stored is not None
+    odds = chances.stored.players
+    records = list(table.data.data)
+    for record in records:
+        # The player's id is the last part of their page's address.
+        mine = odds.get(int(record["url"].rstrip("/").rpartition("/")[2]))
+        words = f"{percent(mine.win)}\u00a0· {percent(mine.top3)}" if mine else "–"
+        cells = record["cells"]
+        # After the points and the deals, the first two cells.
+        record["cells"] = type(cells)((*cells[:2], ("chances", words), *cells[2:]))
+        extra, _, _ = str(record["extra"]).rpartition("</span>")
+        record["extra"] = mark_safe(
+            f'{extra} · <span class="chances">Win · top 3 {conditional_escape(words)}</span></span>'
+        )
+    title = (
+        "Chance of winning · of the top three, from "
+        f"{chances.stored.finishes_words} simulated finishes of {chances.stored.rounds_words}"
+    )
+    column = tables.Column(
+        verbose_name="Win · top 3", orderable=False, attrs={"th": {"class": "num", "title": title}}
+    )
+    own = set(StandingsTable.base_columns)
+    columns = [(bound.name, bound.column) for bound in table.columns if bound.name not in own]
+    chances_table = StandingsTable(
+        records,
+        extra_columns=[("chances", column), *columns],
+        orderable=table.orderable,
+        empty_text=table.empty_text,
+    )
+    return chances_table
 
 
 @require_GET

@@ -1,0 +1,86 @@
+"""Podium chances benchmark: the Monte Carlo of ``scoring.simulation.podium`` for a large
+field, on one core.
+
+Run from the repository root: ``.venv/bin/python bench/podium.py`` (``--players``,
+``--rounds-left``, ``--finishes``, ``--repeat``). The field has two rounds played, points
+drawn at random from seed 0, everyone playing on at tables of five under winner-advantage
+scoring and the standard rule set, ranked by points, deals last in, table wins and
+countback (the default tiebreaks). Printed: the time to make the round pool (once a
+process), the best of ``--repeat`` runs of the Monte Carlo, the time per finish and per
+player-round, and the ratio to the target (3 s for 1,000 players, 3 rounds left, 10,000
+finishes). Numpy is held to one thread, as one core is the target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from scoring.rulesets import STANDARD  # noqa: E402
+from scoring.simulation.podium import Field, RoundsLeft, podium_chances, pool_for  # noqa: E402
+from scoring.systems import ScoringSystem  # noqa: E402
+
+TARGET_SECONDS = 3.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rounds-left", type=int, default=3)
+    parser.add_argument("--finishes", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    pool = pool_for(STANDARD, ScoringSystem.WINNER_ADVANTAGE, 5, 1)
+    pool_seconds = time.perf_counter() - started
+
+    rng = np.random.default_rng(0)
+    rounds = rng.integers(15, 45, size=(args.players, 2))
+    field = Field(
+        points=rounds.sum(axis=1),
+        last_in=rng.integers(0, 4, size=args.players),
+        table_wins=rng.integers(0, 3, size=args.players),
+        rounds=rounds,
+        played=np.ones(rounds.shape, dtype=bool),
+        plays_on=np.ones(args.players, dtype=bool),
+        leader=int(np.argmax(rounds.sum(axis=1))),
+    )
+    plan = RoundsLeft(rounds_left=args.rounds_left, sizes=(5,) * (args.players // 5))
+    tiebreaks = ("last_in", "table_wins", "countback")
+    times = []
+    for _ in range(args.repeat):
+        started = time.perf_counter()
+        chances = podium_chances(field, plan, {5: pool}, tiebreaks, args.finishes, seed=0)
+        times.append(time.perf_counter() - started)
+    best = min(times)
+    player_rounds = args.finishes * args.players * args.rounds_left
+    print(
+        f"podium chances: {args.players:,} players, {args.rounds_left} rounds left, "
+        f"{args.finishes:,} finishes"
+    )
+    print(f"  round pool (once a process): {pool_seconds:.2f} s")
+    runs = ", ".join(f"{t:.2f}" for t in times)
+    print(f"  Monte Carlo, best of {args.repeat}: {best:.2f} s ({runs})")
+    per_finish = best / args.finishes * 1e3
+    per_player_round = best / player_rounds * 1e9
+    print(f"  per finish: {per_finish:.3f} ms; per player-round: {per_player_round:.0f} ns")
+    print(f"  ratio to the {TARGET_SECONDS:.0f} s target: {best / TARGET_SECONDS:.2f}")
+    print(
+        f"  check: wins add up to {chances.win.sum():.4f}, top three to {chances.top3.sum():.4f}; "
+        f"tiebreaks simulated: {', '.join(chances.tiebreaks_used)}"
+    )
+
+
+if __name__ == "__main__":
+    main()

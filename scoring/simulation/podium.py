@@ -1,0 +1,362 @@
+"""Podium chances: each player's chance of winning and of the top three, by playing the
+rounds left many times over (Monte Carlo) from deals the simulator played.
+
+Terms:
+
+- *deal pool*: simulated deals at one table size under a tournament's rule set and
+  scoring system, each scored per seat (``scoring.systems.score_deal``) and turned so
+  that seat 1 of a row is the dealer. Every seat has the default skill (equal skill).
+- *round pool*: rounds at one table size made from the deal pool: a round deals each
+  seat in turn ``rotations`` times, so each round draws ``size × rotations`` deals from
+  the pool, dealer passing left; for each seat its points, its deals last in and
+  whether it topped the table (a table win, shared tops count for each).
+- *field*: the standings after the last released round, as figures: points, deals last
+  in, table wins and each released round's total, and who still plays.
+- *rounds left* (``RoundsLeft``, the *plan*): how many, the next round's tables when it
+  is seated (player indexes, seat 1 first), the table sizes of a drawn round, and what
+  a bye scores.
+- *finish*: one playing of the rounds left. A drawn round seats the players who still
+  play by a random split into the plan's table sizes (every split as likely: not the
+  seating engine, which also keeps players apart and mixes tables; with equal skill the
+  order of seats does not change the chances); a player beyond the tables sits out and
+  scores the bye. Each table draws one round from its size's pool.
+- *ranking a finish*: points, then the tournament's tiebreaks in its order as far as
+  the simulated figures go: deals last in, table wins, best round and countback
+  (round totals, latest first) are simulated; opponents' points is not, so the ranking
+  stops before it. Players still tied are put in a random order. The figures are packed
+  into one 62-bit key a player; a tiebreak that no longer fits is left out (noted in
+  ``Chances.tiebreaks_used``).
+- *what a player needs*: for a player who wins in at least ``NEED_MIN_WINS`` finishes,
+  the median of (their points in the rounds left − the leader's) over those finishes,
+  rounded: "about 6 points more than the leader".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.rulesets import RuleSet
+from scoring.simulation.run import simulate
+from scoring.systems import ScoringSystem, score_deal
+
+# Deals simulated a table size: enough that a round's draw repeats no shape often;
+# 2,000 deals take about 0.1 s.
+POOL_DEALS = 2000
+# Rounds made from them a table size (numpy draws, no play).
+POOL_ROUNDS = 4096
+# A player's "what you need" is shown from this many winning finishes up.
+NEED_MIN_WINS = 20
+# Samples a block, so that a block's arrays stay near 16 MB whatever the field.
+_BLOCK_CELLS = 2_000_000
+_KEY_BITS = 62
+
+Ints = NDArray[np.int64]
+
+
+@dataclass(frozen=True, eq=False)
+class RoundPool:
+    """Rounds at one table size: ``points``, ``last_in`` and ``table_win`` are (rounds,
+    size) arrays, seat 1 first."""
+
+    size: int
+    points: Ints
+    last_in: Ints
+    table_win: Ints
+
+
+def deal_pool(
+    rule_set: RuleSet, system: ScoringSystem, size: int, deals: int = POOL_DEALS, seed: int = 0
+) -> tuple[Ints, Ints]:
+    """Points and last-in (0/1) of simulated deals, one row a deal, the dealer first."""
+    points = np.zeros((deals, size), dtype=np.int64)
+    last_in = np.zeros((deals, size), dtype=np.int64)
+    for row, played in enumerate(simulate(rule_set, system, size, deals, seed)):
+        turn = played.dealer - 1
+        scored = score_deal(played.facts, played.dealer, system, rule_set)
+        points[row] = np.roll(np.asarray(scored, dtype=np.int64), -turn)
+        last_in[row, (played.facts.last_in - 1 - turn) % size] = 1
+    return points, last_in
+
+
+def round_pool(
+    points: Ints, last_in: Ints, rotations: int, rounds: int = POOL_ROUNDS, seed: int = 0
+) -> RoundPool:
+    """``rounds`` rounds drawn from a deal pool (rows dealer first): deal ``j`` of a
+    round is dealt by seat ``j mod size``."""
+    size = points.shape[1]
+    per_round = size * rotations
+    rng = np.random.default_rng(seed)
+    drawn = rng.integers(0, points.shape[0], size=(rounds, per_round))
+    # Seat s of deal j is the deal pool's column (s - j) mod size: the dealer's is 0.
+    column = (np.arange(size)[None, :] - np.arange(per_round)[:, None]) % size
+    totals = points[drawn[:, :, None], column[None, :, :]].sum(axis=1)
+    lasts = last_in[drawn[:, :, None], column[None, :, :]].sum(axis=1)
+    wins = (totals == totals.max(axis=1, keepdims=True)).astype(np.int64)
+    return RoundPool(size, totals, lasts, wins)
+
+
+@lru_cache(maxsize=32)
+def pool_for(rule_set: RuleSet, system: ScoringSystem, size: int, rotations: int) -> RoundPool:
+    """The round pool of a table size under a rule set and scoring, made once a process."""
+    points, last_in = deal_pool(rule_set, system, size, seed=size)
+    return round_pool(points, last_in, rotations, seed=size)
+
+
+@dataclass(frozen=True)
+class Field:
+    """The standings after the last released round, one entry a player (the same order
+    everywhere). ``rounds`` is (players, released rounds) of round totals, 0 for a round
+    not played; ``played`` says which were played (for the best round)."""
+
+    points: Ints
+    last_in: Ints
+    table_wins: Ints
+    rounds: Ints
+    played: NDArray[np.bool_]
+    plays_on: NDArray[np.bool_]
+    # The index of the leader (rank 1, the first listed when shared).
+    leader: int
+
+
+@dataclass(frozen=True)
+class RoundsLeft:
+    """The rounds left. ``seated``: the next round's tables (player indexes, seat 1
+    first) and who sits it out, when it is seated; ``sizes``: the table sizes of a drawn
+    round for the players who play on (fewer seats than players: the rest sit out)."""
+
+    rounds_left: int
+    sizes: tuple[int, ...]
+    bye_points: int = 0
+    seated: tuple[tuple[int, ...], ...] | None = None
+    seated_byes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chances:
+    """Each player's chance of winning and of the top three (fractions), and the points
+    more than the leader they need in the rounds left (None: too few winning finishes)."""
+
+    win: NDArray[np.float64]
+    top3: NDArray[np.float64]
+    need: tuple[int | None, ...]
+    finishes: int
+    tiebreaks_used: tuple[str, ...]
+
+
+# The tiebreaks a finish can rank by; the ranking stops at any other (opponents' points).
+SIMULATED_TIEBREAKS = ("last_in", "table_wins", "best_round", "countback")
+
+
+def podium_chances(
+    field: Field,
+    plan: RoundsLeft,
+    pools: dict[int, RoundPool],
+    tiebreaks: Sequence[str],
+    finishes: int = 10_000,
+    seed: int = 0,
+) -> Chances:
+    """The chances of ``field`` over ``plan`` in ``finishes`` finishes from ``seed``."""
+    players = field.points.shape[0]
+    rng = np.random.default_rng(seed)
+    block = max(1, min(finishes, _BLOCK_CELLS // max(players, 1)))
+    wins = np.zeros(players, dtype=np.int64)
+    tops = np.zeros(players, dtype=np.int64)
+    winners: list[Ints] = []
+    margins: list[Ints] = []
+    used: tuple[str, ...] = ()
+    done = 0
+    while done < finishes:
+        count = min(block, finishes - done)
+        gains, key, used = _finishes(field, plan, pools, tiebreaks, count, rng)
+        top = _top_three(key)
+        wins += np.bincount(top[:, 0], minlength=players)
+        for place in range(top.shape[1]):
+            tops += np.bincount(top[:, place], minlength=players)
+        rows = np.arange(count)
+        winners.append(top[:, 0])
+        margins.append(gains[rows, top[:, 0]] - gains[:, field.leader])
+        done += count
+    return Chances(
+        win=wins / finishes,
+        top3=tops / finishes,
+        need=_needs(np.concatenate(winners), np.concatenate(margins), players),
+        finishes=finishes,
+        tiebreaks_used=used,
+    )
+
+
+def _finishes(
+    field: Field,
+    plan: RoundsLeft,
+    pools: dict[int, RoundPool],
+    tiebreaks: Sequence[str],
+    count: int,
+    rng: np.random.Generator,
+) -> tuple[Ints, Ints, tuple[str, ...]]:
+    """``count`` finishes: each player's points gained over them and ranking key."""
+    players = field.points.shape[0]
+    gains = np.zeros((count, players), dtype=np.int64)
+    last_in = np.broadcast_to(field.last_in, (count, players)).copy()
+    table_wins = np.broadcast_to(field.table_wins, (count, players)).copy()
+    totals: list[Ints] = []
+    on = np.flatnonzero(field.plays_on)
+    for number in range(plan.rounds_left):
+        if number == 0 and plan.seated is not None:
+            sizes = tuple(len(seated) for seated in plan.seated)
+            # Slot k of the round is seat k of the tables in order; a player not seated
+            # takes an empty slot (a bye, or nothing for one who does not play on).
+            slot = np.full(players, -1, dtype=np.int64)
+            slot[[index for seated in plan.seated for index in seated]] = np.arange(sum(sizes))
+            slot[list(plan.seated_byes)] = sum(sizes)
+            packed = _round(pools, sizes, players, count, rng)[:, slot]
+        else:
+            # Each player who plays on takes a random slot's result: shuffling the
+            # results of a row is the same as seating its players at random.
+            results = _round(pools, plan.sizes, on.size, count, rng)[:, : on.size]
+            shuffled = rng.permuted(results, axis=1)
+            if on.size == players:
+                packed = shuffled
+            else:
+                packed = np.full((count, players), _SHIFT, dtype=np.int64)
+                packed[:, on] = shuffled
+        points = (packed & ((1 << _LAST_IN_BITS) - 1)) - _SHIFT
+        points += ((packed >> _BYE_BIT) & 1) * plan.bye_points
+        gains += points
+        last_in += (packed >> _LAST_IN_BITS) & ((1 << (_WIN_BIT - _LAST_IN_BITS)) - 1)
+        table_wins += (packed >> _WIN_BIT) & 1
+        totals.append(points)
+    key, used = _ranking_key(field, gains, last_in, table_wins, totals, tiebreaks, rng)
+    return gains, key, used
+
+
+# A seat's round is packed into one integer, so that a round costs one gather: points +
+# _SHIFT in the low bits, then the deals last in, the table win and the bye.
+_SHIFT = 1 << 20
+_LAST_IN_BITS = 21
+_WIN_BIT = 31
+_BYE_BIT = 32
+
+
+@lru_cache(maxsize=8)
+def _packed(pools: tuple[RoundPool, ...]) -> tuple[Ints, dict[int, int]]:
+    """Every pool's rounds in one flat array, then a bye and an empty seat (nothing),
+    and where each size's rounds begin."""
+    flat: list[Ints] = []
+    offsets: dict[int, int] = {}
+    at = 0
+    for pool in pools:
+        packed = (
+            (pool.points + _SHIFT) | (pool.last_in << _LAST_IN_BITS) | (pool.table_win << _WIN_BIT)
+        )
+        offsets[pool.size] = at
+        flat.append(packed.ravel())
+        at += packed.size
+    flat.append(np.asarray([_SHIFT | (1 << _BYE_BIT), _SHIFT], dtype=np.int64))
+    return np.concatenate(flat), offsets
+
+
+def _round(
+    pools: dict[int, RoundPool],
+    sizes: tuple[int, ...],
+    slots: int,
+    count: int,
+    rng: np.random.Generator,
+) -> Ints:
+    """``count`` playings of a round whose tables have ``sizes``, each table drawing one
+    round of its pool: (count, max(slots, seats) + 2) packed seats, the seats of the
+    tables in order, then byes up to ``slots``, then one bye, and last an empty slot."""
+    flat, offsets = _packed(tuple(pools[size] for size in sorted(set(sizes))))
+    seats = sum(sizes)
+    size_at = np.asarray(sizes, dtype=np.int64)
+    start_at = np.asarray([offsets[size] for size in sizes], dtype=np.int64)
+    rows_at = np.asarray([pools[size].points.shape[0] for size in sizes], dtype=np.int64)
+    drawn = (rng.random((count, len(sizes))) * rows_at[None, :]).astype(np.int64)
+    table_at = np.repeat(np.arange(len(sizes)), sizes)
+    seat_at = np.concatenate([np.arange(size) for size in sizes]) if sizes else table_at
+    base = start_at[None, :] + drawn * size_at[None, :]
+    at = np.empty((count, max(slots, seats) + 2), dtype=np.int64)
+    at[:, :seats] = base[:, table_at] + seat_at[None, :]
+    at[:, seats:-1] = flat.size - 2
+    at[:, -1] = flat.size - 1
+    return flat[at]
+
+
+def _ranking_key(
+    field: Field,
+    gains: Ints,
+    last_in: Ints,
+    table_wins: Ints,
+    totals: list[Ints],
+    tiebreaks: Sequence[str],
+    rng: np.random.Generator,
+) -> tuple[Ints, tuple[str, ...]]:
+    """One integer a player and finish, larger ranks higher: points, the simulated
+    tiebreaks in order while they fit in 62 bits, then a random order."""
+    count, players = gains.shape
+    parts: list[Ints] = [field.points[None, :] + gains]
+    used: list[str] = []
+    for key in tiebreaks:
+        if key == "last_in":
+            figures = [last_in]
+        elif key == "table_wins":
+            figures = [table_wins]
+        elif key == "best_round":
+            released = np.where(field.played, field.rounds, np.iinfo(np.int32).min)
+            best = released.max(axis=1, initial=np.iinfo(np.int32).min)[None, :]
+            for total in totals:
+                best = np.maximum(best, total)
+            figures = [best]
+        elif key == "countback":
+            figures = [*reversed(totals)]
+            figures += [field.rounds[None, :, k] for k in reversed(range(field.rounds.shape[1]))]
+        else:  # not among SIMULATED_TIEBREAKS: the ranking stops here
+            break
+        parts_before = len(parts)
+        parts.extend(np.broadcast_to(figure, (count, players)) for figure in figures)
+        if _bits(parts) > _KEY_BITS:
+            del parts[parts_before:]
+            break
+        used.append(key)
+    packed: Ints = np.zeros((count, players), dtype=np.int64)
+    room = _KEY_BITS
+    for part in parts:
+        low = part.min()
+        width = max(int(part.max() - low), 1).bit_length()
+        packed = (packed << width) | (part - low)
+        room -= width
+    # What is still tied is ordered at random: random low bits, as many as are left.
+    noise = min(room, 20)
+    if noise > 0:
+        packed = (packed << noise) | rng.integers(0, 1 << noise, size=(count, players))
+    return packed, tuple(used)
+
+
+def _bits(parts: list[Ints]) -> int:
+    return sum(max(int(part.max() - part.min()), 1).bit_length() for part in parts)
+
+
+def _top_three(key: Ints) -> Ints:
+    """Each finish's first three players, best first."""
+    places = min(3, key.shape[1])
+    if key.shape[1] > places:
+        top = np.argpartition(-key, places - 1, axis=1)[:, :places]
+    else:
+        top = np.broadcast_to(np.arange(places), (key.shape[0], places)).copy()
+    order = np.argsort(-np.take_along_axis(key, top, axis=1), axis=1)
+    return np.take_along_axis(top, order, axis=1)
+
+
+def _needs(winners: Ints, margins: Ints, players: int) -> tuple[int | None, ...]:
+    order = np.argsort(winners, kind="stable")
+    sorted_winners, sorted_margins = winners[order], margins[order]
+    starts = np.searchsorted(sorted_winners, np.arange(players + 1))
+    needs: list[int | None] = []
+    for index in range(players):
+        mine = sorted_margins[starts[index] : starts[index + 1]]
+        needs.append(int(np.round(np.median(mine))) if mine.size >= NEED_MIN_WINS else None)
+    return tuple(needs)
