@@ -109,6 +109,8 @@ ROUTES: dict[str, Route] = {
     # Any account with ORGANISERS=anyone, as in the tests; with "granted", only those
     # granted "may organise" (tests/accounts/test_organisers.py).
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
+    # Who may create tournaments; with ?tournament= that tournament's organiser only.
+    "organiser:advisor": _route(Access.ACCOUNT),
     "organiser:series_list": _route(Access.ACCOUNT),
     "organiser:series_create": _route(Access.ACCOUNT, "GET POST"),
     "organiser:series_request_accept": _route(Access.ACCOUNT, "POST"),

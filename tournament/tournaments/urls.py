@@ -9,6 +9,7 @@ from tournament.tournaments import views
 organiser_urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.create, name="create"),
+    path("advisor/", views.advisor, name="advisor"),
     path("<slug:slug>/", views.dashboard, name="dashboard"),
     path("<slug:slug>/edit/", views.edit, name="edit"),
     path("<slug:slug>/rules/", views.rules, name="rules"),

@@ -20,7 +20,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.errors import UserError
-from scoring.rulesets import RULE_SETS, balance
+from scoring.rulesets import RULE_SETS, STANDARD, balance
+from scoring.simulation.advisor import (
+    BREAK_MINUTES,
+    MINUTES_PER_DEAL,
+    TOURNAMENTS,
+    AdvisorError,
+    advise,
+)
+from scoring.systems import ScoringSystem
 from scoring.tiebreaks import TIEBREAKS, order_in_words
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
@@ -36,7 +44,12 @@ from tournament.shared.permissions import (
     tournaments_for,
 )
 from tournament.tournaments import services as tournaments
-from tournament.tournaments.forms import HouseRulesForm, TiebreakForm, TournamentForm
+from tournament.tournaments.forms import (
+    AdvisorForm,
+    HouseRulesForm,
+    TiebreakForm,
+    TournamentForm,
+)
 
 
 @login_required
@@ -163,6 +176,62 @@ def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "form": form,
         },
     )
+
+
+# The advisor's question before the organiser asks one: a pub's evening.
+ADVISOR_PLAYERS = 20
+ADVISOR_MINUTES = 180
+
+
+@login_required
+@require_GET
+def advisor(request: HtmxHttpRequest) -> HttpResponse:
+    """The format advisor: the formats that fit the time and how fairly each picks out the
+    strongest player. ``?tournament=`` takes that tournament's players, scoring, rules and
+    table sizes (its organiser only)."""
+    check_may_organise(request)
+    slug = request.GET.get("tournament")
+    tournament = get_tournament_for_organiser(request, slug) if slug else None
+    initial: dict[str, object] = {
+        "players": ADVISOR_PLAYERS,
+        "minutes": ADVISOR_MINUTES,
+        "minutes_per_deal": MINUTES_PER_DEAL,
+        "scoring": ScoringSystem.WINNER_ADVANTAGE.value,
+        "rule_set": STANDARD.key,
+    }
+    if tournament is not None:
+        registered = tournament.players.filter(active=True).count()
+        initial["players"] = registered if registered >= 2 else ADVISOR_PLAYERS
+    form = AdvisorForm({**initial, **request.GET.dict()})
+    advice = None
+    if form.is_valid():
+        data = form.cleaned_data
+        # A tournament's own scoring and rules (house rules too) stand for the choices.
+        if tournament is not None:
+            system, rules = tournament.scoring_system, tournament.rules
+            sizes: tuple[int, ...] | None = tuple(tournament.table_sizes)
+        else:
+            system, rules, sizes = ScoringSystem(data["scoring"]), RULE_SETS[data["rule_set"]], None
+        try:
+            advice = advise(
+                data["players"],
+                data["minutes"],
+                system,
+                rules,
+                data["minutes_per_deal"],
+                sizes=sizes,
+            )
+        except AdvisorError as refused:
+            form.add_error(None, str(refused))
+    context = {
+        "form": form,
+        "advice": advice,
+        "tournament": tournament,
+        "break_minutes": BREAK_MINUTES,
+        "tournaments": TOURNAMENTS,
+    }
+    template = "tournaments/advisor.html#advice" if request.htmx else "tournaments/advisor.html"
+    return render(request, template, context)
 
 
 def _tiebreak_context(order: list[str]) -> dict[str, object]:

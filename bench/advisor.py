@@ -1,0 +1,59 @@
+"""Format advisor benchmark: ``scoring.simulation.advisor.advise`` for a pub's field, a
+big open and a federation's, on one core.
+
+Run from the repository root: ``.venv/bin/python bench/advisor.py`` (``--players``,
+``--minutes``, ``--repeat``). Winner-advantage scoring, the standard rule set, 3 minutes a
+deal. Printed for each field: the time of the first call (it makes the deal pools, once a
+process), the best of ``--repeat`` later calls, the formats listed, and the ratio to the
+target (2 s for 100 players). Numpy is held to one thread, as one core is the target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring.rulesets import STANDARD  # noqa: E402
+from scoring.simulation.advisor import advise  # noqa: E402
+from scoring.systems import ScoringSystem  # noqa: E402
+
+TARGET_SECONDS = 2.0
+TARGET_PLAYERS = 100
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[20, 100, 1000])
+    parser.add_argument("--minutes", type=int, default=180)
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+    system = ScoringSystem.WINNER_ADVANTAGE
+    print(f"advisor: {options.minutes} minutes, {system.value}, {STANDARD.key}")
+    for players in options.players:
+        started = time.perf_counter()
+        advice = advise(players, options.minutes, system, STANDARD)
+        first = time.perf_counter() - started
+        best = float("inf")
+        for seed in range(1, options.repeat + 1):
+            started = time.perf_counter()
+            advise(players, options.minutes, system, STANDARD, seed=seed)
+            best = min(best, time.perf_counter() - started)
+        line = (
+            f"{players:>6} players: first call {first:.3f} s, best of {options.repeat} "
+            f"{best:.3f} s, {len(advice.formats)} formats"
+        )
+        if players == TARGET_PLAYERS:
+            line += f", {best / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:g} s target"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""The format advisor: which numbers of rounds and rotations fit an evening, and how
+fairly each one picks out the strongest player, from simulated tournaments.
+
+Terms:
+
+- *format*: ``rounds`` rounds of ``rotations`` rotations each (a table plays rotations ×
+  its size deals a round).
+- *minutes of a format*: a round lasts as long as its largest table: rotations × the
+  largest table size × ``minutes_per_deal``; between two rounds ``BREAK_MINUTES`` go on
+  seating and sheets. A format *fits* when its minutes are at most the time available.
+- *split*: the table sizes of every round, ``scoring.seating.splits.table_splits``'s first
+  for the sizes the organiser allows among those the rules seat (4 to 6 by default).
+- *skill model*: each player has a *strength*, drawn anew for each simulated tournament
+  from a normal distribution of standard deviation ``SKILL_SPREAD``. A table's round is a
+  number of rotations, each one rotation of the equal-skill round pool
+  (``scoring.simulation.podium.round_pool``: deals the simulator played, every seat the
+  default player); a rotation's seat results are handed out best first in the order of the
+  players' *form* in that rotation, strength plus Gumbel noise (the Plackett-Luce model),
+  so skill shows once a rotation and a format's deals, not only its rounds, count. Of
+  two players one spread apart the stronger takes the better of two results 73 % of the
+  time (1 / (1 + e⁻¹)); with no spread every seat is as likely,
+  which is equal skill. Why this and not oversight rates: the deals stay the simulator's
+  own (the points of each round are real), one pool serves every player, and the cost is
+  a sort a table, so 1,000 players take a second; an oversight rate a player would need a
+  pool for every mix of players at a table.
+- *draw of a round*: every round seats the players by a random split into the tables
+  (not the seating engine: with no memory of who met, a random draw is what the engine's
+  mixing aims at).
+- *the strongest*: the player of greatest strength in a simulated tournament.
+- *ranking*: by points alone; players equal on points are put in a random order, which
+  is what the tiebreaks do as far as skill goes (they are figures of the same deals).
+  ``strongest_wins`` is the chance that the strongest is first, ``strongest_top3`` in the
+  first three, ``ties_at_top`` the expected number of players sharing the most points
+  (1 when the winner is alone).
+- *recommended*: the format with the best ``strongest_wins`` within the time; among those
+  within ``CLOSE_ENOUGH`` of it (about the Monte Carlo error), the one of fewest minutes,
+  then fewest rounds: more rounds that do not change the chance are not worth the time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.errors import UserError
+from scoring.rulesets import RuleSet
+from scoring.seating.request import DEFAULT_SIZES
+from scoring.seating.splits import table_splits
+from scoring.simulation.podium import RoundPool, deal_pool, round_pool
+from scoring.systems import ScoringSystem, allowed_sizes
+
+# A deal of Laugh and Lie Down takes about three minutes at a pub table: the deal (8 cards
+# each at five), play of a dozen turns and writing the sheet.
+MINUTES_PER_DEAL = 3.0
+# Between rounds: releasing the round, seating the next and moving to the tables.
+BREAK_MINUTES = 5
+# Rotations a round the advisor tries (more is a round of over an hour at five).
+MAX_ROTATIONS = 3
+# Rounds at most, as a tournament's settings allow (tournament.kernel.limits).
+MAX_ROUNDS = 50
+# The standard deviation of strength, in units of the form's noise (see "skill model").
+SKILL_SPREAD = 1.0
+# Simulated tournaments a format: a chance's standard error is at most 2.2 points.
+TOURNAMENTS = 500
+# Formats this close to the best chance count as as good (the Monte Carlo error).
+CLOSE_ENOUGH = 0.03
+# Rounds a pool holds (numpy draws from the deal pool, no play).
+_POOL_ROUNDS = 2048
+_EULER_GAMMA = 0.5772156649
+
+
+class AdvisorError(UserError):
+    """The question cannot be answered as asked; the message says which input and why."""
+
+
+@dataclass(frozen=True)
+class Format:
+    """One candidate format and its figures (chances as fractions)."""
+
+    rounds: int
+    rotations: int
+    minutes: int
+    strongest_wins: float
+    strongest_top3: float
+    ties_at_top: float
+
+    def as_data(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The candidates that fit, in order of minutes, and the recommended one (None when
+    no format fits the time)."""
+
+    players: int
+    split: tuple[int, ...]
+    minutes_available: int
+    minutes_per_deal: float
+    formats: tuple[Format, ...]
+    recommended: Format | None
+
+    def as_data(self) -> dict[str, object]:
+        return {
+            "players": self.players,
+            "split": list(self.split),
+            "minutes_available": self.minutes_available,
+            "minutes_per_deal": self.minutes_per_deal,
+            "recommended": None if self.recommended is None else self.recommended.as_data(),
+            "formats": [candidate.as_data() for candidate in self.formats],
+        }
+
+
+def format_minutes(rounds: int, rotations: int, largest: int, minutes_per_deal: float) -> int:
+    """The minutes of a format whose largest table seats ``largest``, rounded up."""
+    playing = rounds * rotations * largest * minutes_per_deal
+    return int(np.ceil(playing + (rounds - 1) * BREAK_MINUTES - 1e-9))
+
+
+def advise(
+    players: int,
+    minutes: int,
+    system: ScoringSystem,
+    rule_set: RuleSet,
+    minutes_per_deal: float = MINUTES_PER_DEAL,
+    seed: int = 0,
+    spread: float = SKILL_SPREAD,
+    tournaments: int = TOURNAMENTS,
+    sizes: tuple[int, ...] | None = None,
+) -> Advice:
+    """The formats that fit ``minutes`` for ``players`` players, with their figures;
+    ``sizes``: the table sizes the organiser allows (default: 4 to 6 where the rules seat
+    them)."""
+    if minutes < 1:
+        raise AdvisorError(f"Minutes available: {minutes} is too few; give at least 1.")
+    if not minutes_per_deal > 0:
+        raise AdvisorError(f"Minutes per deal: {minutes_per_deal} must be more than 0.")
+    if spread < 0:
+        raise AdvisorError(f"Skill spread: {spread} must be 0 or more.")
+    if players < 2:
+        raise AdvisorError(f"Players: {players} is too few for a tournament.")
+    split = _split(players, system, rule_set, sizes)
+    formats: list[Format] = []
+    pools = {size: _pool(rule_set, system, size) for size in set(split)}
+    for rotations in range(1, MAX_ROTATIONS + 1):
+        most = 0
+        while most < MAX_ROUNDS and (
+            format_minutes(most + 1, rotations, split[0], minutes_per_deal) <= minutes
+        ):
+            most += 1
+        if most == 0:
+            continue
+        rng = np.random.default_rng([seed, rotations])
+        for rounds, figures in enumerate(
+            _tournaments(players, split, pools, (most, rotations), tournaments, spread, rng),
+            start=1,
+        ):
+            wins, top3, ties = figures
+            formats.append(
+                Format(
+                    rounds,
+                    rotations,
+                    format_minutes(rounds, rotations, split[0], minutes_per_deal),
+                    round(wins, 4),
+                    round(top3, 4),
+                    round(ties, 3),
+                )
+            )
+    formats.sort(key=lambda f: (f.minutes, f.rounds))
+    return Advice(players, split, minutes, minutes_per_deal, tuple(formats), recommend(formats))
+
+
+def recommend(formats: list[Format]) -> Format | None:
+    """The best chance of the strongest winning, or the quickest within ``CLOSE_ENOUGH``."""
+    if not formats:
+        return None
+    best = max(f.strongest_wins for f in formats)
+    close = [f for f in formats if f.strongest_wins >= best - CLOSE_ENOUGH]
+    return min(close, key=lambda f: (f.minutes, f.rounds, -f.strongest_wins))
+
+
+def _split(
+    players: int, system: ScoringSystem, rule_set: RuleSet, allowed: tuple[int, ...] | None
+) -> tuple[int, ...]:
+    rule_sizes = allowed_sizes(system, rule_set)
+    wanted = DEFAULT_SIZES if allowed is None else allowed
+    sizes = tuple(size for size in wanted if size in rule_sizes) or rule_sizes
+    try:
+        return table_splits(players, sizes, limit=1, rule_sizes=rule_sizes)[0]
+    except UserError as error:
+        raise AdvisorError(f"Players: {error}") from None
+
+
+@lru_cache(maxsize=32)
+def _pool(rule_set: RuleSet, system: ScoringSystem, size: int) -> NDArray[np.int64]:
+    """A size's pool of one-rotation rounds, each one's seat results sorted best first."""
+    points, last_in = deal_pool(rule_set, system, size, seed=size)
+    pool: RoundPool = round_pool(points, last_in, 1, rounds=_POOL_ROUNDS, seed=size)
+    return -np.sort(-pool.points, axis=1)
+
+
+def _tournaments(
+    players: int,
+    split: tuple[int, ...],
+    pools: dict[int, NDArray[np.int64]],
+    shape: tuple[int, int],
+    count: int,
+    spread: float,
+    rng: np.random.Generator,
+) -> list[tuple[float, float, float]]:
+    """The figures after each round of ``count`` simulated tournaments of ``shape``
+    (rounds, rotations a round)."""
+    rounds, rotations = shape
+    strength = rng.normal(0.0, spread, size=(count, players)) if spread > 0 else None
+    strongest = (
+        np.argmax(strength, axis=1) if strength is not None else np.zeros(count, dtype=np.int64)
+    )
+    rows = np.arange(count)
+    totals = np.zeros((count, players), dtype=np.int64)
+    figures: list[tuple[float, float, float]] = []
+    groups = _groups(split)
+    for _ in range(rounds):
+        seating = rng.permuted(np.broadcast_to(np.arange(players), (count, players)), axis=1)
+        seated_strength = (
+            np.take_along_axis(strength, seating, axis=1) if strength is not None else 0.0
+        )
+        for _ in range(rotations):
+            form = rng.gumbel(-_EULER_GAMMA, 1.0, size=(count, players)) + seated_strength
+            for start, size, tables in groups:
+                end = start + size * tables
+                who = seating[:, start:end].reshape(count, tables, size)
+                order = np.argsort(-form[:, start:end].reshape(count, tables, size), axis=2)
+                pool = pools[size]
+                drawn = pool[rng.integers(0, pool.shape[0], size=(count, tables))]
+                # The table's best result goes to its player in best form, and so on down.
+                ranked = np.take_along_axis(who, order, axis=2)
+                totals[rows[:, None, None], ranked] += drawn
+        figures.append(_figures(totals, strongest, rows))
+    return figures
+
+
+def _groups(split: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """The split's runs of one size: (first slot, size, tables)."""
+    groups: list[tuple[int, int, int]] = []
+    start = 0
+    for size in sorted(set(split), reverse=True):
+        tables = split.count(size)
+        groups.append((start, size, tables))
+        start += size * tables
+    return groups
+
+
+def _figures(
+    totals: NDArray[np.int64], strongest: NDArray[np.int64], rows: NDArray[np.int64]
+) -> tuple[float, float, float]:
+    """The strongest's chance of first and of the first three (ties in a random order),
+    and the mean number sharing the top."""
+    mine = totals[rows, strongest][:, None]
+    above = (totals > mine).sum(axis=1)
+    level = (totals == mine).sum(axis=1)  # the strongest among them
+    wins = np.where(above == 0, 1.0 / level, 0.0)
+    top3 = np.clip(3 - above, 0, level) / level
+    ties = (totals == totals.max(axis=1, keepdims=True)).sum(axis=1)
+    return float(wins.mean()), float(top3.mean()), float(ties.mean())

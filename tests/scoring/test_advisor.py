@@ -1,0 +1,130 @@
+"""The format advisor (scoring/simulation/advisor.py): what fits the time, and figures
+that can be reasoned about on tiny fields, with fixed seeds."""
+
+import itertools
+
+import pytest
+
+from scoring.rulesets import DU_COEUR, STANDARD
+from scoring.simulation.advisor import (
+    BREAK_MINUTES,
+    AdvisorError,
+    Format,
+    advise,
+    format_minutes,
+    recommend,
+)
+from scoring.systems import ScoringSystem
+
+WA = ScoringSystem.WINNER_ADVANTAGE
+
+
+def test_a_formats_minutes_are_its_deals_at_the_largest_table_and_the_breaks():
+    # 2 rounds of 1 rotation at tables of 5, 3 minutes a deal: 2 × 15 + one break.
+    assert format_minutes(2, 1, 5, 3.0) == 30 + BREAK_MINUTES
+    assert format_minutes(1, 2, 6, 2.5) == 30
+    assert format_minutes(3, 1, 5, 2.2) == 33 + 2 * BREAK_MINUTES
+
+
+def test_every_format_listed_fits_the_time_and_every_one_that_fits_is_listed():
+    advice = advise(20, 100, WA, STANDARD, tournaments=50)
+    assert advice.split == (5, 5, 5, 5)
+    assert all(f.minutes <= 100 for f in advice.formats)
+    listed = {(f.rounds, f.rotations) for f in advice.formats}
+    # At five, 3 minutes a deal: a rotation is 15 minutes, and 5 minutes between rounds.
+    assert listed == {
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (5, 1),
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (1, 3),
+        (2, 3),
+    }
+    assert [f.minutes for f in advice.formats] == sorted(f.minutes for f in advice.formats)
+
+
+def _longest(advice):
+    return max(advice.formats, key=lambda f: (f.rounds * f.rotations, f.rounds))
+
+
+def test_with_a_huge_skill_gap_the_strongest_nearly_always_wins():
+    # One table: the strongest takes its best result every rotation.
+    alone = advise(5, 120, WA, STANDARD, spread=50.0, tournaments=300, seed=3)
+    assert alone.split == (5,)
+    assert _longest(alone).strongest_wins > 0.98
+    # Two tables: the second strongest tops the other table whenever they are apart, so
+    # winning is less sure, but the strongest is nearly always in the first three.
+    apart = advise(10, 120, WA, STANDARD, spread=50.0, tournaments=300, seed=3)
+    assert _longest(apart).strongest_wins > 0.6
+    assert _longest(apart).strongest_top3 > 0.99
+    assert all(f.strongest_top3 >= f.strongest_wins for f in apart.formats)
+
+
+def test_with_equal_skill_the_strongest_is_anyone():
+    advice = advise(10, 60, WA, STANDARD, spread=0.0, tournaments=2000, seed=5)
+    for candidate in advice.formats:
+        assert candidate.strongest_wins == pytest.approx(0.1, abs=0.03)
+        assert candidate.strongest_top3 == pytest.approx(0.3, abs=0.04)
+        assert candidate.ties_at_top >= 1.0
+
+
+def test_more_rounds_never_lower_the_chance_much():
+    advice = advise(15, 240, WA, STANDARD, tournaments=1000, seed=11)
+    for rotations in (1, 2, 3):
+        chances = [f.strongest_wins for f in advice.formats if f.rotations == rotations]
+        assert len(chances) >= 2
+        for before, after in itertools.pairwise(chances):
+            assert after >= before - 0.05
+        assert chances[-1] > chances[0]
+
+
+def test_the_same_seed_gives_the_same_figures():
+    first = advise(12, 90, WA, STANDARD, seed=4, tournaments=100)
+    assert advise(12, 90, WA, STANDARD, seed=4, tournaments=100) == first
+
+
+def test_the_organisers_table_sizes_make_the_split():
+    assert advise(12, 30, WA, STANDARD, sizes=(4,), tournaments=20).split == (4, 4, 4)
+    # Du Coeur's rules seat eight; the default sizes (4 to 6) still seat 16 as 6 + 5 + 5.
+    assert advise(16, 30, WA, DU_COEUR, tournaments=20).split == (6, 5, 5)
+    assert advise(16, 30, WA, DU_COEUR, sizes=(8,), tournaments=20).split == (8, 8)
+
+
+def test_too_little_time_lists_nothing_and_recommends_nothing():
+    advice = advise(20, 10, WA, STANDARD, tournaments=20)
+    assert advice.formats == ()
+    assert advice.recommended is None
+    assert advice.as_data()["recommended"] is None
+
+
+def _format(rounds, rotations, minutes, wins):
+    return Format(rounds, rotations, minutes, wins, min(1.0, 2 * wins), 1.0)
+
+
+def test_the_recommendation_is_the_quickest_format_close_to_the_best_chance():
+    quick = _format(2, 1, 35, 0.20)
+    close = _format(3, 1, 55, 0.38)
+    best = _format(5, 1, 95, 0.40)
+    assert recommend([quick, close, best]) == close
+    assert recommend([quick, best]) == best
+    assert recommend([]) is None
+
+
+@pytest.mark.parametrize(
+    ("players", "minutes", "per_deal", "where"),
+    [
+        (1, 60, 3.0, "Players"),
+        (2, 60, 3.0, "Players"),
+        (20, 0, 3.0, "Minutes available"),
+        (20, 60, 0.0, "Minutes per deal"),
+    ],
+)
+def test_a_question_that_cannot_be_answered_is_refused_naming_the_input(
+    players, minutes, per_deal, where
+):
+    with pytest.raises(AdvisorError, match=where):
+        advise(players, minutes, WA, STANDARD, per_deal, tournaments=10)
