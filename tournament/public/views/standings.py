@@ -117,7 +117,9 @@ def _with_chances(table: StandingsTable, chances: ChancesView) -> StandingsTable
         f"{chances.stored.finishes_words} simulated finishes of {chances.stored.rounds_words}"
     )
     column = tables.Column(
-        verbose_name="Win · top 3", orderable=False, attrs={"th": {"class": "num", "title": title}}
+        verbose_name="Win · top 3",
+        orderable=False,
+        attrs={"th": {"class": "num", "title": title}, "td": {"class": "chances"}},
     )
     own = set(StandingsTable.base_columns)
     columns = [(bound.name, bound.column) for bound in table.columns if bound.name not in own]
