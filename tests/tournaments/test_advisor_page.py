@@ -137,3 +137,8 @@ def test_the_new_tournament_and_settings_pages_link_to_the_advisor(organiser_cli
     assert ADVISOR in organiser_client.get(reverse("organiser:create")).content.decode()
     settings = organiser_client.get(reverse("organiser:edit", args=[tournament.slug]))
     assert f"{ADVISOR}?tournament={tournament.slug}" in settings.content.decode()
+
+
+def test_an_address_no_tournament_can_have_is_not_found_not_an_error(organiser_client):
+    response = organiser_client.get(reverse("organiser:advisor"), {"tournament": "a\x00b"})
+    assert response.status_code == 404

@@ -10,12 +10,13 @@ Creating a tournament is for those who may organise (``permissions.may_organise`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -30,6 +31,7 @@ from scoring.simulation.advisor import (
 )
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import TIEBREAKS, order_in_words
+from tournament.kernel import limits
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import SheetStatus, Tournament
 from tournament.public import room
@@ -191,6 +193,9 @@ def advisor(request: HtmxHttpRequest) -> HttpResponse:
     table sizes (its organiser only)."""
     check_may_organise(request)
     slug = request.GET.get("tournament")
+    if slug and not re.fullmatch(limits.SLUG_PATTERN, slug):
+        # No tournament has such an address: as any unknown one (never a database error).
+        raise Http404("No such tournament")
     tournament = get_tournament_for_organiser(request, slug) if slug else None
     initial: dict[str, object] = {
         "players": ADVISOR_PLAYERS,
