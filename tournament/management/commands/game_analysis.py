@@ -2,12 +2,11 @@
 (docs/game-analysis.md; the figures are ``scoring.simulation.analysis``'s)."""
 
 import json
-from argparse import ArgumentTypeError
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import UserError
-from scoring.rulesets import RULE_SETS, RuleSet, rule_set
+from scoring.rulesets import RULE_SETS, RuleSet
 from scoring.simulation.analysis import (
     QUANTILES,
     Z_95,
@@ -18,25 +17,12 @@ from scoring.simulation.analysis import (
     tables,
 )
 from scoring.systems import ScoringSystem
+from tournament.management.arguments import rule_set_named, table_sizes
 
 # A whole number of rotations at every size from 3 to 8 (840 is their least common
 # multiple), so that every seat deals as often as any other.
 DEFAULT_DEALS = 24 * 840
 DEFAULT_SEED = 1
-
-
-def _sizes(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise ArgumentTypeError(f"{text!r}: give table sizes like 4,5,6") from None
-
-
-def _rule_set(key: str) -> RuleSet:
-    try:
-        return rule_set(key)
-    except UserError as error:
-        raise ArgumentTypeError(str(error)) from None
 
 
 class Command(BaseCommand):
@@ -48,7 +34,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--rule-set", type=_rule_set, default=None, help="a preset's key (default: every one)"
+            "--rule-set",
+            type=rule_set_named,
+            default=None,
+            help="a preset's key (default: every one)",
         )
         parser.add_argument(
             "--scoring",
@@ -58,7 +47,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--sizes",
-            type=_sizes,
+            type=table_sizes,
             default=None,
             help="table sizes like 4,5 (default: every size each rule set seats)",
         )

@@ -1,26 +1,12 @@
 import json
-from argparse import ArgumentTypeError
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import UserError
-from scoring.rulesets import RULE_SETS, STANDARD, RuleSet, rule_set, sizes_text
+from scoring.rulesets import RULE_SETS, STANDARD, RuleSet, sizes_text
 from scoring.seating import DEFAULT_SIZES, SeatingRequest, plan
+from tournament.management.arguments import rule_set_named, table_sizes
 from tournament.rounds.seating_plan import plan_json
-
-
-def _sizes(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise ArgumentTypeError(f"{text!r}: give table sizes like 4,5,6") from None
-
-
-def _rule_set(key: str) -> RuleSet:
-    try:
-        return rule_set(key)
-    except UserError as error:
-        raise ArgumentTypeError(str(error)) from None
 
 
 def _allowed(sizes: tuple[int, ...], rules: RuleSet, given: bool) -> tuple[int, ...]:
@@ -48,14 +34,14 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, required=True)
         parser.add_argument(
             "--rule-set",
-            type=_rule_set,
+            type=rule_set_named,
             default=None,
             help=f"the rule set whose table sizes may be seated ({', '.join(RULE_SETS)}; "
             f"{STANDARD.key} unless given)",
         )
         parser.add_argument(
             "--sizes",
-            type=_sizes,
+            type=table_sizes,
             default=None,
             help="the table sizes allowed, like 4,5,6 (default: 4,5,6, or every size of "
             "the rule set given)",
