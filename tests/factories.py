@@ -257,8 +257,8 @@ def played_tournament(
 ) -> Tournament:
     """A tournament of ``players`` (``make_players``) and ``rounds`` started and released
     rounds, each seated by the seating engine and every table's sheet confirmed with
-    ``rotations`` rounds of random deals drawn from ``seed`` (stronger players win more),
-    as the demo's evening is made. ``absent`` maps a round to player indexes who miss it,
+    ``rotations`` rounds of deals played by the simulator from ``seed`` (players of
+    different skill), as the demo's evening is made. ``absent`` maps a round to player indexes who miss it,
     ``stopped_early`` a round to (table number, deals played)."""
     tournament = TournamentFactory(
         name=name,
@@ -280,6 +280,8 @@ def played_tournament(
         seed,
         absent=absent,
         stopped_early=stopped_early,
+        scoring=fields.get("scoring", "winner-advantage"),
+        rule_set=fields.get("rule_set", "standard"),
     )
     for number, tables in evening:
         round_ = RoundFactory(tournament=tournament, number=number, started=True, released=True)

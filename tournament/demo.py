@@ -2,9 +2,10 @@
 
 Rounds are seated one at a time by the seating engine, as an organiser would.
 
-Deals are drawn at random but obey every rule: cards are won in pairs, the last-in
-player's seat is drawn with the others, and won plus left over is always 52. Stronger
-players (a per-player weight) win more pairs and are last in more often.
+Deals are played by the simulator (``scoring.simulation``): each player has a skill of
+their own (a strategy and an oversight rate, ``skills``), each table's deals are one run
+of the simulator from a seed of its own (``table_seed``), so the numbers are those of
+real games and a seed gives the same evening on any machine.
 """
 
 from __future__ import annotations
@@ -13,11 +14,19 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from scoring import rulesets
 from scoring.seating import SeatingRequest, plan
-from tournament.tournament_file.file_format import FORMAT
+from scoring.simulation import SimulatedPlayer, player, simulate
+from scoring.systems import ScoringSystem
+from tournament.tournament_file.file_format import FORMAT, deal_entry
 
 DEMO_SLUG = "red-lion-winter-open"
-DEMO_SEED = 505
+DEMO_SEED = 526
+# The demo's players are not all alike: about a third take any legal capture (the naive
+# strategy), and each overlooks a capture with a chance drawn up to this, so that the
+# stronger players win more often, as in a real room.
+NAIVE_SHARE = 0.35
+MAX_OVERSIGHT = 0.25
 # The season the demo evening ends: two earlier evenings and the demo, one series.
 DEMO_SERIES_SLUG = "red-lion-season"
 DEMO_SERIES_NAME = "Red Lion Season 2026"
@@ -69,22 +78,37 @@ def table_sizes(players: int) -> list[int]:
     return [base + 1] * extra + [base] * (tables - extra)
 
 
-def random_deal(
-    rng: random.Random, strengths: Sequence[float], *, order: bool = False
-) -> dict[str, Any]:
-    """A deal at a table of these players' strengths; ``order``: with the order they lay
-    down (the weakest tend to lie down first)."""
-    size = len(strengths)
-    left_over = rng.choice([2, 4, 4, 6, 6, 8, 8, 10, 12, 14, 16, 20])
-    last_in = rng.choices(range(1, size + 1), weights=strengths)[0]
-    won = [0] * size
-    for seat in rng.choices(range(size), weights=strengths, k=(52 - left_over) // 2):
-        won[seat] += 2
-    deal: dict[str, Any] = {"won": won, "last_in": last_in, "left_over": left_over}
-    if order:
-        others = [seat for seat in range(1, size + 1) if seat != last_in]
-        deal["laid_down"] = sorted(others, key=lambda seat: rng.random() * strengths[seat - 1])
-    return deal
+def skills(refs: Sequence[str], seed: int) -> dict[str, SimulatedPlayer]:
+    """Each player's skill for the evening of ``seed``: a strategy and an oversight rate,
+    drawn in the order of ``refs``. About a third play naively (any legal capture); the
+    rest follow Willughby's advice; each overlooks a capture with a chance of its own."""
+    rng = random.Random(seed)
+    drawn = {}
+    for ref in refs:
+        strategy = "naive" if rng.random() < NAIVE_SHARE else "willughby"
+        drawn[ref] = player(strategy, round(rng.uniform(0.0, MAX_OVERSIGHT), 3))
+    return drawn
+
+
+def table_seed(seed: int, round_number: int, table_number: int) -> int:
+    """The seed of the simulated deals at table ``table_number`` of round
+    ``round_number`` of the evening of ``seed``: one run of the simulator a table."""
+    return seed * 1_000_000 + round_number * 1_000 + table_number
+
+
+def simulated_deals(
+    players: Sequence[SimulatedPlayer],
+    count: int,
+    seed: int,
+    *,
+    scoring: str = "winner-advantage",
+    rule_set: str = "standard",
+) -> list[dict[str, Any]]:
+    """``count`` deals simulated at a table of these players (seat 1 first) from ``seed``,
+    as a tournament file holds them (the lying-down order where the scoring needs it)."""
+    system = ScoringSystem(scoring)
+    run = simulate(rulesets.rule_set(rule_set), system, players, count, seed) if count else ()
+    return [deal_entry(deal.facts, system.needs_order) for deal in run]
 
 
 def synthetic_rounds(
@@ -96,17 +120,17 @@ def synthetic_rounds(
     absent: dict[int, Sequence[int]] | None = None,
     stopped_early: dict[int, tuple[int, int]] | None = None,
     split: Sequence[int] | None = None,
-    order: bool = False,
+    scoring: str = "winner-advantage",
+    rule_set: str = "standard",
 ) -> Iterator[tuple[int, list[tuple[tuple[str, ...], list[dict[str, Any]]]]]]:
     """Each round of a made-up evening of the players ``refs``: its number and its tables,
     each as (the players in seat order, the deals played), seated by the seating engine
-    and dealt at random from ``seed`` (stronger players win more). ``absent`` maps a round
-    number to indexes of players who miss it; ``stopped_early`` maps a round number to
-    ``(table number, deals played)`` for a table that stopped early; ``split`` gives the
-    table sizes (else as close to five as can be); ``order``: deals record the order the
-    seats lay down."""
-    rng = random.Random(seed)
-    strength = {ref: rng.uniform(0.7, 1.3) for ref in refs}
+    and played by the simulator (``simulated_deals``), each player with the skill
+    ``skills`` gives them for ``seed``, each table from its ``table_seed``. ``absent``
+    maps a round number to indexes of players who miss it; ``stopped_early`` maps a round
+    number to ``(table number, deals played)`` for a table that stopped early; ``split``
+    gives the table sizes (else as close to five as can be)."""
+    skill = skills(refs, seed)
     history: list[tuple[int | str, ...]] = []
     for number in range(1, rounds + 1):
         missing = {refs[index] for index in (absent or {}).get(number, ())}
@@ -124,8 +148,13 @@ def synthetic_rounds(
         tables = []
         for table_number, seats in enumerate(seated, start=1):
             count = stop[1] if stop[0] == table_number else len(seats) * rotations
-            strengths = [strength[str(ref)] for ref in seats]
-            deals = [random_deal(rng, strengths, order=order) for _ in range(count)]
+            deals = simulated_deals(
+                [skill[str(ref)] for ref in seats],
+                count,
+                table_seed(seed, number, table_number),
+                scoring=scoring,
+                rule_set=rule_set,
+            )
             tables.append((tuple(str(ref) for ref in seats), deals))
         yield number, tables
 
@@ -172,7 +201,8 @@ def synthetic_tournament(
             absent=absent,
             stopped_early=stopped_early,
             split=split,
-            order=scoring == "caidis",
+            scoring=scoring,
+            rule_set=rule_set,
         )
     ]
     return {

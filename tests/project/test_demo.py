@@ -4,19 +4,27 @@ from collections import Counter
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from scoring.rulesets import DU_COEUR, STANDARD
+from scoring.simulation import simulate
+from scoring.systems import ScoringSystem
 from tournament.demo import (
+    DEMO_PLAYERS,
+    DEMO_SEED,
     DEMO_SERIES_SLUG,
     DEMO_SLUG,
     DU_COEUR_SLUG,
     demo_du_coeur,
     demo_season,
     demo_tournament,
+    skills,
+    table_seed,
     table_sizes,
 )
 from tournament.models import Person, Series, Tournament
 from tournament.series.services import series_ratings, series_standings
 from tournament.standings.services import tournament_standings
 from tournament.tournament_file import checking
+from tournament.tournament_file.file_format import deal_entry
 
 
 def test_the_demo_file_is_valid():
@@ -130,3 +138,62 @@ def test_the_demo_has_an_evening_at_tables_of_eight_and_seven_under_du_coeur(db)
     # a player a deal of it (docs/rules.md, "No break-even at eight").
     eight_deals = 8 * 3
     assert abs(sum(row.points for row in rows)) <= 4 * eight_deals
+
+
+def _played_by_the_simulator(data, seed, rule_set, system):
+    """Every table of the file ``data`` holds the deals the simulator plays for it: one run
+    from the table's seed, its players with the skills the evening's seed gives them."""
+    skill = skills([player["id"] for player in data["players"]], seed)
+    tables = 0
+    for round_ in data["rounds"]:
+        for table in round_["tables"]:
+            seed_of_table = table_seed(seed, round_["number"], table["number"])
+            seated = [skill[ref] for ref in table["seats"]]
+            run = list(simulate(rule_set, system, seated, len(table["deals"]), seed_of_table))
+            assert [deal_entry(deal.facts, system.needs_order) for deal in run] == table["deals"]
+            tables += 1
+    return tables
+
+
+def test_the_demo_deals_are_simulator_output_for_its_seed():
+    assert (
+        _played_by_the_simulator(
+            demo_tournament(), DEMO_SEED, STANDARD, ScoringSystem.WINNER_ADVANTAGE
+        )
+        == 4 * 5
+    )
+    for offset, data in enumerate(demo_season()[:2], start=1):
+        assert _played_by_the_simulator(
+            data, DEMO_SEED + offset, STANDARD, ScoringSystem.WINNER_ADVANTAGE
+        )
+    assert (
+        _played_by_the_simulator(
+            demo_du_coeur(), DEMO_SEED + 7, DU_COEUR, ScoringSystem.CLASSIC_STAKES
+        )
+        == 3 * 2
+    )
+    # A table that stopped early played the first deals of its run.
+    stopped = demo_tournament()["rounds"][3]["tables"][1]
+    assert len(stopped["deals"]) == 7
+
+
+def test_the_demo_players_differ_in_skill_and_the_stronger_win_more():
+    refs = [f"p{index}" for index in range(1, len(DEMO_PLAYERS) + 1)]
+    skill = skills(refs, DEMO_SEED)
+    assert {player.strategy.key for player in skill.values()} == {"naive", "willughby"}
+    assert len({player.oversight for player in skill.values()}) > 10
+    # Over the demo's four evenings, Willughby's players win more cards a deal than the
+    # naive ones: the skill shows in the results, as in a real room.
+    won = {"naive": [], "willughby": []}
+    for data, seed in (
+        (demo_tournament(), DEMO_SEED),
+        *((evening, DEMO_SEED + offset) for offset, evening in enumerate(demo_season()[:2], 1)),
+    ):
+        drawn = skills([player["id"] for player in data["players"]], seed)
+        for round_ in data["rounds"]:
+            for table in round_["tables"]:
+                for deal in table["deals"]:
+                    for ref, cards in zip(table["seats"], deal["won"], strict=True):
+                        won[drawn[ref].strategy.key].append(cards)
+    mean = {key: sum(cards) / len(cards) for key, cards in won.items()}
+    assert mean["willughby"] > mean["naive"] + 0.5

@@ -181,9 +181,10 @@ def test_database_sums_score_like_the_deals_one_by_one(db, system):
 
     from scoring.plays import Entrant, TablePlay
     from scoring.rules import DealFacts
+    from scoring.simulation import player
     from scoring.standings import compute_standings
     from scoring.systems import ScoringSystem
-    from tournament.demo import random_deal
+    from tournament.demo import simulated_deals
 
     rng = random.Random(7)
     tournament = RoundFactory(number=1, started=True).tournament
@@ -207,8 +208,8 @@ def test_database_sums_score_like_the_deals_one_by_one(db, system):
             seat_table(table, seated)
             played = {1: 2 * size, 2: size + 1, 3: 2 * size, 4: 0}[table_number]
             deals = []
-            for deal_number in range(1, played + 1):
-                deal = random_deal(rng, [1.0] * size)
+            simulated = simulated_deals([player()] * size, played, rng.randrange(10**6))
+            for deal_number, deal in enumerate(simulated, start=1):
                 record_deal(table, deal_number, deal["won"], deal["last_in"], deal["left_over"])
                 facts = DealFacts(tuple(deal["won"]), deal["last_in"], deal["left_over"])
                 deals.append((deal_number, facts))

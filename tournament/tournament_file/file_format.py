@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from scoring.rules import DealFacts
 from tournament.tournament_file.problems import TournamentFileError
 from tournament.tournament_file.schema_v4 import FORMAT_4
 
@@ -31,6 +32,19 @@ FORMAT = FORMAT_4
 # A real tournament file is a few hundred KB (200 players, 10 rounds of deals); anything
 # this large is not one, and is refused before it is parsed.
 MAX_BYTES = 20 * 1024 * 1024
+
+
+def deal_entry(facts: DealFacts, with_order: bool) -> dict[str, Any]:
+    """A deal as a file's ``deals`` hold it: cards won, last in, left over and, where the
+    scoring needs it (``with_order``), the lying-down order."""
+    entry: dict[str, Any] = {
+        "won": list(facts.won),
+        "last_in": facts.last_in,
+        "left_over": facts.left_over,
+    }
+    if with_order:
+        entry["laid_down"] = list(facts.laid_down)
+    return entry
 
 
 def parse(text: str | bytes, *, limit: int = MAX_BYTES, what: str = "a tournament file") -> Any:

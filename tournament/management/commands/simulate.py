@@ -7,6 +7,7 @@ from scoring.errors import UserError
 from scoring.simulation import SimulatedDeal, player, simulate, strategy_keys, table_params
 from scoring.simulation.constants import DEFAULT_OVERSIGHT, DEFAULT_STRATEGY
 from scoring.systems import ScoringSystem
+from tournament.tournament_file.file_format import deal_entry
 
 
 class Command(BaseCommand):
@@ -70,16 +71,7 @@ class Command(BaseCommand):
 
 def row(deal: SimulatedDeal, with_order: bool) -> dict[str, object]:
     """A deal as a tournament file's ``deals`` holds it, with its dealer."""
-    facts = deal.facts
-    data: dict[str, object] = {
-        "won": list(facts.won),
-        "last_in": facts.last_in,
-        "left_over": facts.left_over,
-    }
-    if with_order:
-        data["laid_down"] = list(facts.laid_down)
-    data["dealer"] = deal.dealer
-    return data
+    return deal_entry(deal.facts, with_order) | {"dealer": deal.dealer}
 
 
 def line(deal: SimulatedDeal, with_order: bool) -> str:
