@@ -54,8 +54,8 @@ class RuleSet:
             if table.players == size:
                 return table
         raise UserError(
-            f"a table of {size} players cannot play under {self.name}; it seats "
-            f"{sizes_text(self.sizes)} players"
+            f"a table of {size} players cannot play under the rule set “{self.name}”, "
+            "which has no row for it"
         )
 
     @property

@@ -61,6 +61,10 @@ BREAK_MINUTES = 5
 MAX_ROTATIONS = 3
 # Rounds at most, as a tournament's settings allow (tournament.kernel.limits).
 MAX_ROUNDS = 50
+# The largest question the advisor answers, so that an answer stays within a few seconds
+# (its work grows with players × rounds): a field of 1,000 over an eight-hour day.
+MAX_PLAYERS = 1000
+MAX_MINUTES = 480
 # The standard deviation of strength, in units of the form's noise (see "skill model").
 SKILL_SPREAD = 1.0
 # Simulated tournaments a format: a chance's standard error is at most 2.2 points.
@@ -136,12 +140,21 @@ def advise(
     them)."""
     if minutes < 1:
         raise AdvisorError(f"Minutes available: {minutes} is too few; give at least 1.")
+    if minutes > MAX_MINUTES:
+        raise AdvisorError(
+            f"Minutes available: {minutes} is more than the advisor looks at ({MAX_MINUTES}, "
+            "an eight-hour day)."
+        )
     if not minutes_per_deal > 0:
         raise AdvisorError(f"Minutes per deal: {minutes_per_deal} must be more than 0.")
     if spread < 0:
         raise AdvisorError(f"Skill spread: {spread} must be 0 or more.")
     if players < 2:
         raise AdvisorError(f"Players: {players} is too few for a tournament.")
+    if players > MAX_PLAYERS:
+        raise AdvisorError(f"Players: {players} is more than the advisor plays ({MAX_PLAYERS:,}).")
+    if seed < 0:
+        raise AdvisorError(f"Seed: {seed} must be 0 or more.")
     split = _split(players, system, rule_set, sizes)
     formats: list[Format] = []
     pools = {size: _pool(rule_set, system, size) for size in set(split)}

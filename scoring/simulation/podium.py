@@ -121,6 +121,9 @@ class Field:
     plays_on: NDArray[np.bool_]
     # The index of the leader (rank 1, the first listed when shared).
     leader: int
+    # Each player's rating (openskill's mu) less the field's mean, from a series'
+    # ratings before this tournament (0 for a player without one); None: equal skill.
+    skill: NDArray[np.float64] | None = None
 
 
 @dataclass(frozen=True)
@@ -211,14 +214,29 @@ def _finishes(
             # Slot k of the round is seat k of the tables in order; a player not seated
             # takes an empty slot (a bye, or nothing for one who does not play on).
             slot = np.full(players, -1, dtype=np.int64)
-            slot[[index for seated in plan.seated for index in seated]] = np.arange(sum(sizes))
+            seated_players = [index for seated in plan.seated for index in seated]
+            slot[seated_players] = np.arange(sum(sizes))
             slot[list(plan.seated_byes)] = sum(sizes)
-            packed = _round(pools, sizes, players, count, rng)[:, slot]
+            results = _round(pools, sizes, players, count, rng)
+            if field.skill is not None:
+                who = np.broadcast_to(
+                    np.asarray(seated_players, dtype=np.int64), (count, sum(sizes))
+                )
+                _by_form(results, who, sizes, field.skill, rng)
+            packed = results[:, slot]
         else:
             # Each player who plays on takes a random slot's result: shuffling the
             # results of a row is the same as seating its players at random.
             results = _round(pools, plan.sizes, on.size, count, rng)[:, : on.size]
-            shuffled = rng.permuted(results, axis=1)
+            if field.skill is None:
+                shuffled = rng.permuted(results, axis=1)
+            else:
+                # With skill, who sits at which table matters: seat them at random,
+                # then hand each table's results out by form.
+                who = rng.permuted(np.broadcast_to(on, (count, on.size)), axis=1)
+                _by_form(results, who, plan.sizes, field.skill, rng)
+                order = np.argsort(who, axis=1)
+                shuffled = np.take_along_axis(results, order, axis=1)
             if on.size == players:
                 packed = shuffled
             else:
@@ -232,6 +250,37 @@ def _finishes(
         totals.append(points)
     key, used = _ranking_key(field, gains, last_in, table_wins, totals, tiebreaks, rng)
     return gains, key, used
+
+
+# openskill's default beta, the spread of one player's performance in rating points:
+# at a table of n the ratings' model ranks by mu / (beta * sqrt(n)) plus noise.
+RATING_BETA = 25 / 6
+
+
+def _by_form(
+    results: Ints,
+    who: Ints,
+    sizes: tuple[int, ...],
+    skill: NDArray[np.float64],
+    rng: np.random.Generator,
+) -> None:
+    """Hand each table's results out again by the players' form, in place: ``results``
+    and ``who`` are (finishes, slots), the slots of the tables of ``sizes`` in order. A
+    player's form at a table of n is their ``skill`` / (beta √n) plus Gumbel noise (the
+    Plackett-Luce model the ratings come from): the table's most points go to the best
+    form, and so on down, each result keeping its deals last in and table win."""
+    start = 0
+    for size in sizes:
+        end = start + size
+        table = results[:, start:end]
+        points = table & ((1 << _LAST_IN_BITS) - 1)
+        best_first = np.take_along_axis(table, np.argsort(-points, axis=1), axis=1)
+        form = skill[who[:, start:end]] / (RATING_BETA * np.sqrt(size))
+        form = form + rng.gumbel(size=form.shape)
+        out = np.empty_like(table)
+        np.put_along_axis(out, np.argsort(-form, axis=1), best_first, axis=1)
+        results[:, start:end] = out
+        start = end
 
 
 # A seat's round is packed into one integer, so that a round costs one gather: points +

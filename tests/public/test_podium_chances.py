@@ -6,7 +6,7 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from tests.factories import played_tournament
@@ -164,3 +164,86 @@ def test_the_command_refuses_a_final_tournament():
     tournament = played_tournament(players=10, rounds=2, planned_rounds=2)
     with pytest.raises(Exception, match="no podium chances"):
         call_command("podium_chances", tournament.slug, stdout=StringIO())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "-1"], "--seed must be 0 or more, not -1"),
+        (["--finishes", "0"], "--finishes must be 1 to 100,000, not 0"),
+        (["--finishes", "100001"], "--finishes must be 1 to 100,000"),
+    ],
+)
+def test_the_command_refuses_bad_options_in_words(args, message):
+    tournament = played_tournament(players=10, rounds=1, planned_rounds=2)
+    with pytest.raises(CommandError, match=message):
+        call_command("podium_chances", tournament.slug, *args, stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_in_a_rated_series_the_players_skill_comes_from_their_ratings_before_it(
+    empty_series_cache,
+):
+    """A tournament of a series whose earlier tournaments rate its players: the chances
+    use those ratings (and say so); the best rated of two players level on points has
+    the better chance. Without a series, equal skill."""
+    from tests.series.test_series_service import link
+    from tournament.models import Person, Series, SeriesTournament
+
+    people = [Person.objects.create(name=f"Person {i:02d}") for i in range(12)]
+    season = Series.objects.create(name="Winter Season", slug="winter-season")
+    for month in (1, 2, 3):
+        earlier = played_tournament(
+            players=12, rounds=3, seed=month, slug=f"month-{month}", date=f"2026-0{month}-01"
+        )
+        SeriesTournament.objects.create(series=season, tournament=earlier, accepted=True)
+        link(earlier, people)
+    tournament = played_tournament(
+        players=12, rounds=1, planned_rounds=2, seed=9, slug="month-4", date="2026-04-01"
+    )
+    assert chances.work_out(tournament, finishes=2000)["ratings_of"] == ""
+    SeriesTournament.objects.create(series=season, tournament=tournament, accepted=True)
+    link(tournament, people)
+    ratings = {row.person.pk: row.mu for row in series_ratings_before(season, tournament)}
+    players = list(Player.objects.filter(tournament=tournament).order_by("pk"))
+    best = max(players, key=lambda player: ratings[player.person_id])
+    worst = min(players, key=lambda player: ratings[player.person_id])
+    # Level on points after round 1: only the ratings tell them apart.
+    for player in (best, worst):
+        Adjustment.objects.create(
+            tournament=tournament,
+            player=player,
+            round=Round.objects.get(tournament=tournament, number=1),
+            points=60 - tournament_points(tournament, player),
+            reason="level",
+        )
+    figures = chances.work_out(tournament, finishes=4000)
+    assert figures["ratings_of"] == "Winter Season"
+    wins = {int(pk): win for pk, (win, _, _) in figures["players"].items()}
+    assert wins[best.pk] > wins[worst.pk]
+    stored = PodiumChances.objects.create(
+        tournament=tournament, made_for=tournament.public_changed, figures=figures
+    )
+    assert stored
+    view = chances.chances_view(tournament, 1, chances.stored_chances(tournament))
+    assert "rating in Winter Season before this tournament" in view.method
+
+
+def series_ratings_before(season, tournament):
+    """The season's ratings over its tournaments before ``tournament`` only."""
+    from tournament.series.services import series_ratings
+
+    entry = season.entries.get(tournament=tournament)
+    entry.accepted = False
+    entry.save()
+    try:
+        return series_ratings(season).rows
+    finally:
+        entry.accepted = True
+        entry.save()
+
+
+def tournament_points(tournament, player):
+    rows = tournament_standings(tournament, released_only=True).standings.rows
+    return next(row.points for row in rows if row.key == player.pk)

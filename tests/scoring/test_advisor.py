@@ -121,6 +121,9 @@ def test_the_recommendation_is_the_quickest_format_close_to_the_best_chance():
         (2, 60, 3.0, "Players"),
         (20, 0, 3.0, "Minutes available"),
         (20, 60, 0.0, "Minutes per deal"),
+        # The bounds that keep an answer within seconds.
+        (1001, 60, 3.0, "Players: 1001 is more than the advisor plays"),
+        (20, 481, 3.0, "Minutes available: 481 is more than the advisor looks at"),
     ],
 )
 def test_a_question_that_cannot_be_answered_is_refused_naming_the_input(
@@ -128,3 +131,8 @@ def test_a_question_that_cannot_be_answered_is_refused_naming_the_input(
 ):
     with pytest.raises(AdvisorError, match=where):
         advise(players, minutes, WA, STANDARD, per_deal, tournaments=10)
+
+
+def test_a_negative_seed_is_refused_in_words():
+    with pytest.raises(AdvisorError, match="Seed: -1 must be 0 or more"):
+        advise(20, 60, WA, STANDARD, seed=-1, tournaments=10)

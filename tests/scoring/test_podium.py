@@ -1,6 +1,7 @@
 """Podium chances (scoring.simulation.podium): the Monte Carlo against exact enumeration
 of a tiny pool, and the pools made from the simulator."""
 
+import dataclasses
 from fractions import Fraction
 from itertools import permutations
 
@@ -130,3 +131,53 @@ def test_a_pool_is_made_once_a_process():
     assert pool_for(STANDARD, ScoringSystem.CAIDIS, 4, 1) is first
     # Caidis is zero-sum.
     assert (first.points.sum(axis=1) == 0).all()
+
+
+@pytest.mark.parametrize("seated", [True, False])
+def test_a_player_of_overwhelming_skill_takes_every_tables_best_result(seated):
+    """Skill (a series' ratings) hands a table's results out by form: a player rated far
+    above the others takes the best result of every table round; the other two share the
+    rest at random. Checked against exact enumeration of the tiny pool."""
+    points, last_in = (10, 8, 7), (0, 0, 0)
+    field = dataclasses.replace(_field(points, last_in), skill=np.array([0.0, 0.0, 1e6]))
+    plan = RoundsLeft(rounds_left=1, sizes=(3,), seated=((0, 1, 2),) if seated else None)
+    chances = podium_chances(field, plan, {3: TINY}, ("last_in",), finishes=40_000, seed=5)
+    wins = [Fraction(0)] * 3
+    for row in range(len(POINTS)):
+        best = int(np.argmax(POINTS[row]))
+        rest = [seat for seat in range(3) if seat != best]
+        for first, second in (rest, rest[::-1]):
+            got = {2: best, 0: first, 1: second}
+            figures = [
+                (points[p] + POINTS[row, got[p]], last_in[p] + LAST_IN[row, got[p]])
+                for p in range(3)
+            ]
+            top = max(figures)
+            level = [p for p in range(3) if figures[p] == top]
+            for player in level:
+                wins[player] += Fraction(1, len(level) * 2 * len(POINTS))
+    assert chances.win == pytest.approx([float(f) for f in wins], abs=0.012)
+
+
+def test_a_stronger_rating_raises_a_players_chances_over_equal_skill():
+    pool = pool_for(STANDARD, ScoringSystem.WINNER_ADVANTAGE, 5, 1)
+    players = 20
+    field = Field(
+        points=np.full(players, 30, dtype=np.int64),
+        last_in=np.zeros(players, dtype=np.int64),
+        table_wins=np.zeros(players, dtype=np.int64),
+        rounds=np.full((players, 1), 30, dtype=np.int64),
+        played=np.ones((players, 1), dtype=bool),
+        plays_on=np.ones(players, dtype=bool),
+        leader=0,
+    )
+    plan = RoundsLeft(rounds_left=2, sizes=(5,) * 4)
+    equal = podium_chances(field, plan, {5: pool}, ("last_in",), finishes=4000, seed=1)
+    skill = np.zeros(players)
+    skill[7] = 10.0  # ten rating points above the field: about 1.1 of the form's noise
+    rated = podium_chances(
+        dataclasses.replace(field, skill=skill), plan, {5: pool}, ("last_in",), 4000, seed=1
+    )
+    assert equal.win[7] < 0.1
+    assert rated.win[7] > 2 * equal.win[7]
+    assert rated.win.sum() == pytest.approx(1.0)

@@ -108,7 +108,10 @@ def test_the_text_format_is_a_line_a_deal_under_a_heading():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--players", "7"], "a table of 7 players cannot play under Willughby and Parlett"),
+        (
+            ["--players", "7"],
+            "a table of 7 players cannot play under the rule set “Willughby and Parlett",
+        ),
         (["--players", "2"], "a table of 2 players cannot play"),
         (
             ["--scoring", "caidis", "--rule-set", "du-coeur", "--players", "6"],
@@ -116,6 +119,7 @@ def test_the_text_format_is_a_line_a_deal_under_a_heading():
         ),
         (["--rule-set", "house"], '"house" is not a rule set'),
         (["--deals", "0"], "at least 1 deal, not 0"),
+        (["--deals", "1000001"], "at most 1,000,000 in one run"),
         (["--scoring", "points"], "invalid choice: 'points'"),
         (["--strategy", "clever"], "invalid choice: 'clever'"),
         (["--oversight", "-0.5"], "an oversight is a chance from 0 to 1"),

@@ -31,6 +31,7 @@ from scoring.simulation.podium import Chances, Field, RoundsLeft, podium_chances
 from tournament.models import Bye, Player, PodiumChances, Round, Seat, TablePolicy, Tournament
 from tournament.rounds.seating import splits_for
 from tournament.rounds.seating_request import seating_sizes
+from tournament.series.services import ratings_before
 from tournament.shared import public_changes
 from tournament.standings.services import bye_points, standings_facts, standings_from
 
@@ -59,6 +60,8 @@ class StoredChances:
     seated: bool
     leader: int
     players: dict[int, PlayerChances]
+    # The series whose ratings gave the players' skill; "" for equal skill.
+    ratings_of: str = ""
 
     @property
     def finishes_words(self) -> str:
@@ -116,6 +119,8 @@ def work_out(
     def column(figure: Any) -> np.ndarray:
         return np.asarray([figure(tallies[pk]) for pk in keys], dtype=np.int64)
 
+    ratings_of, skill = _skill(tournament, keys)
+
     rounds = np.asarray(
         [[total or 0 for total in tallies[pk].rounds] for pk in keys], dtype=np.int64
     ).reshape(len(keys), len(standings.round_numbers))
@@ -129,6 +134,7 @@ def work_out(
         ).reshape(rounds.shape),
         plays_on=np.asarray([pk in on for pk in keys], dtype=bool),
         leader=index[leader],  # type: ignore[index]
+        skill=skill,
     )
     seated, seated_byes = _next_round(tournament, after + 1, index)
     plan = RoundsLeft(
@@ -159,6 +165,7 @@ def work_out(
         "finishes": finishes,
         "tiebreaks": list(found.tiebreaks_used),
         "seated": seated is not None,
+        "ratings_of": ratings_of,
         "leader": leader,
         "players": {
             str(pk): [
@@ -169,6 +176,23 @@ def work_out(
             for pk, at in index.items()
         },
     }
+
+
+def _skill(tournament: Tournament, keys: list[int]) -> tuple[str, np.ndarray | None]:
+    """The players' skill from the ratings of a series counting the tournament, as they
+    stood before it: each rated player's mu less the mean of the rated players here, 0
+    for the others. ("", None), equal skill, when no series rates any of them."""
+    found = ratings_before(tournament)
+    if found is None:
+        return "", None
+    name, ratings = found
+    people = dict(Player.objects.filter(pk__in=keys).values_list("pk", "person_id"))
+    mu = [ratings.get(people.get(pk) or 0) for pk in keys]
+    rated = [value for value in mu if value is not None]
+    if not rated:
+        return "", None
+    mean = sum(rated) / len(rated)
+    return name, np.asarray([0.0 if value is None else value - mean for value in mu])
 
 
 def _next_round(
@@ -267,6 +291,7 @@ def stored_chances(tournament: Tournament) -> StoredChances | None:
         tiebreaks=tuple(figures["tiebreaks"]),
         seated=figures["seated"],
         leader=figures["leader"],
+        ratings_of=figures.get("ratings_of", ""),
         players={
             int(pk): PlayerChances(win, top3, need)
             for pk, (win, top3, need) in figures["players"].items()
@@ -293,6 +318,12 @@ class ChancesView:
         if stored is None:
             return ""
         order = ", then ".join(["points", *(_TIEBREAK_WORDS[key] for key in stored.tiebreaks)])
+        skill = (
+            f"each player's skill from their rating in {stored.ratings_of} before this "
+            "tournament (a player without one of the field's average)"
+            if stored.ratings_of
+            else "every player of equal skill"
+        )
         seating = (
             f"round {stored.next_round} as it is seated"
             if stored.seated
@@ -301,7 +332,7 @@ class ChancesView:
         return (
             f"{stored.finishes:,} simulated finishes of {stored.rounds_words}: every table "
             "plays deals from the game's simulator under this tournament's rules and "
-            f"scoring, every player of equal skill, {seating}"
+            f"scoring, {skill}, {seating}"
             + (", the rounds after it at random" if stored.rounds_left > 1 else "")
             + f". Players are ranked by {order}; players still level are put in a random "
             "order. What you need is the middle (median) of your points over the leader's "

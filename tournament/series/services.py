@@ -342,6 +342,29 @@ def _ratings(
     return SeriesRatings(series, rows, {pk: history[pk] for pk in order})
 
 
+def ratings_before(tournament: Tournament) -> tuple[str, dict[int, float]] | None:
+    """The ratings (openskill's mu, by person) of a series that counts ``tournament``, as
+    they stood before it: from the series' tournaments before it in series order. The
+    series' name and the ratings; None when no series counting it rates anyone before it
+    (the first series by creation that does, when several count it)."""
+    for series in Series.objects.filter(
+        entries__tournament=tournament, entries__accepted=True
+    ).order_by("pk"):
+        counted = counted_tournaments(series)
+        before: dict[int, float] = {}
+        for (earlier, _), (_, after) in zip(counted, _current_chain(series, counted), strict=True):
+            if earlier.pk == tournament.pk or (
+                earlier.date and tournament.date and earlier.date > tournament.date
+            ):
+                break
+            for rater, (mu, _sigma, _matches, _round) in after.items():
+                if rater > 0:
+                    before[rater] = mu
+        if before:
+            return series.name, before
+    return None
+
+
 def _current_chain(
     series: Series, counted: list[tuple[Tournament, TournamentStamp]]
 ) -> list[Checkpoint]:

@@ -18,16 +18,13 @@ from scoring.rulesets import (
     sizes_text,
     table_problems,
 )
+from scoring.simulation import advisor
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament.kernel import limits
 from tournament.kernel.forms import limit_to
 from tournament.models import Tournament, default_table_sizes
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
-
-# The format advisor's bounds: a field of 2,000 takes a few seconds; a day is 1,440 minutes.
-ADVISOR_PLAYERS = 2000
-ADVISOR_MINUTES = 1440
 
 
 class TournamentForm(forms.ModelForm):
@@ -326,9 +323,9 @@ class AdvisorForm(forms.Form):
     """The format advisor's question (``scoring.simulation.advisor``). A tournament's own
     scoring and rules are used when it is named; otherwise the organiser chooses them."""
 
-    players = forms.IntegerField(label="Players", min_value=2, max_value=ADVISOR_PLAYERS)
+    players = forms.IntegerField(label="Players", min_value=2, max_value=advisor.MAX_PLAYERS)
     minutes = forms.IntegerField(
-        label="Minutes available for play", min_value=1, max_value=ADVISOR_MINUTES
+        label="Minutes available for play", min_value=1, max_value=advisor.MAX_MINUTES
     )
     minutes_per_deal = forms.FloatField(
         label="Minutes per deal",

@@ -181,8 +181,8 @@ def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 # The advisor's question before the organiser asks one: a pub's evening.
-ADVISOR_PLAYERS = 20
-ADVISOR_MINUTES = 180
+ADVISOR_DEFAULT_PLAYERS = 20
+ADVISOR_DEFAULT_MINUTES = 180
 
 
 @login_required
@@ -198,15 +198,15 @@ def advisor(request: HtmxHttpRequest) -> HttpResponse:
         raise Http404("No such tournament")
     tournament = get_tournament_for_organiser(request, slug) if slug else None
     initial: dict[str, object] = {
-        "players": ADVISOR_PLAYERS,
-        "minutes": ADVISOR_MINUTES,
+        "players": ADVISOR_DEFAULT_PLAYERS,
+        "minutes": ADVISOR_DEFAULT_MINUTES,
         "minutes_per_deal": MINUTES_PER_DEAL,
         "scoring": ScoringSystem.WINNER_ADVANTAGE.value,
         "rule_set": STANDARD.key,
     }
     if tournament is not None:
         registered = tournament.players.filter(active=True).count()
-        initial["players"] = registered if registered >= 2 else ADVISOR_PLAYERS
+        initial["players"] = registered if registered >= 2 else ADVISOR_DEFAULT_PLAYERS
     form = AdvisorForm({**initial, **request.GET.dict()})
     advice = None
     if form.is_valid():

@@ -5,6 +5,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tournament.models import Player, Tournament
 from tournament.public.chances import FINISHES, percent, work_out
 
+# Ten times the stored figures' finishes: a chance to within a tenth of a point.
+MAX_FINISHES = 10 * FINISHES
+
 
 class Command(BaseCommand):
     help = (
@@ -30,8 +33,10 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"no tournament with the slug “{slug}”")
-        if finishes < 1:
-            raise CommandError(f"--finishes must be at least 1, not {finishes}")
+        if not 1 <= finishes <= MAX_FINISHES:
+            raise CommandError(f"--finishes must be 1 to {MAX_FINISHES:,}, not {finishes}")
+        if seed is not None and seed < 0:
+            raise CommandError(f"--seed must be 0 or more, not {seed}")
         figures = work_out(tournament, finishes, seed)
         if not figures:
             raise CommandError(

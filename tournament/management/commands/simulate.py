@@ -9,6 +9,9 @@ from scoring.simulation.constants import DEFAULT_OVERSIGHT, DEFAULT_STRATEGY
 from scoring.systems import ScoringSystem
 from tournament.tournament_file.file_format import deal_entry
 
+# A run is printed whole: ten million deals are about 1.5 GB of JSON, and a minute's play.
+MAX_DEALS = 1_000_000
+
 
 class Command(BaseCommand):
     help = (
@@ -51,6 +54,8 @@ class Command(BaseCommand):
         **options: object,
     ) -> None:
         system = ScoringSystem(scoring)
+        if deals is not None and deals > MAX_DEALS:
+            raise CommandError(f"--deals: at most {MAX_DEALS:,} in one run, not {deals:,}")
         try:
             rules = rulesets.rule_set(rule_set)
             table_params(rules, system, players)
