@@ -1,8 +1,11 @@
 """The projector runs the room, in real Chromium: the seating and a counting clock while a
 round is played, the standings within seconds of the release, with no reload; the clock
 agrees with the server's whatever the screen's own clock says, and says when time is up.
+Sixty players fit one 1920×1080 screen, seated or in the standings, in columns with
+nothing to scroll; a player not scored yet shows "–", not 0.
 
-Screenshots go to artifacts/screenshots/projector-room/.
+Screenshots go to artifacts/screenshots/projector-room/, projector-clock/,
+projector-sixty-seating/ and projector-sixty-standings/.
 """
 
 from __future__ import annotations
@@ -15,14 +18,16 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.factories import played_tournament
-from tournament.models import Round
+from tournament.models import Deal, Round, Sheet, SheetStatus
 from tournament.rounds import clock
 from tournament.rounds import services as rounds
 from tournament.shared.public_changes import mark_changed
+from tournament.sheets.facts import write_seat_sums
 
 pytestmark = pytest.mark.browser
 
 PROJECTOR = {"width": 1920, "height": 1080}
+LAPTOP = {"width": 1366, "height": 768}
 COUNTING = re.compile(r"^(4[0-5]|3\d):\d\d left$")
 
 
@@ -95,3 +100,96 @@ def test_without_javascript_the_projector_shows_when_time_is_up(new_page, round_
     local = timezone.localtime(Round.objects.get(pk=round_two.pk).clock_ends)
     expect(page.locator(".board-head [data-clock-time]")).to_have_text(f"ends at {local:%H:%M}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.fixture
+def sixty_seated(_backs_up):
+    """60 players; round 1 released, round 2 started, its sheets confirmed, not released."""
+    tournament = played_tournament(players=60, rounds=2, planned_rounds=3)
+    Round.objects.filter(tournament=tournament, number=2).update(released=False)
+    mark_changed(tournament.pk)
+    round_two = Round.objects.get(tournament=tournament, number=2)
+    clock.start_clock(round_two)
+    return round_two
+
+
+def assert_on_one_screen(screen, viewport):
+    """Nothing to scroll, and every row of the page shown inside the screen."""
+    sizes = screen.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+        " innerWidth, innerHeight]"
+    )
+    assert sizes[0] <= sizes[2] == viewport["width"], sizes
+    assert sizes[1] <= sizes[3] == viewport["height"], sizes
+    outside = screen.evaluate(
+        """() => [...document.querySelectorAll('.board-page.current tr')].filter(row => {
+             const box = row.getBoundingClientRect();
+             return box.height === 0 || box.top < 0 || box.left < 0
+               || box.bottom > innerHeight || box.right > innerWidth;
+           }).length"""
+    )
+    assert outside == 0
+
+
+def test_sixty_players_are_seated_on_one_screen_in_columns(new_page, sixty_seated, screenshot_dir):
+    shots = screenshot_dir("projector-sixty-seating")
+    slug = sixty_seated.tournament.slug
+    screen = new_page(viewport=PROJECTOR)
+    screen.goto(f"/t/{slug}/projector/")
+    expect(screen.locator(".board-head")).to_contain_text("Round 2 — find your table")
+    expect(screen.locator(".board-head [data-clock-time]")).to_have_text(COUNTING)
+    # One page, three columns side by side, alphabetical reading down each.
+    expect(screen.locator(".board-page")).to_have_count(1)
+    expect(screen.locator("[data-page-label]")).to_have_count(0)
+    tables = screen.locator(".board-page.current table.seating")
+    expect(tables).to_have_count(3)
+    names = screen.locator(".board-page.current td.name").all_inner_texts()
+    assert len(names) == 60
+    assert names == sorted(names, key=str.casefold)
+    lefts = [table.bounding_box()["x"] for table in tables.all()]
+    assert lefts == sorted(lefts)
+    assert len(set(lefts)) == 3
+    assert_on_one_screen(screen, PROJECTOR)
+    screen.screenshot(path=shots / "01-seating-1920.png")
+
+    # A laptop's 16:9 screen holds the same board, in smaller type.
+    laptop = new_page(viewport=LAPTOP)
+    laptop.goto(f"/t/{slug}/projector/")
+    expect(laptop.locator(".board-page.current td.name")).to_have_count(60)
+    assert_on_one_screen(laptop, LAPTOP)
+    laptop.screenshot(path=shots / "02-seating-1366.png")
+
+    # A phone: one column under another, nothing wider than the screen.
+    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    phone.goto(f"/t/{slug}/projector/")
+    expect(phone.locator(".board-page.current td.name")).to_have_count(60)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.screenshot(path=shots / "03-seating-360.png")
+
+
+def test_sixty_players_standings_fit_one_screen(new_page, sixty_seated, screenshot_dir):
+    shots = screenshot_dir("projector-sixty-standings")
+    # Table 1's sheet is not in: the round is released without it.
+    table = sixty_seated.tables.get(number=1)
+    Deal.objects.filter(table=table).delete()
+    write_seat_sums(table, [])
+    Sheet.objects.filter(table=table).update(status=SheetStatus.ENTERED)
+    late = list(table.seats.values_list("player__name", flat=True))
+    rounds.release_round(sixty_seated, despite_missing=True)
+    slug = sixty_seated.tournament.slug
+    screen = new_page(viewport=PROJECTOR)
+    screen.goto(f"/t/{slug}/projector/")
+    expect(screen.locator(".board-head")).to_contain_text("Standings after round 2 of 3")
+    expect(screen.locator(".board-page")).to_have_count(1)
+    expect(screen.locator(".board-page.current td.name")).to_have_count(60)
+    assert_on_one_screen(screen, PROJECTOR)
+    # Its players are not scored yet: a mark, not 0, and the foot says what it means.
+    for name in late:
+        row = screen.locator(".board-page.current tr").filter(has_text=name)
+        expect(row.locator("td").nth(2)).to_have_text("–")
+    expect(screen.locator(".board-foot")).to_contain_text("– not scored yet")
+    screen.screenshot(path=shots / "03-standings-1920.png")
+    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    phone.goto(f"/t/{slug}/projector/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.screenshot(path=shots / "04-standings-360.png")
