@@ -78,6 +78,9 @@ def _route(access: Access, methods: str | None = "GET") -> Route:
 ROUTES: dict[str, Route] = {
     "healthz": _route(Access.ANYONE),
     "home": _route(Access.ANYONE),
+    # The web app manifest and the public pages' service worker (tournament/public/pwa.py)
+    "web_manifest": _route(Access.ANYONE),
+    "service_worker": _route(Access.ANYONE),
     # django.contrib.auth.urls
     "login": _route(Access.ANYONE, None),
     "logout": _route(Access.ANYONE, None),
@@ -94,6 +97,7 @@ ROUTES: dict[str, Route] = {
     "standings_csv": _route(Access.PUBLIC, "GET HEAD"),
     "tournament_json": _route(Access.PUBLIC, "GET HEAD"),
     "player": _route(Access.PUBLIC),
+    "player_card": _route(Access.PUBLIC),
     "public_round": _route(Access.PUBLIC),
     "final": _route(Access.PUBLIC),
     "find_seat": _route(Access.PUBLIC),

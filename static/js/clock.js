@@ -26,7 +26,10 @@
       return;
     }
     var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-    text.textContent = (h ? h + ":" + pad(m) : m) + ":" + pad(s) + " left";
+    var shown = (h ? h + ":" + pad(m) : m) + ":" + pad(s) + " left";
+    // Written only when the second changes: the page is laid out again only then.
+    if (text.textContent === shown) return;
+    text.textContent = shown;
     el.classList.remove("over");
     if (endsLine) endsLine.hidden = false;
   }
@@ -34,6 +37,8 @@
   function tick() {
     document.querySelectorAll("[data-clock]").forEach(show);
   }
+  // A page with no clock (none yet) asks again at each tick, cheaply: clocks swapped in
+  // later are picked up.
   tick();
   setInterval(tick, 250);
 })();

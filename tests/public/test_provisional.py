@@ -177,7 +177,7 @@ def test_sorted_by_another_column_the_standings_highlight_no_tiebreak(client, ma
     response = client.get(reverse("standings", args=[tournament.slug]), {"sort": "-points"})
     sorted_page = response.content.decode()
     assert 'class="decided"' not in sorted_page
-    assert "no tiebreak is highlighted" in sorted_page
+    assert "no figure is highlighted" in sorted_page
     assert re.search(
         r'<th scope="col"[^>]*aria-sort="descending">\s*<a [^>]*>Points'
         r'<span class="sort-arrow" aria-hidden="true"> ▼</span>',

@@ -26,7 +26,7 @@ def test_standings_page_shows_ranks_values_and_the_chain(client, make_played):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Ranked by points, then deals last in, then table wins, then countback" in html
-    assert "Incomplete: round 2, table 1 (3 of 4 deals)" in html
+    assert "Stopped early: round 2, table 1 (3 of 4 deals)" in html
     table = response.context["table"]
     assert [column.name for column in table.columns][:5] == [
         "rank",

@@ -25,3 +25,9 @@ def live_updates(context: dict[str, Any], region: str) -> dict[str, Any]:
         "etag": getattr(request, "public_etag", ""),
         "seconds": POLL_SECONDS,
     }
+
+
+@register.simple_tag
+def poll_seconds() -> int:
+    """How often a screen asks for what changed (static/js/me.js's card too)."""
+    return POLL_SECONDS

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -92,22 +93,21 @@ def rank_chart(history: list[RoundRank], field_size: int) -> LineChart | None:
 # Views ------------------------------------------------------------------------------
 
 
-@require_GET
-@cached_public_page
-def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = get_public_tournament(request, slug)
+def _player_summary(tournament: Tournament, pk: int) -> dict[str, Any]:
+    """What the player page and the player's card both show of player ``pk``: where they
+    are in the round being played, their rank and points, and their podium chances."""
     results = public_results(tournament)
     info = results.players.get(pk)
     if info is None:
         raise Http404("No such player")
-    rounds = player_rounds(tournament, pk, results)
     row = results.rows[pk]
     now = room.now_playing(tournament, pk)
     progress = room.progress(tournament, results.round_numbers)
     chances = chances_view(tournament, progress.after_round, results.chances)
     mine = chances.stored.players.get(pk) if chances.stored else None
-    context = {
+    return {
         "tournament": tournament,
+        "results": results,
         "public_rounds": results.round_numbers,
         "progress": progress,
         "chances": chances,
@@ -121,13 +121,46 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "row": row,
         "rank": rank_label(row),
         "field_size": results.field_size,
-        "rounds": rounds,
-        "chart": rank_chart([r.rank_after for r in rounds], results.field_size),
         "system": tournament.scoring_system,
         "now": now,
         "seated_number": now.round_number if now else None,
     }
+
+
+@require_GET
+@cached_public_page
+def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_public_tournament(request, slug)
+    context = _player_summary(tournament, pk)
+    rounds = player_rounds(tournament, pk, context["results"])
+    context["rounds"] = rounds
+    context["chart"] = rank_chart([r.rank_after for r in rounds], context["field_size"])
     return render(request, "public/player.html", context)
+
+
+@require_GET
+@cached_public_page
+def player_card(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The card a player who said "This is me" sees at the top of every page of the
+    tournament (static/js/me.js fetches it and polls it): their table while a round is
+    played, their rank and points, their chances; its ``data-state`` says what is new
+    ("seated-3", "released-2"), for the nudge."""
+    tournament = get_public_tournament(request, slug)
+    context = _player_summary(tournament, pk)
+    context["state"] = card_state(context["now"], context["progress"])
+    return render(request, "public/_my_card.html", context)
+
+
+def card_state(now: room.NowPlaying | None, progress: room.Progress) -> str:
+    """What the card shows, as a word the phone compares with what it last saw: the
+    round the player is seated in ("seated-3"), sits out ("bye-3") or is not in
+    ("out-3"), else the last released round ("released-2", "final-4") or "waiting"."""
+    if now is not None:
+        kind = "seated" if now.placement else "bye" if now.bye else "out"
+        return f"{kind}-{now.round_number}"
+    if progress.started:
+        return f"{'final' if progress.final else 'released'}-{progress.after_round}"
+    return "waiting"
 
 
 @require_GET

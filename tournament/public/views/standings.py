@@ -7,9 +7,13 @@ released and only confirmed sheets, and are served from the cache to anonymous v
 
 from __future__ import annotations
 
+from datetime import date
+
 import django_tables2 as tables
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_safe
@@ -17,7 +21,7 @@ from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words
 from tournament.kernel.http import HtmxHttpRequest, csv_attachment, wants_fragment
-from tournament.models import Series, Tournament
+from tournament.models import Round, Series, Tournament
 from tournament.public import room
 from tournament.public.cache import cached_public_page, page_number, search_text
 from tournament.public.chances import ChancesView, chances_view, percent
@@ -43,8 +47,47 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         entries__tournament__published=True,
         entries__tournament__rounds__released=True,
     ).distinct()
-    context = {"tournaments": Tournament.objects.filter(published=True), "series": series}
+    tonight, others = tonight_first(list(_public_tournaments()), timezone.localdate())
+    context = {
+        "tonight": tonight,
+        "playing": {each.pk for each in tonight if in_play(each)},
+        "tournaments": others,
+        "series": series,
+    }
     return render(request, "public/home.html", context)
+
+
+def _public_tournaments() -> QuerySet[Tournament]:
+    """The published tournaments, newest first, each with its highest released round
+    (``last_released``) and whether a round has started (``any_started``): one query."""
+    # Ordered here: a query that groups (the Max) leaves out the model's own ordering.
+    return (
+        Tournament.objects.filter(published=True)
+        .annotate(
+            last_released=Max("rounds__number", filter=Q(rounds__released=True)),
+            any_started=Exists(Round.objects.filter(tournament=OuterRef("pk"), started=True)),
+        )
+        .order_by("-date", "name")
+    )
+
+
+def in_play(tournament: Tournament) -> bool:
+    """A round has started and the standings are not final yet."""
+    after = getattr(tournament, "last_released", None) or 0
+    final = after > 0 and (tournament.finished or after >= tournament.planned_rounds)
+    return bool(getattr(tournament, "any_started", False)) and not final
+
+
+def tonight_first(
+    tournaments: list[Tournament], today: date
+) -> tuple[list[Tournament], list[Tournament]]:
+    """The home page's two lists, each keeping the given order: tonight's tournaments (in
+    play, or dated today), shown first and large, and the rest. In play comes before
+    merely dated today."""
+    playing = [t for t in tournaments if in_play(t)]
+    today_only = [t for t in tournaments if t.date == today and t not in playing]
+    tonight = playing + today_only
+    return tonight, [t for t in tournaments if t not in tonight]
 
 
 @require_GET
@@ -92,6 +135,9 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     }
     if wants_fragment(request):
         return render(request, "standings/standings.html#standings-table", context)
+    # The round whose seating is public, for the navigation and the page's one search
+    # box (Find my seat while it is played): one query.
+    context["seated_number"] = room.seated_round_number(tournament)
     return render(request, "standings/standings.html", context)
 
 

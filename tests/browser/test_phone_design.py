@@ -1,0 +1,96 @@
+"""The public pages read as an app on a phone (360 × 740 and 390 × 844): nothing scrolls
+sideways, the standings' first row is on the first screen, every link, button, field and
+disclosure is at least 24 × 24 px, the main controls (the tab bar, the search box and
+its button) a finger high, 44 px, and there is one search box, not two.
+
+The demo tournament (four of five rounds released, a table that stopped early) and its
+series. Screenshots go to artifacts/screenshots/phone-design/.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tournament.models import Player, Tournament
+
+pytestmark = pytest.mark.browser
+
+PHONES = [(360, 740), (390, 844)]
+
+# Every visible link, button, field, list and disclosure in the page's content and its tab
+# bar, smaller than 24 × 24 px; and the main controls lower than 44 px. Each by its text.
+TAP_TARGETS = """() => {
+  const name = (el) => (el.innerText || el.value || el.getAttribute("aria-label") || el.tagName)
+    .trim().replace(/\\s+/g, " ").slice(0, 40);
+  const shown = (el) => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden";
+  };
+  const small = [];
+  for (const el of document.querySelectorAll("main a, main button, main input, main select, main summary")) {
+    if (!shown(el)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width < 24 || box.height < 24) {
+      small.push(`${name(el)} (${box.width.toFixed(0)}×${box.height.toFixed(0)})`);
+    }
+  }
+  const low = [];
+  const main = "nav.tabs a, .find-seat input, .find-seat button, form.search input, form.search button";
+  for (const el of document.querySelectorAll(main)) {
+    if (!shown(el)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.height < 44) low.push(`${name(el)} (${box.height.toFixed(0)}px high)`);
+  }
+  const searches = [...document.querySelectorAll("main input[type=search]")].filter(shown).length;
+  return {small, low, searches};
+}"""
+
+
+def demo_pages() -> dict[str, str]:
+    call_command("load_demo", "--no-users", stdout=io.StringIO())
+    demo = Tournament.objects.get(slug="red-lion-winter-open")
+    first = Player.objects.filter(tournament=demo).order_by("pk").first()
+    assert first is not None
+    pages = {
+        "standings": reverse("standings", args=[demo.slug]),
+        "round": reverse("public_round", args=[demo.slug, 2]),
+        "player": reverse("player", args=[demo.slug, first.pk]),
+        "final": reverse("final", args=[demo.slug]),
+    }
+    # The demo's season, which the demo tournament counts in.
+    pages["series"] = reverse("series", args=["red-lion-season"])
+    return pages
+
+
+def test_public_pages_read_as_an_app_on_a_phone(new_page, screenshot_dir):
+    shots = screenshot_dir("phone-design")
+    pages = demo_pages()
+    problems: list[str] = []
+    for width, height in PHONES:
+        page = new_page(viewport={"width": width, "height": height}, is_mobile=True)
+        for name, path in pages.items():
+            response = page.goto(path)
+            assert response is not None, f"{name}: {path}"
+            assert response.ok, f"{name}: {path}"
+            where = f"{name} at {width}×{height}"
+            scroll_width = page.evaluate("document.documentElement.scrollWidth")
+            if scroll_width > width:
+                problems.append(f"{where}: the page is {scroll_width}px wide")
+            if name == "standings":
+                top = page.locator("#standings-table tbody tr").first.evaluate(
+                    "(row) => row.getBoundingClientRect().top + window.scrollY"
+                )
+                if top >= height:
+                    problems.append(f"{where}: the first row starts {top:.0f}px down")
+            found = page.evaluate(TAP_TARGETS)
+            problems += [f"{where}: under 24 × 24 px: {each}" for each in found["small"]]
+            problems += [f"{where}: under 44 px high: {each}" for each in found["low"]]
+            # A tournament's pages have one search box; a series' none.
+            if found["searches"] != (0 if name == "series" else 1):
+                problems.append(f"{where}: {found['searches']} search boxes")
+            page.screenshot(path=shots / f"{name}-{width}x{height}.png")
+    assert not problems, "\n".join(problems)

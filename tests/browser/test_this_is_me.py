@@ -1,0 +1,129 @@
+"""A phone that knows its player: "This is me" in Find my seat, then every page of the
+tournament opens with the player's card, their row marked; when the organiser starts the
+next round the card shows the new table at once and, notifications allowed, the phone
+shows one notification, once however many tabs are open. At 360 × 740 and 390 × 844.
+
+Screenshots go to artifacts/screenshots/this-is-me/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.factories import seated_round
+from tournament.models import Seat
+from tournament.rounds.services import start_round
+from tournament.shared import public_changes
+
+pytestmark = pytest.mark.browser
+
+SCREENS = {
+    "360": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
+    "390": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
+# Every notification a page shows, by the page's own constructor or its service worker's.
+RECORD_NOTIFICATIONS = """(() => {
+  window.__notes = [];
+  if (window.Notification) {
+    const Real = window.Notification;
+    const Recorded = function (title, options) {
+      window.__notes.push(options && options.body);
+      return new Real(title, options);
+    };
+    Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
+    Recorded.requestPermission = Real.requestPermission.bind(Real);
+    window.Notification = Recorded;
+  }
+  if (window.ServiceWorkerRegistration) {
+    const show = ServiceWorkerRegistration.prototype.showNotification;
+    ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
+      window.__notes.push(options && options.body);
+      return show.call(this, title, options);
+    };
+  }
+})();"""
+
+
+def notes(page: Page) -> list[str]:
+    return page.evaluate("window.__notes")
+
+
+# Every control shown in the regions named, smaller than 24 × 24 px: its text and size.
+SMALL_TARGETS = """(selector) => [...document.querySelectorAll(selector)]
+  .flatMap((region) => [...region.querySelectorAll("a, button, summary, input")])
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, box]) => box.width > 0 && (box.width < 24 || box.height < 24))
+  .map(([el, box]) => `${el.textContent.trim()} ${box.width}x${box.height}`)"""
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_this_is_me_opens_every_page_with_my_card_and_a_seating_nudges_once(
+    new_page, make_played, screen, screenshot_dir
+):
+    shots = screenshot_dir(f"this-is-me/{screen}")
+    tournament = make_played(players=12, rounds=1, slug="me-open")
+    players = list(tournament.players.order_by("pk"))
+    # Round 2 is seated but not started: its seating is not public yet.
+    round_two = seated_round(tournament, players[::-1], number=2, started=False)
+    me = players[6]
+    phone = new_page(**SCREENS[screen], permissions=["notifications"])
+    phone.context.add_init_script(RECORD_NOTIFICATIONS)
+    height = SCREENS[screen]["viewport"]["height"]
+
+    phone.goto(f"/t/{tournament.slug}/seat/")
+    phone.get_by_label("Find my seat").fill(me.name)
+    choose = phone.get_by_role("button", name=re.compile(f"This is me: {me.name}"))
+    expect(choose).to_be_visible()
+    box = choose.bounding_box()
+    assert box
+    assert box["height"] >= 44
+    assert box["width"] >= 44
+    choose.click()
+    card = phone.get_by_role("region", name=re.compile(f"Me: {me.name}"))
+    expect(card).to_contain_text("after round 1 of")
+    expect(choose).to_have_attribute("aria-pressed", "true")
+    assert phone.evaluate(SMALL_TARGETS, "#my-card, #find-seat-results") == []
+
+    # Another page, after a reload: the card first, my row marked, the table on screen.
+    phone.goto(f"/t/{tournament.slug}/")
+    phone.reload()
+    expect(card).to_be_visible()
+    expect(phone.locator("tr.me")).to_contain_text(me.name)
+    first_row = phone.locator("table.standings tbody tr").first
+    assert first_row.bounding_box()["y"] < height, "the standings start below the first screen"
+    phone.screenshot(path=shots / "standings-with-my-card.png")
+
+    # The organiser starts round 2: the card shows my table within a poll, and the phone
+    # shows one notification.
+    start_round(round_two)
+    public_changes.mark_changed(tournament.pk)
+    mine = Seat.objects.select_related("table").get(round=round_two, player=me)
+    where = f"Table {mine.table.number}, seat {mine.position}"
+    table_card = phone.get_by_role("region", name=re.compile(f"My table: {where}"))
+    expect(table_card).to_be_visible()
+    expect(phone.get_by_role("alert")).to_contain_text(
+        f"Your table is ready: table {mine.table.number}"
+    )
+    assert len(notes(phone)) == 1
+    assert f"table {mine.table.number}, seat {mine.position}" in notes(phone)[0]
+    assert phone.evaluate(SMALL_TARGETS, "#my-card") == []
+    phone.screenshot(path=shots / "my-table.png")
+
+    # A second tab shows the same card, and says nothing new: one notification in all.
+    second = phone.context.new_page()
+    second.goto(f"/t/{tournament.slug}/rounds/2/")
+    expect(second.get_by_role("region", name=re.compile(f"My table: {where}"))).to_be_visible()
+    expect(second.get_by_role("alert")).to_have_count(0)
+    assert notes(second) == []
+    assert len(notes(phone)) == 1
+
+    # "Not me" undoes it: no card, no row marked, on this page and the next.
+    second.get_by_role("button", name="Not me").click()
+    expect(second.locator(".my-card")).to_have_count(0)
+    second.goto(f"/t/{tournament.slug}/")
+    expect(second.locator(".my-card")).to_have_count(0)
+    expect(second.locator(".me")).to_have_count(0)

@@ -1,0 +1,102 @@
+"""Installing the public pages as an app, and their offline copy on the players' phones
+(docs/live-updates.md, "Offline and installing the app").
+
+``/manifest.webmanifest``: the web app manifest (name, colours, icons). A view rather than
+a static file: the icons' addresses come from ``static()``, so production names the
+hashed files that whitenoise serves for a year, and the start and scope addresses from the
+URL configuration.
+
+``/sw.js``: the service worker, ``static/js/sw.js`` with the site's static address written
+in. A worker's reach is limited to the folder it is served from, and its script must be
+fetched afresh whenever it changes, so it cannot be an ordinary (hashed, long-cached)
+static file: it is served here with ``Cache-Control: no-cache`` and an ETag (a phone
+asks again at each visit and gets a 304 until it changes), and registered for ``/t/``,
+the tournaments' public pages, only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET
+
+NAME = "Laugh and Lie Down"
+SHORT_NAME = "Laugh & Lie Down"
+# static/css/app.css: --accent (the header) and --paper (the page).
+THEME_COLOUR = "#7a1f1f"
+BACKGROUND_COLOUR = "#fbf8f1"
+WORKER = "js/sw.js"
+# Where the worker's source names the static files' address.
+STATIC_PREFIX_LINE = 'var STATIC_PREFIX = "/static/";'
+
+
+def manifest() -> dict[str, object]:
+    icon = static("icons/icon-192.png")
+    return {
+        "name": NAME,
+        "short_name": SHORT_NAME,
+        "description": "Standings, rounds and seats of the evening's tournament.",
+        "lang": "en-GB",
+        "start_url": reverse("home"),
+        "scope": reverse("home"),
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [
+            {"src": icon, "sizes": "192x192", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": static("icons/maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+        ],
+    }
+
+
+@require_GET
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(
+        json.dumps(manifest(), ensure_ascii=False, indent=2),
+        content_type="application/manifest+json",
+    )
+    patch_cache_control(response, public=True, max_age=60 * 60)
+    return response
+
+
+@cache
+def _worker(path: str, modified: float, static_prefix: str) -> tuple[str, str]:
+    """The worker's text as served, and its ETag (remembered until the file changes)."""
+    source = Path(path).read_text(encoding="utf-8")
+    assert STATIC_PREFIX_LINE in source, f"{path} no longer says {STATIC_PREFIX_LINE}"
+    text = source.replace(STATIC_PREFIX_LINE, f"var STATIC_PREFIX = {json.dumps(static_prefix)};")
+    return text, '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
+def worker_text() -> tuple[str, str]:
+    path = finders.find(WORKER)
+    assert isinstance(path, str), f"static file {WORKER} not found"
+    return _worker(path, Path(path).stat().st_mtime, settings.STATIC_URL)
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    text, etag = worker_text()
+    response: HttpResponse
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        response = HttpResponse(text, content_type="text/javascript; charset=utf-8")
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
