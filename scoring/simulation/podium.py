@@ -33,6 +33,7 @@ Terms:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -217,7 +218,7 @@ def _finishes(
             seated_players = [index for seated in plan.seated for index in seated]
             slot[seated_players] = np.arange(sum(sizes))
             slot[list(plan.seated_byes)] = sum(sizes)
-            results = _round(pools, sizes, players, count, rng)
+            results = _round(pools, sizes, players, count, rng, field.skill is not None)
             if field.skill is not None:
                 who = np.broadcast_to(
                     np.asarray(seated_players, dtype=np.int64), (count, sum(sizes))
@@ -227,7 +228,8 @@ def _finishes(
         else:
             # Each player who plays on takes a random slot's result: shuffling the
             # results of a row is the same as seating its players at random.
-            results = _round(pools, plan.sizes, on.size, count, rng)[:, : on.size]
+            results = _round(pools, plan.sizes, on.size, count, rng, field.skill is not None)
+            results = results[:, : on.size]
             if field.skill is None:
                 shuffled = rng.permuted(results, axis=1)
             else:
@@ -235,9 +237,11 @@ def _finishes(
                 # then hand each table's results out by form.
                 who = rng.permuted(np.broadcast_to(on, (count, on.size)), axis=1)
                 _by_form(results, who, plan.sizes, field.skill, rng)
-                order = np.argsort(who, axis=1)
-                shuffled = np.take_along_axis(results, order, axis=1)
-            if on.size == players:
+                # Each result to the player in its slot (a scatter, no sort); a player
+                # who does not play on keeps nothing.
+                shuffled = np.full((count, players), _SHIFT, dtype=np.int64)
+                shuffled[np.arange(count)[:, None], who] = results
+            if on.size == players or field.skill is not None:
                 packed = shuffled
             else:
                 packed = np.full((count, players), _SHIFT, dtype=np.int64)
@@ -265,21 +269,26 @@ def _by_form(
     rng: np.random.Generator,
 ) -> None:
     """Hand each table's results out again by the players' form, in place: ``results``
-    and ``who`` are (finishes, slots), the slots of the tables of ``sizes`` in order. A
+    and ``who`` are (finishes, slots), the slots of the tables of ``sizes`` in order,
+    each table's results most points first (``_round(..., best_first=True)``). A
     player's form at a table of n is their ``skill`` / (beta √n) plus Gumbel noise (the
     Plackett-Luce model the ratings come from): the table's most points go to the best
     form, and so on down, each result keeping its deals last in and table win."""
     start = 0
-    for size in sizes:
-        end = start + size
-        table = results[:, start:end]
-        points = table & ((1 << _LAST_IN_BITS) - 1)
-        best_first = np.take_along_axis(table, np.argsort(-points, axis=1), axis=1)
-        form = skill[who[:, start:end]] / (RATING_BETA * np.sqrt(size))
-        form = form + rng.gumbel(size=form.shape)
-        out = np.empty_like(table)
-        np.put_along_axis(out, np.argsort(-form, axis=1), best_first, axis=1)
-        results[:, start:end] = out
+    # Runs of tables of one size, done at once: (finishes, tables, size).
+    for size, run in itertools.groupby(sizes):
+        tables = len(list(run))
+        end = start + size * tables
+        shape = (results.shape[0], tables, size)
+        best_first = results[:, start:end].reshape(shape)
+        # Plackett-Luce by an exponential race: the first to finish a race of rate
+        # e^(skill / (beta √n)) has the best form (the same order as skill plus Gumbel
+        # noise, without a logarithm a draw).
+        slowness = np.exp(-skill / (RATING_BETA * np.sqrt(size)))
+        race = rng.standard_exponential(size=shape) * slowness[who[:, start:end]].reshape(shape)
+        out = np.empty_like(best_first)
+        np.put_along_axis(out, np.argsort(race, axis=2), best_first, axis=2)
+        results[:, start:end] = out.reshape(results.shape[0], size * tables)
         start = end
 
 
@@ -292,7 +301,7 @@ _BYE_BIT = 32
 
 
 @lru_cache(maxsize=8)
-def _packed(pools: tuple[RoundPool, ...]) -> tuple[Ints, dict[int, int]]:
+def _packed(pools: tuple[RoundPool, ...], best_first: bool = False) -> tuple[Ints, dict[int, int]]:
     """Every pool's rounds in one flat array, then a bye and an empty seat (nothing),
     and where each size's rounds begin."""
     flat: list[Ints] = []
@@ -302,6 +311,10 @@ def _packed(pools: tuple[RoundPool, ...]) -> tuple[Ints, dict[int, int]]:
         packed = (
             (pool.points + _SHIFT) | (pool.last_in << _LAST_IN_BITS) | (pool.table_win << _WIN_BIT)
         )
+        if best_first:
+            # Each round's seats by points, most first (for ``_by_form``, which hands
+            # them out by form: which seat a result came from no longer matters).
+            packed = np.take_along_axis(packed, np.argsort(-pool.points, axis=1), axis=1)
         offsets[pool.size] = at
         flat.append(packed.ravel())
         at += packed.size
@@ -315,11 +328,12 @@ def _round(
     slots: int,
     count: int,
     rng: np.random.Generator,
+    best_first: bool = False,
 ) -> Ints:
     """``count`` playings of a round whose tables have ``sizes``, each table drawing one
     round of its pool: (count, max(slots, seats) + 2) packed seats, the seats of the
     tables in order, then byes up to ``slots``, then one bye, and last an empty slot."""
-    flat, offsets = _packed(tuple(pools[size] for size in sorted(set(sizes))))
+    flat, offsets = _packed(tuple(pools[size] for size in sorted(set(sizes))), best_first)
     seats = sum(sizes)
     size_at = np.asarray(sizes, dtype=np.int64)
     start_at = np.asarray([offsets[size] for size in sizes], dtype=np.int64)

@@ -6,44 +6,65 @@
 // (class "me"), and the card is asked for again every few seconds with its ETag, as
 // live.js does for pages: the server answers 304 until something public changes.
 //
-// The nudge: the card's data-state names what it shows ("seated-3", "released-3"). When
-// it changes to a new seating or a new release, the page says so at once (role="alert")
-// and, if the player allowed notifications, the phone shows one and vibrates. The state
-// last nudged is kept per tournament, so two open tabs nudge once.
+// The nudge: the card's data-state names what it shows ("seated-3-t4s2": round 3, table
+// 4, seat 2; "released-3", "final-4"). When it shows something not seen before (a new
+// seating, a seat moved, a release), the page says so at once (role="alert") and, if the
+// player allowed notifications, the phone shows one and vibrates. The states already
+// seen are kept per tournament, so two open tabs nudge once and a round withheld and
+// released again says nothing twice.
+//
+// The card's slot (#my-card, in the navigation) may be swapped for a fresh one by
+// live.js: it is looked up each time, and filled again from the kept card at a swap.
 (function () {
   "use strict";
-  var root = document.getElementById("my-card");
   document.documentElement.classList.add("has-me");
-  if (!root) return;
-  var slug = root.dataset.slug;
-  var every = (parseFloat(root.dataset.every) || 4) * 1000;
+  var first = document.getElementById("my-card");
+  if (!first) return;
+  var slug = first.dataset.slug;
+  var every = (parseFloat(first.dataset.every) || 4) * 1000;
+  var urlPattern = first.dataset.cardUrl;
   var meKey = "lld:me:" + slug;
   var seenKey = "lld:me-seen:" + slug;
   var cardKey = "lld:me-card:" + slug;
   var etag = "";
   var timer = null;
+  // Where localStorage is refused (private browsing), the choice lasts this page only.
+  var memory = {};
 
+  function slot() { return document.getElementById("my-card"); }
   function read(key) {
-    try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; }
+    try {
+      var kept = localStorage.getItem(key);
+      if (kept !== null) return JSON.parse(kept);
+    } catch (e) { /* refused: what this page remembers */ }
+    return key in memory ? memory[key] : null;
   }
   function write(key, value) {
+    if (value === null) delete memory[key];
+    else memory[key] = value;
     try {
       if (value === null) localStorage.removeItem(key);
       else localStorage.setItem(key, JSON.stringify(value));
-    } catch (e) { /* private browsing: the choice lasts this page only */ }
+    } catch (e) { /* refused: kept in memory above */ }
   }
-  function cardUrl(pk) { return root.dataset.cardUrl.replace("/0/card/", "/" + pk + "/card/"); }
+  function cardUrl(pk) { return urlPattern.replace("/0/card/", "/" + pk + "/card/"); }
 
   function mark(pk) {
+    var root = slot();
     document.querySelectorAll(".me").forEach(function (el) { el.classList.remove("me"); });
     document.querySelectorAll("[data-this-is-me]").forEach(function (button) {
       button.setAttribute("aria-pressed", String(pk !== null && button.dataset.player === String(pk)));
     });
     if (pk === null) return;
-    document.querySelectorAll('a[href$="/players/' + pk + '/"]').forEach(function (link) {
-      if (root.contains(link)) return;
+    var links = document.querySelectorAll('a[href$="/players/' + pk + '/"]');
+    links.forEach(function (link) {
+      if (root && root.contains(link)) return;
       var row = link.closest("tr, li");
       (row || link).classList.add("me");
+    });
+    // Rows that name the player without a link to their page (the printable results).
+    document.querySelectorAll('[data-player="' + pk + '"]').forEach(function (row) {
+      if (!row.closest("#my-card")) row.classList.add("me");
     });
   }
 
@@ -53,13 +74,37 @@
     var can = "Notification" in window && Notification.permission === "default";
     button.hidden = !can;
     button.addEventListener("click", function () {
-      Notification.requestPermission().then(function () { button.hidden = true; });
+      // Older Safari takes a callback and returns nothing.
+      var asked = Notification.requestPermission(function () { button.hidden = true; });
+      if (asked && asked.then) asked.then(function () { button.hidden = true; });
     });
   }
 
+  // A kept card's clock counts from the server's time when it was kept, moved on by
+  // the time since: clock.js works out the screen's offset from data-now.
+  function aged(html, keptAt) {
+    if (!keptAt) return html;
+    return html.replace(/ data-now="([^"]*)"/g, function (all, now) {
+      var then = Date.parse(now);
+      if (isNaN(then)) return all;
+      return ' data-now="' + new Date(then + (Date.now() - keptAt)).toISOString() + '"';
+    });
+  }
+
+  // The card goes in a box of its own in the slot, so that a nudge's line above it stays
+  // when the card is shown again (the podium chances, stored just after a release, change
+  // the card a second time within seconds).
   function show(html) {
-    root.innerHTML = html;
-    var section = root.querySelector(".my-card");
+    var root = slot();
+    if (!root) return null;
+    var body = root.querySelector(".my-card-body");
+    if (!body) {
+      body = document.createElement("div");
+      body.className = "my-card-body";
+      root.appendChild(body);
+    }
+    body.innerHTML = html;
+    var section = body.querySelector(".my-card");
     if (!section) return null;
     section.querySelector("[data-not-me]").addEventListener("click", forget);
     notifyButton(section);
@@ -67,9 +112,16 @@
     return section;
   }
 
+  function showKept() {
+    var kept = read(cardKey);
+    if (kept && kept.html) return show(aged(kept.html, kept.at));
+    return null;
+  }
+
   function notify(text) {
     var title = document.title.split(" · ").pop();
-    var options = { body: text, tag: "lld-" + slug, vibrate: [200, 100, 200] };
+    // One notification a tournament on the phone's list, each new one sounding again.
+    var options = { body: text, tag: "lld-" + slug, renotify: true, vibrate: [200, 100, 200] };
     if (!("Notification" in window) || Notification.permission !== "granted") {
       if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
       return;
@@ -89,16 +141,18 @@
   function nudge(section) {
     var state = section.dataset.state;
     var seen = read(seenKey);
-    if (seen === state) return;
-    write(seenKey, state);
+    if (seen !== null && !Array.isArray(seen)) seen = [];
+    var news = seen !== null && seen.indexOf(state) === -1;
+    if (seen === null || news) write(seenKey, (seen || []).concat([state]).slice(-30));
     // The first card after choosing is not news; "out" and "waiting" never are.
-    if (seen === null || !/^(seated|bye|released|final)-/.test(state)) return;
+    if (!news || !/^(seated|bye|released|final)-/.test(state)) return;
     var text = section.dataset.nudge;
     if (!text) return;
     var banner = document.createElement("p");
     banner.className = "my-nudge";
     banner.setAttribute("role", "alert");
     banner.textContent = text;
+    var root = slot();
     root.insertBefore(banner, root.firstChild);
     notify(text);
   }
@@ -109,11 +163,13 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(cardUrl(me.pk), { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
-        if (response.status === 404) { forget(); return; }
+        // Not found (the tournament unpublished a moment, the player removed): the
+        // card goes, the choice stays until "Not me" or another "This is me".
+        if (response.status === 404) { hide(); return; }
         if (response.status !== 200) return;
         etag = response.headers.get("ETag") || "";
         return response.text().then(function (html) {
-          write(cardKey, html);
+          write(cardKey, { html: html, at: Date.now() });
           var section = show(html);
           if (section) { mark(me.pk); nudge(section); }
         });
@@ -137,7 +193,14 @@
     mark(pk);
     clearTimeout(timer);
     refresh();
-    root.scrollIntoView({ block: "nearest" });
+    slot().scrollIntoView({ block: "nearest" });
+  }
+
+  function hide() {
+    var root = slot();
+    if (!root) return;
+    root.innerHTML = "";
+    root.hidden = true;
   }
 
   function forget() {
@@ -145,8 +208,7 @@
     write(seenKey, null);
     write(cardKey, null);
     clearTimeout(timer);
-    root.innerHTML = "";
-    root.hidden = true;
+    hide();
     mark(null);
   }
 
@@ -155,8 +217,15 @@
     if (!button) return;
     choose(Number(button.dataset.player), button.dataset.name);
   });
-  // Rows that live.js or htmx swap in are marked again.
-  document.addEventListener("live:swapped", function () { var me = read(meKey); if (me) mark(me.pk); });
+  // A region live.js swaps in brings an empty slot and unmarked rows: filled and marked
+  // again from what the phone keeps.
+  document.addEventListener("live:swapped", function () {
+    var me = read(meKey);
+    if (!me) return;
+    var root = slot();
+    if (root && !root.querySelector(".my-card")) showKept();
+    mark(me.pk);
+  });
   document.addEventListener("htmx:afterSwap", function () { var me = read(meKey); mark(me ? me.pk : null); });
 
   // A tab brought back to the front asks at once.
@@ -166,8 +235,7 @@
 
   var me = read(meKey);
   if (me) {
-    var kept = read(cardKey);
-    if (kept) show(kept);
+    showKept();
     mark(me.pk);
     refresh();
   }

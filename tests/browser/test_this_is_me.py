@@ -108,18 +108,35 @@ def test_this_is_me_opens_every_page_with_my_card_and_a_seating_nudges_once(
     expect(phone.get_by_role("alert")).to_contain_text(
         f"Your table is ready: table {mine.table.number}"
     )
+    # Shown through the service worker where one controls the page: wait for it.
+    phone.wait_for_function("window.__notes.length > 0")
     assert len(notes(phone)) == 1
     assert f"table {mine.table.number}, seat {mine.position}" in notes(phone)[0]
     assert phone.evaluate(SMALL_TARGETS, "#my-card") == []
+    # The tallest card (my table, the opponents, the clock) and Find my seat, while the
+    # round is played: the standings still start on the first screen.
+    first_row = phone.locator("table.standings tbody tr").first
+    assert first_row.bounding_box()["y"] < height, "the standings start below the first screen"
     phone.screenshot(path=shots / "my-table.png")
 
     # A second tab shows the same card, and says nothing new: one notification in all.
     second = phone.context.new_page()
     second.goto(f"/t/{tournament.slug}/rounds/2/")
-    expect(second.get_by_role("region", name=re.compile(f"My table: {where}"))).to_be_visible()
+    second_card = second.get_by_role("region", name=re.compile(f"My table: {where}"))
+    expect(second_card).to_be_visible()
     expect(second.get_by_role("alert")).to_have_count(0)
     assert notes(second) == []
     assert len(notes(phone)) == 1
+
+    # The round page follows the room by swapping its whole content: my card stays. A
+    # change that moves nothing of mine (another player's name) says nothing new.
+    other = players[0]
+    other.name = "Renamed Player"
+    other.save()
+    public_changes.mark_changed(tournament.pk)
+    expect(second.get_by_text("Renamed Player").first).to_be_visible()
+    expect(second_card).to_be_visible()
+    expect(second.get_by_role("alert")).to_have_count(0)
 
     # "Not me" undoes it: no card, no row marked, on this page and the next.
     second.get_by_role("button", name="Not me").click()

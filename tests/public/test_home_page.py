@@ -70,3 +70,17 @@ def test_tonight_first_keeps_the_given_order():
 
     assert names(tonight) == ["A", "B"]
     assert names(rest) == ["C"]
+
+
+def test_a_tournament_left_unfinished_long_ago_is_not_tonights():
+    today = datetime.date(2026, 11, 27)
+    old = TournamentFactory.build(name="Old", date=datetime.date(2026, 3, 1), planned_rounds=3)
+    late = TournamentFactory.build(name="Late", date=datetime.date(2026, 11, 26), planned_rounds=3)
+    for each in (old, late):
+        each.any_started = True
+        each.last_released = 1
+
+    tonight, rest = tonight_first([old, late], today)
+
+    assert names(tonight) == ["Late"]
+    assert names(rest) == ["Old"]

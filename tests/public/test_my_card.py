@@ -30,7 +30,7 @@ def test_while_a_round_is_played_the_card_names_my_table_and_seat(client, make_p
     tournament = playing(make_played)
     mine = seat(tournament, 3, 2)
     page = html(card(client, tournament, mine.player.pk))
-    assert 'data-state="seated-2"' in page
+    assert 'data-state="seated-2-t3s2"' in page
     assert "My table: <strong>Table 3, seat 2</strong>" in page
     assert "Round 2 · deals second" in page
     assert 'data-nudge="Your table is ready: table 3, seat 2 — deals second."' in page
@@ -67,7 +67,7 @@ def test_the_card_follows_the_release_and_answers_304_until_then(client, make_pl
     tournament = playing(make_played)
     pk = seat(tournament, 1, 1).player.pk
     first = card(client, tournament, pk)
-    assert 'data-state="seated-2"' in html(first)
+    assert 'data-state="seated-2-t1s1"' in html(first)
     etag = first["ETag"]
     assert (
         card(
@@ -113,6 +113,17 @@ def test_every_public_page_of_the_tournament_has_the_card_slot_and_this_is_me(cl
     assert found.count("data-this-is-me") == 12
     # The projector is the room's, not a phone's: no card there.
     assert slot not in html(client.get(reverse("projector", args=[tournament.slug])))
+
+
+def test_a_player_who_left_the_tournament_is_told_so(client, make_played):
+    tournament = playing(make_played)
+    gone = Player.objects.get(tournament=tournament, ref="late")
+    gone.active = False
+    gone.save()
+    public_changes.mark_changed(tournament.pk)
+    page = html(card(client, tournament, gone.pk))
+    assert "You have left the tournament" in page
+    assert "ask the organiser" not in page
 
 
 @pytest.mark.parametrize(

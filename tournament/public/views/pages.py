@@ -23,7 +23,7 @@ from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
 from tournament.kernel.charts import ChartPoint, ChartTick, LineChart
 from tournament.kernel.http import HtmxHttpRequest, wants_fragment
-from tournament.models import Round, Tournament
+from tournament.models import Player, Round, Tournament
 from tournament.public import room
 from tournament.public.cache import cached_public_page
 from tournament.public.chances import chances_view, need_words, percent
@@ -148,16 +148,22 @@ def player_card(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     context = _player_summary(tournament, pk)
     context["state"] = card_state(context["now"], context["progress"])
+    # A player who left the tournament (dropped) is told so rather than to ask.
+    context["left"] = not Player.objects.filter(pk=pk, active=True).exists()
     return render(request, "public/_my_card.html", context)
 
 
 def card_state(now: room.NowPlaying | None, progress: room.Progress) -> str:
     """What the card shows, as a word the phone compares with what it last saw: the
-    round the player is seated in ("seated-3"), sits out ("bye-3") or is not in
+    round, table and seat the player is seated at ("seated-3-t4s2"), the round they sit
+    out ("bye-3") or are not in
     ("out-3"), else the last released round ("released-2", "final-4") or "waiting"."""
+    if now is not None and now.placement is not None:
+        # The table and seat too: a player moved to another seat is told again.
+        place = now.placement
+        return f"seated-{now.round_number}-t{place.table.number}s{place.player.position}"
     if now is not None:
-        kind = "seated" if now.placement else "bye" if now.bye else "out"
-        return f"{kind}-{now.round_number}"
+        return f"{'bye' if now.bye else 'out'}-{now.round_number}"
     if progress.started:
         return f"{'final' if progress.final else 'released'}-{progress.after_round}"
     return "waiting"

@@ -78,13 +78,23 @@ def in_play(tournament: Tournament) -> bool:
     return bool(getattr(tournament, "any_started", False)) and not final
 
 
+# How far from today a tournament in play may be dated and still be tonight's: an evening
+# that runs past midnight, or a date typed a day out.
+RECENT_DAYS = 1
+
+
 def tonight_first(
     tournaments: list[Tournament], today: date
 ) -> tuple[list[Tournament], list[Tournament]]:
     """The home page's two lists, each keeping the given order: tonight's tournaments (in
     play, or dated today), shown first and large, and the rest. In play comes before
-    merely dated today."""
-    playing = [t for t in tournaments if in_play(t)]
+    merely dated today. A tournament in play dated more than a day away is not tonight's
+    (one left unfinished months ago stays in the list below)."""
+    playing = [
+        t
+        for t in tournaments
+        if in_play(t) and (t.date is None or abs((t.date - today).days) <= RECENT_DAYS)
+    ]
     today_only = [t for t in tournaments if t.date == today and t not in playing]
     tonight = playing + today_only
     return tonight, [t for t in tournaments if t not in tonight]
