@@ -184,3 +184,13 @@ def test_sorted_by_another_column_the_standings_highlight_no_tiebreak(client, ma
         sorted_page,
     )
     assert sorted_page.count("aria-sort=") == 1
+
+
+def test_final_standings_name_the_winner_and_runners_up_and_provisional_ones_do_not(
+    client, make_played
+):
+    final = make_played(players=12, rounds=2, planned_rounds=2, slug="done-open")
+    page = html_of(client, "standings", final)
+    assert 'aria-label="Winner and runners-up"' in page
+    provisional = make_played(players=12, rounds=2, planned_rounds=3, slug="going-open")
+    assert 'aria-label="Winner and runners-up"' not in html_of(client, "standings", provisional)
