@@ -10,8 +10,9 @@ process), the best of ``--repeat`` runs of the Monte Carlo, the time per finish 
 player-round, and the ratio to the target (3 s for 1,000 players, 3 rounds left, 10,000
 finishes). Then the same field with skill from ratings (each player's mu less the field's
 mean drawn with a spread of ``--rating-spread``, 3 rating points by default), as in a
-rated series, timed in the same run, and its ratio to the equal-skill run. Numpy is held
-to one thread, as one core is the target.
+rated series, timed in the same run, and its ratio to the equal-skill run. ``--pending N``
+leaves the last N tables of five of round 2 with no result yet, played in every finish
+(none by default). Numpy is held to one thread, as one core is the target.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from scoring.rulesets import STANDARD  # noqa: E402
 from scoring.simulation.podium import (  # noqa: E402
     Chances,
     Field,
+    PendingRound,
     RoundsLeft,
     podium_chances,
     pool_for,
@@ -50,6 +52,7 @@ def main() -> None:
     parser.add_argument("--finishes", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rating-spread", type=float, default=3.0)
+    parser.add_argument("--pending", type=int, default=0)
     args = parser.parse_args()
 
     started = time.perf_counter()
@@ -58,16 +61,25 @@ def main() -> None:
 
     rng = np.random.default_rng(0)
     rounds = rng.integers(15, 45, size=(args.players, 2))
+    played = np.ones(rounds.shape, dtype=bool)
+    waiting = args.players - 5 * args.pending
+    rounds[waiting:, 1] = 0
+    played[waiting:, 1] = False
     field = Field(
         points=rounds.sum(axis=1),
         last_in=rng.integers(0, 4, size=args.players),
         table_wins=rng.integers(0, 3, size=args.players),
         rounds=rounds,
-        played=np.ones(rounds.shape, dtype=bool),
+        played=played,
         plays_on=np.ones(args.players, dtype=bool),
         leader=int(np.argmax(rounds.sum(axis=1))),
     )
-    plan = RoundsLeft(rounds_left=args.rounds_left, sizes=(5,) * (args.players // 5))
+    tables = tuple(tuple(range(start, start + 5)) for start in range(waiting, args.players, 5))
+    plan = RoundsLeft(
+        rounds_left=args.rounds_left,
+        sizes=(5,) * (args.players // 5),
+        pending=(PendingRound(1, tables),) if tables else (),
+    )
     tiebreaks = ("last_in", "table_wins", "countback")
 
     def timed(of: Field) -> tuple[Chances, list[float]]:
@@ -84,7 +96,7 @@ def main() -> None:
     player_rounds = args.finishes * args.players * args.rounds_left
     print(
         f"podium chances: {args.players:,} players, {args.rounds_left} rounds left, "
-        f"{args.finishes:,} finishes"
+        f"{args.finishes:,} finishes, {args.pending} tables with no result yet"
     )
     print(f"  round pool (once a process): {pool_seconds:.2f} s")
     runs = ", ".join(f"{t:.2f}" for t in times)

@@ -17,6 +17,20 @@
   It needs the lying-down order (``DealFacts.laid_down``) and is zero-sum.
 
 *points* below means the per-deal score in every system (units under stakes).
+
+*deal bounds* (``deal_bounds``): the lowest and highest points one seat can score in one
+deal at a table size, as the dealer and as another seat, over every deal a score sheet
+accepts (cards won and left over in pairs, at least 2 left over, 52 in all, one last in,
+a lying-down order). Every deal the play can give is among them, so the bounds are never
+tighter than the game's, and each is reached by a deal a sheet accepts:
+
+- winner-advantage: 0 (no pair, not last in) to 26 (last in with the whole pack);
+- classic stakes: the stake paid, the prize when last in, and the units of the smallest
+  or largest final pile: 0 cards, or 2 for the seat that takes the left over (at least 2),
+  to 50 cards, or 52 for the seat that takes them;
+- Caidis at a table of n: another seat from 1 − n (first to lie down) to n (last in, and
+  the dealer's stake for the most pairs); the dealer from −n (first to lie down, paying
+  its stake to another's most pairs) to n − 1 (last in: its own stake stays with it).
 """
 
 from __future__ import annotations
@@ -25,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.rules import DealFacts, Leave, dealers
+from scoring.rules import CARDS_IN_PACK, DealFacts, Leave, dealers
 from scoring.rulesets import STANDARD, LeftOverTo, RuleSet, rounding, units
 
 
@@ -120,6 +134,54 @@ def score_deal(
     if system is ScoringSystem.CAIDIS:
         return caidis(deal, dealer, rule_set)
     return classic_stakes(deal, dealer, rule_set)
+
+
+# The fewest cards a deal leaves over: the last-in player always still holds a pair.
+MIN_LEFT_OVER = 2
+
+
+@dataclass(frozen=True)
+class DealBounds:
+    """The lowest and highest points one seat can score in one deal at a table size, as
+    the dealer and as another seat (``(lowest, highest)`` each)."""
+
+    dealer: tuple[int, int]
+    other: tuple[int, int]
+
+
+def deal_bounds(system: ScoringSystem, rule_set: RuleSet, size: int) -> DealBounds:
+    """The deal bounds of a seat at a table of ``size`` under ``system`` and ``rule_set``
+    (the module's docstring says what they are and why they are reached)."""
+    if system is ScoringSystem.WINNER_ADVANTAGE:
+        every = (0, CARDS_IN_PACK // 2)
+        return DealBounds(every, every)
+    if system is ScoringSystem.CAIDIS:
+        return DealBounds((-size, size - 1), (1 - size, size))
+    params = rule_set.params(size)
+    return DealBounds(
+        _stakes_bounds(
+            params.dealer_stake, params.last_in_prize, params.break_even, rule_set, True
+        ),
+        _stakes_bounds(
+            params.other_stake, params.last_in_prize, params.break_even, rule_set, False
+        ),
+    )
+
+
+def _stakes_bounds(
+    stake: int, prize: int, break_even: int, rule_set: RuleSet, dealer: bool
+) -> tuple[int, int]:
+    """A seat's lowest and highest net of a deal under classic stakes. Units grow with
+    the final pile, so the extremes are at its smallest and largest, last in or not."""
+    nets = []
+    for last_in in (False, True):
+        takes = last_in if rule_set.left_over_to is LeftOverTo.LAST_IN else dealer
+        smallest, largest = (
+            (MIN_LEFT_OVER, CARDS_IN_PACK) if takes else (0, CARDS_IN_PACK - MIN_LEFT_OVER)
+        )
+        won = prize if last_in else 0
+        nets += [-stake + won + units(final, break_even) for final in (smallest, largest)]
+    return min(nets), max(nets)
 
 
 @dataclass(frozen=True)

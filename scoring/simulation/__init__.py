@@ -16,8 +16,9 @@ The modules are the steps of a deal: ``cards`` (the pack and the deal), ``play``
 play, to the facts), ``strategies`` (the choice of a capture), ``registry`` (strategies
 by key, and players), ``variants`` (the sources' play rules), ``run`` (a run of deals
 from a seed); ``constants`` holds every constant with why. ``analysis`` measures what
-the game is like from many simulated deals (docs/game-analysis.md); ``podium`` and
-``advisor`` play whole rounds and tournaments from pools of them.
+the game is like from many simulated deals (docs/game-analysis.md); ``pools`` makes
+rounds of them, from which ``podium`` (with ``field``, what it starts from) and
+``advisor`` play whole rounds and tournaments.
 
 Public API
 ----------

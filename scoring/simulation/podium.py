@@ -1,155 +1,107 @@
 """Podium chances: each player's chance of winning and of the top three, by playing the
 rounds left many times over (Monte Carlo) from deals the simulator played.
 
-Terms:
+Terms (``scoring.simulation.pools`` defines the pools and their round bounds,
+``scoring.simulation.field`` the field, the pending tables, the plan and what is out of
+reach):
 
-- *deal pool*: simulated deals at one table size under a tournament's rule set and
-  scoring system, each scored per seat (``scoring.systems.score_deal``) and turned so
-  that seat 1 of a row is the dealer. Every seat has the default skill (equal skill).
-- *round pool*: rounds at one table size made from the deal pool: a round deals each
-  seat in turn ``rotations`` times, so each round draws ``size × rotations`` deals from
-  the pool, dealer passing left; for each seat its points, its deals last in and
-  whether it topped the table (a table win, shared tops count for each).
-- *field*: the standings after the last released round, as figures: points, deals last
-  in, table wins and each released round's total, and who still plays.
-- *rounds left* (``RoundsLeft``, the *plan*): how many, the next round's tables when it
-  is seated (player indexes, seat 1 first), the table sizes of a drawn round, and what
-  a bye scores.
-- *finish*: one playing of the rounds left. A drawn round seats the players who still
-  play by a random split into the plan's table sizes (every split as likely: not the
-  seating engine, which also keeps players apart and mixes tables; with equal skill the
-  order of seats does not change the chances); a player beyond the tables sits out and
-  scores the bye. Each table draws one round from its size's pool.
+- *finish*: one playing of the pending tables, then of the rounds left. A pending table,
+  like a table of the seated next round, draws one round from its size's pool; its
+  points count in the player's gains, deals last in and table wins, and as their total
+  of that released round (for best round and countback). A drawn round seats the
+  players who still play by a random split into the plan's table sizes (every split as
+  likely: not the seating engine, which also keeps players apart and mixes tables; with
+  equal skill the order of seats does not change the chances); a player beyond the
+  tables sits out and scores the bye. Each table draws one round from its size's pool.
 - *ranking a finish*: points, then the tournament's tiebreaks in its order as far as
   the simulated figures go: deals last in, table wins, best round and countback
   (round totals, latest first) are simulated; opponents' points is not, so the ranking
   stops before it. Players still tied are put in a random order. The figures are packed
   into one 62-bit key a player; a tiebreak that no longer fits is left out (noted in
   ``Chances.tiebreaks_used``).
+- *reachable*: a place not proved out of reach (``Chances.win_reachable``,
+  ``top3_reachable``).
 - *what a player needs*: for a player who wins in at least ``NEED_MIN_WINS`` finishes,
   the median of (their points in the rounds left − the leader's) over those finishes,
-  rounded: "about 6 points more than the leader".
+  rounded: "about 6 points more than the leader". Points at pending tables count in it.
+
+The pools, the field and the plan are imported from here too (``__all__``).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.rulesets import RuleSet
-from scoring.simulation.run import simulate
-from scoring.systems import ScoringSystem, score_deal
+from scoring.simulation.field import (
+    Bools,
+    Field,
+    PendingRound,
+    RoundsLeft,
+    final_bounds,
+    out_of_reach,
+)
+from scoring.simulation.pools import (
+    POOL_DEALS,
+    POOL_ROUNDS,
+    Ints,
+    RoundPool,
+    deal_pool,
+    pool_for,
+    round_bounds,
+    round_pool,
+)
 
-# Deals simulated a table size: enough that a round's draw repeats no shape often;
-# 2,000 deals take about 0.1 s.
-POOL_DEALS = 2000
-# Rounds made from them a table size (numpy draws, no play).
-POOL_ROUNDS = 4096
+__all__ = [
+    "NEED_MIN_WINS",
+    "POOL_DEALS",
+    "POOL_ROUNDS",
+    "RATING_BETA",
+    "SIMULATED_TIEBREAKS",
+    "Chances",
+    "Field",
+    "PendingRound",
+    "RoundPool",
+    "RoundsLeft",
+    "deal_pool",
+    "final_bounds",
+    "out_of_reach",
+    "podium_chances",
+    "pool_for",
+    "round_bounds",
+    "round_pool",
+]
+
 # A player's "what you need" is shown from this many winning finishes up.
 NEED_MIN_WINS = 20
 # Samples a block, so that a block's arrays stay near 16 MB whatever the field.
 _BLOCK_CELLS = 2_000_000
 _KEY_BITS = 62
 
-Ints = NDArray[np.int64]
 
-
-@dataclass(frozen=True, eq=False)
-class RoundPool:
-    """Rounds at one table size: ``points``, ``last_in`` and ``table_win`` are (rounds,
-    size) arrays, seat 1 first."""
-
-    size: int
-    points: Ints
-    last_in: Ints
-    table_win: Ints
-
-
-def deal_pool(
-    rule_set: RuleSet, system: ScoringSystem, size: int, deals: int = POOL_DEALS, seed: int = 0
-) -> tuple[Ints, Ints]:
-    """Points and last-in (0/1) of simulated deals, one row a deal, the dealer first."""
-    points = np.zeros((deals, size), dtype=np.int64)
-    last_in = np.zeros((deals, size), dtype=np.int64)
-    for row, played in enumerate(simulate(rule_set, system, size, deals, seed)):
-        turn = played.dealer - 1
-        scored = score_deal(played.facts, played.dealer, system, rule_set)
-        points[row] = np.roll(np.asarray(scored, dtype=np.int64), -turn)
-        last_in[row, (played.facts.last_in - 1 - turn) % size] = 1
-    return points, last_in
-
-
-def round_pool(
-    points: Ints, last_in: Ints, rotations: int, rounds: int = POOL_ROUNDS, seed: int = 0
-) -> RoundPool:
-    """``rounds`` rounds drawn from a deal pool (rows dealer first): deal ``j`` of a
-    round is dealt by seat ``j mod size``."""
-    size = points.shape[1]
-    per_round = size * rotations
-    rng = np.random.default_rng(seed)
-    drawn = rng.integers(0, points.shape[0], size=(rounds, per_round))
-    # Seat s of deal j is the deal pool's column (s - j) mod size: the dealer's is 0.
-    column = (np.arange(size)[None, :] - np.arange(per_round)[:, None]) % size
-    totals = points[drawn[:, :, None], column[None, :, :]].sum(axis=1)
-    lasts = last_in[drawn[:, :, None], column[None, :, :]].sum(axis=1)
-    wins = (totals == totals.max(axis=1, keepdims=True)).astype(np.int64)
-    return RoundPool(size, totals, lasts, wins)
-
-
-@lru_cache(maxsize=32)
-def pool_for(rule_set: RuleSet, system: ScoringSystem, size: int, rotations: int) -> RoundPool:
-    """The round pool of a table size under a rule set and scoring, made once a process."""
-    points, last_in = deal_pool(rule_set, system, size, seed=size)
-    return round_pool(points, last_in, rotations, seed=size)
-
-
-@dataclass(frozen=True)
-class Field:
-    """The standings after the last released round, one entry a player (the same order
-    everywhere). ``rounds`` is (players, released rounds) of round totals, 0 for a round
-    not played; ``played`` says which were played (for the best round)."""
-
-    points: Ints
-    last_in: Ints
-    table_wins: Ints
-    rounds: Ints
-    played: NDArray[np.bool_]
-    plays_on: NDArray[np.bool_]
-    # The index of the leader (rank 1, the first listed when shared).
-    leader: int
-    # Each player's rating (openskill's mu) less the field's mean, from a series'
-    # ratings before this tournament (0 for a player without one); None: equal skill.
-    skill: NDArray[np.float64] | None = None
-
-
-@dataclass(frozen=True)
-class RoundsLeft:
-    """The rounds left. ``seated``: the next round's tables (player indexes, seat 1
-    first) and who sits it out, when it is seated; ``sizes``: the table sizes of a drawn
-    round for the players who play on (fewer seats than players: the rest sit out)."""
-
-    rounds_left: int
-    sizes: tuple[int, ...]
-    bye_points: int = 0
-    seated: tuple[tuple[int, ...], ...] | None = None
-    seated_byes: tuple[int, ...] = ()
+class Stopped(Exception):
+    """Working out the chances was stopped between blocks of finishes."""
 
 
 @dataclass(frozen=True)
 class Chances:
     """Each player's chance of winning and of the top three (fractions), and the points
-    more than the leader they need in the rounds left (None: too few winning finishes)."""
+    more than the leader they need in the rounds left (None: too few winning finishes).
+    ``win_reachable`` and ``top3_reachable`` are False only where the place is proved
+    out of reach (``out_of_reach``), so that a chance there is 0 whatever the deals."""
 
     win: NDArray[np.float64]
     top3: NDArray[np.float64]
     need: tuple[int | None, ...]
     finishes: int
     tiebreaks_used: tuple[str, ...]
+    win_reachable: Bools
+    top3_reachable: Bools
 
 
 # The tiebreaks a finish can rank by; the ranking stops at any other (opponents' points).
@@ -163,8 +115,11 @@ def podium_chances(
     tiebreaks: Sequence[str],
     finishes: int = 10_000,
     seed: int = 0,
+    keep_going: Callable[[], bool] | None = None,
 ) -> Chances:
-    """The chances of ``field`` over ``plan`` in ``finishes`` finishes from ``seed``."""
+    """The chances of ``field`` over ``plan`` in ``finishes`` finishes from ``seed``.
+    ``keep_going`` is asked between blocks of finishes; when it says stop (what they are
+    worked out for has moved on), ``Stopped`` is raised."""
     players = field.points.shape[0]
     rng = np.random.default_rng(seed)
     block = max(1, min(finishes, _BLOCK_CELLS // max(players, 1)))
@@ -175,6 +130,8 @@ def podium_chances(
     used: tuple[str, ...] = ()
     done = 0
     while done < finishes:
+        if done and keep_going is not None and not keep_going():
+            raise Stopped(f"stopped after {done} of {finishes} finishes")
         count = min(block, finishes - done)
         gains, key, used = _finishes(field, plan, pools, tiebreaks, count, rng)
         top = _top_three(key)
@@ -185,12 +142,20 @@ def podium_chances(
         winners.append(top[:, 0])
         margins.append(gains[rows, top[:, 0]] - gains[:, field.leader])
         done += count
+    bounds = final_bounds(field, plan, pools)
+    if bounds is None:
+        win_reachable = top3_reachable = np.ones(players, dtype=np.bool_)
+    else:
+        win_reachable = ~out_of_reach(*bounds, places=1)
+        top3_reachable = ~out_of_reach(*bounds, places=3)
     return Chances(
         win=wins / finishes,
         top3=tops / finishes,
         need=_needs(np.concatenate(winners), np.concatenate(margins), players),
         finishes=finishes,
         tiebreaks_used=used,
+        win_reachable=win_reachable,
+        top3_reachable=top3_reachable,
     )
 
 
@@ -208,23 +173,25 @@ def _finishes(
     last_in = np.broadcast_to(field.last_in, (count, players)).copy()
     table_wins = np.broadcast_to(field.table_wins, (count, players)).copy()
     totals: list[Ints] = []
+    # The released rounds' totals that pending tables complete: column -> (totals made
+    # by them, who played them).
+    completed: dict[int, tuple[Ints, Bools]] = {}
+    for pending in plan.pending:
+        points = _score(
+            _seated_round(field, pools, pending.tables, (), count, rng),
+            plan.bye_points,
+            gains,
+            last_in,
+            table_wins,
+        )
+        at_table = np.zeros(players, dtype=np.bool_)
+        at_table[[index for table in pending.tables for index in table]] = True
+        before, played = completed.get(pending.column, (0, np.zeros(players, dtype=np.bool_)))
+        completed[pending.column] = (before + points, played | at_table)
     on = np.flatnonzero(field.plays_on)
     for number in range(plan.rounds_left):
         if number == 0 and plan.seated is not None:
-            sizes = tuple(len(seated) for seated in plan.seated)
-            # Slot k of the round is seat k of the tables in order; a player not seated
-            # takes an empty slot (a bye, or nothing for one who does not play on).
-            slot = np.full(players, -1, dtype=np.int64)
-            seated_players = [index for seated in plan.seated for index in seated]
-            slot[seated_players] = np.arange(sum(sizes))
-            slot[list(plan.seated_byes)] = sum(sizes)
-            results = _round(pools, sizes, players, count, rng, field.skill is not None)
-            if field.skill is not None:
-                who = np.broadcast_to(
-                    np.asarray(seated_players, dtype=np.int64), (count, sum(sizes))
-                )
-                _by_form(results, who, sizes, field.skill, rng)
-            packed = results[:, slot]
+            packed = _seated_round(field, pools, plan.seated, plan.seated_byes, count, rng)
         else:
             # Each player who plays on takes a random slot's result: shuffling the
             # results of a row is the same as seating its players at random.
@@ -246,14 +213,45 @@ def _finishes(
             else:
                 packed = np.full((count, players), _SHIFT, dtype=np.int64)
                 packed[:, on] = shuffled
-        points = (packed & ((1 << _LAST_IN_BITS) - 1)) - _SHIFT
-        points += ((packed >> _BYE_BIT) & 1) * plan.bye_points
-        gains += points
-        last_in += (packed >> _LAST_IN_BITS) & ((1 << (_WIN_BIT - _LAST_IN_BITS)) - 1)
-        table_wins += (packed >> _WIN_BIT) & 1
-        totals.append(points)
-    key, used = _ranking_key(field, gains, last_in, table_wins, totals, tiebreaks, rng)
+        totals.append(_score(packed, plan.bye_points, gains, last_in, table_wins))
+    key, used = _ranking_key(field, gains, last_in, table_wins, totals, completed, tiebreaks, rng)
     return gains, key, used
+
+
+def _seated_round(
+    field: Field,
+    pools: dict[int, RoundPool],
+    tables: tuple[tuple[int, ...], ...],
+    byes: tuple[int, ...],
+    count: int,
+    rng: np.random.Generator,
+) -> Ints:
+    """``count`` playings of tables seated as given (player indexes, seat 1 first) and
+    byes: (count, players) packed seats, nothing for a player neither seated nor out."""
+    players = field.points.shape[0]
+    sizes = tuple(len(table) for table in tables)
+    # Slot k of the round is seat k of the tables in order; a player not seated takes an
+    # empty slot (a bye, or nothing for one who does not play on).
+    slot = np.full(players, -1, dtype=np.int64)
+    seated_players = [index for table in tables for index in table]
+    slot[seated_players] = np.arange(sum(sizes))
+    slot[list(byes)] = sum(sizes)
+    results = _round(pools, sizes, players, count, rng, field.skill is not None)
+    if field.skill is not None:
+        who = np.broadcast_to(np.asarray(seated_players, dtype=np.int64), (count, sum(sizes)))
+        _by_form(results, who, sizes, field.skill, rng)
+    return results[:, slot]
+
+
+def _score(packed: Ints, bye_points: int, gains: Ints, last_in: Ints, table_wins: Ints) -> Ints:
+    """Add a round's packed seats (count, players) to the gains, deals last in and table
+    wins, in place; each player's total of the round."""
+    points = (packed & ((1 << _LAST_IN_BITS) - 1)) - _SHIFT
+    points += ((packed >> _BYE_BIT) & 1) * bye_points
+    gains += points
+    last_in += (packed >> _LAST_IN_BITS) & ((1 << (_WIN_BIT - _LAST_IN_BITS)) - 1)
+    table_wins += (packed >> _WIN_BIT) & 1
+    return points
 
 
 # openskill's default beta, the spread of one player's performance in rating points:
@@ -355,28 +353,39 @@ def _ranking_key(
     last_in: Ints,
     table_wins: Ints,
     totals: list[Ints],
+    completed: dict[int, tuple[Ints, Bools]],
     tiebreaks: Sequence[str],
     rng: np.random.Generator,
 ) -> tuple[Ints, tuple[str, ...]]:
     """One integer a player and finish, larger ranks higher: points, the simulated
-    tiebreaks in order while they fit in 62 bits, then a random order."""
+    tiebreaks in order while they fit in 62 bits, then a random order. ``totals`` are
+    the rounds left's totals, ``completed`` the released rounds' totals that pending
+    tables made and who played them, by column."""
     count, players = gains.shape
     parts: list[Ints] = [field.points[None, :] + gains]
     used: list[str] = []
+    lowest = np.iinfo(np.int32).min
     for key in tiebreaks:
         if key == "last_in":
             figures = [last_in]
         elif key == "table_wins":
             figures = [table_wins]
         elif key == "best_round":
-            released = np.where(field.played, field.rounds, np.iinfo(np.int32).min)
-            best = released.max(axis=1, initial=np.iinfo(np.int32).min)[None, :]
+            released = np.where(field.played, field.rounds, lowest)
+            best = released.max(axis=1, initial=lowest)[None, :]
+            for column, (made, played) in completed.items():
+                best = np.maximum(best, np.where(played, field.rounds[:, column] + made, lowest))
             for total in totals:
                 best = np.maximum(best, total)
             figures = [best]
         elif key == "countback":
             figures = [*reversed(totals)]
-            figures += [field.rounds[None, :, k] for k in reversed(range(field.rounds.shape[1]))]
+            figures += [
+                field.rounds[None, :, k] + completed[k][0]
+                if k in completed
+                else field.rounds[None, :, k]
+                for k in reversed(range(field.rounds.shape[1]))
+            ]
         else:  # not among SIMULATED_TIEBREAKS: the ranking stops here
             break
         parts_before = len(parts)

@@ -9,8 +9,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from tests.factories import played_tournament
-from tournament.models import Adjustment, Player, PodiumChances, Round
+from scoring.simulation.podium import PendingRound, podium_chances
+from tests.factories import TournamentFactory, a_deal, make_players, played_tournament, seated_round
+from tournament.models import Adjustment, Player, PodiumChances, Round, Seat
 from tournament.public import chances
 from tournament.rounds.services import release_round
 from tournament.shared.public_changes import mark_changed
@@ -247,3 +248,36 @@ def series_ratings_before(season, tournament):
 def tournament_points(tournament, player):
     rows = tournament_standings(tournament, released_only=True).standings.rows
     return next(row.points for row in rows if row.key == player.pk)
+
+
+@pytest.mark.django_db
+def test_a_released_table_with_no_result_yet_is_still_to_play_in_every_finish(monkeypatch):
+    """Round 2 of 3 released while its table 2 has no result: the chances play that table
+    with its players in seat order, as round 2's, before round 3."""
+    tournament = TournamentFactory(published=True, planned_rounds=3)
+    field = make_players(tournament, 10)
+    for number in (1, 2):
+        seated_round(
+            tournament,
+            field if number == 1 else field[::-1],
+            number=number,
+            released=True,
+            deals=lambda table, size, number=number: (
+                None if (number, table) == (2, 2) else [a_deal(size)] * size
+            ),
+        )
+    plans = []
+
+    def recorded(field, plan, *args, **kwargs):
+        plans.append(plan)
+        return podium_chances(field, plan, *args, **kwargs)
+
+    monkeypatch.setattr(chances, "podium_chances", recorded)
+    figures = chances.work_out(tournament, finishes=2000)
+    at = {int(pk): index for index, pk in enumerate(figures["players"])}
+    waiting = Seat.objects.filter(round__number=2, table__number=2).order_by("position")
+    (plan,) = plans
+    assert plan.rounds_left == 1
+    assert plan.pending == (PendingRound(1, (tuple(at[seat.player_id] for seat in waiting),)),)
+    wins = [win for win, _, _ in figures["players"].values()]
+    assert sum(wins) == pytest.approx(1.0, abs=0.001)

@@ -181,3 +181,27 @@ def test_a_stronger_rating_raises_a_players_chances_over_equal_skill():
     assert equal.win[7] < 0.1
     assert rated.win[7] > 2 * equal.win[7]
     assert rated.win.sum() == pytest.approx(1.0)
+
+
+def test_working_out_stops_between_blocks_when_told(monkeypatch):
+    """``keep_going`` is asked between blocks of finishes: a "no" stops the work there
+    (what it is worked out for has moved on), a "yes" every time changes nothing."""
+    import scoring.simulation.podium as podium
+
+    # Blocks of two finishes for three players.
+    monkeypatch.setattr(podium, "_BLOCK_CELLS", 6)
+    field = _field((10, 8, 7))
+    plan = RoundsLeft(rounds_left=1, sizes=(3,))
+    asked = []
+
+    def until_the_third_block():
+        asked.append(True)
+        return len(asked) < 3
+
+    with pytest.raises(podium.Stopped, match="stopped after 6 of 20 finishes"):
+        podium_chances(field, plan, {3: TINY}, (), finishes=20, keep_going=until_the_third_block)
+    always = podium_chances(
+        field, plan, {3: TINY}, (), finishes=20, seed=1, keep_going=lambda: True
+    )
+    never_asked = podium_chances(field, plan, {3: TINY}, (), finishes=20, seed=1)
+    assert np.array_equal(always.win, never_asked.win)

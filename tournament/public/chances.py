@@ -27,7 +27,14 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring.simulation.podium import Chances, Field, RoundsLeft, podium_chances, pool_for
+from scoring.simulation.podium import (
+    Chances,
+    Field,
+    PendingRound,
+    RoundsLeft,
+    podium_chances,
+    pool_for,
+)
 from tournament.models import Bye, Player, PodiumChances, Round, Seat, TablePolicy, Tournament
 from tournament.rounds.seating import splits_for
 from tournament.rounds.seating_request import seating_sizes
@@ -137,14 +144,24 @@ def work_out(
         skill=skill,
     )
     seated, seated_byes = _next_round(tournament, after + 1, index)
+    # A released table with no result yet is still to play, in every finish.
+    column_of = {number: at for at, number in enumerate(standings.round_numbers)}
+    pending: dict[int, list[tuple[int, ...]]] = {}
+    for table in facts.tables:
+        if not table.deals:
+            pending.setdefault(column_of[table.round_number], []).append(
+                tuple(index[pk] for pk in table.players)
+            )
     plan = RoundsLeft(
         rounds_left=tournament.planned_rounds - after,
         sizes=_drawn_sizes(tournament, int(field.plays_on.sum())),
         bye_points=bye_points(tournament),
         seated=seated,
         seated_byes=seated_byes,
+        pending=tuple(PendingRound(at, tuple(tables)) for at, tables in sorted(pending.items())),
     )
     sizes = set(plan.sizes) | {len(table) for table in seated or ()}
+    sizes |= {len(table) for tables in pending.values() for table in tables}
     pools = {
         size: pool_for(
             tournament.rules, tournament.scoring_system, size, tournament.rotations_per_round
