@@ -2,9 +2,11 @@
 """The project's everyday commands, needing nothing but Python 3.11+.
 
     python3 run.py demo [HOST:PORT]   set up, load the demo tournament and serve it
-                                      (development server, http://127.0.0.1:8000)
+                                      (development server, http://127.0.0.1:8000) with
+                                      the task worker beside it
     python3 run.py serve [HOST:PORT]  serve the real thing to the room, e.g. a laptop on
                                       the pub's wifi (gunicorn, debug off; 0.0.0.0:8000)
+                                      with the task worker beside it
     python3 run.py test [ARGS]        run the whole test suite (lint, types, layers, checks,
                                       then pytest on every core); ARGS go to pytest, e.g.
                                       `-n 0 tests/project/test_run.py` runs one file, in
@@ -222,12 +224,98 @@ def demo_site(host: str, port: int) -> str:
     return f"http://{url_host(opened)}:{port}"
 
 
+WORKER = "run_worker"
+# A worker that dies this many times within RESTART_WINDOW seconds is started again only
+# after RESTART_PAUSE seconds: a worker failing at start must not spin.
+RESTARTS = 5
+RESTART_WINDOW = 60.0
+RESTART_PAUSE = 10.0
+
+
+def worker_command() -> list[str]:
+    """The task worker (``manage.py run_worker``): the podium chances, the views a page
+    found missing and the format advisor's larger questions, off the requests."""
+    return [str(PYTHON), "manage.py", WORKER]
+
+
+def run_with_worker(server: list[str], env: dict[str, str] | None = None) -> None:
+    """Run ``server`` and the task worker side by side until Ctrl-C (SIGINT) or SIGTERM
+    stops both; a worker that dies is started again, and said so; the server stopping
+    stops the worker too. Exits with the server's code."""
+    sys.exit(supervise(server, worker_command(), env))
+
+
+def supervise(
+    server: list[str], worker: list[str], env: dict[str, str] | None, *, poll: float = 0.5
+) -> int:
+    import signal
+    import time
+
+    stopping: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        stopping.append(signum)
+
+    previous = {each: signal.signal(each, stop) for each in (signal.SIGINT, signal.SIGTERM)}
+
+    def start(command: list[str]) -> subprocess.Popen[bytes]:
+        print("+", " ".join(command), flush=True)
+        return subprocess.Popen(command, cwd=ROOT, env=env)
+
+    main = start(server)
+    helper = start(worker)
+    print(
+        f"Task worker running (manage.py {WORKER}): the podium chances and the format "
+        "advisor's larger questions are worked out there.",
+        flush=True,
+    )
+    deaths: list[float] = []
+    try:
+        while not stopping:
+            code = main.poll()
+            if code is not None:
+                return code
+            if helper.poll() is not None:
+                now = time.monotonic()
+                deaths = [at for at in deaths if now - at < RESTART_WINDOW] + [now]
+                print(
+                    f"The task worker stopped (exit code {helper.returncode}); starting it again.",
+                    flush=True,
+                )
+                if len(deaths) >= RESTARTS:
+                    print(
+                        f"It stopped {len(deaths)} times in a minute: waiting "
+                        f"{RESTART_PAUSE:.0f} s first.",
+                        flush=True,
+                    )
+                    time.sleep(RESTART_PAUSE)
+                    deaths.clear()
+                if stopping:
+                    break
+                helper = start(worker)
+            time.sleep(poll)
+        return 0
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+        for process in (helper, main):
+            if process.poll() is None:
+                process.terminate()
+        for process in (helper, main):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
 def demo(extra: list[str]) -> None:
     (host, port), rest = address_argument(extra, DEMO_ADDRESS)
     # One process migrates and loads (each start of Django costs a good part of a second
     # on a first run), and runs the system checks, so the server need not run them again.
     manage("load_demo", "--migrate", "--site", demo_site(host, port))
-    manage("runserver", "--skip-checks", f"{url_host(host)}:{port}", *rest)
+    server = [str(PYTHON), "manage.py", "runserver", "--skip-checks", f"{url_host(host)}:{port}"]
+    run_with_worker([*server, *rest])
 
 
 def serve(extra: list[str]) -> None:
@@ -249,9 +337,7 @@ def serve(extra: list[str]) -> None:
     else:
         print(f"\nPhones on the same network open {phones}/ (the QR codes point there).")
     print("Stop with Ctrl-C.\n", flush=True)
-    command = gunicorn_command(host, port)
-    print("+", " ".join(command), flush=True)
-    os.execve(command[0], command, env)
+    run_with_worker(gunicorn_command(host, port), env)
 
 
 # pytest-xdist: a worker per core, each with a test database of its own (pytest-django

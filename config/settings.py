@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_tables2",
+    # The task queue: Django's task framework (backported) with its queue in the database.
+    "django_tasks",
+    "django_tasks_db",
     "tournament",
 ]
 
@@ -118,6 +121,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "tournament.kernel.cache.FallbackRedisCache"
+
+# Heavy work (the podium chances, the format advisor's larger questions) runs as tasks
+# in a worker process (``manage.py run_worker``, started by run.py serve and demo), never
+# in a request; the queue is a table of the database, so no other server is needed.
+# "immediate" runs each task at once in the process that asks (the tests do).
+TASKS_BACKEND = env.choice("TASKS_BACKEND", ("database", "immediate"), default="database")
+TASKS = {
+    "default": {
+        "BACKEND": {
+            "database": "django_tasks_db.DatabaseBackend",
+            "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+        }[TASKS_BACKEND],
+        "QUEUES": ["default"],
+    }
+}
+
+# Finishes simulated for the stored podium chances (docs/podium-chances.md): 10,000
+# puts a chance within about a point of a percentage.
+PODIUM_FINISHES = 10_000
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

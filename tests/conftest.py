@@ -1,22 +1,33 @@
+import logging
 import os
 
 import pytest
 from django.core.cache import cache
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
+from tests import commits
 from tournament.demo import synthetic_tournament
+from tournament.derived import refresh
 from tournament.series import services as series
-from tournament.shared import public_changes
+from tournament.shared import derived, public_changes
 from tournament.tournament_file import checking, loading, writing
 
 
 @pytest.fixture
-def make_played(db):
+def make_played(db, after_commit):
     """Build a played tournament of the given shape with the factories
-    (``tests.factories.played_tournament``) and return it."""
+    (``tests.factories.played_tournament``) and return it, as its commit left it: its
+    views worked out (and its chances, where they apply)."""
     from tests.factories import played_tournament
 
-    return played_tournament
+    def make(*args, **kwargs):
+        tournament = played_tournament(*args, **kwargs)
+        after_commit()
+        tournament.refresh_from_db()
+        return tournament
+
+    return make
 
 
 @pytest.fixture
@@ -43,16 +54,114 @@ def make_tournament(db):
     return make
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _tasks_at_once():
+    """Tasks run at once, in the process that asks (the immediate backend): a test sees
+    the chances its change asked for. The tests of the worker itself run it for real.
+    The chances a test's changes ask for play a few hundred finishes: enough to show
+    every state of the pages; tests of the figures themselves ask for more."""
+    with override_settings(
+        PODIUM_FINISHES=400,
+        TASKS={
+            "default": {
+                "BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+                "QUEUES": ["default"],
+            }
+        },
+    ):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def after_commit(request, monkeypatch):
+    """In a test inside one transaction (``db``), what runs after a commit in production
+    (the views worked out, tasks queued) runs when the test's own code would have
+    committed: when its outermost block of its own ends, and before each request of the
+    test client (factories' saves outside any block wait for one of these). A change is
+    then seen by the next page as it would be. Tests with real commits
+    (``transactional_db``, the browser's live server) need nothing. A test that wants the
+    work owed so far done now calls the fixture's value."""
+    names = request.fixturenames
+    marker = request.node.get_closest_marker("django_db")
+    in_one_transaction = "db" in names or (
+        marker is not None and not marker.kwargs.get("transaction", False)
+    )
+    if not in_one_transaction or "transactional_db" in names or "live_server" in names:
+        yield lambda: None
+        return
+    request.getfixturevalue("db")
+    from django.core.signals import request_started
+    from django.db import connections
+    from django.db.transaction import Atomic
+    from django.test.utils import CaptureQueriesContext
+
+    connection = connections["default"]
+    base = len(connection.atomic_blocks)
+    wrapper_class = type(connection)
+    real_on_commit = wrapper_class.on_commit
+    real_exit = Atomic.__exit__
+    waiting: list[tuple[object, bool]] = []
+
+    def flush(**_):
+        if len(connection.atomic_blocks) > base:
+            return
+        while waiting or connection.run_on_commit:
+            pending = [(func, robust) for _, func, robust in connection.run_on_commit]
+            connection.run_on_commit = []
+            pending = waiting[:] + pending
+            waiting.clear()
+            for func, robust in pending:
+                try:
+                    func()
+                except Exception:
+                    if not robust:
+                        raise
+                    logging.getLogger("django.db.backends.base").exception("on_commit failed")
+
+    def on_commit(self, func, robust=False):
+        if self is connection and len(self.atomic_blocks) <= base:
+            waiting.append((func, robust))
+        else:
+            real_on_commit(self, func, robust)
+
+    def exit_(self, exc_type, exc_value, traceback):
+        result = real_exit(self, exc_type, exc_value, traceback)
+        flush()
+        return result
+
+    real_capture = CaptureQueriesContext.__enter__
+
+    def capture(self):
+        # What a test counts is a page's or a call's queries, not the work owed to the
+        # changes its setup made.
+        flush()
+        return real_capture(self)
+
+    monkeypatch.setattr(wrapper_class, "on_commit", on_commit)
+    monkeypatch.setattr(Atomic, "__exit__", exit_)
+    monkeypatch.setattr(CaptureQueriesContext, "__enter__", capture)
+    request_started.connect(flush, dispatch_uid="tests-after-commit")
+    commits.register(flush)
+    yield flush
+    commits.unregister(flush)
+    request_started.disconnect(dispatch_uid="tests-after-commit")
+
+
 @pytest.fixture(autouse=True)
 def _fresh_public_generations(monkeypatch):
-    # Each test's database is rolled back under the workers' remembered generations.
+    # Each test's database is rolled back under the workers' remembered generations, the
+    # views they keep and the versions they worked out.
     public_changes.forget_generations()
+    derived.forget_kept()
+    refresh.forget_done()
     # A generation is remembered for the whole test, however slow the machine: the query
     # counts of a page after another must not depend on whether a second went by. (The
     # tests of the second itself move the clock, relative to this.)
     monkeypatch.setattr(public_changes, "GENERATION_SECONDS", 600.0)
     yield
     public_changes.forget_generations()
+    derived.forget_kept()
+    refresh.forget_done()
 
 
 @pytest.fixture

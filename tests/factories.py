@@ -30,6 +30,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.shared import public_changes
 from tournament.sheets.facts import write_seat_sums
 from tournament.sheets.reading import confirmed_rows
 from tournament.sheets.rows import seat_sums
@@ -142,6 +143,7 @@ class DealFactory(factory.django.DjangoModelFactory):
             DealResult(deal=deal, seat=seat, won=won) for seat, won in enumerate(row["won"], 1)
         )
         write_seat_sums(deal.table, confirmed_rows(deal.table))
+        _changed([deal.table.round.tournament_id])
         return deal
 
 
@@ -191,7 +193,14 @@ def fill_tables(tables: Sequence[tuple[Table, Sequence[Player], Sequence[Row] | 
         )
         for table, players, rows in played
     )
+    # Bulk writes send no signal: marked as the services' bulk writes mark them.
+    _changed(table.round.tournament_id for table, _, _ in tables)
     return seats
+
+
+def _changed(tournament_ids) -> None:
+    for tournament_id in sorted(set(tournament_ids)):
+        public_changes.mark_changed(tournament_id)
 
 
 def clear_deals(tournament):
@@ -199,16 +208,19 @@ def clear_deals(tournament):
     for table in Table.objects.filter(round__tournament=tournament):
         Deal.objects.filter(table=table).delete()
         write_seat_sums(table, [])
+    _changed([tournament.pk])
 
 
 def make_players(tournament, count: int) -> list[Player]:
     """``count`` players named "Player 0000" on, of three clubs in turn, ids p1 on."""
-    return Player.objects.bulk_create(
+    players = Player.objects.bulk_create(
         PlayerFactory.build(
             tournament=tournament, ref=f"p{i + 1}", name=f"Player {i:04d}", club=f"Club {i % 3}"
         )
         for i in range(count)
     )
+    _changed([tournament.pk])
+    return players
 
 
 def seated_round(
@@ -317,3 +329,23 @@ def table_of(size: int, **fields: Any) -> Table:
     tournament = TournamentFactory(**fields)
     round_ = RoundFactory(tournament=tournament, number=1, started=True)
     return TableFactory(round=round_, number=1, players=make_players(tournament, size))
+
+
+def player_of(tournament, round_number, table_number, position) -> Player:
+    """Who sat at ``position`` of table ``table_number`` in round ``round_number``."""
+    return Seat.objects.get(
+        round__tournament=tournament,
+        round__number=round_number,
+        table__number=table_number,
+        position=position,
+    ).player
+
+
+def link(tournament, people) -> None:
+    """Link the tournament's players, in order, to ``people`` (None leaves one unlinked)."""
+    for player, person in zip(
+        Player.objects.filter(tournament=tournament).order_by("pk"), people, strict=False
+    ):
+        if person is not None:
+            player.person = person
+            player.save()

@@ -13,7 +13,7 @@ Terms:
 - *skill model*: each player has a *strength*, drawn anew for each simulated tournament
   from a normal distribution of standard deviation ``SKILL_SPREAD``. A table's round is a
   number of rotations, each one rotation of the equal-skill round pool
-  (``scoring.simulation.podium.round_pool``: deals the simulator played, every seat the
+  (``scoring.simulation.pools.round_pool``: deals the simulator played, every seat the
   default player); a rotation's seat results are handed out best first in the order of the
   players' *form* in that rotation, strength plus Gumbel noise (the Plackett-Luce model),
   so skill shows once a rotation and a format's deals, not only its rounds, count. Of
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,7 +50,7 @@ from scoring.errors import UserError
 from scoring.rulesets import RuleSet
 from scoring.seating.request import DEFAULT_SIZES
 from scoring.seating.splits import table_splits
-from scoring.simulation.podium import RoundPool, deal_pool, round_pool
+from scoring.simulation.pools import RoundPool, deal_pool, round_pool
 from scoring.systems import ScoringSystem, allowed_sizes
 
 # A deal of Laugh and Lie Down takes about three minutes at a pub table: the deal (8 cards
@@ -76,6 +77,45 @@ _POOL_ROUNDS = 2048
 _EULER_GAMMA = 0.5772156649
 
 
+# How much a question asks, as players × deals: the deals each player plays over every
+# format the advisor tries (each rotation of each format, at the largest table), times
+# the players. The work grows with it, at about 8 microseconds a unit on a 2-core laptop
+# (bench/advisor.py measures it): up to ``REQUEST_WORK`` (half a second) it is answered
+# in the request; up to ``TASK_WORK`` (about twelve seconds) by the task worker, with a
+# page that follows it; above that it is refused.
+REQUEST_WORK = 60_000
+TASK_WORK = 1_500_000
+
+
+def question_work(
+    players: int,
+    minutes: int,
+    system: ScoringSystem,
+    rule_set: RuleSet,
+    minutes_per_deal: float = MINUTES_PER_DEAL,
+    sizes: tuple[int, ...] | None = None,
+) -> tuple[int, int]:
+    """(players, deals): the size of a question as ``advise`` would work it out (the
+    same checks refuse it first, in the same words)."""
+    _check(players, minutes, minutes_per_deal, 0.0, 0)
+    split = _split(players, system, rule_set, sizes)
+    deals = 0
+    for rotations in range(1, MAX_ROTATIONS + 1):
+        deals += _most_rounds(rotations, split, minutes, minutes_per_deal) * rotations * split[0]
+    return players, deals
+
+
+def _most_rounds(
+    rotations: int, split: tuple[int, ...], minutes: int, minutes_per_deal: float
+) -> int:
+    most = 0
+    while most < MAX_ROUNDS and (
+        format_minutes(most + 1, rotations, split[0], minutes_per_deal) <= minutes
+    ):
+        most += 1
+    return most
+
+
 class AdvisorError(UserError):
     """The question cannot be answered as asked; the message says which input and why."""
 
@@ -93,6 +133,10 @@ class Format:
 
     def as_data(self) -> dict[str, object]:
         return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Format:
+        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -117,6 +161,21 @@ class Advice:
             "formats": [candidate.as_data() for candidate in self.formats],
         }
 
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Advice:
+        """An answer kept as ``as_data`` wrote it (the recommended format is one of the
+        formats, as when it was made)."""
+        formats = tuple(Format.from_data(each) for each in data["formats"])
+        recommended = data["recommended"]
+        return cls(
+            players=data["players"],
+            split=tuple(data["split"]),
+            minutes_available=data["minutes_available"],
+            minutes_per_deal=data["minutes_per_deal"],
+            formats=formats,
+            recommended=None if recommended is None else Format.from_data(recommended),
+        )
+
 
 def format_minutes(rounds: int, rotations: int, largest: int, minutes_per_deal: float) -> int:
     """The minutes of a format whose largest table seats ``largest``, rounded up."""
@@ -138,32 +197,12 @@ def advise(
     """The formats that fit ``minutes`` for ``players`` players, with their figures;
     ``sizes``: the table sizes the organiser allows (default: 4 to 6 where the rules seat
     them)."""
-    if minutes < 1:
-        raise AdvisorError(f"Minutes available: {minutes} is too few; give at least 1.")
-    if minutes > MAX_MINUTES:
-        raise AdvisorError(
-            f"Minutes available: {minutes} is more than the advisor looks at ({MAX_MINUTES}, "
-            "an eight-hour day)."
-        )
-    if not minutes_per_deal > 0:
-        raise AdvisorError(f"Minutes per deal: {minutes_per_deal} must be more than 0.")
-    if spread < 0:
-        raise AdvisorError(f"Skill spread: {spread} must be 0 or more.")
-    if players < 2:
-        raise AdvisorError(f"Players: {players} is too few for a tournament.")
-    if players > MAX_PLAYERS:
-        raise AdvisorError(f"Players: {players} is more than the advisor plays ({MAX_PLAYERS:,}).")
-    if seed < 0:
-        raise AdvisorError(f"Seed: {seed} must be 0 or more.")
+    _check(players, minutes, minutes_per_deal, spread, seed)
     split = _split(players, system, rule_set, sizes)
     formats: list[Format] = []
     pools = {size: _pool(rule_set, system, size) for size in set(split)}
     for rotations in range(1, MAX_ROTATIONS + 1):
-        most = 0
-        while most < MAX_ROUNDS and (
-            format_minutes(most + 1, rotations, split[0], minutes_per_deal) <= minutes
-        ):
-            most += 1
+        most = _most_rounds(rotations, split, minutes, minutes_per_deal)
         if most == 0:
             continue
         rng = np.random.default_rng([seed, rotations])
@@ -184,6 +223,26 @@ def advise(
             )
     formats.sort(key=lambda f: (f.minutes, f.rounds))
     return Advice(players, split, minutes, minutes_per_deal, tuple(formats), recommend(formats))
+
+
+def _check(players: int, minutes: int, minutes_per_deal: float, spread: float, seed: int) -> None:
+    if minutes < 1:
+        raise AdvisorError(f"Minutes available: {minutes} is too few; give at least 1.")
+    if minutes > MAX_MINUTES:
+        raise AdvisorError(
+            f"Minutes available: {minutes} is more than the advisor looks at ({MAX_MINUTES}, "
+            "an eight-hour day)."
+        )
+    if not minutes_per_deal > 0:
+        raise AdvisorError(f"Minutes per deal: {minutes_per_deal} must be more than 0.")
+    if spread < 0:
+        raise AdvisorError(f"Skill spread: {spread} must be 0 or more.")
+    if players < 2:
+        raise AdvisorError(f"Players: {players} is too few for a tournament.")
+    if players > MAX_PLAYERS:
+        raise AdvisorError(f"Players: {players} is more than the advisor plays ({MAX_PLAYERS:,}).")
+    if seed < 0:
+        raise AdvisorError(f"Seed: {seed} must be 0 or more.")
 
 
 def recommend(formats: list[Format]) -> Format | None:

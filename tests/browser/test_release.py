@@ -103,7 +103,9 @@ def test_a_release_with_a_table_unscored_asks_then_shows_no_result_yet(
         expect(row.locator("td.rank")).to_have_text("–")
         expect(row.locator("td").nth(3)).to_have_text("–")  # no points, not 0
         expect(row.locator(".no-result").first).to_be_visible()
-        expect(row.locator(".no-result").first).to_contain_text("no result yet")
+        expect(row.locator(".no-result").first).to_contain_text(
+            "No result yet for round 1 (table 3)"
+        )
     assert sorted(rows.nth(i).locator("td.name a").first.inner_text() for i in range(8, 12)) == (
         sorted(late)
     )

@@ -43,8 +43,16 @@ def test_a_bad_address_is_refused_by_name(text):
 
 @pytest.fixture
 def managed(monkeypatch):
+    """What ``run.demo`` asks ``manage.py`` to do: the commands it runs and last the
+    server it runs beside the task worker (``run_with_worker``)."""
     calls: list[tuple[str, ...]] = []
     monkeypatch.setattr(run, "manage", lambda *args: calls.append(args))
+
+    def served(command, env=None):
+        assert command[:2] == [str(run.PYTHON), "manage.py"]
+        calls.append(tuple(command[2:]))
+
+    monkeypatch.setattr(run, "run_with_worker", served)
     return calls
 
 

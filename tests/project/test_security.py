@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from tests.commits import settle
 from tests.routes import (
     NEEDS_TOURNAMENT,
     ROUTES,
@@ -55,7 +56,9 @@ def is_login_redirect(response, url: str) -> bool:
 
 
 def database_contents() -> dict[str, list[dict]]:
-    """Every row of the tournament app, to prove that a refused write wrote nothing."""
+    """Every row of the tournament app, to prove that a refused write wrote nothing (once
+    what the setup's changes owed after their commit is done)."""
+    settle()
     return {
         model.__name__: list(model.objects.order_by("pk").values())
         # Auto-created: the tournaments' scorers.

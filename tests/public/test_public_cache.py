@@ -11,12 +11,14 @@ import re
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import http_date
 
 from tests.routes import ROUTES, Access, url_for
+from tournament.derived.build import work_out_views
 from tournament.models import Deal, Player, Round, Tournament
 from tournament.public import cache as public_cache
 from tournament.rounds import clock, seating
@@ -146,8 +148,11 @@ def test_other_workers_see_a_change_within_a_second(client, make_played, monkeyp
     tournament = make_played(players=12, rounds=2)
     url = reverse("standings", args=[tournament.slug])
     first = client.get(url)
-    # Another process renames a player and marks the change: this worker is not told.
+    # Another process renames a player, works out the views and marks the change: this
+    # worker is not told.
     Player.objects.filter(tournament=tournament).update(name="Someone Else")
+    Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+    work_out_views(tournament.pk, move_generation=False)
     Tournament.objects.filter(pk=tournament.pk).update(
         public_changed=timezone.now() + datetime.timedelta(seconds=1)
     )

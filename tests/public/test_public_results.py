@@ -1,10 +1,11 @@
-"""The public results: made once per public change and shared by every public page.
+"""The public results: the public view, worked out once per change and read by every
+public page.
 
 The standings, each player's rank after every released round and each released round's
-tables are computed together from the seats' sums (``public.results.public_results``);
-these tests check that they equal a plain recomputation, that the pages share one
-computation until something public changes, and that a player's page then costs the same
-queries whatever the number of rounds.
+tables are worked out together from the seats' sums when a change commits
+(``derived.build``) and stored; the pages read them (``public.results.public_results``).
+These tests check that they equal a plain recomputation, that no page works them out,
+and that a player's page costs the same queries whatever the number of rounds.
 """
 
 import pytest
@@ -28,15 +29,17 @@ def _empty_cache():
 
 @pytest.fixture
 def computations(monkeypatch):
-    """How many times the public results have been computed."""
+    """Which views have been worked out since the test began: (tournament, kind)."""
+    from tournament.derived import build
+
     calls = []
-    compute = public.compute_public_results
+    compute = build._data
 
-    def counted(tournament):
-        calls.append(tournament.pk)
-        return compute(tournament)
+    def counted(tournament, kind, facts):
+        calls.append((tournament.pk, kind))
+        return compute(tournament, kind, facts)
 
-    monkeypatch.setattr(public, "compute_public_results", counted)
+    monkeypatch.setattr(build, "_data", counted)
     return calls
 
 
@@ -92,10 +95,12 @@ def test_the_player_pages_ranks_after_each_round_are_the_standings_over_the_roun
     assert shown[bye][1][3] - shown[bye][0][3] == 26  # the bye's average, one rotation
 
 
-def test_the_pages_share_one_computation_until_something_public_changes(
-    client, make_played, computations
+def test_no_page_works_the_results_out_and_a_change_works_them_out_once(
+    client, make_played, computations, after_commit
 ):
     tournament = make_played(players=14, rounds=3)
+    after_commit()
+    computations.clear()
     first, second = players(tournament)[:2]
     urls = [
         reverse("standings", args=[tournament.slug]),
@@ -112,20 +117,23 @@ def test_the_pages_share_one_computation_until_something_public_changes(
     ]
     for url in urls:
         assert client.get(url).status_code == 200, url
-    assert computations == [tournament.pk]
+    assert computations == []
 
-    # A change (a round withheld through the organiser's path) makes them once more,
-    # for every page.
+    # A change (a round withheld through the organiser's path) works the public view out
+    # once, when it commits (the organiser's counts every started round: unchanged).
     round_3 = Round.objects.get(tournament=tournament, number=3)
     round_3.released = False
     round_3.save(update_fields=["released"])
-    for url in urls:
+    after_commit()
+    assert computations == [(tournament.pk, "public")]
+    for url in urls[:-1]:
         assert client.get(url).status_code == 200, url
-    assert "results not released yet" in client.get(urls[-1]).content.decode()
-    assert computations == [tournament.pk] * 2
+    # Round 3 is not public any more: its address goes to the nearest round shown.
+    assert "results not released yet" in client.get(urls[-1], follow=True).content.decode()
+    assert computations == [(tournament.pk, "public")]
 
 
-def test_find_a_player_answers_from_the_shared_results(client, make_played, computations):
+def test_find_a_player_answers_from_the_shared_results(client, make_played):
     tournament = make_played(players=30, rounds=3)
     url = reverse("standings", args=[tournament.slug])
     assert client.get(url).status_code == 200
@@ -136,31 +144,39 @@ def test_find_a_player_answers_from_the_shared_results(client, make_played, comp
             response = client.get(url, {"q": query})
         assert response.status_code == 200
         assert len(searched) == 2, query
-    assert computations == [tournament.pk]
     names = [row["name"] for row in response.context["table"].data]
     assert names == []
 
 
-def test_a_cleared_cache_is_never_outlived_by_a_workers_copy(make_played, computations):
+def test_a_cleared_cache_is_never_outlived_by_a_workers_copy(
+    make_played, computations, after_commit
+):
     tournament = make_played(players=10, rounds=2)
+    after_commit()
+    tournament.refresh_from_db()
+    computations.clear()
     first = public.public_results(tournament)
     assert public.public_results(tournament) is first
     cache.clear()
     again = public.public_results(tournament)
     assert again is not first
     assert again == first
-    assert computations == [tournament.pk] * 2
+    # Read back from the stored view, never worked out again.
+    assert computations == []
 
 
-def test_a_rounds_tables_lost_from_the_cache_are_made_again(make_played, computations):
+def test_a_rounds_tables_lost_from_the_cache_are_read_again(
+    make_played, computations, after_commit
+):
     tournament = make_played(players=10, rounds=2)
+    after_commit()
+    tournament.refresh_from_db()
+    computations.clear()
     tables = public.public_round_results(tournament, 2)
-    assert computations == [tournament.pk]
     assert public.public_round_results(tournament, 2) == tables
-    assert computations == [tournament.pk]
-    cache.delete(f"lld:results:{tournament.pk}:{public_changes.public_version(tournament)}:round:2")
+    cache.delete(f"lld:view:{tournament.pk}:{public_changes.public_version(tournament)}:round:2")
     assert public.public_round_results(tournament, 2) == tables
-    assert computations == [tournament.pk] * 2
+    assert computations == []
     assert [table.number for table in tables.tables] == [1, 2]
 
 
@@ -168,13 +184,15 @@ def test_a_rounds_tables_lost_from_the_cache_are_made_again(make_played, computa
 def test_a_player_page_costs_the_same_queries_whatever_the_number_of_rounds(
     client, make_played, rounds, django_assert_num_queries
 ):
-    tournament = make_played(players=20, rounds=rounds, slug=f"rounds-{rounds}")
+    tournament = make_played(
+        players=20, rounds=rounds, slug=f"rounds-{rounds}", planned_rounds=rounds + 1
+    )
     first, second = players(tournament)[:2]
     # The first page after a change: the page cache's lookup, the tournament, the public
-    # results (players, seats with their sums, rounds, byes, penalties and awards, the
-    # stored podium chances), the player's tables and their deals, and the round being
-    # played (none: every round is released).
-    with django_assert_num_queries(11):
+    # view and its stored podium chances, the round being played (none: every round is
+    # released), the player's tables and their deals, and the view's round tables (one
+    # query for all the player's rounds).
+    with django_assert_num_queries(8):
         assert client.get(reverse("player", args=[tournament.slug, first.pk])).status_code == 200
     # Any other player's page after it: the results are shared, and the page cache
     # remembers the generation it read for a second.

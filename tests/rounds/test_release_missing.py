@@ -144,7 +144,8 @@ def test_the_public_pages_say_no_result_yet(table_three_missing, client):
     slug = round_.tournament.slug
     standings = client.get(reverse("standings", args=[slug])).content.decode()
     assert "Table 3 of round 1 has no result yet." in standings
-    assert standings.count('class="badge warn no-result">round 1: no result yet<') == 4
+    # The words of the card and the player's page: the round and the table.
+    assert standings.count('class="badge warn no-result">No result yet for round 1 (table 3)<') == 4
     projector = client.get(reverse("projector", args=[slug])).content.decode()
     assert projector.count('<span class="no-result">no result yet</span>') == 4
     assert "Table 3 of round 1 has no result yet." in projector
@@ -152,7 +153,8 @@ def test_the_public_pages_say_no_result_yet(table_three_missing, client):
     assert page.count('<span class="badge warn">no result yet</span>') == 1
     waiting = round_.tables.get(number=3).seats.get(position=1).player
     player = client.get(reverse("player", args=[slug, waiting.pk])).content.decode()
-    assert "no rank yet: round 1 has no result yet" in player
+    assert "no rank yet" in player
+    assert "No result yet for round 1 (table 3)" in player
     assert "round total <strong>0</strong>" not in player
     final = client.get(reverse("final", args=[slug])).content.decode()
     assert "Table 3 of round 1 has no result yet." in final

@@ -451,7 +451,7 @@ def test_seating_a_round_while_one_is_a_draft_is_refused_clearly(organiser_clien
     assert Round.objects.filter(tournament=tournament).count() == 2
 
 
-def test_organiser_standings_count_sheets_awaiting_confirmation(
+def test_organiser_standings_count_confirmed_sheets_and_name_those_awaiting_confirmation(
     organiser_client, tournament, scorer
 ):
     from tournament.sheets.saving import save_sheet
@@ -462,8 +462,10 @@ def test_organiser_standings_count_sheets_awaiting_confirmation(
     assert Sheet.objects.get(table=table).status == SheetStatus.ENTERED
     response = organiser_client.get(url("standings", tournament))
     html = response.content.decode()
-    assert "sheets awaiting confirmation are counted here" in html
-    assert max(row.points for row in response.context["result"].standings.rows) == 60
+    assert "every started round’s confirmed sheets are counted here" in html.replace("'", "’")
+    assert "Not counted yet, awaiting confirmation: round 1, table 1." in html
+    # The organiser's view: the sheet awaiting confirmation counts nowhere yet.
+    assert max(row.points for row in response.context["result"].standings.rows) == 0
 
 
 def _confirm_table_one(tournament, scorer, second_scorer):

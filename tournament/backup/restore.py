@@ -31,8 +31,10 @@ from django.db.models import Q
 
 from scoring.errors import UserError
 from tournament.backup.folder import Backup
+from tournament.derived.refresh import restored
 from tournament.kernel import names
 from tournament.models import (
+    AdvisorAnswer,
     Invitation,
     Person,
     Player,
@@ -40,10 +42,10 @@ from tournament.models import (
     Series,
     SeriesTournament,
     Table,
+    TaskClaim,
     Tournament,
 )
 from tournament.people import services as people
-from tournament.public.chances import store_for_present_generation
 from tournament.shared import public_changes
 from tournament.tournament_file import kept_ids, loading
 
@@ -88,6 +90,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
                 _delete_everything()
             elif any(here.values()):
                 raise NotEmptyError(_not_empty(here))
+            _empty_queue()
             accounts = _accounts(installation)
             _people(installation["people"])
             for listed in backup.tournaments:
@@ -99,10 +102,11 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
             _invitations(installation.get("tournaments", []), accounts)
         # After ``quietly`` marked every tournament changed now: the backup's generations.
         _tournament_facts(installation.get("tournaments", []))
-        # The podium chances are derived, not backed up: worked out again for the
-        # generations put back, so that the public pages come back as they were.
+        # The views and the podium chances are derived, not backed up: worked out again
+        # here for the generations put back, so that the public pages come back as they
+        # were (and the work after the commit finds nothing left to do).
         for tournament in Tournament.objects.all():
-            store_for_present_generation(tournament)
+            restored(tournament)
         kept_ids.make_room_for_rows(
             get_user_model(),
             Group,
@@ -130,6 +134,16 @@ def _not_empty(here: Mapping[str, int]) -> str:
         f"the database is not empty (it holds {held}): restore into a database that was just "
         "migrated, or add --replace to replace everything in this one with the backup"
     )
+
+
+def _empty_queue() -> None:
+    """The restored site starts with an empty task queue and no answer kept: what they
+    were for is worked out again here, or asked for anew."""
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.all().delete()
+    TaskClaim.objects.all().delete()
+    AdvisorAnswer.objects.all().delete()
 
 
 def _delete_everything() -> None:

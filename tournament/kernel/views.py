@@ -1,18 +1,40 @@
-from django.db import connection
+import logging
+
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournament.kernel.cache import cache_status
+from tournament.kernel.queue import queue_status
+
+logger = logging.getLogger(__name__)
 
 
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
     """For load balancers: 200 when this app server can reach its database, the body
-    saying how the cache is. A degraded cache is still 200: pages come from the database
-    meanwhile (``tournament.kernel.cache``), so the server should stay in the rotation."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
-    return HttpResponse(f"database: ok\ncache: {cache_status()}\n", content_type="text/plain")
+    saying how the cache and the task queue are. A degraded cache is still 200: pages
+    come from the database meanwhile (``tournament.kernel.cache``); so is a queue that
+    waits for its worker (pages say "being worked out"). Only a database the server
+    cannot reach takes it out of the rotation: 503, ``database: unreachable``."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as error:
+        logger.error("health check: the database is unreachable (%s)", type(error).__name__)
+        return HttpResponse("database: unreachable\n", status=503, content_type="text/plain")
+    lines = ["database: ok", f"cache: {cache_status()}"]
+    try:
+        queue = queue_status()
+    except DatabaseError as error:
+        # The database answers, but not about the queue (its table missing before the
+        # migrations ran, say): still in the rotation, and said so.
+        logger.warning("health check: the task queue cannot be read (%s)", type(error).__name__)
+        lines.append("queue: unknown (its table cannot be read)")
+    else:
+        if queue is not None:
+            lines.append(queue.line)
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")

@@ -1,15 +1,18 @@
-"""What a tournament records: the facts from the score sheets, never derived scores.
+"""What a tournament records: the facts from the score sheets; and, kept apart, what is
+worked out from them once per change (``derived``, ``chances``), never a fact.
 
 The models live in one module per concept (tournaments, people, players, rounds,
-sheets, series, invitations, adjustments, chances); this package's ``__init__`` imports every
-one of them, as Django's convention for a models package asks, so that Django finds
-them all under the app label "tournament" (one history of migrations, the same table
-names) and ``from tournament.models import Tournament`` keeps working everywhere. The
-migrations name the field defaults here (``tournament.models.default_tiebreaks``).
+sheets, series, invitations, adjustments, derived, chances); this package's
+``__init__`` imports every one of them, as Django's convention for a models package
+asks, so that Django finds them all under the app label "tournament" (one history of
+migrations, the same table names) and ``from tournament.models import Tournament``
+keeps working everywhere. The migrations name the field defaults here
+(``tournament.models.default_tiebreaks``).
 """
 
 from tournament.models.adjustments import Adjustment
 from tournament.models.chances import PodiumChances
+from tournament.models.derived import AdvisorAnswer, DerivedView, TaskClaim
 from tournament.models.invitations import Invitation
 from tournament.models.people import PERSON_ID_PREFIX, Person
 from tournament.models.players import KeepApart, OpenDoor, Player
@@ -29,10 +32,12 @@ __all__ = [
     "PERSON_ID_PREFIX",
     "SCORING_CHOICES",
     "Adjustment",
+    "AdvisorAnswer",
     "Bye",
     "ByeScore",
     "Deal",
     "DealResult",
+    "DerivedView",
     "Invitation",
     "KeepApart",
     "OpenDoor",
@@ -50,6 +55,7 @@ __all__ = [
     "Table",
     "TablePhone",
     "TablePolicy",
+    "TaskClaim",
     "Tournament",
     "default_placing",
     "default_table_sizes",

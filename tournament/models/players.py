@@ -4,11 +4,12 @@ from django.db import models
 from django.db.models import Q
 
 from tournament.kernel import limits
+from tournament.kernel.tracked import Tracked
 from tournament.models.people import Person
 from tournament.models.tournaments import Tournament
 
 
-class Player(models.Model):
+class Player(Tracked):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     # The player's id in tournament files ("p1"); stable across export and import.
     ref = models.CharField(max_length=limits.PLAYER_ID_MAX)

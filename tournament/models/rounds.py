@@ -14,11 +14,12 @@ from django.utils.functional import cached_property
 from scoring.rules import MAX_TABLE_SIZE
 from scoring.systems import SeatSums
 from tournament.kernel.codes import CODE_LENGTH, new_table_code
+from tournament.kernel.tracked import Tracked
 from tournament.models.players import Player
 from tournament.models.tournaments import Tournament
 
 
-class Round(models.Model):
+class Round(Tracked):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     # Until a round is started its seating may be regenerated and swapped freely.
@@ -46,7 +47,7 @@ class Round(models.Model):
         return f"Round {self.number}"
 
 
-class Table(models.Model):
+class Table(Tracked):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     # The table code printed on its score sheet (tournament.kernel.codes), which opens the

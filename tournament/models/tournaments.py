@@ -15,6 +15,7 @@ from scoring.rulesets import HOUSE, RULE_SETS, STANDARD, RuleSet, house_rules
 from scoring.systems import ScoringSystem, allowed_sizes
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament.kernel import limits
+from tournament.kernel.tracked import Tracked
 
 SCORING_CHOICES = [(system.value, system.label) for system in ScoringSystem]
 RULE_SET_CHOICES = [(key, rule_set.name) for key, rule_set in RULE_SETS.items()] + [
@@ -40,7 +41,11 @@ def default_table_sizes() -> list[int]:
     return [4, 5, 6]
 
 
-class Tournament(models.Model):
+class Tournament(Tracked):
+    # Moved in the database by ``shared.public_changes``: a form's save of the whole row
+    # never sets them back.
+    kept_by_database = ("public_changed", "standings_version")
+
     name = models.CharField(max_length=limits.NAME_MAX)
     slug = models.SlugField(
         max_length=limits.SLUG_MAX, unique=True, validators=limits.slug_validators()
@@ -124,6 +129,8 @@ class Tournament(models.Model):
     finished = models.BooleanField(default=False)
     # When anything shown on the public pages last changed; part of their cache keys.
     public_changed = models.DateTimeField(default=timezone.now)
+    # Moved by every change to what the standings are made of (models.derived).
+    standings_version = models.PositiveBigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -14,7 +14,6 @@ from django.db.models import Count, Q
 
 from tournament.models import Bye, KeepApart, Person, Player, Round, Seat, Tournament
 from tournament.people import services as people
-from tournament.shared.public_changes import mark_changed
 
 NAME_MAX = 200
 CLUB_MAX = 200
@@ -148,13 +147,10 @@ def check_in_everyone(tournament: Tournament, player_ids: Collection[int]) -> in
     moment seats the room as it was before or after, never half of it."""
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
+        # Nothing public changes: no page shows who is checked in, no standing counts it.
         checked = Player.objects.filter(
             tournament=tournament, pk__in=player_ids, active=True, checked_in=False
         ).update(checked_in=True)
-        # update() sends no signals: the public pages' cache is cleared here, as a
-        # player's save would.
-        if checked:
-            mark_changed(tournament.pk)
     return checked
 
 

@@ -1,11 +1,11 @@
 """A player's public page: the player's own tables of the released rounds with their
-confirmed deals, and their part in each released round (``public.results`` has the
+confirmed deals, and their part in each released round (``shared.derived`` has the
 terms).
 
-The field's work (the standings, everyone's rank after each round) comes from the
-tournament's shared public results (``public.public_results``); a player's page adds
-only two queries, for the player's own tables and their deals. The player's penalties
-and awards come with the standings (their tally), so they cost no query of their own.
+Every figure of the player's standing comes from the tournament's public view (the
+rank after each round, each round's total, table win and cards from the view's round
+tables, the penalties and awards with the tally); the page adds only two queries, for
+the player's own tables and their deals, shown deal by deal.
 """
 
 from __future__ import annotations
@@ -19,7 +19,14 @@ from scoring.rules import DealFacts, Leave, dealer_at, deals_in_round
 from scoring.systems import score_deal
 from scoring.tiebreaks import Adjusted
 from tournament.models import DealResult, Seat, Tournament
-from tournament.public.results import PublicResults, PublicSeat, RoundRank, SeatResult
+from tournament.shared.derived import (
+    DerivedState,
+    PublicSeat,
+    RoundRank,
+    RoundTable,
+    SeatResult,
+    rounds_results,
+)
 from tournament.sheets.leaves import stored_leaves
 from tournament.sheets.order import ordinal
 from tournament.standings.services import bye_points
@@ -76,26 +83,6 @@ class PublicTable:
             score_deal(facts, dealer_at(number, self.size, self.leaves), system, rules)
             for number, facts in self.deals
         )
-
-    @cached_property
-    def results(self) -> tuple[SeatResult, ...]:
-        totals = [sum(points[i] for points in self.deal_points) for i in range(self.size)]
-        top = max(totals) if self.deals else None
-        return tuple(
-            SeatResult(
-                seat=seat,
-                points=totals[index],
-                cards_won=sum(facts.cards(index + 1) for _, facts in self.deals),
-                last_in=sum(1 for _, facts in self.deals if facts.last_in == seat.position),
-                winner=totals[index] == top,
-                left_after=self.left_after(seat),
-            )
-            for index, seat in enumerate(self.seats)
-        )
-
-    @property
-    def winners(self) -> list[PublicSeat]:
-        return [result.seat for result in self.results if result.winner]
 
 
 def player_tables(tournament: Tournament, player_id: int) -> list[PublicTable]:
@@ -175,12 +162,15 @@ class PlayerRound:
     # The round's total in the standings (the table's points, a bye's, and the
     # penalties and awards), None while it has no result.
     standings_total: int | None = None
+    # The player's table as the public view holds it: the round's points, cards, deals
+    # last in and table win come from there.
+    view_table: RoundTable | None = None
 
     @property
     def result(self) -> SeatResult | None:
-        if self.table is None or self.seat is None:
+        if self.view_table is None or self.seat is None:
             return None
-        return self.table.results[self.seat.position - 1]
+        return self.view_table.result_of(self.seat.player_id)
 
     @property
     def opponents(self) -> list[PublicSeat]:
@@ -215,9 +205,10 @@ class PlayerRound:
 
 
 def player_rounds(
-    tournament: Tournament, player_id: int, results: PublicResults
+    tournament: Tournament, player_id: int, results: DerivedState
 ) -> list[PlayerRound]:
-    """The player's part in each released round: two queries, for their own tables."""
+    """The player's part in each released round: two queries, for their own tables (the
+    view's round tables come from the cache)."""
     seated = {
         table.round_number: (table, seat)
         for table in player_tables(tournament, player_id)
@@ -228,9 +219,12 @@ def player_rounds(
     points_for_bye = bye_points(tournament)
     tally = results.rows[player_id].tally
     totals = dict(zip(results.standings.round_numbers, tally.rounds, strict=True))
+    # The view's tables of the rounds the player sat at: the cache, or one query.
+    played_in = rounds_results(tournament, sorted(seated))
     rounds = []
     for rank in results.history_of(player_id):
         table, seat = seated.get(rank.round_number, (None, None))
+        played = played_in.get(rank.round_number) if table is not None else None
         adjusted = tuple(a for a in tally.adjustments if a.round_number == rank.round_number)
         rounds.append(
             PlayerRound(
@@ -241,6 +235,7 @@ def player_rounds(
                 rank_after=rank,
                 adjustments=adjusted,
                 standings_total=totals.get(rank.round_number),
+                view_table=played.table_of(player_id) if played is not None else None,
             )
         )
     return rounds

@@ -9,7 +9,7 @@ Terms:
   standings with the provisional wording of ``room.progress``, the tiebreak value that
   placed each row highlighted as on the standings page, the leader's margin in words
   (``room.lead``, as the standings page says it), and before the last round each
-  player's chances of winning and of the top three (``public.chances``).
+  player's chances of winning and of the top three (from the public view).
 
 *Layout* (``layout``): a screen holds up to ``MOST`` rows, in up to ``COLUMNS`` columns
 side by side (one table each) read down one column then the next; a board longer than a
@@ -36,9 +36,9 @@ from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, standings_columns
 from tournament.models import Tournament
 from tournament.public import room
-from tournament.public.chances import PlayerChances, chances_view, percent
 from tournament.public.results import public_results
 from tournament.rounds.clock import clock_state
+from tournament.shared.derived import PlayerChances, percent
 
 # The most rows one screen shows, and in how many columns at most.
 MOST = 60
@@ -180,7 +180,7 @@ def _standings_board(tournament: Tournament) -> dict[str, Any]:
     standings = result.standings
     progress = room.progress(tournament, standings.round_numbers)
     columns = standings_columns(standings.tiebreaks, standings.round_numbers)
-    chances = chances_view(tournament, progress.after_round, results.chances)
+    chances = results.chances_view
     odds = chances.stored.players if chances.stored else {}
     ems = RANK_EMS + POINTS_EMS + TIEBREAK_EMS * len(columns)
     rows = [
@@ -228,7 +228,11 @@ def _cells(
 
 
 def _chances(odds: PlayerChances | None) -> str:
-    return f"{percent(odds.win)}\u00a0· {percent(odds.top3)}" if odds else ""
+    if odds is None:
+        return ""
+    return (
+        f"{percent(odds.win, odds.win_reachable)}\u00a0· {percent(odds.top3, odds.top3_reachable)}"
+    )
 
 
 def _honour(row: StandingRow, progress: room.Progress) -> str:

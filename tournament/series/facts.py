@@ -32,6 +32,7 @@ import hashlib
 import threading
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
 from django.db.models import (
     BigIntegerField,
@@ -46,7 +47,18 @@ from django.db.models import (
 
 from scoring.plays import PointsAdjustment, TableSums
 from scoring.systems import SeatSums, points_from_sums
-from tournament.models import Adjustment, Bye, Person, Player, Round, Seat, Series, Tournament
+from tournament.models import (
+    Adjustment,
+    Bye,
+    DerivedView,
+    Person,
+    Player,
+    Round,
+    Seat,
+    Series,
+    Tournament,
+)
+from tournament.shared.derived import FORMAT, PUBLIC, ask_for_views
 from tournament.standings.services import PlayerInfo, StandingsFacts, standings_from
 
 
@@ -139,9 +151,73 @@ def _stamped(tournaments: QuerySet[Tournament]) -> list[tuple[Tournament, Tourna
 def gather_facts(
     tournaments: list[tuple[Tournament, TournamentStamp]],
 ) -> dict[int, TournamentFacts]:
-    """The facts of ``tournaments``: five queries for all of them (players, released
-    rounds, their byes, their penalties and awards, their seats with sums), then each
-    tournament's public standings computed as its public pages compute them
+    """The facts of ``tournaments``, read from their public views (``shared.derived``),
+    the standings and tables their public pages show: two queries for all of them (the
+    players' people, the views). A tournament whose view is not worked out yet (an
+    installation just upgraded, before the worker's first sweep), or behind its standings
+    version (a change a moment ago), is asked for and counted from its facts exactly as
+    its view will be (``_from_facts``)."""
+    ids = [tournament.pk for tournament, _ in tournaments]
+    if not ids:
+        return {}
+    person_of = dict(
+        Player.objects.filter(tournament_id__in=ids, person__isnull=False).values_list(
+            "pk", "person_id"
+        )
+    )
+    version = {tournament.pk: tournament.standings_version for tournament, _ in tournaments}
+    views = {
+        tournament_id: (standings, tables)
+        for tournament_id, made_for, standings, tables in DerivedView.objects.filter(
+            tournament_id__in=ids, kind=PUBLIC
+        ).values_list("tournament_id", "made_for", "standings", "tables")
+        if standings.get("format") == FORMAT and made_for >= version[tournament_id]
+    }
+    for tournament_id in set(ids) - set(views):
+        # Missing or behind (a change a moment ago): asked for, and counted meanwhile from
+        # the facts exactly as the view will count them.
+        ask_for_views(tournament_id)
+    found = {
+        tournament.pk: _from_view(stamp, *views[tournament.pk], person_of)
+        for tournament, stamp in tournaments
+        if tournament.pk in views
+    }
+    found.update(_from_facts([each for each in tournaments if each[0].pk not in views]))
+    return found
+
+
+def _from_view(
+    stamp: TournamentStamp,
+    standings: dict[str, Any],
+    tables: dict[str, Any],
+    person_of: dict[int, int],
+) -> TournamentFacts:
+    # A player waiting for their table's result has no place yet: the tournament places
+    # only its ranked players (docs/standings.md), and the series follows it.
+    ranked = [(row[0], row[1], row[4]) for row in standings["rows"] if row[1] is not None]
+    sharing: dict[int, int] = {}
+    for _, rank, _ in ranked:
+        sharing[rank] = sharing.get(rank, 0) + 1
+    places = tuple(
+        (pk, person_of.get(pk, 0), rank, sharing[rank], points) for pk, rank, points in ranked
+    )
+    matches: list[Match] = []
+    for number in standings["round_numbers"]:
+        for table, deals, _, seats, _ in tables[f"r{number}"]["tables"]:
+            if deals:
+                raters = tuple(person_of.get(pk, -pk) for pk, *_ in seats)
+                points = tuple(seat[2] for seat in seats)
+                matches.append((number, table, raters, points))
+    matches.sort()
+    return TournamentFacts(stamp, len(ranked), places, tuple(matches))
+
+
+def _from_facts(
+    tournaments: list[tuple[Tournament, TournamentStamp]],
+) -> dict[int, TournamentFacts]:
+    """The facts of ``tournaments`` from the database: five queries for all of them
+    (players, released rounds, their byes, their penalties and awards, their seats with
+    sums), then each tournament's public standings computed as its view is
     (``standings.services.standings_from``)."""
     ids = [tournament.pk for tournament, _ in tournaments]
     if not ids:

@@ -365,6 +365,25 @@ def ratings_before(tournament: Tournament) -> tuple[str, dict[int, float]] | Non
     return None
 
 
+def ratings_stamp(tournament: Tournament) -> str:
+    """What the ratings ``ratings_before`` reads stand at, without working them out: the
+    stamps of the tournaments before ``tournament`` in each series counting it (two
+    queries a series). The podium chances are worked out again when it moves."""
+    parts = []
+    for series in Series.objects.filter(
+        entries__tournament=tournament, entries__accepted=True
+    ).order_by("pk"):
+        before = []
+        for earlier, stamp in counted_tournaments(series):
+            if earlier.pk == tournament.pk or (
+                earlier.date and tournament.date and earlier.date > tournament.date
+            ):
+                break
+            before.append(stamp)
+        parts.append((series.pk, before))
+    return repr(parts)
+
+
 def _current_chain(
     series: Series, counted: list[tuple[Tournament, TournamentStamp]]
 ) -> list[Checkpoint]:

@@ -1,17 +1,27 @@
-"""What changes the public pages: a tournament's *generation* (``Tournament.public_changed``),
-which ``mark_changed`` moves, and the signal receivers that mark a tournament changed
-when a row its public pages show is saved or deleted.
+"""What a change changes, decided once, from what changed. Two keys of a tournament:
 
-Every cached public page and result of a tournament is keyed by its generation
-(``public_version``), so moving it makes them all stale at once (the page cache itself is
-``public.cache``). Each worker remembers the generations it read (``generations``) for
-``GENERATION_SECONDS``; ``mark_changed`` forgets them in its own process at once.
+- its **page generation** (``Tournament.public_changed``), moved by ``mark_page_changed``
+  when a field a public page shows changes: a player's name, club, whether they play on
+  and who they are; a round started, released or withheld; the round's clock; the
+  tournament's settings. Every cached public page of the tournament is keyed by it
+  (``public.cache``), so moving it makes them all stale at once. Each worker remembers
+  the generations it read (``generations``) for ``GENERATION_SECONDS``.
+- its **standings version** (``Tournament.standings_version``), moved by
+  ``mark_standings_changed`` in the transaction of any change to what the standings are
+  made of (sheets confirmed, rounds started, released or withheld, seats and byes of a
+  started round, penalties and awards, leaves, players' names and whether they play
+  on, the rules and the scoring). After the commit, in that process, the views are
+  worked out again (``after_standings_change``, which ``derived.refresh`` answers): the
+  public view moves the page generation itself when it changed.
 
-They are connected per model, only to the seven models the public pages show, so that
-every other model (deals, their per-seat results) keeps Django's fast delete. Inside
-``quietly()`` (an import, a replace, a deletion) they only note the
+Neither moves for what no page shows and nothing is worked out from: a check-in at the
+door, a tap's time, a fixed table, a keep-apart pair, a table's code, the seating plan.
+A save that names its fields (``update_fields``) is judged by them; a full save by the
+values it changes from those it was loaded with (``Tracked``).
+
+Inside ``quietly()`` (an import, a replace, a deletion) the receivers only note the
 tournament, or nothing when finding it would take a query: the block names its
-tournaments and marks them once at its end.
+tournaments and marks them both ways once, at its end.
 """
 
 from __future__ import annotations
@@ -24,14 +34,14 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
 from tournament.models import (
+    Adjustment,
     Bye,
-    KeepApart,
     Player,
     Round,
     Seat,
@@ -48,28 +58,44 @@ GENERATION_SECONDS = 1.0
 generations: dict[str, tuple[int, datetime, float]] = {}
 
 
-def mark_changed(tournament_id: int) -> None:
+def mark_page_changed(tournament_id: int) -> None:
     """Make the tournament's cached public pages stale: at once in this process, within
-    ``GENERATION_SECONDS`` in the others. Silent inside ``quietly()``, which marks the
-    tournaments it was told about once, at its end."""
+    ``GENERATION_SECONDS`` in the others. Noted inside ``quietly()``."""
     pending = _quiet.get()
     if pending is not None:
         pending.add(tournament_id)
         return
     Tournament.objects.filter(pk=tournament_id).update(public_changed=timezone.now())
     _forget_now_and_on_commit()
+
+
+def mark_standings_changed(tournament_id: int) -> None:
+    """Move the tournament's standings version in this transaction, and have its views
+    worked out again once it commits. Noted inside ``quietly()``."""
+    pending = _quiet.get()
+    if pending is not None:
+        pending.add(tournament_id)
+        return
+    Tournament.objects.filter(pk=tournament_id).update(standings_version=F("standings_version") + 1)
     _after_commit((tournament_id,))
 
 
-# Run after a committed change, with the tournament's id (``after_public_change``).
+def mark_changed(tournament_id: int) -> None:
+    """Both: the pages are stale and the standings may have changed (a bulk write whose
+    rows sent no signal: players imported, a round's results released with others)."""
+    mark_page_changed(tournament_id)
+    mark_standings_changed(tournament_id)
+
+
+# Run after a committed change to the standings, with the tournament's id.
 _after_change: list[Callable[[int], None]] = []
 
 
-def after_public_change(hook: Callable[[int], None]) -> None:
-    """Have ``hook(tournament_id)`` run once each change that marks a tournament changed
-    is committed (at once outside a transaction). A hook registers when its module is
-    imported; it must be cheap when there is nothing new to do, as a transaction may mark
-    a tournament several times."""
+def after_standings_change(hook: Callable[[int], None]) -> None:
+    """Have ``hook(tournament_id)`` run once each change that moved a tournament's
+    standings version is committed (at once outside a transaction). A hook registers
+    when its module is imported; it must be cheap when there is nothing new to do, as a
+    transaction may mark a tournament several times."""
     if hook not in _after_change:
         _after_change.append(hook)
 
@@ -77,7 +103,8 @@ def after_public_change(hook: Callable[[int], None]) -> None:
 def _after_commit(tournament_ids: Iterable[int]) -> None:
     for tournament_id in tournament_ids:
         for hook in _after_change:
-            # Robust: a hook that fails is logged, never undoes nor fails the change.
+            # Robust: a hook that fails is logged, never undoes nor fails the change (the
+            # worker's sweep works out a view left behind).
             transaction.on_commit(partial(hook, tournament_id), robust=True)
 
 
@@ -92,10 +119,10 @@ _quiet: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar("quiet"
 
 @contextmanager
 def quietly(*tournament_ids: int) -> Iterator[set[int]]:
-    """Bulk writes (an import, a replace, a deletion) without a cache receiver's query for
+    """Bulk writes (an import, a replace, a deletion) without a receiver's query for
     every row: the receivers only note the tournament, and each noted tournament (and each
-    of ``tournament_ids``) is marked changed once when the block ends without an error.
-    The yielded set takes more tournaments to mark."""
+    of ``tournament_ids``) is marked changed both ways once when the block ends without
+    an error. The yielded set takes more tournaments to mark."""
     outer = _quiet.get()
     if outer is not None:  # already quiet: the outer block marks them
         outer.update(tournament_ids)
@@ -108,7 +135,9 @@ def quietly(*tournament_ids: int) -> Iterator[set[int]]:
     finally:
         _quiet.reset(token)
     if pending:
-        Tournament.objects.filter(pk__in=pending).update(public_changed=timezone.now())
+        Tournament.objects.filter(pk__in=pending).update(
+            public_changed=timezone.now(), standings_version=F("standings_version") + 1
+        )
         _forget_now_and_on_commit()
         _after_commit(sorted(pending))
 
@@ -119,9 +148,8 @@ def is_quiet() -> bool:
 
 
 def public_version(tournament: Tournament) -> str:
-    """What a tournament's public data stand at: a value that moves whenever anything
-    shown publicly changes (``mark_changed``). Keys of cached public data hold it, so a
-    change makes them all stale at once."""
+    """What a tournament's public pages stand at: a value that moves whenever anything
+    shown publicly changes (``mark_page_changed``). Keys of cached public data hold it."""
     return str(tournament.public_changed.timestamp())
 
 
@@ -130,87 +158,174 @@ def forget_generations() -> None:
     generations.clear()
 
 
-# What of a round the public pages show besides its results: whether it has started
-# (its seating is then public, unless the tournament keeps it private) and its clock.
-_PUBLIC_ROUND_FIELDS = frozenset({"released", "started", "clock_ends", "clock_left"})
+# Deciding, from what changed -----------------------------------------------------------
 
 
-def _round_change_is_public(instance: Round, saved: bool, signal_kwargs: dict[str, Any]) -> bool:
-    if instance.released or instance.started:
-        return True
-    # Creating or deleting a round not yet started shows nowhere publicly, nor does
-    # seeding one; a save that may have withheld or un-started it (a full save, or one
-    # of the fields above) does.
-    if not saved or signal_kwargs.get("created"):
-        return False
-    update_fields = signal_kwargs.get("update_fields")
-    return update_fields is None or bool(_PUBLIC_ROUND_FIELDS & set(update_fields))
+def changed_fields(instance: Any, fields: frozenset[str], kwargs: dict[str, Any]) -> set[str]:
+    """Which of ``fields`` a save changed: those it names, or for a full save those whose
+    value differs from the one it was loaded with (every one, for a new row or a row
+    not loaded from the database)."""
+    if kwargs.get("created"):
+        return set(fields)
+    update_fields = kwargs.get("update_fields")
+    if update_fields is not None and not getattr(instance, "_whole_save", False):
+        return set(fields) & set(update_fields)
+    loaded = getattr(instance, "_loaded", None)
+    if loaded is None:
+        return set(fields)
+    changed = set()
+    for name in fields:
+        attname = instance._meta.get_field(name).attname
+        # A deferred field never read is not in the instance: it cannot have changed.
+        if attname in instance.__dict__ and instance.__dict__[attname] != loaded.get(attname):
+            changed.add(name)
+    return changed
 
 
-def _public_tournament_id(instance: Any) -> int | None:
-    """The tournament whose public pages this row belongs to, or None when the public
-    cannot see it: the tables, seats and byes of a round not yet started (whose start
-    clears the cache anyway), and the sheets of an unreleased round (whose release
-    does)."""
-    if isinstance(instance, Player | Round | KeepApart):
-        return instance.tournament_id
+# A player's fields the public pages show, and those the standings are made of (a
+# player who stops playing on changes the podium chances).
+_PLAYER_PAGE_FIELDS = frozenset({"name", "club", "active", "person"})
+_PLAYER_STANDINGS_FIELDS = frozenset({"ref", "name", "club", "active", "person", "tournament"})
+# A round's: whether it has started (its seating is then public) and released; its clock
+# shows on the pages but no standing is made of it.
+_ROUND_STANDINGS_FIELDS = frozenset({"started", "released", "number"})
+_ROUND_CLOCK_FIELDS = frozenset({"clock_ends", "clock_left"})
+# The tournament's: everything but what only the organiser's pages or the seating use.
+_TOURNAMENT_PRIVATE_FIELDS = frozenset({"seating_plan", "owner"})
+_TOURNAMENT_STANDINGS_FIELDS = frozenset(
+    {
+        "scoring",
+        "rule_set",
+        "house_rules",
+        "rotations_per_round",
+        "tiebreaks",
+        "bye_score",
+        "planned_rounds",
+        "finished",
+        "table_policy",
+        "table_sizes",
+        "slug",
+    }
+)
+
+
+@receiver(post_save, sender=Player, dispatch_uid="lld-player-saved")
+def _player_saved(sender: type, instance: Player, **kwargs: Any) -> None:
+    changed = changed_fields(instance, _PLAYER_STANDINGS_FIELDS | _PLAYER_PAGE_FIELDS, kwargs)
+    if changed & _PLAYER_PAGE_FIELDS:
+        mark_page_changed(instance.tournament_id)
+    if changed & _PLAYER_STANDINGS_FIELDS:
+        mark_standings_changed(instance.tournament_id)
+
+
+@receiver(post_delete, sender=Player, dispatch_uid="lld-player-deleted")
+def _player_deleted(sender: type, instance: Player, **kwargs: Any) -> None:
+    mark_changed(instance.tournament_id)
+
+
+def _round_change(instance: Round, saved: bool, kwargs: dict[str, Any]) -> tuple[bool, bool]:
+    """(pages, standings): what a round's save or deletion changes."""
+    if not saved:
+        # Deleting a round not yet started shows nowhere, nor counts.
+        return (instance.started, instance.started)
+    if kwargs.get("created"):
+        return (instance.started, instance.started)
+    changed = changed_fields(instance, _ROUND_STANDINGS_FIELDS | _ROUND_CLOCK_FIELDS, kwargs)
+    standings = bool(changed & _ROUND_STANDINGS_FIELDS)
+    # A clock of a round being played; seeding a round or renumbering one not started
+    # shows nowhere.
+    clock = bool(changed & _ROUND_CLOCK_FIELDS)
+    pages = clock or (standings and (instance.started or "started" in changed))
+    return pages, standings and (instance.started or "started" in changed)
+
+
+def _round_saved(sender: type, instance: Round, **kwargs: Any) -> None:
+    pages, standings = _round_change(instance, kwargs.get("signal") is post_save, kwargs)
+    if pages:
+        mark_page_changed(instance.tournament_id)
+    if standings:
+        mark_standings_changed(instance.tournament_id)
+
+
+def _started_round_tournament(round_id: int) -> int | None:
+    """The tournament of a started round (whose tables, seats and byes count in the
+    organiser's view and show publicly), None for one not started (its start marks it)."""
     if is_quiet():
         # A bulk write names its tournaments (``quietly``): no query for every row.
         return None
-    if isinstance(instance, Table | Seat | Bye):
-        return (
-            Round.objects.filter(Q(released=True) | Q(started=True), pk=instance.round_id)
-            .values_list("tournament_id", flat=True)
-            .first()
-        )
-    if isinstance(instance, Sheet):
-        return (
-            Table.objects.filter(pk=instance.table_id, round__released=True)
-            .values_list("round__tournament_id", flat=True)
-            .first()
-        )
-    return None
+    return (
+        Round.objects.filter(pk=round_id, started=True)
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
 
 
-def _public_data_changed(sender: type, instance: Any, **kwargs: Any) -> None:
-    # Drafts and sheets awaiting confirmation are never public, and a confirmed sheet
-    # being corrected keeps its confirmed deals until the correction is confirmed: only
-    # a save as confirmed changes what the public sees. Scorers' drafts therefore leave
-    # the public pages' cache alone.
-    saved = kwargs.get("signal") is post_save
-    if sender is Sheet and saved and instance.status != SheetStatus.CONFIRMED:
+def _seating_changed(sender: type, instance: Table | Seat | Bye, **kwargs: Any) -> None:
+    # A table's code is private; its leaves are part of its confirmed sheet.
+    if (
+        sender is Table
+        and kwargs.get("signal") is post_save
+        and not changed_fields(instance, frozenset({"left", "number"}), kwargs)
+    ):
         return
-    if sender is Round and not _round_change_is_public(instance, saved, kwargs):
-        return
-    tournament_id = _public_tournament_id(instance)
+    tournament_id = _started_round_tournament(instance.round_id)
     if tournament_id is not None:
         mark_changed(tournament_id)
 
 
-# Only the rows the public pages show, each connected by its model: every other model
-# (deals, their per-seat results) keeps Django's fast delete, one statement for all rows.
-_PUBLIC_MODELS = (Player, Round, KeepApart, Table, Seat, Bye, Sheet)
-for _model in _PUBLIC_MODELS:
-    post_save.connect(_public_data_changed, sender=_model, dispatch_uid=f"lld-public-{_model}")
-    post_delete.connect(
-        _public_data_changed, sender=_model, dispatch_uid=f"lld-public-del-{_model}"
-    )
-
-
-# Saved by seating as it plans the rounds ahead: nothing public.
-_PRIVATE_TOURNAMENT_FIELDS = frozenset({"seating_plan"})
-
-
-@receiver(post_save, sender=Tournament)
-def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None:
-    # Settings (scoring, tiebreaks, publishing) change what the public pages show.
-    update_fields = kwargs.get("update_fields")
-    if update_fields is not None and update_fields <= _PRIVATE_TOURNAMENT_FIELDS:
+def _sheet_changed(sender: type, instance: Sheet, **kwargs: Any) -> None:
+    # Drafts and sheets awaiting confirmation count nowhere, and a confirmed sheet being
+    # corrected keeps its confirmed deals until the correction is confirmed: only a save
+    # as confirmed (or a deletion) changes the standings.
+    if kwargs.get("signal") is post_save and instance.status != SheetStatus.CONFIRMED:
         return
-    mark_changed(instance.pk)
+    if is_quiet():
+        return
+    found = (
+        Table.objects.filter(pk=instance.table_id, round__started=True)
+        .values_list("round__tournament_id", "round__released")
+        .first()
+    )
+    if found is None:
+        return
+    tournament_id, released = found
+    mark_standings_changed(tournament_id)
+    if released:
+        # The player pages show the deals themselves, which a correction may change
+        # without changing any sum.
+        mark_page_changed(tournament_id)
 
 
-@receiver(post_delete, sender=Tournament)
+def _adjustment_changed(sender: type, instance: Adjustment, **kwargs: Any) -> None:
+    mark_standings_changed(instance.tournament_id)
+
+
+for _model, _receiver in (
+    (Round, _round_saved),
+    (Table, _seating_changed),
+    (Seat, _seating_changed),
+    (Bye, _seating_changed),
+    (Sheet, _sheet_changed),
+    (Adjustment, _adjustment_changed),
+):
+    post_save.connect(_receiver, sender=_model, dispatch_uid=f"lld-saved-{_model.__name__}")
+    post_delete.connect(_receiver, sender=_model, dispatch_uid=f"lld-deleted-{_model.__name__}")
+
+
+@receiver(post_save, sender=Tournament, dispatch_uid="lld-tournament-saved")
+def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None:
+    everything = frozenset(
+        field.name for field in Tournament._meta.concrete_fields if field.name != "id"
+    )
+    changed = changed_fields(instance, everything - _TOURNAMENT_PRIVATE_FIELDS, kwargs)
+    if not changed:
+        return
+    mark_page_changed(instance.pk)
+    if kwargs.get("created") or changed & _TOURNAMENT_STANDINGS_FIELDS:
+        mark_standings_changed(instance.pk)
+
+
+@receiver(post_delete, sender=Tournament, dispatch_uid="lld-tournament-deleted")
 def _tournament_deleted(sender: type, instance: Tournament, **kwargs: Any) -> None:
     # Its pages are unreachable at once: a worker read its generation by its slug.
     forget_generations()

@@ -17,7 +17,6 @@ from django.db.models import QuerySet
 from scoring.plays import Entrant, PointsAdjustment, TablePlay, TableSums
 from scoring.rules import DealFacts, Leave, deals_in_round, leaves_of
 from scoring.rulesets import balance
-from scoring.standings import StandingRow, Standings
 from scoring.standings import compute_standings as compute
 from scoring.systems import ScoringSystem, SeatSums, points_from_sums
 from tournament.models import (
@@ -32,89 +31,29 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
+from tournament.shared.derived import (
+    NO_RESULT_YET,
+    IncompleteTable,
+    PlayerInfo,
+    TournamentStandings,
+    and_list,
+    missing_in_words,
+    rank_label,
+)
 from tournament.sheets.rows import Row, deal_facts
 
+# Defined with the views every surface reads (``shared.derived``), and named here too.
+__all__ = [
+    "NO_RESULT_YET",
+    "IncompleteTable",
+    "PlayerInfo",
+    "TournamentStandings",
+    "and_list",
+    "missing_in_words",
+    "rank_label",
+]
+
 POINTS_PER_DEAL = 26
-
-
-@dataclass(frozen=True)
-class PlayerInfo:
-    ref: str
-    name: str
-    club: str
-    # The identifier of the person the player is linked to (``Person.identifier``), which
-    # names their career page; empty when the player is linked to nobody.
-    person: str = ""
-
-
-@dataclass(frozen=True)
-class IncompleteTable:
-    """A table that played fewer deals than a round has (it stopped early, or its sheet
-    is not all in yet)."""
-
-    round: int
-    table: int
-    deals: int
-    expected: int
-
-
-@dataclass(frozen=True)
-class TournamentStandings:
-    tournament: Tournament
-    standings: Standings
-    players: dict[int, PlayerInfo]
-    incomplete_tables: tuple[IncompleteTable, ...] = ()
-
-    def info(self, row: StandingRow) -> PlayerInfo:
-        return self.players[row.key]  # type: ignore[index]
-
-    @property
-    def missing_tables(self) -> tuple[IncompleteTable, ...]:
-        """The tables with no result yet: not one deal recorded (a confirmed sheet always
-        holds at least one)."""
-        return tuple(table for table in self.incomplete_tables if table.deals == 0)
-
-    @property
-    def missing_words(self) -> list[str]:
-        return missing_in_words(self.incomplete_tables)
-
-    @property
-    def unranked(self) -> int:
-        """How many players wait for a result others of the same round have."""
-        return sum(1 for row in self.standings.rows if row.rank is None)
-
-    @property
-    def partial_tables(self) -> tuple[IncompleteTable, ...]:
-        """The incomplete tables that have a result, if a short one."""
-        return tuple(table for table in self.incomplete_tables if table.deals)
-
-
-def and_list(numbers: list[int]) -> str:
-    """ "3", "2 and 3", "1, 2 and 3"."""
-    words = [str(number) for number in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def missing_in_words(incomplete: tuple[IncompleteTable, ...]) -> list[str]:
-    """One sentence per round with tables that have no result yet: "2 tables of round 3
-    have no result yet (tables 2 and 4)"."""
-    by_round: dict[int, list[int]] = {}
-    for table in incomplete:
-        if table.deals == 0:
-            by_round.setdefault(table.round, []).append(table.table)
-    sentences = []
-    for number, tables in sorted(by_round.items()):
-        if len(tables) == 1:
-            sentences.append(f"Table {tables[0]} of round {number} has no result yet")
-        else:
-            sentences.append(
-                f"{len(tables)} tables of round {number} have no result yet "
-                f"(tables {and_list(tables)})"
-            )
-    return sentences
-
-
-NO_RESULT_YET = "no result yet"
 
 
 def _pending_deals(
@@ -320,11 +259,3 @@ def tournament_standings(
         tournament, include_unconfirmed=include_unconfirmed, released_only=released_only
     )
     return standings_from(tournament, facts)
-
-
-def rank_label(row: StandingRow) -> str:
-    """ "3", "=3" for a shared 3rd, or "–" for a player with no rank while a result is
-    not in yet."""
-    if row.rank is None:
-        return "–"
-    return f"={row.rank}" if row.shared else str(row.rank)

@@ -176,8 +176,9 @@ def standings_table(
             "points": row.points,
             "deals": row.deals,
             "row_class": "podium" if row.rank in shown_honours else "",
-            # "round 3: no result yet", for a player whose table's result is not in.
-            "waiting": _waiting_words(row.waiting),
+            # "No result yet for round 3 (table 2)", for a player whose table's result is
+            # not in: the words of the card and the player's page.
+            "waiting": result.waiting_words(row),
         }
         adjusted = row.tally.adjustments
         points: object = row.points if row.has_result else None
@@ -214,10 +215,3 @@ def standings_table(
         orderable=orderable,
         empty_text="No player matches that name." if wanted else "No players yet.",
     )
-
-
-def _waiting_words(rounds: tuple[int, ...]) -> str:
-    if not rounds:
-        return ""
-    numbers = ", ".join(str(number) for number in rounds)
-    return f"round{'s' if len(rounds) > 1 else ''} {numbers}: {NO_RESULT_YET}"

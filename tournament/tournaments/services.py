@@ -23,7 +23,8 @@ from django.db import transaction
 from scoring.errors import UserError
 from scoring.rulesets import HOUSE, RuleSet, sizes_text
 from scoring.tiebreaks import TIEBREAKS
-from tournament.models import Tournament, default_table_sizes
+from tournament.models import Round, Tournament, default_table_sizes
+from tournament.rounds.services import tables_without_result
 from tournament.shared.locks import lock_rounds
 from tournament.sheets.rescoring import refusal, rescore, rule_change_problems
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
@@ -122,11 +123,33 @@ def set_published(tournament: Tournament, published: bool) -> None:
         tournament.save(update_fields=["published"])
 
 
+class TablesStillToScore(UserError):
+    pass
+
+
 def set_finished(tournament: Tournament, finished: bool) -> None:
     """Mark the tournament finished (its public standings are final, with a winner, even
     before the last planned round is released) or undo it. Only this field is written;
-    saving it makes the public pages' cache stale (``shared.public_changes``)."""
+    saving it makes the public pages' cache stale (``shared.public_changes``). Refused,
+    naming them, while a started round has a table without a result: the standings
+    would be final with a table still to play."""
     with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if finished:
+            missing = [
+                f"round {round_.number}, table{'s' if len(tables) > 1 else ''} "
+                + ", ".join(str(number) for number in tables)
+                for round_ in Round.objects.filter(tournament=locked, started=True).order_by(
+                    "number"
+                )
+                if (tables := tables_without_result(round_))
+            ]
+            if missing:
+                raise TablesStillToScore(
+                    "the tournament cannot finish while a table has no result: "
+                    + "; ".join(missing)
+                    + ". Confirm their sheets first."
+                )
         tournament.finished = finished
         tournament.save(update_fields=["finished"])
 

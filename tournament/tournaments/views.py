@@ -27,12 +27,12 @@ from scoring.simulation.advisor import (
     MINUTES_PER_DEAL,
     TOURNAMENTS,
     AdvisorError,
-    advise,
 )
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import TIEBREAKS, order_in_words
 from tournament.kernel import limits
 from tournament.kernel.http import HtmxHttpRequest
+from tournament.kernel.queue import queue_status
 from tournament.models import SheetStatus, Tournament
 from tournament.public import room
 from tournament.rounds import services as round_service
@@ -46,6 +46,7 @@ from tournament.shared.permissions import (
     tournaments_for,
 )
 from tournament.tournaments import services as tournaments
+from tournament.tournaments.advisor import Question, ask
 from tournament.tournaments.forms import (
     AdvisorForm,
     HouseRulesForm,
@@ -111,6 +112,8 @@ def _dashboard(
         "tiebreak_chain": order_in_words(tournament.tiebreaks),
         "progress": room.progress(tournament, [r.number for r in rounds if r.released]),
         "confirm_reveal": confirm_reveal,
+        # Tasks waiting with no worker taking them: the chances are not being worked out.
+        "queue": queue_status(),
     }
     return render(request, "tournaments/dashboard.html", context)
 
@@ -208,7 +211,7 @@ def advisor(request: HtmxHttpRequest) -> HttpResponse:
         registered = tournament.players.filter(active=True).count()
         initial["players"] = registered if registered >= 2 else ADVISOR_DEFAULT_PLAYERS
     form = AdvisorForm({**initial, **request.GET.dict()})
-    advice = None
+    advice = pending = None
     if form.is_valid():
         data = form.cleaned_data
         # A tournament's own scoring and rules (house rules too) stand for the choices.
@@ -217,20 +220,19 @@ def advisor(request: HtmxHttpRequest) -> HttpResponse:
             sizes: tuple[int, ...] | None = tuple(tournament.table_sizes)
         else:
             system, rules, sizes = ScoringSystem(data["scoring"]), RULE_SETS[data["rule_set"]], None
+        question = Question.of(
+            data["players"], data["minutes"], data["minutes_per_deal"], system, rules, sizes
+        )
         try:
-            advice = advise(
-                data["players"],
-                data["minutes"],
-                system,
-                rules,
-                data["minutes_per_deal"],
-                sizes=sizes,
-            )
+            asked = ask(question, request.user)
+            advice, pending = asked.advice, asked.pending
         except AdvisorError as refused:
             form.add_error(None, str(refused))
     context = {
         "form": form,
         "advice": advice,
+        # A large question the task worker is working out: the page follows it.
+        "pending": pending,
         "tournament": tournament,
         "break_minutes": BREAK_MINUTES,
         "tournaments": TOURNAMENTS,
@@ -315,7 +317,11 @@ def unpublish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def finish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    tournaments.set_finished(tournament, True)
+    try:
+        tournaments.set_finished(tournament, True)
+    except tournaments.TablesStillToScore as refused:
+        messages.error(request, f"Not finished: {refused}")
+        return redirect("organiser:dashboard", slug)
     messages.success(
         request, "The tournament is finished: the public pages show the final results."
     )

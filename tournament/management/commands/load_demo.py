@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from tournament.accounts.services import grant_organising
 from tournament.demo import DEMO_SERIES_NAME, DEMO_SERIES_SLUG, demo_du_coeur, demo_season
+from tournament.derived.refresh import at_once
 from tournament.models import Series, Tournament
 from tournament.series.administration import SeriesSettings, create_series
 from tournament.tournament_file import loading
@@ -65,6 +66,10 @@ class Command(BaseCommand):
             SeriesSettings(name=DEMO_SERIES_NAME, min_events=2),
             [each.slug for each in tournaments],
         )
+        # Worked out here, before the server starts: the demo opens with its standings and
+        # podium chances (the task worker beside the server takes the changes after).
+        for each in (*tournaments, other):
+            at_once(each)
         self.stdout.write(
             f"Loaded the demo “{tournament.name}”: {summary.players} players, "
             f"{summary.rounds} rounds, {summary.deals} deals. "

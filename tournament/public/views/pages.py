@@ -26,17 +26,17 @@ from tournament.kernel.http import HtmxHttpRequest, wants_fragment
 from tournament.models import Player, Round, Tournament
 from tournament.public import room
 from tournament.public.cache import cached_public_page
-from tournament.public.chances import chances_view, need_words, percent
 from tournament.public.player import player_rounds
 from tournament.public.results import (
-    RoundRank,
+    BeingWorkedOut,
     podium,
     public_results,
     public_round_results,
     released_round_numbers,
 )
+from tournament.public.views.pending import shows_being_worked_out
+from tournament.shared.derived import NO_RESULT_YET, RoundRank, need_words, percent, rank_label
 from tournament.shared.permissions import get_public_tournament
-from tournament.standings.services import NO_RESULT_YET, rank_label
 
 # The rank chart ---------------------------------------------------------------------
 
@@ -94,32 +94,37 @@ def rank_chart(history: list[RoundRank], field_size: int) -> LineChart | None:
 
 
 def _player_summary(tournament: Tournament, pk: int) -> dict[str, Any]:
-    """What the player page and the player's card both show of player ``pk``: where they
-    are in the round being played, their rank and points, and their podium chances."""
+    """What the player page and the player's card both show of player ``pk``, read from
+    the public view: where they are in the round being played, their rank or the results
+    they wait for, their points, and their podium chances."""
     results = public_results(tournament)
     info = results.players.get(pk)
     if info is None:
-        raise Http404("No such player")
-    row = results.rows[pk]
+        if not Player.objects.filter(tournament=tournament, pk=pk).exists():
+            raise Http404("No such player")
+        # Added since the view was worked out: it is being worked out again.
+        raise BeingWorkedOut(tournament)
+    standing = results.standing_of(pk)
     now = room.now_playing(tournament, pk)
     progress = room.progress(tournament, results.round_numbers)
-    chances = chances_view(tournament, progress.after_round, results.chances)
-    mine = chances.stored.players.get(pk) if chances.stored else None
+    chances = results.chances_view
+    mine = chances.of(pk)
     return {
         "tournament": tournament,
         "results": results,
         "public_rounds": results.round_numbers,
         "progress": progress,
         "chances": chances,
-        "win": percent(mine.win) if mine else "",
-        "top3": percent(mine.top3) if mine else "",
+        "win": percent(mine.win, mine.win_reachable) if mine else "",
+        "top3": percent(mine.top3, mine.top3_reachable) if mine else "",
         "need": need_words(chances.stored, pk, results.players[chances.stored.leader].name)
         if chances.stored and mine
         else "",
         "player": info,
         "player_pk": pk,
-        "row": row,
-        "rank": rank_label(row),
+        "row": standing.row,
+        "standing": standing,
+        "rank": standing.rank_label,
         "field_size": results.field_size,
         "system": tournament.scoring_system,
         "now": now,
@@ -129,6 +134,7 @@ def _player_summary(tournament: Tournament, pk: int) -> dict[str, Any]:
 
 @require_GET
 @cached_public_page
+@shows_being_worked_out
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     context = _player_summary(tournament, pk)
@@ -146,7 +152,11 @@ def player_card(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     played, their rank and points, their chances; its ``data-state`` says what is new
     ("seated-3", "released-2"), for the nudge."""
     tournament = get_public_tournament(request, slug)
-    context = _player_summary(tournament, pk)
+    try:
+        context = _player_summary(tournament, pk)
+    except BeingWorkedOut:
+        context = {"tournament": tournament, "player_pk": pk, "pending": True}
+        return render(request, "public/_my_card.html", context)
     context["state"] = card_state(context["now"], context["progress"])
     # A player who left the tournament (dropped) is told so rather than to ask.
     context["left"] = not Player.objects.filter(pk=pk, active=True).exists()
@@ -171,6 +181,7 @@ def card_state(now: room.NowPlaying | None, progress: room.Progress) -> str:
 
 @require_GET
 @cached_public_page
+@shows_being_worked_out
 def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     # One query, so that a round being played shows its seating without the results.
@@ -329,6 +340,7 @@ def _final_cells(
 
 @require_GET
 @cached_public_page
+@shows_being_worked_out
 def final(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     result = public_results(tournament).tournament_standings(tournament)

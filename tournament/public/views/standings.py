@@ -24,9 +24,10 @@ from tournament.kernel.http import HtmxHttpRequest, csv_attachment, wants_fragme
 from tournament.models import Round, Series, Tournament
 from tournament.public import room
 from tournament.public.cache import cached_public_page, page_number, search_text
-from tournament.public.chances import ChancesView, chances_view, percent
 from tournament.public.projector import board as projector_board
 from tournament.public.results import public_results
+from tournament.public.views.pending import shows_being_worked_out
+from tournament.shared.derived import ChancesView, percent
 from tournament.shared.permissions import get_public_tournament
 from tournament.standings.files import as_csv
 from tournament.standings.tables import (
@@ -102,6 +103,7 @@ def tonight_first(
 
 @require_GET
 @cached_public_page(reads={"q": search_text, "sort": standings_sort, "page": page_number})
+@shows_being_worked_out
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     # Shared with the other public pages: a search or another sort recomputes nothing.
@@ -109,7 +111,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     result = results.tournament_standings(tournament)
     round_numbers = result.standings.round_numbers
     progress = room.progress(tournament, round_numbers)
-    chances = chances_view(tournament, progress.after_round, results.chances)
+    chances = results.chances_view
     query = request.GET.get("q", "").strip()
     # The highlighted tiebreak explains a row's place below the row above it, which is
     # true only of the ranking's order.
@@ -160,7 +162,12 @@ def _with_chances(table: StandingsTable, chances: ChancesView) -> StandingsTable
     for record in records:
         # The player's id is the last part of their page's address.
         mine = odds.get(int(record["url"].rstrip("/").rpartition("/")[2]))
-        words = f"{percent(mine.win)}\u00a0· {percent(mine.top3)}" if mine else "–"
+        words = (
+            f"{percent(mine.win, mine.win_reachable)}\u00a0· "
+            f"{percent(mine.top3, mine.top3_reachable)}"
+            if mine
+            else "–"
+        )
         cells = record["cells"]
         # After the points and the deals, the first two cells.
         record["cells"] = type(cells)((*cells[:2], ("chances", words), *cells[2:]))
@@ -190,6 +197,7 @@ def _with_chances(table: StandingsTable, chances: ChancesView) -> StandingsTable
 
 @require_GET
 @cached_public_page(reads={"page": page_number})
+@shows_being_worked_out
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Large type for a screen across the room (``tournament.public.projector``): the seating and
     the clock while a round is played, the standings once it is released. Every page of
@@ -204,6 +212,7 @@ def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @cached_public_page
+@shows_being_worked_out
 def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The standings as a spreadsheet file (``csv_export``). The exports answer HEAD as
     well as GET: download managers and link checkers ask it first."""

@@ -1,6 +1,10 @@
-"""Podium chances on the public pages (public.chances): worked out after a committed
-change, stored with the public results, read (never worked out) by a visitor's page, and
-never shown once the standings are final."""
+"""Podium chances (derived.chances): worked out by the task worker from the public view,
+stored with the chances key they were made for, read (never worked out) by a visitor's
+page, shown as "being worked out" meanwhile, and never once the standings are final. A
+table of a released round without a result is a table still to play; "0 %" only for a
+place proved out of reach."""
+
+from __future__ import annotations
 
 import json
 from io import StringIO
@@ -9,25 +13,36 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from scoring.simulation.podium import PendingRound, podium_chances
-from tests.factories import TournamentFactory, a_deal, make_players, played_tournament, seated_round
-from tournament.models import Adjustment, Player, PodiumChances, Round, Seat
-from tournament.public import chances
+import scoring.simulation.podium as podium
+from scoring.simulation.podium import PendingRound
+from tests.factories import (
+    TournamentFactory,
+    a_deal,
+    link,
+    make_players,
+    played_tournament,
+    seated_round,
+)
+from tournament.derived import chances, refresh
+from tournament.models import Adjustment, Deal, Player, PodiumChances, Round, Seat, Sheet, Table
 from tournament.rounds.services import release_round
-from tournament.shared.public_changes import mark_changed
-from tournament.standings.services import tournament_standings
+from tournament.shared.derived import load_view, public_view
+from tournament.sheets.facts import write_seat_sums
 
 
-def _refreshed(tournament, capture):
-    with capture(execute=True):
-        mark_changed(tournament.pk)
+def _state(tournament):
     tournament.refresh_from_db()
-    return tournament
+    state = public_view(tournament)
+    assert state is not None
+    return state
 
 
 def _leader_of(tournament):
-    rows = tournament_standings(tournament, released_only=True).standings.rows
-    return rows[0].key
+    return _state(tournament).standings.rows[0].key
+
+
+def _wins(figures):
+    return {int(pk): values[0] for pk, values in figures["players"].items()}
 
 
 @pytest.mark.django_db
@@ -41,9 +56,9 @@ def test_a_clear_leader_has_the_best_chance_and_the_wins_add_up_to_one():
         points=40,
         reason="clear lead",
     )
-    figures = chances.work_out(tournament, finishes=4000)
-    wins = {int(pk): win for pk, (win, _, _) in figures["players"].items()}
-    tops = {int(pk): top3 for pk, (_, top3, _) in figures["players"].items()}
+    figures = chances.work_out(tournament, _state(tournament), finishes=4000)
+    wins = _wins(figures)
+    tops = {int(pk): values[1] for pk, values in figures["players"].items()}
     assert figures["leader"] == leader
     assert max(wins, key=wins.get) == leader
     assert wins[leader] > 0.5
@@ -54,31 +69,21 @@ def test_a_clear_leader_has_the_best_chance_and_the_wins_add_up_to_one():
 
 
 @pytest.mark.django_db
-def test_the_release_stores_the_chances_for_the_new_generation(
-    django_capture_on_commit_callbacks,
-):
+def test_the_release_stores_the_chances_for_the_public_view_it_made():
     tournament = played_tournament(players=10, rounds=2, planned_rounds=4)
     second = Round.objects.get(tournament=tournament, number=2)
-    Round.objects.filter(pk=second.pk).update(released=False)
-    second.refresh_from_db()
-    with django_capture_on_commit_callbacks(execute=True):
-        release_round(second)
-    tournament.refresh_from_db()
+    release_round(second) if not second.released else None
+    state = _state(tournament)
     stored = PodiumChances.objects.get(tournament=tournament)
-    # Storing them moved the generation once more: pages cached meanwhile go stale.
-    assert stored.made_for == tournament.public_changed
+    assert stored.fingerprint == state.chances_key
+    assert state.chances is not None
     assert stored.figures["after_round"] == 2
     assert stored.figures["rounds_left"] == 2
 
 
 @pytest.mark.django_db
-def test_a_visitors_page_reads_the_stored_chances_and_never_works_them_out(
-    client, django_capture_on_commit_callbacks, monkeypatch
-):
-    tournament = _refreshed(
-        played_tournament(players=10, rounds=2, planned_rounds=3),
-        django_capture_on_commit_callbacks,
-    )
+def test_a_visitors_page_reads_the_stored_chances_and_never_works_them_out(client, monkeypatch):
+    tournament = played_tournament(players=10, rounds=2, planned_rounds=3)
     leader = _leader_of(tournament)
     second = Player.objects.filter(tournament=tournament).exclude(pk=leader).first()
 
@@ -86,9 +91,8 @@ def test_a_visitors_page_reads_the_stored_chances_and_never_works_them_out(
         raise AssertionError("worked out during a visitor's request")
 
     monkeypatch.setattr(chances, "work_out", refuse)
-    monkeypatch.setattr(chances, "podium_chances", refuse)
-    page = client.get(reverse("player", args=[tournament.slug, second.pk]))
-    text = page.content.decode()
+    monkeypatch.setattr(podium, "podium_chances", refuse)
+    text = client.get(reverse("player", args=[tournament.slug, second.pk])).content.decode()
     assert "After round 2 of 3:" in text
     assert "to win" in text
     assert "top three" in text
@@ -100,35 +104,34 @@ def test_a_visitors_page_reads_the_stored_chances_and_never_works_them_out(
 
 
 @pytest.mark.django_db
-def test_chances_not_stored_for_this_generation_show_as_being_worked_out(
-    client, django_capture_on_commit_callbacks, monkeypatch
-):
-    tournament = _refreshed(
-        played_tournament(players=10, rounds=2, planned_rounds=3),
-        django_capture_on_commit_callbacks,
-    )
-    # A change whose refresh has not run yet (the commit hook is not executed here).
-    mark_changed(tournament.pk)
-    monkeypatch.setattr(chances, "work_out", lambda *a, **k: pytest.fail("worked out"))
+def test_with_the_worker_behind_the_chances_say_being_worked_out(settings, client):
+    """No worker runs the queued tasks (a stopped worker): every page says "being worked
+    out", none works them out, none fails."""
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend", "QUEUES": ["default"]}
+    }
+    tournament = played_tournament(players=10, rounds=2, planned_rounds=3)
+    state = _state(tournament)
+    assert state.chances_key
+    assert state.chances is None
     player = Player.objects.filter(tournament=tournament).first()
     text = client.get(reverse("player", args=[tournament.slug, player.pk])).content.decode()
     assert "being worked out" in text
     assert "to win" not in text
+    assert client.get(reverse("standings", args=[tournament.slug])).status_code == 200
 
 
 @pytest.mark.parametrize("final", ["last round released", "finished"])
 @pytest.mark.django_db
-def test_chances_are_never_shown_once_the_standings_are_final(
-    client, django_capture_on_commit_callbacks, final
-):
+def test_chances_are_never_shown_once_the_standings_are_final(client, final):
     planned = 2 if final == "last round released" else 3
     tournament = played_tournament(players=10, rounds=2, planned_rounds=planned)
     if final == "finished":
         tournament.finished = True
         tournament.save()
-    _refreshed(tournament, django_capture_on_commit_callbacks)
-    assert not PodiumChances.objects.filter(tournament=tournament).exists()
-    assert chances.work_out(tournament, finishes=100) == {}
+    state = _state(tournament)
+    assert state.chances_key == ""
+    assert chances.work_out(tournament, state, finishes=100) == {}
     player = Player.objects.filter(tournament=tournament).first()
     for page in (
         reverse("player", args=[tournament.slug, player.pk]),
@@ -142,28 +145,35 @@ def test_chances_are_never_shown_once_the_standings_are_final(
 
 
 @pytest.mark.django_db
-def test_the_command_prints_each_players_chances_as_json():
+def test_the_command_prints_the_stored_figures_or_works_them_out_afresh(after_commit):
     tournament = played_tournament(players=10, rounds=2, planned_rounds=4)
+    after_commit()
+    stored = PodiumChances.objects.get(tournament=tournament).figures
+    out = StringIO()
+    call_command("podium_chances", tournament.slug, "--format", "json", stdout=out)
+    listed = json.loads(out.getvalue())
+    refs = dict(Player.objects.filter(tournament=tournament).values_list("pk", "ref"))
+    assert {row["player"]: row["win"] for row in listed} == {
+        refs[int(pk)]: values[0] for pk, values in stored["players"].items()
+    }
+    assert set(listed[0]) == {"player", "name", "win", "top3"}
     out = StringIO()
     call_command(
         "podium_chances", tournament.slug, "--format", "json", "--finishes", "2000", stdout=out
     )
-    listed = json.loads(out.getvalue())
-    refs = dict(Player.objects.filter(tournament=tournament).values_list("ref", "name"))
-    assert {row["player"]: row["name"] for row in listed} == refs
-    assert set(listed[0]) == {"player", "name", "win", "top3"}
-    assert sum(row["win"] for row in listed) == pytest.approx(1.0, abs=0.001)
-    assert sum(row["top3"] for row in listed) == pytest.approx(3.0, abs=0.001)
-    assert all(0 <= row["win"] <= row["top3"] <= 1 for row in listed)
+    afresh = json.loads(out.getvalue())
+    assert sum(row["win"] for row in afresh) == pytest.approx(1.0, abs=0.001)
+    assert sum(row["top3"] for row in afresh) == pytest.approx(3.0, abs=0.001)
+    assert all(0 <= row["win"] <= row["top3"] <= 1 for row in afresh)
     text = StringIO()
     call_command("podium_chances", tournament.slug, "--finishes", "500", stdout=text)
-    assert text.getvalue().startswith("After round 2, 2 left: 500 simulated finishes")
+    assert text.getvalue().startswith("After round 2, 2 round(s) left: 500 simulated finishes")
 
 
 @pytest.mark.django_db
 def test_the_command_refuses_a_final_tournament():
     tournament = played_tournament(players=10, rounds=2, planned_rounds=2)
-    with pytest.raises(Exception, match="no podium chances"):
+    with pytest.raises(CommandError, match="no podium chances"):
         call_command("podium_chances", tournament.slug, stdout=StringIO())
 
 
@@ -189,7 +199,6 @@ def test_in_a_rated_series_the_players_skill_comes_from_their_ratings_before_it(
     """A tournament of a series whose earlier tournaments rate its players: the chances
     use those ratings (and say so); the best rated of two players level on points has
     the better chance. Without a series, equal skill."""
-    from tests.series.test_series_service import link
     from tournament.models import Person, Series, SeriesTournament
 
     people = [Person.objects.create(name=f"Person {i:02d}") for i in range(12)]
@@ -203,7 +212,7 @@ def test_in_a_rated_series_the_players_skill_comes_from_their_ratings_before_it(
     tournament = played_tournament(
         players=12, rounds=1, planned_rounds=2, seed=9, slug="month-4", date="2026-04-01"
     )
-    assert chances.work_out(tournament, finishes=2000)["ratings_of"] == ""
+    assert chances.work_out(tournament, _state(tournament), finishes=2000)["ratings_of"] == ""
     SeriesTournament.objects.create(series=season, tournament=tournament, accepted=True)
     link(tournament, people)
     ratings = {row.person.pk: row.mu for row in series_ratings_before(season, tournament)}
@@ -211,24 +220,23 @@ def test_in_a_rated_series_the_players_skill_comes_from_their_ratings_before_it(
     best = max(players, key=lambda player: ratings[player.person_id])
     worst = min(players, key=lambda player: ratings[player.person_id])
     # Level on points after round 1: only the ratings tell them apart.
+    rows = _state(tournament).rows
     for player in (best, worst):
         Adjustment.objects.create(
             tournament=tournament,
             player=player,
             round=Round.objects.get(tournament=tournament, number=1),
-            points=60 - tournament_points(tournament, player),
+            points=60 - rows[player.pk].points,
             reason="level",
         )
-    figures = chances.work_out(tournament, finishes=4000)
+    state = _state(tournament)
+    figures = chances.work_out(tournament, state, finishes=4000)
     assert figures["ratings_of"] == "Winter Season"
-    wins = {int(pk): win for pk, (win, _, _) in figures["players"].items()}
+    wins = _wins(figures)
     assert wins[best.pk] > wins[worst.pk]
-    stored = PodiumChances.objects.create(
-        tournament=tournament, made_for=tournament.public_changed, figures=figures
-    )
-    assert stored
-    view = chances.chances_view(tournament, 1, chances.stored_chances(tournament))
-    assert "rating in Winter Season before this tournament" in view.method
+    # The stored figures say how they were made, one tap away.
+    assert state.chances is not None
+    assert "rating in Winter Season before this tournament" in state.chances_view.method
 
 
 def series_ratings_before(season, tournament):
@@ -243,11 +251,6 @@ def series_ratings_before(season, tournament):
     finally:
         entry.accepted = True
         entry.save()
-
-
-def tournament_points(tournament, player):
-    rows = tournament_standings(tournament, released_only=True).standings.rows
-    return next(row.points for row in rows if row.key == player.pk)
 
 
 @pytest.mark.django_db
@@ -266,18 +269,81 @@ def test_a_released_table_with_no_result_yet_is_still_to_play_in_every_finish(mo
                 None if (number, table) == (2, 2) else [a_deal(size)] * size
             ),
         )
+    state = _state(tournament)
     plans = []
+    real = podium.podium_chances
 
     def recorded(field, plan, *args, **kwargs):
         plans.append(plan)
-        return podium_chances(field, plan, *args, **kwargs)
+        return real(field, plan, *args, **kwargs)
 
-    monkeypatch.setattr(chances, "podium_chances", recorded)
-    figures = chances.work_out(tournament, finishes=2000)
+    monkeypatch.setattr(podium, "podium_chances", recorded)
+    figures = chances.work_out(tournament, state, finishes=2000)
     at = {int(pk): index for index, pk in enumerate(figures["players"])}
     waiting = Seat.objects.filter(round__number=2, table__number=2).order_by("position")
     (plan,) = plans
     assert plan.rounds_left == 1
     assert plan.pending == (PendingRound(1, (tuple(at[seat.player_id] for seat in waiting),)),)
-    wins = [win for win, _, _ in figures["players"].values()]
-    assert sum(wins) == pytest.approx(1.0, abs=0.001)
+    assert sum(_wins(figures).values()) == pytest.approx(1.0, abs=0.001)
+    assert figures["pending"] == [[2, 2]]
+    # The pages say so: the method names the table still to play.
+    assert "table 2 of round 2" in state.chances.rounds_words
+
+
+@pytest.mark.django_db
+def test_after_the_last_round_a_table_still_to_play_keeps_the_chances_going(client):
+    """The last planned round released with a table still without a result: chances
+    are still shown (that table is still to play), and finishing is refused."""
+    tournament = played_tournament(players=10, rounds=2, planned_rounds=2)
+    table = Table.objects.get(round__tournament=tournament, round__number=2, number=1)
+    Deal.objects.filter(table=table).delete()
+    write_seat_sums(table, [])
+    Sheet.objects.filter(table=table).delete()
+    state = _state(tournament)
+    assert state.chances_key
+    assert state.chances is not None
+    assert state.chances.rounds_left == 0
+    assert state.chances.pending == ((2, 1),)
+    waiting = table.seats.first().player
+    text = client.get(reverse("player", args=[tournament.slug, waiting.pk])).content.decode()
+    assert "No result yet for round 2 (table 1)" in text
+    assert "to win" in text
+
+
+@pytest.mark.django_db
+def test_zero_only_where_proved_out_of_reach(client):
+    """A field where one player is so far behind that no deals can lift them into the
+    top three shows "0 %" for them; a player reachable but never reached in the
+    finishes shows "< 1 %", never "0 %"."""
+    tournament = played_tournament(players=15, rounds=2, planned_rounds=3, seed=2)
+    rows = _state(tournament).standings.rows
+    last = rows[-1].key
+    Adjustment.objects.create(
+        tournament=tournament,
+        player_id=last,
+        round=Round.objects.get(tournament=tournament, number=2),
+        points=-500,
+        reason="far behind",
+    )
+    state = _state(tournament)
+    mine = state.chances.players[last]
+    assert not mine.top3_reachable
+    text = client.get(reverse("player", args=[tournament.slug, last])).content.decode()
+    assert "<strong>0\u00a0%</strong> to win" in text
+    for pk, figures in state.chances.players.items():
+        if figures.top3 == 0 and figures.top3_reachable:
+            page = client.get(reverse("player", args=[tournament.slug, pk])).content.decode()
+            assert "<strong>&lt;\u00a01\u00a0%</strong> top three" in page
+
+
+@pytest.mark.django_db
+def test_restore_and_the_worker_agree_on_the_figures(after_commit):
+    """The same facts give the same figures, worked out at once (a restore, the demo)
+    or by the task: the seed is the tournament's."""
+    tournament = played_tournament(players=10, rounds=2, planned_rounds=3)
+    after_commit()
+    first = PodiumChances.objects.get(tournament=tournament).figures
+    PodiumChances.objects.all().delete()
+    refresh.restored(tournament)
+    assert PodiumChances.objects.get(tournament=tournament).figures == first
+    assert load_view(tournament, "public").chances is not None
