@@ -21,6 +21,7 @@ from scoring.rules import Leave, deals_in_round
 from tournament.kernel.codes import shown_code
 from tournament.kernel.http import resent, saved_redirect
 from tournament.models import Sheet, Table
+from tournament.sheets import access
 from tournament.sheets.access import Act
 from tournament.sheets.authors import AtTable, refusal_in_words
 from tournament.sheets.view_model import where
@@ -83,6 +84,8 @@ def base_context(table: Table, **context: Any) -> dict[str, Any]:
         "shown_code": shown_code(table.code),
         "where": where(table),
         "most": round_deals(table),
+        # Whether another phone may confirm the sheet once submitted (not once released).
+        "phones_confirm": access.phones_confirm(round_),
         **context,
     }
 

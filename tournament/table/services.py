@@ -3,8 +3,9 @@ paper sheet (``tournament.kernel.codes``), types it in and submits it; a scorer 
 organiser allows it, a second phone at the table) confirms it (``sheets.confirming``).
 
 A code opens its own table of its own round only, and only while that sheet can still
-be typed at the table: the tournament has table entry on, the round has started and its
-results are not released yet, and the sheet is not confirmed. Whatever the reason a code
+be typed at the table: the tournament has table entry on, the round has started, and the
+sheet has never been confirmed (a round released with the table's result missing keeps
+its code open; only the desk confirms the sheet then). Whatever the reason a code
 does not open a sheet, the answer is the same ``TableCodeRefusedError``, so that a
 wrong guess learns nothing. Wrong codes count against the address they came from
 (``wrong_code_limit``).
@@ -102,9 +103,9 @@ def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
 def saved_for_repeat(typed: str, key: str | None) -> SheetVersion | None:
     """The save already recorded with the idempotency ``key`` through the code ``typed``
     (with its sheet's table, round and tournament), whether or not the code still opens
-    it: a submission retried after its answer was lost (and the sheet confirmed or its
-    round released meanwhile) is told that it was saved, not that the code opens nothing,
-    once its numbers are checked against the recorded ones (``sheets.versions.carried_same``)."""
+    it: a submission retried after its answer was lost (and the sheet confirmed meanwhile)
+    is told that it was saved, not that the code opens nothing, once its numbers are
+    checked against the recorded ones (``sheets.versions.carried_same``)."""
     code = clean_code(typed)
     if code is None or not key:
         return None
