@@ -398,6 +398,9 @@ def test_a_submission_refused_because_entry_was_turned_off_meanwhile(phone, tabl
     assert "This sheet can no longer be changed at the table" in page
     assert "Nothing was saved" in page
     assert (version(table), sheet(table).status) == (before, SheetStatus.DRAFT)
+    # The code no longer opens the sheet: no link back to it.
+    assert url("entry", table) not in page
+    assert "hand it in at the desk" in page
 
 
 def test_a_submission_as_the_round_is_released_meanwhile_is_saved(phone, table, monkeypatch):

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import HttpRequest
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
@@ -31,7 +32,6 @@ from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Tab
 from tournament.shared.locks import lock_round
 from tournament.sheets import access
 from tournament.sheets.authors import AtTable
-from tournament.sheets.reading import peek_sheet
 
 # Wrong table codes one address may try before it has to wait: a pub's wifi is one
 # address, and a mistyped code is tried again at once, so this is generous for people
@@ -53,13 +53,8 @@ def table_for_code(typed: str) -> Table:
     code = clean_code(typed)
     if code is None:
         raise TableCodeRefusedError
-    table = (
-        Table.objects.filter(code=code)
-        .select_related("round__tournament", "sheet")
-        .annotate(confirmed_before=access.confirmed_before())
-        .first()
-    )
-    if table is None or access.refusal(PHONE, access.Act.OPEN, _facts(table)):
+    table = _with_facts(Table.objects.filter(code=code)).first()
+    if table is None or not _opens(table):
         raise TableCodeRefusedError
     prefetch_related_objects(
         [table], Prefetch("seats", queryset=Seat.objects.select_related("player"))
@@ -70,8 +65,20 @@ def table_for_code(typed: str) -> Table:
 PHONE = access.Writer.PHONE
 
 
+def _with_facts(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """``tables`` with what the rule needs to know of each: its sheet, round and
+    tournament, and whether it was ever confirmed."""
+    return tables.select_related("round__tournament", "sheet").annotate(
+        confirmed_before=access.confirmed_before()
+    )
+
+
+def _opens(table: Table) -> bool:
+    return access.refusal(PHONE, access.Act.OPEN, _facts(table)) is None
+
+
 def _facts(table: Table) -> access.SheetFacts:
-    """The facts of ``table``'s sheet, from the row ``table_for_code`` read (no query)."""
+    """The facts of ``table``'s sheet, from the row ``_with_facts`` read (no query)."""
     try:
         status = table.sheet.status
     except Sheet.DoesNotExist:
@@ -86,10 +93,26 @@ def _facts(table: Table) -> access.SheetFacts:
     )
 
 
-def open_at_table(table: Table) -> bool:
-    """Whether the table's sheet can be typed or confirmed at the table now."""
-    facts = access.facts_of(peek_sheet(table))
-    return access.refusal(PHONE, access.Act.OPEN, facts) is None
+@dataclass(frozen=True)
+class SheetNow:
+    """Where a table's sheet stands for a phone that used its code: whether the code
+    still opens it (the rule), and whether it was ever confirmed (then it counts, and a
+    change is the desk's)."""
+
+    opens: bool
+    confirmed: bool
+
+
+def sheet_now(typed: str) -> SheetNow:
+    """Where the sheet that the code ``typed`` opened stands now, for a phone that used it:
+    what a page that would link back to it asks first (one query). A code renewed since
+    opens nothing, and says nothing of its old sheet."""
+    code = clean_code(typed)
+    table = None if code is None else _with_facts(Table.objects.filter(code=code)).first()
+    if table is None:
+        return SheetNow(opens=False, confirmed=False)
+    confirmed = bool(table.confirmed_before)  # type: ignore[attr-defined]
+    return SheetNow(opens=_opens(table), confirmed=confirmed)
 
 
 def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
