@@ -31,7 +31,7 @@ from enum import StrEnum
 
 from django.db.models import Exists, OuterRef, Q
 
-from tournament.models import Deal, Round, Sheet, SheetStatus, SheetVersion, Table
+from tournament.models import Deal, Round, Sheet, SheetStatus, SheetVersion, Table, Tournament
 
 
 class Writer(StrEnum):
@@ -162,6 +162,20 @@ def phones_confirm(round_: Round) -> bool:
         entered_at_table=True,
     )
     return refusal(Writer.PHONE, Act.CONFIRM, submitted) is None
+
+
+def code_opens_once_started(stage: Stage, round_: Round, tournament: Tournament) -> bool:
+    """Whether a table code opens a sheet in ``stage`` of ``round_`` (of ``tournament``),
+    now or once the round has started: what a printed score sheet asks before it prints
+    the code, since sheets are printed before their round starts."""
+    facts = SheetFacts(
+        stage=stage,
+        round_started=True,
+        round_released=round_.released,
+        table_entry=tournament.table_entry,
+        table_confirm=tournament.table_confirm,
+    )
+    return refusal(Writer.PHONE, Act.OPEN, facts) is None
 
 
 def _desk_refusal(act: Act, facts: SheetFacts) -> Refusal | None:
