@@ -27,6 +27,7 @@ def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
         {
             **asdict(entry),
             "status_label": entry.status_label,
+            "status_note": entry.status_note,
             "ago": ago(entry.updated, now) if entry.updated else "",
             "sheet_url": link("scorer:sheet", entry.number),
             "confirm_url": link("scorer:confirm", entry.number),
