@@ -4,6 +4,7 @@ import pytest
 from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
+from tests.ratelimits import pin_window
 from tournament.demo import synthetic_tournament
 from tournament.series import services as series
 from tournament.shared import public_changes
@@ -70,6 +71,13 @@ def empty_series_cache():
 def _fast_password_hashing(settings):
     # Real hashing costs ~0.3 s a user; tests only need logins to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def one_window(monkeypatch):
+    """Every count of a rate limit in the test falls in the same window, however slow the
+    machine and whenever the minute turns (``tests.ratelimits.pin_window``)."""
+    pin_window(monkeypatch)
 
 
 @pytest.fixture

@@ -208,6 +208,7 @@ def test_a_renewed_code_replaces_the_old_one(phone, table):
     assert phone.get(reverse("table:entry", args=[new])).status_code == 200
 
 
+@pytest.mark.usefixtures("one_window")
 def test_the_wrong_code_limit_counts_without_crashing(rf):
     """``is_ratelimited`` needs a method to count for (it crashed with None)."""
     request = rf.get("/e/ZZZZZZZZ/", REMOTE_ADDR="10.0.0.9")
@@ -216,7 +217,7 @@ def test_the_wrong_code_limit_counts_without_crashing(rf):
     assert table_entry.wrong_code_limit(request, count=False)
 
 
-@pytest.mark.usefixtures("_backs_up")
+@pytest.mark.usefixtures("_backs_up", "one_window")
 def test_too_many_wrong_codes_from_one_address_wait_a_minute(table):
     guesser = Client()
     for attempt in range(20):
@@ -230,6 +231,7 @@ def test_too_many_wrong_codes_from_one_address_wait_a_minute(table):
     assert guesser.post(reverse("table:code"), {"code": table.code}).status_code == 429
 
 
+@pytest.mark.usefixtures("one_window")
 def test_a_phone_that_opened_its_table_carries_on_past_the_limit(phone, table):
     assert phone.get(url("entry", table)).status_code == 200
     stranger = Client()
