@@ -75,7 +75,13 @@ class DeskTable(tables.Table):
 
 
 def progress(records: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """How many tables are at each desk status; corrections, the exception, only when
+    there are some."""
+    counts = [
+        (status, sum(1 for r in records if r["desk_status"] == status)) for status in DeskStatus
+    ]
     return [
-        (status.label, sum(1 for r in records if r["desk_status"] == status))
-        for status in DeskStatus
+        (status.label, count)
+        for status, count in counts
+        if count or status != DeskStatus.CORRECTION
     ]
