@@ -110,6 +110,10 @@ def test_no_phone_confirms_a_sheet_of_a_released_round(phone, second_phone, tabl
     entry = html(second_phone.get(url("entry", table)))
     assert "Confirm it: re-type it blind" not in entry
     assert "awaiting confirmation by a scorer at the desk" in entry
+    assert (
+        "Round 1's results are already public, without this table's: it has no result yet. "
+        "A scorer at the desk confirms its sheet against the paper"
+    ) in entry
     page = html(second_phone.get(url("confirm", table)))
     assert "This round's results are released: a scorer at the desk confirms its sheets" in page
     assert 'name="d1_left_over"' not in page
