@@ -7,6 +7,7 @@ from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from tests import commits
+from tests.ratelimits import pin_window
 from tournament.demo import synthetic_tournament
 from tournament.derived import refresh
 from tournament.series import services as series
@@ -179,6 +180,13 @@ def empty_series_cache():
 def _fast_password_hashing(settings):
     # Real hashing costs ~0.3 s a user; tests only need logins to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def one_window(monkeypatch):
+    """Every count of a rate limit in the test falls in the same window, however slow the
+    machine and whenever the minute turns (``tests.ratelimits.pin_window``)."""
+    pin_window(monkeypatch)
 
 
 @pytest.fixture

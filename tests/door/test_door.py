@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from tests.factories import TournamentFactory, make_players
 from tests.factories import seated_round as seat_round
+from tests.ratelimits import RatelimitClock
 from tournament.door import services as door
 from tournament.models import OpenDoor, Player, Seat, Tournament
 
@@ -391,6 +392,7 @@ def test_the_address_is_the_one_the_tablet_reaches(organiser_client, tournament,
 # Searches are counted per address -------------------------------------------------------
 
 
+@pytest.mark.usefixtures("one_window")
 def test_searches_from_one_address_wait_past_the_limit(client, evening, monkeypatch):
     monkeypatch.setattr(
         door, "SEARCH_RATES", (("door-search-minute", "3/m"), ("door-search-hour", "100/h"))
@@ -415,6 +417,7 @@ def test_searches_from_one_address_wait_past_the_limit(client, evening, monkeypa
     assert "Tap your name:" in text(elsewhere.get(address(evening), {"q": "player"}))
 
 
+@pytest.mark.usefixtures("one_window")
 def test_searches_are_also_counted_by_the_hour(client, evening, monkeypatch):
     monkeypatch.setattr(
         door, "SEARCH_RATES", (("door-search-minute", "100/m"), ("door-search-hour", "2/h"))
@@ -430,6 +433,114 @@ def test_the_limit_is_generous_for_a_real_queue():
     (_, per_minute), (_, per_hour) = door.SEARCH_RATES
     assert per_minute == "120/m"
     assert per_hour == "1200/h"
+
+
+# Taps are counted per door address and network -------------------------------------------
+
+
+def few_taps(monkeypatch, per_minute="3/m", per_hour="100/h"):
+    monkeypatch.setattr(
+        door, "TAP_RATES", (("door-tap-minute", per_minute), ("door-tap-hour", per_hour))
+    )
+
+
+@pytest.mark.usefixtures("one_window")
+def test_taps_from_one_network_wait_past_the_limit(client, evening, monkeypatch):
+    few_taps(monkeypatch)
+    players = list(Player.objects.filter(tournament=evening).order_by("pk"))
+    for player in players[:3]:
+        assert "you are checked in" in text(tap(client, evening, player))
+    page = text(tap(client, evening, players[3]), 429)
+    assert "This door has had too many taps from this network lately. Wait a minute" in page
+    assert "ask the organiser at the desk to check you in" in page
+    assert 'id="door-q"' in page  # the box stays, to try again after the wait
+    assert not check_in_state(players[3])
+    # htmx swaps the message into the panel (templates/door/base.html), no reload.
+    fragment = tap(client, evening, players[3], HTTP_HX_REQUEST="true")
+    assert "too many taps from this network lately" in text(fragment, 429)
+    assert "<html" not in fragment.content.decode()
+    assert "HX-Refresh" not in fragment
+    assert not check_in_state(players[3])
+    # Another network at the same door is not held up...
+    elsewhere = Client(REMOTE_ADDR="10.0.0.2")
+    assert "you are checked in" in text(tap(elsewhere, evening, players[3]))
+    # ...nor this network at a new door address.
+    fresh = door.open_door(evening, None).token
+    assert "you are checked in" in text(tap(client, evening, players[4], token=fresh))
+
+
+@pytest.mark.usefixtures("one_window")
+def test_undo_counts_as_a_tap_and_a_refused_one_undoes_nothing(client, evening, monkeypatch):
+    few_taps(monkeypatch)
+    first, second = Player.objects.filter(tournament=evening).order_by("pk")[:2]
+    tap(client, evening, first)
+    tap(client, evening, first, undo=True)
+    tap(client, evening, second)
+    assert check_in_state(second)
+    page = text(tap(client, evening, second, undo=True), 429)
+    assert "so the check-in was not undone. Please tell the organiser at the desk" in page
+    assert check_in_state(second)
+
+
+@pytest.mark.usefixtures("one_window")
+def test_taps_are_also_counted_by_the_hour(client, evening, monkeypatch):
+    few_taps(monkeypatch, per_minute="100/m", per_hour="2/h")
+    players = list(Player.objects.filter(tournament=evening).order_by("pk"))
+    for player in players[:2]:
+        text(tap(client, evening, player))
+    page = text(tap(client, evening, players[2]), 429)
+    assert "Wait a while (up to an hour), then tap your name again" in page
+    assert not check_in_state(players[2])
+
+
+def test_a_refused_door_address_is_refused_before_any_tap_is_counted(client, evening, monkeypatch):
+    few_taps(monkeypatch, per_minute="1/m")
+    player = Player.objects.filter(tournament=evening).first()
+    for _ in range(3):
+        assert "not valid" in text(tap(client, evening, player, token="forged"), 403)
+    assert "you are checked in" in text(tap(client, evening, player))
+
+
+def arrivals(minutes: int, count: int) -> list[float]:
+    """``count`` arrivals spread evenly over ``minutes``, as seconds from the start."""
+    return [index * minutes * 60 / count for index in range(count)]
+
+
+def test_a_thousand_arrive_in_half_an_hour_through_one_network(rf, evening, monkeypatch):
+    """The door's numbers (``door.TAP_RATES``) on a clock of the test's own: 1,000 players
+    through one pub's wifi in 30 minutes, a coach of 100 in the first minute, 400 more in
+    the next nine, 500 over the last twenty, one in twenty tapping Undo and their name
+    again. None is refused. A script looping taps at the same door from another network
+    is held to the minute's limit."""
+    clock = RatelimitClock(monkeypatch)
+    at = door.tournament_at_door(evening.slug, door.door_token(evening))
+    times = (
+        arrivals(1, 100) + [60 + t for t in arrivals(9, 400)] + [600 + t for t in arrivals(20, 500)]
+    )
+    taps = []
+    for number, second in enumerate(times):
+        taps.append((second, door.Tap.CHECK_IN))
+        if number % 20 == 19:
+            taps += [(second + 5, door.Tap.UNDO), (second + 10, door.Tap.CHECK_IN)]
+    start = clock.now
+    refused = []
+    for second, kind in sorted(taps, key=lambda t: t[0]):
+        clock.now = start + second
+        if door.tap_limit(rf.post("/", REMOTE_ADDR="192.0.2.50"), at, kind):
+            refused.append(second)
+    assert len(taps) == 1100
+    assert refused == []
+
+    allowed = 0
+    for tenth in range(600):  # ten taps a second for a minute
+        clock.now = start + 3600 + tenth / 10
+        allowed += (
+            door.tap_limit(rf.post("/", REMOTE_ADDR="198.51.100.7"), at, door.Tap.UNDO) is None
+        )
+    # The minute's limit, or up to twice it where the minute's window turned meanwhile.
+    (_, per_minute), _ = door.TAP_RATES
+    assert per_minute == "150/m"
+    assert 150 <= allowed <= 300
 
 
 # A private tournament's names are found only as typed ------------------------------------

@@ -15,10 +15,8 @@ import os
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 
-import django_ratelimit.core
 import pytest
 import redis
 from django.core.cache import caches
@@ -100,14 +98,6 @@ def series_addresses(league, person) -> list[str]:
         reverse("club", args=["red-lion"]),
         reverse("home"),
     ]
-
-
-@pytest.fixture
-def one_window(monkeypatch):
-    """Every wrong code of the test counts in the same minute, however slow the machine:
-    django-ratelimit's minutes start at a time of their own for each address."""
-    end = int(time.time()) + 60
-    monkeypatch.setattr(django_ratelimit.core, "_get_window", lambda value, period: end)
 
 
 def all_answer(client, addresses: list[str]) -> None:

@@ -1,13 +1,17 @@
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.pages import ROWS
 from tournament.kernel.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
 from tournament.printing import qr
 from tournament.printing.views import printouts as printing
+from tournament.sheets.confirming import confirm_sheet
+from tournament.sheets.saving import save_sheet
 
 
 def _url(name, round_, **query):
@@ -240,6 +244,28 @@ def test_without_table_entry_the_qr_code_opens_the_scorers_sheet(organiser_clien
         assert shown_code(table.code) not in sheet
         assert table.code not in sheet
         assert "No camera?" not in sheet
+
+
+def test_a_confirmed_sheet_is_printed_without_a_code_that_no_longer_opens(
+    organiser_client, seated_round, scorer, second_scorer
+):
+    """Printed again after its sheet was confirmed, table 2's sheet offers the desk's page,
+    not a phone page its code no longer opens, and says why; the others keep theirs."""
+    table = Table.objects.get(round=seated_round, number=2)
+    save_sheet(table, scorer, ROWS, expected_version=0, final=True)
+    confirm_sheet(table, second_scorer, expected_version=1)
+    html = _html(organiser_client, _url("sheets", seated_round))
+    sheet = _article(html, 2)
+    assert f'data-qr-url="{_scorer_url(seated_round, 2)}"' in sheet
+    assert f"/e/{table.code}/" not in sheet
+    assert shown_code(table.code) not in sheet
+    assert "This table's sheet is confirmed: its code no longer opens it on a phone." in (
+        unescape(sheet)
+    )
+    assert f'data-qr-url="{_entry_url(seated_round, 1)}"' in _article(html, 1)
+    # Every phone page the sheets link to opens.
+    for code in re.findall(r'href="http://testserver/e/([^/"]+)/"', html):
+        assert Client().get(reverse("table:entry", args=[code])).status_code == 200
 
 
 def test_the_printed_paths_are_the_phone_pages(organiser_client, seated_round):

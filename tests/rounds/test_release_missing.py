@@ -241,6 +241,42 @@ def test_the_question_comes_as_the_round_page_fragment_to_htmx(
     assert not Round.objects.get(pk=table_three_missing.pk).released
 
 
+def test_the_release_question_says_the_phones_still_send_and_the_desk_confirms(
+    organiser_client, table_three_missing
+):
+    html = organiser_client.post(url("round_release", table_three_missing), {}).content.decode()
+    assert "Round 1: table 3 has no confirmed sheet. Release round 1 anyway?" in html
+    assert (
+        "Once released, the code of table 3 still opens its sheet: the players can still type "
+        "and send it from their phones, and a scorer at the desk confirms it (once a round is "
+        "released, no phone confirms a sheet)."
+    ) in html
+
+
+def test_the_release_question_names_every_table_without_a_result(
+    organiser_client, seated_round, scorer, second_scorer
+):
+    confirm(seated_round, 2, scorer, second_scorer)
+    html = organiser_client.post(url("round_release", seated_round), {}).content.decode()
+    assert "Round 1: tables 1 and 3 have no confirmed sheet." in html
+    assert (
+        "Once released, the codes of tables 1 and 3 still open their sheets: the players can "
+        "still type and send them from their phones, and a scorer at the desk confirms them"
+    ) in html
+
+
+def test_without_table_entry_the_question_says_the_desk_enters_them(
+    organiser_client, table_three_missing
+):
+    Tournament.objects.filter(pk=table_three_missing.tournament_id).update(table_entry=False)
+    html = organiser_client.post(url("round_release", table_three_missing), {}).content.decode()
+    question = html.split('id="confirm-release"', 1)[1].split("</form>", 1)[0]
+    assert (
+        "Once released, the sheet of table 3 can still be entered and confirmed at the desk."
+    ) in question
+    assert "phone" not in question
+
+
 # The final reveal ----------------------------------------------------------------------
 
 
@@ -273,6 +309,10 @@ def test_the_overview_asks_before_revealing_and_reveals_when_told(
     html = asked.content.decode()
     assert asked.status_code == 200
     assert "Round 1: table 3 has no confirmed sheet. Reveal the final results anyway?" in html
+    assert (
+        "Once released, the code of that table still opens its sheet: the players can still "
+        "type and send it from their phones, and a scorer at the desk confirms it"
+    ) in html
     assert "Reveal the final results anyway" in html
     assert 'id="confirm-reveal"' in html
     assert "data-error-summary" in html

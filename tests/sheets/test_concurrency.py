@@ -21,7 +21,7 @@ from tournament.models import Deal, Round, Seat, Sheet, SheetStatus, SheetVersio
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
 from tournament.sheets import confirming, saving
-from tournament.sheets.authors import AtTable, ClosedAtTableError
+from tournament.sheets.authors import AtTable, ConfirmRefusedError
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.reading import confirmed_rows
 from tournament.sheets.saving import SheetChangedError, save_sheet
@@ -301,10 +301,11 @@ def test_a_phone_retrying_a_submission_while_the_first_try_is_saving_records_it_
     assert SheetVersion.objects.count() == 1
 
 
-def test_a_phone_submitting_as_the_round_is_released_is_refused_not_saved(
+def test_a_phone_submitting_as_the_round_is_released_is_saved_for_the_desk(
     seated_round, sheet_rows, monkeypatch
 ):
-    """The phone's page opened the sheet before the release; its save arrives just after."""
+    """The phone's page opened the sheet before the release; its save arrives just after.
+    A release closes no code: the sheet is saved, awaiting the desk."""
     table = Table.objects.get(round=seated_round, number=1)
     # The save waits before taking its locks, so the release certainly commits first.
     slow_down(monkeypatch, saving, "as_held")
@@ -316,8 +317,34 @@ def test_a_phone_submitting_as_the_round_is_released_is_refused_not_saved(
         lambda: rounds.release_round(round_, despite_missing=True),
     )
 
-    assert outcomes[1].error is None, outcomes
-    assert isinstance(outcomes[0].error, ClosedAtTableError), outcomes
-    assert "can no longer be changed at the table" in str(outcomes[0].error)
+    assert [o.error for o in outcomes] == [None, None], outcomes
     assert Round.objects.get(pk=round_.pk).released
-    assert not SheetVersion.objects.exists()
+    assert Sheet.objects.get(table=table).status == SheetStatus.ENTERED
+
+
+def test_a_phone_confirming_as_the_round_is_released_confirms_nothing(seated_round, monkeypatch):
+    """The second phone's page opened before the release; its blind re-type arrives just
+    after, and is refused: once released, only the desk confirms."""
+    tournament = seated_round.tournament
+    tournament.table_confirm = True
+    tournament.save(update_fields=["table_confirm"])
+    table = Table.objects.get(round=seated_round, number=1)
+    rows = complete_rows(4)
+    save_sheet(load_table(table.pk), AtTable("phone-a"), rows, expected_version=0, final=True)
+    slow_down(monkeypatch, confirming, "as_held")
+    round_ = Round.objects.get(pk=seated_round.pk)
+
+    def confirm_blind():
+        return confirm_sheet(
+            load_table(table.pk), AtTable("phone-b"), expected_version=1, retyped=rows
+        )
+
+    outcomes = run_together(
+        confirm_blind, lambda: rounds.release_round(round_, despite_missing=True)
+    )
+
+    assert outcomes[1].error is None, outcomes
+    assert isinstance(outcomes[0].error, ConfirmRefusedError), outcomes
+    assert "a scorer at the desk confirms its sheets now" in str(outcomes[0].error)
+    assert Sheet.objects.get(table=table).status == SheetStatus.ENTERED
+    assert not Deal.objects.filter(table=table).exists()

@@ -1,7 +1,8 @@
 """Who may write a score sheet in which stage (``sheets.access``): the table in
 docs/score-sheets.md checked against the rule cell by cell, then every pair of writer
 (phone, scorer, organiser) and stage (not started, draft, entered, confirmed,
-correction draft, correction entered) through the real pages.
+correction draft, correction entered) through the real pages, in a round before and
+after its release.
 
 club-night's round 1 seats three tables of four (four deals each); its tournament has
 table entry, phones confirming and the two-person check on.
@@ -45,21 +46,32 @@ CORRECTED = [{"won": [4, 10, 10, 0], "last_in": 4, "left_over": 28}, *ROWS[1:]]
 DOC = Path(settings.BASE_DIR) / "docs" / "score-sheets.md"
 
 
-def doc_table() -> dict[tuple[Stage, Writer, Act], str]:
-    """Each cell of the "Who may do what" table, by stage, writer and act."""
+# A column's heading after the writer and the act: the round it holds in (None: either).
+RELEASE = {"before the release": False, "once released": True}
+
+
+def doc_table() -> dict[tuple[Stage, Writer, Act, bool | None], str]:
+    """Each cell of the "Who may do what" table, by stage, writer, act and whether the
+    round is released (None for a column that holds either way)."""
     text = DOC.read_text(encoding="utf-8").split("## Who may do what", 1)[1]
     lines = [line for line in text.splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
     columns = []
     for heading in header[1:]:
         writer, act = heading.split(": ")
-        columns.append((Writer(writer), Act(act)))
+        act, _, released = act.partition(", ")
+        columns.append((Writer(writer), Act(act), RELEASE[released] if released else None))
     cells = {}
     for line in lines[2:]:
         stage, *values = (cell.strip() for cell in line.strip("|").split("|"))
-        for (writer, act), value in zip(columns, values, strict=True):
-            cells[Stage(stage), writer, act] = value
+        for (writer, act, released), value in zip(columns, values, strict=True):
+            cells[Stage(stage), writer, act, released] = value
     return cells
+
+
+def releases(released: bool | None) -> tuple[bool, ...]:
+    """The rounds a column holds in: released or not, or both."""
+    return (False, True) if released is None else (released,)
 
 
 # What each wording in the table allows, given who entered the sheet and where.
@@ -76,36 +88,79 @@ WORDINGS = {
 TABLE = doc_table()
 
 
-def test_the_doc_table_covers_every_writer_act_and_stage():
+def test_the_doc_table_covers_every_writer_act_stage_and_release():
     phone_acts = {(Writer.PHONE, act) for act in Act}
     desk_acts = {(w, a) for w in (Writer.SCORER, Writer.ORGANISER) for a in (Act.SAVE, Act.CONFIRM)}
-    assert set(TABLE) == {(s, *wa) for s in Stage for wa in phone_acts | desk_acts}
+    covered = {
+        (stage, writer, act, released)
+        for stage, writer, act, column in TABLE
+        for released in releases(column)
+    }
+    assert covered == {
+        (s, *wa, released)
+        for s in Stage
+        for wa in phone_acts | desk_acts
+        for released in (False, True)
+    }
+    # Each stage, writer, act and round once: no cell said twice.
+    assert len(covered) == sum(len(releases(column)) for *_, column in TABLE)
     assert set(TABLE.values()) <= set(WORDINGS)
 
 
-@pytest.mark.parametrize(("stage", "writer", "act"), sorted(TABLE))
-def test_the_rule_is_the_doc_table(stage, writer, act):
-    allowed = WORDINGS[TABLE[stage, writer, act]]
-    for entered_it, at_table, phones_confirm in itertools.product((False, True), repeat=3):
-        facts = SheetFacts(
-            stage=stage,
-            round_started=True,
-            round_released=False,
-            table_entry=True,
-            table_confirm=phones_confirm,
-            entered_at_table=at_table,
-            writer_entered_it=entered_it,
-        )
-        refused = refusal(writer, act, facts)
-        assert (refused is None) == allowed(entered_it, at_table, phones_confirm), (
-            stage,
-            writer,
-            act,
-            entered_it,
-            at_table,
-            phones_confirm,
-            refused,
-        )
+def cell_ids(cell):
+    stage, writer, act, released = cell
+    round_ = {None: "", False: "-before release", True: "-once released"}[released]
+    return f"{stage}-{writer}-{act}{round_}".replace(" ", "_")
+
+
+@pytest.mark.parametrize("cell", sorted(TABLE, key=cell_ids), ids=cell_ids)
+def test_the_rule_is_the_doc_table(cell):
+    stage, writer, act, column = cell
+    allowed = WORDINGS[TABLE[cell]]
+    for released in releases(column):
+        for entered_it, at_table, phones_confirm in itertools.product((False, True), repeat=3):
+            facts = SheetFacts(
+                stage=stage,
+                round_started=True,
+                round_released=released,
+                table_entry=True,
+                table_confirm=phones_confirm,
+                entered_at_table=at_table,
+                writer_entered_it=entered_it,
+            )
+            refused = refusal(writer, act, facts)
+            assert (refused is None) == allowed(entered_it, at_table, phones_confirm), (
+                stage,
+                writer,
+                act,
+                released,
+                entered_it,
+                at_table,
+                phones_confirm,
+                refused,
+            )
+
+
+def test_once_released_a_phone_is_told_the_desk_confirms():
+    facts = SheetFacts(
+        stage=Stage.ENTERED,
+        round_started=True,
+        round_released=True,
+        table_entry=True,
+        table_confirm=True,
+        entered_at_table=True,
+    )
+    refused = refusal(Writer.PHONE, Act.CONFIRM, facts)
+    assert refused is not None
+    assert not refused.closed
+    assert refused.reason == (
+        "this round's results are released: a scorer at the desk confirms its sheets now, not "
+        "a phone; hand the paper sheet in at the desk"
+    )
+    # The code stays open: the phone that submitted it may still change it.
+    assert refusal(Writer.PHONE, Act.OPEN, facts) is None
+    submitted_here = SheetFacts(**{**facts.__dict__, "writer_entered_it": True})
+    assert refusal(Writer.PHONE, Act.SAVE, submitted_here) is None
 
 
 @pytest.mark.parametrize("stage", list(Stage))
@@ -114,9 +169,8 @@ def test_the_rule_is_the_doc_table(stage, writer, act):
     [
         {"table_entry": False},
         {"round_started": False},
-        {"round_released": True},
     ],
-    ids=["table entry off", "round not started", "round released"],
+    ids=["table entry off", "round not started"],
 )
 def test_phones_write_nothing_outside_an_open_round(stage, closed):
     facts = SheetFacts(
@@ -253,15 +307,33 @@ def act_as(writer, act, table, clients):
     return state(table) != before
 
 
-@pytest.mark.parametrize(("stage", "writer", "act"), sorted(TABLE))
+# Each cell of the table, once for each round it holds in.
+PAGE_CELLS = sorted(
+    (stage, writer, act, released)
+    for stage, writer, act, column in TABLE
+    for released in releases(column)
+)
+
+
+def cell_in_table(stage, writer, act, released):
+    """The doc table's cell for this act in a round released or not."""
+    if (stage, writer, act, released) in TABLE:
+        return TABLE[stage, writer, act, released]
+    return TABLE[stage, writer, act, None]
+
+
+@pytest.mark.parametrize("cell", PAGE_CELLS, ids=cell_ids)
 def test_every_writer_in_every_stage(
-    stage, writer, act, table, scorer, second_scorer, organiser_client, scorer_client, client
+    cell, table, scorer, second_scorer, organiser_client, scorer_client, client
 ):
+    stage, writer, act, released = cell
     bring_to(stage, table, scorer, second_scorer)
+    if released:
+        Round.objects.filter(pk=table.round_id).update(released=True)
     sheet = Sheet.objects.filter(table=table).first()
     # The acting phone is a new one and the desk users did not enter the sheet (the
     # corrections are the second scorer's), so "the phone that entered it" never acts.
-    allowed = WORDINGS[TABLE[stage, writer, act]](
+    allowed = WORDINGS[cell_in_table(*cell)](
         False,
         sheet is not None and sheet.entered_by_phone is not None,
         True,
@@ -330,9 +402,15 @@ def test_a_closed_code_is_looked_up_as_an_unknown_one(table, scorer, second_scor
     )
 
 
-def test_a_released_round_closes_its_codes_the_same_way(table):
+def test_a_released_round_keeps_an_unscored_tables_code_open(table, scorer, second_scorer):
+    """Released "anyway" with table 1 unscored: its code still opens the sheet; table 2,
+    confirmed, is closed as an unknown code is."""
+    confirmed = Table.objects.get(round=table.round, number=2)
+    save_sheet(confirmed, scorer, ROWS, expected_version=0, final=True)
+    confirm_sheet(confirmed, second_scorer, expected_version=1)
     Round.objects.filter(pk=table.round_id).update(released=True)
-    closed_sql, _ = captured_sql(Client(), table.code)
+    assert Client().get(reverse("table:entry", args=[table.code])).status_code == 200
+    closed_sql, _ = captured_sql(Client(), confirmed.code)
     unknown_sql, _ = captured_sql(Client(), "ZZZZ9998")
     assert closed_sql == unknown_sql
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from tests.factories import seated_round as seat_round
 from tests.pages import ROWS
 from tests.phone import MISTYPED, post_deal, retype, submit, type_sheet, url, version
-from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table
+from tournament.models import Round, Sheet, SheetStatus, SheetVersion, Table, Tournament
 from tournament.sheets import saving
 from tournament.sheets.authors import AtTable
 from tournament.sheets.confirming import confirm_sheet
@@ -107,12 +107,13 @@ def refused_codes(seated_round, make_played, table):
     confirm_sheet(confirmed, tournament.scorers.get(username="simon"), expected_version=1)
     released = Table.objects.filter(round__tournament=other).first()
     assert Round.objects.get(pk=released.round_id).released
+    assert released.deals.exists()
     return {
         "wrong": "ZZZZZZZZ",
         "malformed": "not a code!",
         "too long": "A" * 40,
         "not started": Table.objects.filter(round=later).first().code,
-        "released": released.code,
+        "confirmed, released": released.code,
         "confirmed": confirmed.code,
     }
 
@@ -167,8 +168,9 @@ def test_a_wrong_code_is_given_back_in_the_box(client, table, typed, box):
 
 
 def test_a_refused_link_gives_its_code_back_in_the_box(client, refused_codes):
-    response = client.get(reverse("table:entry", args=[refused_codes["released"]]))
-    assert f'value="{refused_codes["released"]}"' in code_box(html(response))
+    code = refused_codes["confirmed, released"]
+    response = client.get(reverse("table:entry", args=[code]))
+    assert f'value="{code}"' in code_box(html(response))
 
 
 def test_the_code_page_starts_with_an_empty_box(client):
@@ -206,6 +208,7 @@ def test_a_renewed_code_replaces_the_old_one(phone, table):
     assert phone.get(reverse("table:entry", args=[new])).status_code == 200
 
 
+@pytest.mark.usefixtures("one_window")
 def test_the_wrong_code_limit_counts_without_crashing(rf):
     """``is_ratelimited`` needs a method to count for (it crashed with None)."""
     request = rf.get("/e/ZZZZZZZZ/", REMOTE_ADDR="10.0.0.9")
@@ -214,7 +217,7 @@ def test_the_wrong_code_limit_counts_without_crashing(rf):
     assert table_entry.wrong_code_limit(request, count=False)
 
 
-@pytest.mark.usefixtures("_backs_up")
+@pytest.mark.usefixtures("_backs_up", "one_window")
 def test_too_many_wrong_codes_from_one_address_wait_a_minute(table):
     guesser = Client()
     for attempt in range(20):
@@ -228,6 +231,7 @@ def test_too_many_wrong_codes_from_one_address_wait_a_minute(table):
     assert guesser.post(reverse("table:code"), {"code": table.code}).status_code == 429
 
 
+@pytest.mark.usefixtures("one_window")
 def test_a_phone_that_opened_its_table_carries_on_past_the_limit(phone, table):
     assert phone.get(url("entry", table)).status_code == 200
     stranger = Client()
@@ -378,10 +382,31 @@ def test_a_retried_submission_after_confirmation_is_told_it_was_saved(phone, tab
     assert scripted["HX-Redirect"] == reverse("table:thanks")
 
 
-def test_a_submission_refused_because_the_round_closed_meanwhile(phone, table, monkeypatch):
+def test_a_submission_refused_because_entry_was_turned_off_meanwhile(phone, table, monkeypatch):
     type_sheet(phone, table)
     before = version(table)
-    # Released between the phone's page opening the code and the save's locks.
+    # Turned off between the phone's page opening the code and the save's locks.
+    real = saving.check_may
+
+    def turned_off_meanwhile(table_, sheet_, author, act):
+        Tournament.objects.filter(pk=table_.round.tournament_id).update(table_entry=False)
+        table_.round.tournament.table_entry = False
+        real(table_, sheet_, author, act)
+
+    monkeypatch.setattr(saving, "check_may", turned_off_meanwhile)
+    response = submit(phone, table)
+    assert response.status_code == 409
+    page = html(response)
+    assert "This sheet can no longer be changed at the table" in page
+    assert "Nothing was saved" in page
+    assert (version(table), sheet(table).status) == (before, SheetStatus.DRAFT)
+    # The code no longer opens the sheet: no link back to it.
+    assert url("entry", table) not in page
+    assert "hand it in at the desk" in page
+
+
+def test_a_submission_as_the_round_is_released_meanwhile_is_saved(phone, table, monkeypatch):
+    type_sheet(phone, table)
     real = saving.check_may
 
     def released_meanwhile(table_, sheet_, author, act):
@@ -391,11 +416,10 @@ def test_a_submission_refused_because_the_round_closed_meanwhile(phone, table, m
 
     monkeypatch.setattr(saving, "check_may", released_meanwhile)
     response = submit(phone, table)
-    assert response.status_code == 409
-    page = html(response)
-    assert "This sheet can no longer be changed at the table" in page
-    assert "Nothing was saved" in page
-    assert (version(table), sheet(table).status) == (before, SheetStatus.DRAFT)
+    assert response.status_code == 302
+    assert sheet(table).status == SheetStatus.ENTERED
+    thanks = html(phone.get(response.url))
+    assert "results are already released, so a scorer at the desk confirms it" in thanks
 
 
 # Confirming from a second phone -------------------------------------------------------------

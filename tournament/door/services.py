@@ -21,7 +21,8 @@ A player at the door can do nothing but find names and check one in or undo that
 sits once the round being played has started. The door is bounded, because its address
 is a bearer key that any device may hold:
 
-- searches are counted per network address (``search_limit``);
+- searches are counted per network address (``search_limit``), taps (check-in and
+  Undo) per door address and network address together (``tap_limit``);
 - a search needs two letters, and while the tournament's names or seating are not
   public (``names_as_typed``) a name is found only by a whole word of it, so that a
   list of names cannot be read off the door a letter at a time (``matches``);
@@ -73,6 +74,18 @@ UNDO_MINUTES = 10
 # about 1,000. Beyond that it is a script: 1,200 an hour are 1,200 whole-word guesses
 # (``names_as_typed``), too few to read a room's names off a dictionary.
 SEARCH_RATES = (("door-search-minute", "120/m"), ("door-search-hour", "1200/h"))
+# Taps (check-in and Undo together) one door address may take from one network address:
+# counted per door and network together, so a new door address, or another network,
+# starts afresh. A crowd of 1,000 arriving in half an hour through one pub's wifi (one
+# address for every tablet and phone) is 33 arrivals a minute on average, one tap each;
+# arrivals come in bursts (a coach, a room let out), say the busiest minute at three
+# times the average, and a few of them tap Undo and their name again: about 110 a
+# minute, so 150. In the hour they arrive, the 1,000 tap about 1,100 times (more if some
+# look at their table again); 3,000 leaves room for that twice over. A script looping
+# check-in and Undo off a photographed QR code is held to 150 a minute, and stops for the
+# rest of the hour after 20 minutes at that pace. (The searches' own limit above, per
+# network address, is reached first by such a crowd: ten searches an arrival.)
+TAP_RATES = (("door-tap-minute", "150/m"), ("door-tap-hour", "3000/h"))
 _WAIT = {"m": "Wait a minute", "h": "Wait a while (up to an hour)"}
 # The salt of every door address and tap key: a constant, not this module's path. Changed,
 # it would end every open door's address at the upgrade.
@@ -243,6 +256,41 @@ def search_limit(request: HttpRequest) -> str | None:
                 "This door has had too many searches from this network lately. "
                 f"{_WAIT[period]}, then type your name again, or ask the organiser at the "
                 "desk to check you in."
+            )
+    return None
+
+
+class Tap(StrEnum):
+    """What a tap at the door asks for, as the refusal of one too many says it."""
+
+    CHECK_IN = "check-in"
+    UNDO = "undo"
+
+
+def tap_limit(request: HttpRequest, at: AtDoor, tap: Tap) -> str | None:
+    """Why the door at ``at`` may not take this tap (check-in or Undo) from the network
+    address of ``request`` now (``TAP_RATES``: counted per door address and network
+    address together), in words for the tablet; None when it may. This tap counts
+    either way."""
+    for group, rate in TAP_RATES:
+        if is_ratelimited(
+            request,
+            group=f"{group}:{at.door.token}",
+            key="ip",
+            rate=rate,
+            method=ALL,
+            increment=True,
+        ):
+            wait = _WAIT[rate[-1]]
+            if tap is Tap.UNDO:
+                return (
+                    "This door has had too many taps from this network lately, so the check-in "
+                    "was not undone. Please tell the organiser at the desk, who can check the "
+                    f"player out. ({wait} before tapping here again.)"
+                )
+            return (
+                f"This door has had too many taps from this network lately. {wait}, then "
+                "tap your name again, or ask the organiser at the desk to check you in."
             )
     return None
 

@@ -5,8 +5,8 @@ The door pages are reached by the door address alone, logged in or not, and offe
 nothing but finding a name, checking in and undoing it: no site header, no link to any
 other page. A door address that does not open the door (forged, another tournament's,
 closed, replaced, expired) gets a page saying so, with status 403; a network that has
-searched too often gets the door page saying so, with status 429 (htmx swaps it in:
-templates/door/base.html). The tablet's session remembers which players the door has
+searched or tapped too often gets the door page saying so, with status 429 (htmx swaps
+it in: templates/door/base.html). The tablet's session remembers which players the door has
 just checked in, and when, so that Undo takes back only those (``door.services``).
 """
 
@@ -189,6 +189,9 @@ def check_in(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
         at = door_service.tournament_at_door(slug, token)
     except door_service.DoorRefused as refusal:
         return _refused(request, refusal)
+    too_many = door_service.tap_limit(request, at, door_service.Tap.CHECK_IN)
+    if too_many:
+        return _door_page(request, at, status=429, mistake=too_many)
     try:
         arrival = door_service.check_in(at, request.POST.get("player", ""))
     except UserError as mistake:
@@ -207,6 +210,9 @@ def undo(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
         at = door_service.tournament_at_door(slug, token)
     except door_service.DoorRefused as refusal:
         return _refused(request, refusal)
+    too_many = door_service.tap_limit(request, at, door_service.Tap.UNDO)
+    if too_many:
+        return _door_page(request, at, status=429, mistake=too_many)
     recent = _checked_in_here(request)
     try:
         arrival = door_service.undo_check_in(at, request.POST.get("player", ""), recent)

@@ -9,7 +9,10 @@ Terms:
   released round hides them again.
 - *table without a result*: a table of the round with no confirmed deal (its sheet was
   never confirmed). Its players show on the public pages as "no result yet"; releasing a
-  round with such tables is refused unless the organiser was asked and went ahead.
+  round with such tables is refused unless the organiser was asked and went ahead. The
+  release closes nothing: such a table's code still opens its sheet on a phone, which may
+  type and submit it, and a scorer at the desk confirms it (``sheets.access``: no phone
+  confirms a sheet of a released round). The question says so (``after_release``).
 - *held back*: one of the tournament's last ``hold_back_rounds`` rounds, which cannot be
   released one by one: the *final reveal* releases every started round at once.
 
@@ -57,17 +60,39 @@ def unconfirmed_tables(round_: Round) -> list[int]:
     )
 
 
+def after_release(tables: str, count: int, *, table_entry: bool) -> str:
+    """What becomes of ``count`` tables without a result (``tables``: "table 3", "those
+    tables") once their round is released, in words for the question that asks first."""
+    one = count == 1
+    sheets, its, it = ("sheet", "its", "it") if one else ("sheets", "their", "them")
+    if not table_entry:
+        return (
+            f"Once released, the {sheets} of {tables} can still be entered and confirmed at "
+            "the desk."
+        )
+    codes, open_ = ("code", "opens") if one else ("codes", "open")
+    return (
+        f"Once released, the {codes} of {tables} still {open_} {its} {sheets}: the players "
+        f"can still type and send {it} from their phones, and a scorer at the desk confirms "
+        f"{it} (once a round is released, no phone confirms a sheet)."
+    )
+
+
 class TablesWithoutResult(UserError):
     """Releasing a round while some of its tables have no confirmed sheet: the organiser
-    may go ahead, but is asked first, and the tables are named."""
+    may go ahead, but is asked first, and the tables are named, with what becomes of them
+    (``afterwards``: their phones can still send their sheets, the desk confirms them)."""
 
-    def __init__(self, round_number: int, tables: list[int]) -> None:
+    def __init__(self, round_number: int, tables: list[int], *, table_entry: bool) -> None:
         self.round_number = round_number
         self.tables = tables
         self.table_list = and_list(tables)
         self.count = len(tables)
         noun = "table" if len(tables) == 1 else "tables"
         verb = "has" if len(tables) == 1 else "have"
+        self.afterwards = after_release(
+            f"{noun} {self.table_list}", self.count, table_entry=table_entry
+        )
         super().__init__(
             f"Round {round_number}: {noun} {self.table_list} {verb} no confirmed sheet. "
             f"Release round {round_number} anyway?"
@@ -76,11 +101,17 @@ class TablesWithoutResult(UserError):
 
 class RoundsWithoutResult(UserError):
     """Revealing the final results while started rounds about to be released have tables
-    with no confirmed sheet: asked first, as a single release is, naming every table."""
+    with no confirmed sheet: asked first, as a single release is, naming every table, with
+    what becomes of them (``afterwards``)."""
 
-    def __init__(self, missing: list[tuple[int, list[int]]]) -> None:
+    def __init__(self, missing: list[tuple[int, list[int]]], *, table_entry: bool) -> None:
         self.missing = missing
         self.count = sum(len(tables) for _, tables in missing)
+        self.afterwards = after_release(
+            "that table" if self.count == 1 else "those tables",
+            self.count,
+            table_entry=table_entry,
+        )
         parts = []
         for number, tables in missing:
             noun = "table" if len(tables) == 1 else "tables"
@@ -142,7 +173,8 @@ def release_round(round_: Round, *, despite_missing: bool = False) -> None:
 
     Refused with ``TablesWithoutResult``, naming them, while tables of the round have no
     confirmed sheet, unless ``despite_missing`` (the organiser was asked and went ahead):
-    their players then show as "no result yet" until the sheet is confirmed.
+    their players then show as "no result yet" until the sheet is confirmed. Their codes
+    stay open to phones, which may still type and submit the sheet; the desk confirms it.
 
     The round is locked: a sheet being confirmed meanwhile either commits first (and the
     release then clears the public pages' cache) or finds the round released (and clears
@@ -170,7 +202,9 @@ def _set_released(round_: Round, release: bool, *, despite_missing: bool = False
         if release and not round_.released and not despite_missing:
             missing = tables_without_result(round_)
             if missing:
-                raise TablesWithoutResult(round_.number, missing)
+                raise TablesWithoutResult(
+                    round_.number, missing, table_entry=round_.tournament.table_entry
+                )
         round_.released = release
         round_.save(update_fields=["released"])
 
@@ -195,7 +229,7 @@ def reveal_final_results(tournament: Tournament, *, despite_missing: bool = Fals
                 if (tables := tables_without_result(round_))
             ]
             if missing:
-                raise RoundsWithoutResult(missing)
+                raise RoundsWithoutResult(missing, table_entry=tournament.table_entry)
         count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
             released=True
         )

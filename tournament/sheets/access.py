@@ -12,13 +12,16 @@ Terms:
 - *act*: *open* (see the sheet's page), *save* (a draft or a complete sheet), *confirm*
   (as the second person).
 
-A phone writes only a sheet that has never been confirmed, in a round that has started
-and is not released, of a tournament that has table entry on: a correction is the
-desk's alone, so a table code never reopens a confirmed sheet. Among phones, a sheet
-awaiting confirmation belongs to the phone that entered it (the others may only confirm
-it, blind, where the tournament lets phones confirm). At the desk, the scorer and the
-organiser have the same rights: any stage may be saved (saving a confirmed sheet starts
-a correction); confirming needs a sheet awaiting confirmation, entered by someone else.
+A phone writes only a sheet that has never been confirmed, in a round that has started,
+of a tournament that has table entry on: a correction is the desk's alone, so a table
+code never reopens a confirmed sheet. Among phones, a sheet awaiting confirmation belongs
+to the phone that entered it (the others may only confirm it, blind, where the tournament
+lets phones confirm). A round *released* with tables that have no result keeps their
+codes open: their phones still type and submit the sheet, but only the desk confirms it
+(a release is the organiser's word that the round's results are public, and a sheet
+that joins them late is checked at the desk). At the desk, the scorer and the organiser
+have the same rights: any stage may be saved (saving a confirmed sheet starts a
+correction); confirming needs a sheet awaiting confirmation, entered by someone else.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from enum import StrEnum
 
 from django.db.models import Exists, OuterRef, Q
 
-from tournament.models import Deal, Sheet, SheetStatus, SheetVersion, Table
+from tournament.models import Deal, Round, Sheet, SheetStatus, SheetVersion, Table, Tournament
 
 
 class Writer(StrEnum):
@@ -94,9 +97,14 @@ class Refusal:
 
 
 CLOSED_AT_TABLE = Refusal(
-    "this sheet can no longer be changed at the table: it has been confirmed, or the round "
-    "closed; ask a scorer at the desk",
+    "this sheet can no longer be changed at the table: it has been confirmed, or entry at "
+    "the table was turned off; ask a scorer at the desk",
     closed=True,
+)
+
+CONFIRMED_AT_THE_DESK_ONCE_RELEASED = Refusal(
+    "this round's results are released: a scorer at the desk confirms its sheets now, not a "
+    "phone; hand the paper sheet in at the desk"
 )
 
 
@@ -108,12 +116,7 @@ def refusal(writer: Writer, act: Act, facts: SheetFacts) -> Refusal | None:
 
 
 def _phone_refusal(act: Act, facts: SheetFacts) -> Refusal | None:
-    if (
-        not facts.table_entry
-        or not facts.round_started
-        or facts.round_released
-        or facts.stage not in NEVER_CONFIRMED
-    ):
+    if not facts.table_entry or not facts.round_started or facts.stage not in NEVER_CONFIRMED:
         return CLOSED_AT_TABLE
     if act is Act.OPEN:
         return None
@@ -126,6 +129,8 @@ def _phone_refusal(act: Act, facts: SheetFacts) -> Refusal | None:
         return None
     if facts.stage is not Stage.ENTERED:
         return Refusal("this sheet is not awaiting confirmation: it has not been submitted yet")
+    if facts.round_released:
+        return CONFIRMED_AT_THE_DESK_ONCE_RELEASED
     if not facts.table_confirm:
         return Refusal(
             "this tournament has sheets confirmed by a scorer at the desk, not at the table: "
@@ -141,6 +146,36 @@ def _phone_refusal(act: Act, facts: SheetFacts) -> Refusal | None:
             "desk, must confirm it"
         )
     return None
+
+
+def phones_confirm(round_: Round) -> bool:
+    """Whether a sheet of ``round_`` (with its tournament loaded) that a phone submits may
+    be confirmed by another phone at the table, as the rule has it now: what a phone's
+    pages say of who confirms it."""
+    tournament = round_.tournament
+    submitted = SheetFacts(
+        stage=Stage.ENTERED,
+        round_started=round_.started,
+        round_released=round_.released,
+        table_entry=tournament.table_entry,
+        table_confirm=tournament.table_confirm,
+        entered_at_table=True,
+    )
+    return refusal(Writer.PHONE, Act.CONFIRM, submitted) is None
+
+
+def code_opens_once_started(stage: Stage, round_: Round, tournament: Tournament) -> bool:
+    """Whether a table code opens a sheet in ``stage`` of ``round_`` (of ``tournament``),
+    now or once the round has started: what a printed score sheet asks before it prints
+    the code, since sheets are printed before their round starts."""
+    facts = SheetFacts(
+        stage=stage,
+        round_started=True,
+        round_released=round_.released,
+        table_entry=tournament.table_entry,
+        table_confirm=tournament.table_confirm,
+    )
+    return refusal(Writer.PHONE, Act.OPEN, facts) is None
 
 
 def _desk_refusal(act: Act, facts: SheetFacts) -> Refusal | None:

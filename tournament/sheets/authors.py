@@ -102,8 +102,8 @@ def refusal_in_words(table: Table, sheet: Sheet, author: Author, act: access.Act
 
 
 class ClosedAtTableError(UserError):
-    """The table's sheet can no longer be typed at the table: it was confirmed, its round
-    released, or table entry turned off, since the phone's page was loaded."""
+    """The table's sheet can no longer be typed at the table: it was confirmed, or table
+    entry turned off, since the phone's page was loaded."""
 
     def __init__(self) -> None:
         super().__init__(access.CLOSED_AT_TABLE.reason)

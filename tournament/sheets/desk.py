@@ -4,7 +4,9 @@ organiser's desk page and the scorers' home page.
 Terms: a table's *status* is its sheet's (``SheetStatus``); a table whose deals were
 restored from a tournament file without a sheet row counts as confirmed. Its *desk
 status* (``DeskStatus``) says the same in the desk's words, and who is typing: a phone at
-the table (``Sheet.entered_by_phone``) or a scorer. *Deals* are the ones awaiting
+the table (``Sheet.entered_by_phone``) or a scorer; a draft or an entered sheet of a
+table that has been confirmed before is a *correction of a confirmed sheet*, whose
+confirmed results stand meanwhile (``access.CORRECTIONS``). *Deals* are the ones awaiting
 confirmation while the sheet is a draft or entered, else the ones recorded. A phone is
 named as the sheet's history names it: "table 4, phone 1".
 """
@@ -22,6 +24,7 @@ from django.utils.timesince import timesince
 
 from scoring.rules import deals_in_round
 from tournament.models import Round, Seat, Sheet, SheetStatus, Table, Tournament
+from tournament.sheets import access
 from tournament.sheets.leaves import stored_leaves
 
 
@@ -33,16 +36,59 @@ class DeskStatus(models.TextChoices):
     BY_SCORER = "by_scorer", "Being entered by a scorer"
     SUBMITTED = "submitted", "Submitted by the table"
     ENTERED = "entered", "Entered by a scorer"
+    CORRECTION = "correction", "Correction of a confirmed sheet"
     CONFIRMED = "confirmed", "Confirmed"
 
 
-def desk_status(status: SheetStatus, by_phone: bool) -> DeskStatus:
-    """``status`` of a sheet last saved by a phone at the table (``by_phone``) or a user."""
+def desk_status(status: SheetStatus, by_phone: bool, *, ever_confirmed: bool = False) -> DeskStatus:
+    """``status`` of a sheet last saved by a phone at the table (``by_phone``) or a user,
+    of a table confirmed before or not (``ever_confirmed``: a draft or an entered sheet is
+    then a correction)."""
+    if access.stage_of(status, ever_confirmed=ever_confirmed) in access.CORRECTIONS:
+        return DeskStatus.CORRECTION
     if status == SheetStatus.DRAFT:
         return DeskStatus.AT_TABLE if by_phone else DeskStatus.BY_SCORER
     if status == SheetStatus.ENTERED:
         return DeskStatus.SUBMITTED if by_phone else DeskStatus.ENTERED
     return DeskStatus(status.value)
+
+
+# What a correction's desk status adds, by the sheet's status: the confirmed results stand
+# until it is confirmed in turn.
+_CORRECTION_NOTES = {
+    SheetStatus.DRAFT: "being typed; the confirmed results stand meanwhile",
+    SheetStatus.ENTERED: "awaiting confirmation; the confirmed results stand meanwhile",
+}
+
+
+def state_in_words(sheet: Sheet) -> str:
+    """Where ``sheet`` stands, as a page's sentence says it ("awaiting confirmation",
+    "correction of a confirmed sheet, awaiting confirmation"), lower case."""
+    status = SheetStatus(sheet.status)
+    if access.sheet_stage(sheet) in access.CORRECTIONS:
+        return f"{str(DeskStatus.CORRECTION.label).lower()}, {_CORRECTION_NOTES[status]}"
+    return str(status.label).lower()
+
+
+def sheet_labels(round_: Round) -> dict[int, tuple[SheetStatus, str]]:
+    """Each sheet of ``round_`` by its table's id: its status and how a page names it
+    (``SheetStatus``'s label, or "Correction of a confirmed sheet"). One query; a table
+    with no sheet row is absent."""
+    rows = (
+        Sheet.objects.filter(table__round=round_)
+        .annotate(confirmed_before=access.confirmed_before("table"))
+        .values_list("table_id", "status", "confirmed_before")
+    )
+    labels = {}
+    for table_id, status, confirmed_before in rows:
+        stage = access.stage_of(status, ever_confirmed=bool(confirmed_before))
+        label = DeskStatus.CORRECTION.label if stage in access.CORRECTIONS else status_label(status)
+        labels[table_id] = (SheetStatus(status), str(label))
+    return labels
+
+
+def status_label(status: str) -> str:
+    return str(SheetStatus(status).label)
 
 
 def phone_name(table_number: int, phone: int) -> str:
@@ -76,6 +122,13 @@ class TableProgress:
     def status_label(self) -> str:
         return str(self.desk_status.label)
 
+    @property
+    def status_note(self) -> str:
+        """What the desk status leaves unsaid: where a correction stands."""
+        if self.desk_status == DeskStatus.CORRECTION:
+            return _CORRECTION_NOTES[self.status]
+        return ""
+
 
 def _deal_count(table: Table) -> int:
     """The confirmed deals of a table loaded by ``table_progress`` (annotated there)."""
@@ -89,7 +142,7 @@ def table_progress(tournament: Tournament, round_: Round) -> list[TableProgress]
     tables = (
         Table.objects.filter(round=round_)
         .select_related("sheet__entered_by", "sheet__confirmed_by")
-        .annotate(deal_count=Count("deals"))
+        .annotate(deal_count=Count("deals"), confirmed_before=access.confirmed_before())
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("number")
     )
@@ -108,7 +161,11 @@ def _progress(tournament: Tournament, table: Table) -> TableProgress:
         number=table.number,
         players=", ".join(seat.player.name for seat in seats),
         status=status,
-        desk_status=desk_status(status, bool(sheet and sheet.entered_by_phone is not None)),
+        desk_status=desk_status(
+            status,
+            bool(sheet and sheet.entered_by_phone is not None),
+            ever_confirmed=bool(getattr(table, "confirmed_before", False)),
+        ),
         entered_by=author_name(table.number, sheet.entered_by, sheet.entered_by_phone)
         if sheet
         else "",

@@ -39,7 +39,9 @@ def _value_in_words(value: object) -> str:
     return str(value)
 
 
-def _row_in_words(row: Row) -> str:
+def row_in_words(row: Row) -> str:
+    """A whole deal as the history says it: "cards won 10, 4, 10, 0; left over 28; last
+    in 4"."""
     won = ", ".join(_value_in_words(v) for v in row.get("won", []))
     order = f"; {WHERE} {order_in_words(row['laid_down'])}" if row.get("laid_down") else ""
     return (
@@ -56,8 +58,8 @@ def change_in_words(change: dict[str, Any], names: dict[int, str]) -> str:
         return f"seat {change['seat']}: {before} → {after}"
     if change["field"] == "deal":
         if before is None:
-            return f"deal {deal} added: {_row_in_words(after)}"
-        return f"deal {deal} removed (it was: {_row_in_words(before)})"
+            return f"deal {deal} added: {row_in_words(after)}"
+        return f"deal {deal} removed (it was: {row_in_words(before)})"
     if change["field"] == ORDER:
         return f"deal {deal}: {WHERE} {order_in_words(before)} → {order_in_words(after)}"
     if change["field"] == "won":

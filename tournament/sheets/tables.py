@@ -27,6 +27,7 @@ def desk_records(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
         {
             **asdict(entry),
             "status_label": entry.status_label,
+            "status_note": entry.status_note,
             "ago": ago(entry.updated, now) if entry.updated else "",
             "sheet_url": link("scorer:sheet", entry.number),
             "confirm_url": link("scorer:confirm", entry.number),
@@ -74,7 +75,13 @@ class DeskTable(tables.Table):
 
 
 def progress(records: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """How many tables are at each desk status; corrections, the exception, only when
+    there are some."""
+    counts = [
+        (status, sum(1 for r in records if r["desk_status"] == status)) for status in DeskStatus
+    ]
     return [
-        (status.label, sum(1 for r in records if r["desk_status"] == status))
-        for status in DeskStatus
+        (status.label, count)
+        for status, count in counts
+        if count or status != DeskStatus.CORRECTION
     ]

@@ -83,7 +83,7 @@ def open_for_post(
     request: HtmxHttpRequest, code: str, carried: PostedRows | None = None
 ) -> Table | HttpResponse:
     """As ``open_code``, but a submission already recorded with its key is answered as saved
-    even when the code no longer opens the sheet (confirmed or released meanwhile), once
+    even when the code no longer opens the sheet (confirmed meanwhile), once
     the numbers it carries (``carried``: its rows, by the table's size) are those the key
     recorded; with other numbers it is refused (``ReplayMismatchError``)."""
     opened = open_code(request, code)

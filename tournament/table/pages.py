@@ -21,6 +21,7 @@ from scoring.rules import Leave, deals_in_round
 from tournament.kernel.codes import shown_code
 from tournament.kernel.http import resent, saved_redirect
 from tournament.models import Sheet, Table
+from tournament.sheets import access
 from tournament.sheets.access import Act
 from tournament.sheets.authors import AtTable, refusal_in_words
 from tournament.sheets.view_model import where
@@ -83,6 +84,11 @@ def base_context(table: Table, **context: Any) -> dict[str, Any]:
         "shown_code": shown_code(table.code),
         "where": where(table),
         "most": round_deals(table),
+        # Whether another phone may confirm the sheet once submitted (not once released).
+        "phones_confirm": access.phones_confirm(round_),
+        # The page follows the code's opening the sheet; one drawn after a refusal that may
+        # have closed it asks again (``sheet_opens``) before linking back to it.
+        "sheet_opens": True,
         **context,
     }
 
@@ -105,10 +111,18 @@ def done(request: HttpRequest, table: Table, text: str) -> HttpResponse:
     return saved_redirect(request, reverse("table:thanks"))  # type: ignore[arg-type]
 
 
+def sheet_opens(table: Table) -> bool:
+    """Whether the table's code still opens its sheet, asked again now: a page rendered
+    after the sheet may have changed links back to it only then."""
+    return entry.sheet_now(table.code).opens
+
+
 def closed(
     request: HttpRequest, table: Table, refusal: UserError, *, reload: bool = False
 ) -> HttpResponse:
-    """Nothing was saved, and why; with ``reload``, the sheet is still open to this phone
-    (the refusal concerned this submission), and the page links back to it."""
+    """Nothing was saved, and why; with ``reload``, the refusal concerned this submission
+    and the sheet may still be open to this phone: the page links back to it while its
+    code opens it, and says to hand the paper in otherwise."""
+    reload = reload and sheet_opens(table)
     context = base_context(table, refusal=capfirst(str(refusal)), reload=reload)
     return render(request, "table/closed.html", context, status=409)

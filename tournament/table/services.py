@@ -3,8 +3,9 @@ paper sheet (``tournament.kernel.codes``), types it in and submits it; a scorer 
 organiser allows it, a second phone at the table) confirms it (``sheets.confirming``).
 
 A code opens its own table of its own round only, and only while that sheet can still
-be typed at the table: the tournament has table entry on, the round has started and its
-results are not released yet, and the sheet is not confirmed. Whatever the reason a code
+be typed at the table: the tournament has table entry on, the round has started, and the
+sheet has never been confirmed (a round released with the table's result missing keeps
+its code open; only the desk confirms the sheet then). Whatever the reason a code
 does not open a sheet, the answer is the same ``TableCodeRefusedError``, so that a
 wrong guess learns nothing. Wrong codes count against the address they came from
 (``wrong_code_limit``).
@@ -17,10 +18,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import HttpRequest
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
@@ -30,7 +32,6 @@ from tournament.models import Round, Seat, Sheet, SheetStatus, SheetVersion, Tab
 from tournament.shared.locks import lock_round
 from tournament.sheets import access
 from tournament.sheets.authors import AtTable
-from tournament.sheets.reading import peek_sheet
 
 # Wrong table codes one address may try before it has to wait: a pub's wifi is one
 # address, and a mistyped code is tried again at once, so this is generous for people
@@ -52,13 +53,8 @@ def table_for_code(typed: str) -> Table:
     code = clean_code(typed)
     if code is None:
         raise TableCodeRefusedError
-    table = (
-        Table.objects.filter(code=code)
-        .select_related("round__tournament", "sheet")
-        .annotate(confirmed_before=access.confirmed_before())
-        .first()
-    )
-    if table is None or access.refusal(PHONE, access.Act.OPEN, _facts(table)):
+    table = _with_facts(Table.objects.filter(code=code)).first()
+    if table is None or not _opens(table):
         raise TableCodeRefusedError
     prefetch_related_objects(
         [table], Prefetch("seats", queryset=Seat.objects.select_related("player"))
@@ -69,8 +65,20 @@ def table_for_code(typed: str) -> Table:
 PHONE = access.Writer.PHONE
 
 
+def _with_facts(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """``tables`` with what the rule needs to know of each: its sheet, round and
+    tournament, and whether it was ever confirmed."""
+    return tables.select_related("round__tournament", "sheet").annotate(
+        confirmed_before=access.confirmed_before()
+    )
+
+
+def _opens(table: Table) -> bool:
+    return access.refusal(PHONE, access.Act.OPEN, _facts(table)) is None
+
+
 def _facts(table: Table) -> access.SheetFacts:
-    """The facts of ``table``'s sheet, from the row ``table_for_code`` read (no query)."""
+    """The facts of ``table``'s sheet, from the row ``_with_facts`` read (no query)."""
     try:
         status = table.sheet.status
     except Sheet.DoesNotExist:
@@ -85,10 +93,26 @@ def _facts(table: Table) -> access.SheetFacts:
     )
 
 
-def open_at_table(table: Table) -> bool:
-    """Whether the table's sheet can be typed or confirmed at the table now."""
-    facts = access.facts_of(peek_sheet(table))
-    return access.refusal(PHONE, access.Act.OPEN, facts) is None
+@dataclass(frozen=True)
+class SheetNow:
+    """Where a table's sheet stands for a phone that used its code: whether the code
+    still opens it (the rule), and whether it was ever confirmed (then it counts, and a
+    change is the desk's)."""
+
+    opens: bool
+    confirmed: bool
+
+
+def sheet_now(typed: str) -> SheetNow:
+    """Where the sheet that the code ``typed`` opened stands now, for a phone that used it:
+    what a page that would link back to it asks first (one query). A code renewed since
+    opens nothing, and says nothing of its old sheet."""
+    code = clean_code(typed)
+    table = None if code is None else _with_facts(Table.objects.filter(code=code)).first()
+    if table is None:
+        return SheetNow(opens=False, confirmed=False)
+    confirmed = bool(table.confirmed_before)  # type: ignore[attr-defined]
+    return SheetNow(opens=_opens(table), confirmed=confirmed)
 
 
 def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
@@ -102,9 +126,9 @@ def wrong_code_limit(request: HttpRequest, *, count: bool) -> bool:
 def saved_for_repeat(typed: str, key: str | None) -> SheetVersion | None:
     """The save already recorded with the idempotency ``key`` through the code ``typed``
     (with its sheet's table, round and tournament), whether or not the code still opens
-    it: a submission retried after its answer was lost (and the sheet confirmed or its
-    round released meanwhile) is told that it was saved, not that the code opens nothing,
-    once its numbers are checked against the recorded ones (``sheets.versions.carried_same``)."""
+    it: a submission retried after its answer was lost (and the sheet confirmed meanwhile)
+    is told that it was saved, not that the code opens nothing, once its numbers are
+    checked against the recorded ones (``sheets.versions.carried_same``)."""
     code = clean_code(typed)
     if code is None or not key:
         return None

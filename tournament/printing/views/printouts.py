@@ -8,7 +8,8 @@ Terms:
   dealer of each row follows from the seating (``scoring.rules.dealer_of``), so it is
   printed, not written in. With table entry on (``Tournament.table_entry``), its QR code
   opens the table's entry page on a phone, and the table's code is printed beside it for
-  a phone without a camera; with it off, the QR code opens the table's sheet for a scorer.
+  a phone without a camera; with it off, or for a sheet already confirmed (which no code
+  opens again: ``sheets.access``), the QR code opens the table's sheet for a scorer.
 
 Pages are printed by the browser (print CSS in ``static/css/print.css``); nothing here
 makes PDFs.
@@ -31,9 +32,10 @@ from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
 from scoring.systems import ScoringSystem
 from tournament.kernel.codes import shown_code
 from tournament.kernel.forms import player_label, shared_names
-from tournament.models import Bye, Round, Seat, Table, Tournament
+from tournament.models import Bye, Round, Seat, Sheet, SheetStatus, Table, Tournament
 from tournament.printing.qr import points_at_this_computer_only, qr_svg
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
+from tournament.sheets import access
 
 # Row heights (print.css) that keep a sheet on one page of A4 or Letter: roomy rows up to
 # three rotations of five, tighter ones up to four rotations of six. A longer sheet runs
@@ -56,6 +58,8 @@ class PrintedTable:
     number: int
     seats: tuple[PrintedSeat, ...]
     code: str = ""  # the table code (``tournament.kernel.codes``)
+    # Where its sheet stands (``sheets.access``): a code never opens a confirmed sheet.
+    stage: access.Stage = access.Stage.NOT_STARTED
 
     @property
     def size(self) -> int:
@@ -87,6 +91,9 @@ class ScoreSheet:
     # phone without a camera types it; else both empty.
     code: str = ""
     code_url: str = ""
+    # With table entry on, the table's sheet is one its code no longer opens (confirmed):
+    # the sheet says a correction is the desk's.
+    closed_at_table: bool = False
 
     @property
     def row_class(self) -> str:
@@ -115,8 +122,13 @@ def entry_path(code: str) -> str:
 
 
 def printed_tables(round_: Round, table_number: int | None = None) -> list[PrintedTable]:
-    tables = Table.objects.filter(round=round_).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    tables = (
+        Table.objects.filter(round=round_)
+        .select_related("sheet")
+        .annotate(confirmed_before=access.confirmed_before())
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
     )
     if table_number is not None:
         tables = tables.filter(number=table_number)
@@ -128,9 +140,20 @@ def printed_tables(round_: Round, table_number: int | None = None) -> list[Print
                 PrintedSeat(seat.position, seat.player.name, seat.player.club)
                 for seat in table.seats.all()
             ),
+            stage=access.stage_of(
+                _status(table),
+                ever_confirmed=bool(table.confirmed_before),
+            ),
         )
         for table in tables.order_by("number")
     ]
+
+
+def _status(table: Table) -> str:
+    try:
+        return table.sheet.status
+    except Sheet.DoesNotExist:
+        return SheetStatus.NOT_STARTED
 
 
 def _finder(tables: list[PrintedTable], byes: list[PrintedSeat]) -> list[FinderEntry]:
@@ -161,7 +184,7 @@ def _score_sheet(
         DealRow(number, seat_at[dealer_of(number, table.size)])
         for number in range(1, deals_per_round(table.size, tournament.rotations_per_round) + 1)
     )
-    if tournament.table_entry:
+    if access.code_opens_once_started(table.stage, round_, tournament):
         entry_url = _reachable(request, entry_path(table.code))
         return ScoreSheet(
             table=table,
@@ -171,9 +194,17 @@ def _score_sheet(
             code=shown_code(table.code),
             code_url=_reachable(request, entry_start_path()),
         )
+    # Table entry off, or a sheet its code no longer opens (confirmed): the desk's page,
+    # never a phone's that would not open.
     path = reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
     entry_url = _reachable(request, path)
-    return ScoreSheet(table=table, deals=deals, entry_url=entry_url, qr_svg=qr_svg(entry_url))
+    return ScoreSheet(
+        table=table,
+        deals=deals,
+        entry_url=entry_url,
+        qr_svg=qr_svg(entry_url),
+        closed_at_table=tournament.table_entry,
+    )
 
 
 def _reachable(request: HttpRequest, path: str) -> str:

@@ -29,11 +29,12 @@ from scoring.errors import UserError
 from tournament.kernel.codes import shown_code
 from tournament.kernel.forms import player_label, shared_names
 from tournament.kernel.http import HtmxHttpRequest
-from tournament.models import Bye, Player, Round, Seat, Sheet, SheetStatus, Table, Tournament
+from tournament.models import Bye, Player, Round, Seat, SheetStatus, Table, Tournament
 from tournament.rounds import seating, seating_quality, swaps
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
+from tournament.sheets.desk import sheet_labels, status_label
 from tournament.table import services as table_service
 
 
@@ -91,12 +92,11 @@ def _round_context(tournament: Tournament, round_: Round, **extra: object) -> di
             {"number": table_number, "id": table_id, "code": shown_code(code), "seats": []},
         )
         entry["seats"].append((position, names[player_id]))
-    statuses = dict(Sheet.objects.filter(table__round=round_).values_list("table_id", "status"))
+    labels = sheet_labels(round_)
+    not_started = (SheetStatus.NOT_STARTED, status_label(SheetStatus.NOT_STARTED))
     for entry in tables.values():
-        entry["status"] = SheetStatus(statuses.get(entry["id"], SheetStatus.NOT_STARTED)).label
-        entry["has_scores"] = (
-            statuses.get(entry["id"], SheetStatus.NOT_STARTED) != SheetStatus.NOT_STARTED
-        )
+        status, entry["status"] = labels.get(entry["id"], not_started)
+        entry["has_scores"] = status != SheetStatus.NOT_STARTED
     byes = [
         names[pk] for pk in Bye.objects.filter(round=round_).values_list("player_id", flat=True)
     ]

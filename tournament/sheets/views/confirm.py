@@ -17,6 +17,8 @@ from scoring.errors import UserError
 from scoring.rules import deals_in_round
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
 from tournament.models import Table
+from tournament.sheets import corrections
+from tournament.sheets.access import CORRECTIONS, sheet_stage
 from tournament.sheets.blind import (
     awaits_blind_confirmation,
     deals_to_retype,
@@ -25,7 +27,8 @@ from tournament.sheets.blind import (
 )
 from tournament.sheets.checking import check_rows, stop_warning
 from tournament.sheets.confirming import LeavesMismatchError, SheetMismatchError, confirm_sheet
-from tournament.sheets.desk import author_name
+from tournament.sheets.corrections import changed_cells
+from tournament.sheets.desk import author_name, state_in_words
 from tournament.sheets.forms import (
     ConfirmModeForm,
     PostedLeaves,
@@ -78,6 +81,11 @@ def _confirm_base(
         "leaves_url": table_url("scorer:confirm_leaves", table_),
         # Each deal's lying-down order is typed too, where the scoring system needs it.
         "order": order_typed(tournament, current.pending),
+        "state": state_in_words(current),
+        "is_correction": sheet_stage(current) in CORRECTIONS,
+        # A correction's changes with their confirmed values; the corrected ones are
+        # shown only as ``corrections`` allows (none before a blind re-type).
+        "changes": corrections.blind(changed_cells(table_, current)),
     }
     return context, deals, max(most, deals)
 
@@ -128,6 +136,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
     entered_leaves = stored_leaves(current.pending_left)
     most = count
     blank = padded([], size, count)
+    changes = changed_cells(table_, current) if context["is_correction"] else []
 
     if request.method == "POST":
         expected = expected_version(request)
@@ -188,6 +197,7 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
             context.update(
                 expected_version=expected,
                 error=error,
+                changes=corrections.after_retype(changes, shown),
                 rows=sheet_rows(
                     padded(retyped or [], size, len(blank)),
                     seats,
@@ -203,6 +213,12 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
             return redirect(f"{confirm_url}?mode={mode}")
         if result.repeated:
             messages.info(request, f"{where(table_)} was already confirmed: nothing changed.")
+        elif changes:
+            messages.success(
+                request,
+                f"{where(table_)}: the correction is confirmed and now counts. It changed "
+                f"{corrections.in_words(changes)}.{resent_note(request)}",
+            )
         else:
             messages.success(
                 request, f"{where(table_)} confirmed: it now counts.{resent_note(request)}"
@@ -210,6 +226,8 @@ def confirm(request: HtmxHttpRequest, slug: str, round: int, table: int) -> Http
         return saved_redirect(request, round_home_url(tournament, round_))
 
     if mode == "review":
+        # Reviewed against the paper, every number is in view: the corrected ones too.
+        context["changes"] = corrections.in_full(changes)
         entered_rows = padded(current_rows(current), size, deals)
         context["rows"] = sheet_rows(entered_rows, seats, leaves=entered_leaves, order=order)
         context["leaves"] = shown_leaves(entered_leaves, seats, entered_leaves)

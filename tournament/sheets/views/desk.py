@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Round, SheetStatus
 from tournament.shared.permissions import get_round, get_tournament_for_scorer
+from tournament.sheets.desk import DeskStatus
 from tournament.sheets.tables import DeskTable, desk_records, progress
 
 
@@ -25,7 +26,13 @@ def desk(request: HtmxHttpRequest, slug: str, round: int) -> HttpResponse:
         "round": round_,
         "desk_table": DeskTable(records),
         "progress": progress(records),
-        "missing": [r["number"] for r in records if r["status"] != SheetStatus.CONFIRMED],
+        # Tables with no confirmed sheet, and corrections whose confirmed sheet stands.
+        "missing": [
+            r["number"]
+            for r in records
+            if r["status"] != SheetStatus.CONFIRMED and r["desk_status"] != DeskStatus.CORRECTION
+        ],
+        "corrections": [r["number"] for r in records if r["desk_status"] == DeskStatus.CORRECTION],
     }
     if request.htmx:
         return render(request, "sheets/desk.html#desk", context)

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET
 
 from tournament.shared.permissions import get_round, get_tournament_for_scorer
 from tournament.sheets.blind import awaits_blind_confirmation
+from tournament.sheets.desk import state_in_words
 from tournament.sheets.history import history_entries
 from tournament.sheets.pages import table_for
 from tournament.sheets.reading import peek_sheet
@@ -29,6 +30,7 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
         "round": round_,
         "table": table_,
         "sheet": current,
+        "state": state_in_words(current),
         "entries": entries,
         "hidden": hidden,
     }

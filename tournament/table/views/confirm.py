@@ -40,7 +40,15 @@ from tournament.sheets.versions import ReplayMismatchError
 from tournament.sheets.view_model import deal_inputs, mismatch_differences, order_typed
 from tournament.table import services as entry
 from tournament.table.opening import open_code, open_for_post
-from tournament.table.pages import base_context, closed, code_url, done, round_deals, this_phone
+from tournament.table.pages import (
+    base_context,
+    closed,
+    code_url,
+    done,
+    round_deals,
+    sheet_opens,
+    this_phone,
+)
 
 
 def _confirm_context(
@@ -153,7 +161,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except UserError as refused:
         # ConfirmRefusedError, or the sheet changed since the page was loaded.
         context = _confirm_context(
-            table, peek_sheet(table), [], refusal=capfirst(str(refused)) + ".", refused=True
+            table,
+            peek_sheet(table),
+            [],
+            refusal=capfirst(str(refused)) + ".",
+            refused=True,
+            sheet_opens=sheet_opens(table),
         )
         return render(request, "table/confirm.html", context, status=409)
     confirmer = entry.phone_number(table, entry.known_phone(request.session, table))

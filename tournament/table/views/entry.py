@@ -18,6 +18,7 @@ from tournament.sheets.leaves import current_leaves
 from tournament.sheets.reading import peek_sheet, pending_rows
 from tournament.sheets.rows import trim
 from tournament.sheets.view_model import retype_differences
+from tournament.table import services as entry
 from tournament.table.opening import open_code
 from tournament.table.pages import (
     DONE,
@@ -86,5 +87,9 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_GET
 def thanks(request: HtmxHttpRequest) -> HttpResponse:
     """What the phone's last submission or confirmation did. Reached without the code, so
-    that a retried submission still finds it once the code has stopped working."""
-    return render(request, "table/thanks.html", {"done": request.session.get(DONE)})
+    that a retried submission still finds it once the code has stopped working: it links
+    back to the sheet only while the code still opens it, and says what happens next
+    otherwise."""
+    done = request.session.get(DONE)
+    now = entry.sheet_now(done.get("code") or "") if isinstance(done, dict) else None
+    return render(request, "table/thanks.html", {"done": done, "now": now})

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.rules import Leave
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Sheet, Table
+from tournament.sheets import access
 from tournament.sheets.authors import ClosedAtTableError, SaveRefusedError
 from tournament.sheets.checking import SheetInvalidError, check_rows
 from tournament.sheets.desk import author_name
@@ -100,7 +101,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     stopped_early = bool(posted.get("stopped_early"))
     phone = entry.phone_token(request.session, table)
     try:
-        save_sheet(
+        result = save_sheet(
             table,
             phone,
             trim(pending_rows(sheet)),
@@ -124,12 +125,20 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except (SaveRefusedError, ReplayMismatchError) as refused:
         return closed(request, table, refused, reload=True)
     number = entry.phone_number(table, phone)
-    who = "a scorer at the desk"
-    if table.round.tournament.table_confirm:
-        who = "a scorer at the desk, or another phone at this table,"
-    return done(
-        request,
-        table,
-        f"Submitted by table {table.number} (phone {number}): {who} confirms it against the "
-        "paper. Keep the paper sheet for the desk.",
-    )
+    submitted = f"Submitted by table {table.number} (phone {number})"
+    # The round as the save found it, under its locks: released meanwhile, it says so.
+    round_ = result.sheet.table.round
+    if round_.released:
+        text = (
+            f"{submitted}. Round {round_.number}'s results are already released, so a "
+            "scorer at the desk confirms it against the paper: hand the paper sheet in at the "
+            "desk. It counts once confirmed."
+        )
+    else:
+        who = "a scorer at the desk"
+        if access.phones_confirm(round_):
+            who = "a scorer at the desk, or another phone at this table,"
+        text = (
+            f"{submitted}: {who} confirms it against the paper. Keep the paper sheet for the desk."
+        )
+    return done(request, table, text)
