@@ -159,6 +159,28 @@ def seated_round(db, organiser, scorer, second_scorer):
 
 
 @pytest.fixture
+def organising_granted(settings):
+    """``ORGANISERS=granted`` (docs/deploy.md, "Who may organise"): the standing organiser
+    (olive) still owns ``seated_round``'s tournament, as an account owns one made before
+    the setting, but is not granted "may organise", so keeps no register of people."""
+    settings.ORGANISERS = "granted"
+
+
+@pytest.fixture
+def hidden_person(db, django_user_model):
+    """A person of the register whose only tournament is another organiser's, unpublished:
+    their name, club and member number are for the register's keepers alone."""
+    from tests.factories import PlayerFactory, TournamentFactory
+    from tournament.people import services as people
+
+    other = django_user_model.objects.create_user("gloria", password="pw")
+    private = TournamentFactory(name="Gloria's Private Night", owner=other, published=False)
+    person = people.add_person("Annabel Hidden", "Secret Club", "SECRET7")
+    people.link(PlayerFactory(tournament=private, name="Annabel Hidden"), person)
+    return person
+
+
+@pytest.fixture
 def confirm_at_table(seated_round):
     """``seated_round``'s tournament, where a second phone at a table may confirm a sheet
     by re-typing it blind."""
