@@ -22,12 +22,12 @@ from scoring.simulation import advisor
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament.kernel import limits
-from tournament.kernel.forms import limit_to
+from tournament.kernel.forms import NameCheck, limit_to
 from tournament.models import Tournament, default_table_sizes
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(NameCheck, forms.ModelForm):
     table_sizes = forms.TypedMultipleChoiceField(
         choices=[(size, f"tables of {size}") for size in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)],
         coerce=int,
@@ -193,9 +193,9 @@ class TournamentForm(forms.ModelForm):
             data["table_sizes"] = sorted([*sizes, 5])
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data.get("slug") or limits.slug_from_name(
-            self.cleaned_data.get("name", "")
-        )
+        # A name refused is said beside it; the address is still made from what was typed.
+        name = self.cleaned_data.get("name") or self.data.get("name", "")
+        slug = self.cleaned_data.get("slug") or limits.slug_from_name(name)
         if not slug:
             raise forms.ValidationError("Give an address: letters, digits and hyphens.")
         if slug in limits.reserved_slugs() and not self.cleaned_data.get("slug"):
