@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from tournament.accounts.forms import AdminLoginForm
 from tournament.kernel.views import healthz
+
+# The admin pages' login refuses a user name longer than any account's, as ours does.
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

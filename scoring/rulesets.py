@@ -12,6 +12,11 @@ Terms (docs/rules.md tells each rule set with its source and a worked example):
 - *house rules*: a rule set an organiser made by changing a preset's numbers, table size
   by table size; ``house_rules`` reads them back from the numbers (``HOUSE_FIELDS``)
   and ``table_problems`` says what is wrong with them, naming the table size.
+- *size key*: how house rules name a table size, as text: ``"3"`` to ``"8"``, plain
+  digits and nothing else (``size_of_key``). ``"05"``, ``"٥"`` (an Arabic-Indic five) or
+  ``"²"`` name no size: two keys could otherwise name one size, and one of them be lost.
+  ``older_size`` is how a restore reads what an older version accepted ("05" and "٥"
+  as 5).
 - *odd break-even* (du Coeur's eight): no player can end on it, as cards are won in
   pairs; a final pile above it wins ``(final - break_even + 1) / 2`` units, one below it
   loses ``(break_even - final + 1) / 2`` (``units``).
@@ -167,6 +172,28 @@ def rule_set(key: str) -> RuleSet:
         raise UserError(f'"{key}" is not a rule set; the rule sets are {known}') from None
 
 
+SIZE_KEYS = tuple(str(size) for size in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1))
+
+
+def size_of_key(key: object) -> int | None:
+    """The table size a house-rule key names when written in plain ASCII digits without
+    a leading zero ("5"; "12", which ``table_problems`` refuses as a size); None for any
+    other text ("05", "٥", "²", "five")."""
+    if not isinstance(key, str) or not (key.isascii() and key.isdigit()):
+        return None
+    return int(key) if key == "0" or not key.startswith("0") else None
+
+
+def older_size(key: str) -> int | None:
+    """The table size an older version read a house-rule key as: any decimal digits
+    ("05" and "٥" as 5), within the sizes tables seat; None for what it never read
+    ("²", which is a digit but not a decimal one, "five", "9")."""
+    if not key.isdecimal():
+        return None
+    size = int(key)
+    return size if MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE else None
+
+
 def table_problems(size: int, numbers: Mapping[str, object]) -> list[str]:
     """Every reason ``numbers`` cannot be the row of a table of ``size``, each naming it."""
     where = f"table of {size}"
@@ -214,9 +241,16 @@ def house_rules(data: Mapping[str, object], where: str = "house rules") -> RuleS
         raise UserError(f"{where}: give the numbers of at least one table size")
     rows = []
     for key, numbers in tables.items():
-        size = int(key) if str(key).isdigit() else None
-        if size is None or not isinstance(numbers, Mapping):
-            problems.append(f"{where}: {key!r} is not a table size with its numbers")
+        size = size_of_key(key)
+        if size is None:
+            shown = str(key)[:20]
+            problems.append(
+                f"{where}: “{shown}” is not a table size: a size is written “{SIZE_KEYS[0]}” "
+                f"to “{SIZE_KEYS[-1]}”, in plain digits"
+            )
+            continue
+        if not isinstance(numbers, Mapping):
+            problems.append(f"{where}, table of {size}: give its numbers")
             continue
         found = table_problems(size, numbers)
         problems.extend(f"{where}, {problem}" for problem in found)

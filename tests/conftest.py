@@ -276,6 +276,75 @@ def seated_round(db, organiser, scorer, second_scorer):
 
 
 @pytest.fixture
+def organising_granted(settings):
+    """``ORGANISERS=granted`` (docs/deploy.md, "Who may organise"): the standing organiser
+    (olive) still owns ``seated_round``'s tournament, as an account owns one made before
+    the setting, but is not granted "may organise", so keeps no register of people."""
+    settings.ORGANISERS = "granted"
+
+
+@pytest.fixture
+def hidden_person(db, django_user_model):
+    """A person of the register whose only tournament is another organiser's, unpublished:
+    their name, club and member number are for the register's keepers alone."""
+    from tests.factories import PlayerFactory, TournamentFactory
+    from tournament.people import services as people
+
+    other = django_user_model.objects.create_user("gloria", password="pw")
+    private = TournamentFactory(name="Gloria's Private Night", owner=other, published=False)
+    person = people.add_person("Annabel Hidden", "Secret Club", "SECRET7")
+    people.link(PlayerFactory(tournament=private, name="Annabel Hidden"), person)
+    return person
+
+
+@pytest.fixture
+def house_rules_installation(db, organiser):
+    """An installation to back up: a tournament under house rules seating tables of 4 and
+    5 (``red-lion-house``, one round played), a player of it linked to a person of the
+    register, and a series counting it."""
+    from tournament.models import Series, SeriesTournament
+
+    stakes = {"dealer_stake": 4, "other_stake": 2}
+    numbers = {
+        "4": {"cards_each": 10, "table_cards": 12, **stakes, "last_in_prize": 4, "break_even": 10},
+        "5": {"cards_each": 8, "table_cards": 12, **stakes, "last_in_prize": 6, "break_even": 8},
+    }
+    refs = [f"p{i}" for i in range(1, 5)]
+    tournament = loading.import_tournament(
+        {
+            "format": "lld-tournament/4",
+            "name": "Red Lion House Night",
+            "slug": "red-lion-house",
+            "owner": organiser.username,
+            "published": True,
+            "scoring": "classic-stakes",
+            "rule_set": {"left_over_to": "dealer", "tables": numbers},
+            "table_sizes": [4, 5],
+            "players": [
+                {"id": "p1", "name": "Ann Smith", "club": "Red Lion", "member": "RL01"},
+                *({"id": ref, "name": f"Player {ref}"} for ref in refs[1:]),
+            ],
+            "rounds": [
+                {
+                    "number": 1,
+                    "released": True,
+                    "tables": [
+                        {
+                            "number": 1,
+                            "seats": refs,
+                            "deals": [{"won": [10, 8, 6, 4], "last_in": 2, "left_over": 24}],
+                        }
+                    ],
+                }
+            ],
+        }
+    ).tournament
+    league = Series.objects.create(name="Red Lion League", slug="red-lion-league", owner=organiser)
+    SeriesTournament.objects.create(series=league, tournament=tournament, accepted=True)
+    return tournament
+
+
+@pytest.fixture
 def confirm_at_table(seated_round):
     """``seated_round``'s tournament, where a second phone at a table may confirm a sheet
     by re-typing it blind."""

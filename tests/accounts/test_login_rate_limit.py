@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessFailureLog
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -185,3 +185,42 @@ def test_two_accounts_differing_only_in_case_each_log_in_by_their_exact_name(
     response = log_in(client, {"username": "SAM", "password": "upper-pw"})
     assert not logged_in(client)
     assert "Please enter a correct username and password" in response.content.decode()
+
+
+# A user name longer than any account's (the user model's 150 characters) is a form
+# error beside its box before any password is checked: django-axes, which keeps user
+# names in a column of 255 characters, records nothing (on PostgreSQL it would fail).
+
+
+@pytest.mark.parametrize(
+    ("url", "length"),
+    [
+        pytest.param("login", 151, id="login-151"),
+        pytest.param("login", 256, id="login-256"),
+        pytest.param("login", 100_000, id="login-100000"),
+        pytest.param("admin:login", 256, id="admin-256"),
+    ],
+)
+def test_a_user_name_longer_than_any_account_s_is_refused_before_logging_in(
+    client, organiser, url, length
+):
+    response = client.post(reverse(url), {"username": "o" * length, "password": "pw"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert (
+        f"User name: at most 150 characters, and this one has {length}; no account has such "
+        "a name." in html
+    )
+    assert "Please enter a correct username and password" not in html
+    assert not logged_in(client)
+    assert not AccessAttempt.objects.exists()
+    assert not AccessFailureLog.objects.exists()
+
+
+def test_a_user_name_of_150_characters_is_checked_as_any_other(client, django_user_model):
+    longest = "l" * 150
+    django_user_model.objects.create_user(longest, password="pw")
+    log_in(client, {"username": longest, "password": "not-it"})
+    assert AccessAttempt.objects.get().username == longest
+    log_in(client, {"username": f" {longest} ", "password": "pw"})
+    assert logged_in(client)

@@ -5,9 +5,7 @@ one moment; and ``restore`` refuses a folder that is incomplete, changed or of a
 unknown format, or a database that is not empty, changing nothing."""
 
 import datetime
-import hashlib
 import io
-import json
 import re
 import threading
 
@@ -21,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.rules import Leave, deals_in_round
+from tests.backups import backup_folder, edit_json, empty_the_database, restore, sign_again
 from tests.commits import settle
 from tournament.demo import DEMO_SLUG, DU_COEUR_SLUG
 from tournament.kernel import names
@@ -257,29 +256,6 @@ def fetch_all(addresses):
     return pages
 
 
-def backup_folder(tmp_path):
-    call_command("backup", "--dir", str(tmp_path), stdout=io.StringIO())
-    (folder,) = tmp_path.iterdir()
-    return folder
-
-
-def empty_the_database():
-    if connection.vendor == "postgresql" and connection.in_atomic_block:
-        # The test's transaction holds foreign keys checked at its end; TRUNCATE needs
-        # them checked first.
-        with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    call_command("flush", interactive=False, verbosity=0)
-    assert not Tournament.objects.exists()
-    assert not get_user_model().objects.exists()
-
-
-def restore(folder, *args):
-    out = io.StringIO()
-    call_command("restore", str(folder), *args, stdout=out)
-    return out.getvalue()
-
-
 def test_every_public_page_is_the_same_after_backup_and_restore_into_an_empty_database(
     installation, tmp_path
 ):
@@ -447,23 +423,6 @@ def test_restore_refuses_a_database_that_is_not_empty_and_replace_replaces_every
 
 
 # A folder changed after the backup ------------------------------------------------------
-
-
-def sign_again(folder, name):
-    """Make the manifest agree with a file changed by hand (a tampering that knows how)."""
-    manifest = json.loads((folder / "manifest.json").read_text())
-    content = (folder / name).read_bytes()
-    for entry in manifest["files"]:
-        if entry["name"] == name:
-            entry["bytes"] = len(content)
-            entry["sha256"] = hashlib.sha256(content).hexdigest()
-    (folder / "manifest.json").write_text(json.dumps(manifest))
-
-
-def edit_json(folder, name, change):
-    data = json.loads((folder / name).read_text())
-    change(data)
-    (folder / name).write_text(json.dumps(data, indent=2))
 
 
 def unknown_manifest_version(folder):

@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from tests.factories import PlayerFactory
-from tournament.kernel.names import key
+from tournament.kernel.names import key, text_problem, without_hidden
 from tournament.models import Person
 
 
@@ -76,3 +76,22 @@ def test_two_people_cannot_share_a_member_number_but_many_may_have_none():
     Person.objects.create(name="Cy")
     with pytest.raises(IntegrityError), transaction.atomic():
         Person.objects.create(name="Dee", member="M1")
+
+
+@pytest.mark.parametrize(
+    ("older", "kept"),
+    [
+        ("Crown \u202eOpen", "Crown Open"),
+        ("Ann\u200bLee", "AnnLee"),
+        ("\u2066Red Lion\u2069", "Red Lion"),
+        ("Ann\tLee", "Ann Lee"),
+        ("Zoë Brontë", "Zoë Brontë"),
+        # Joiners shape a name's letters: they stay, as the rule lets them.
+        ("क्\u200dष", "क्\u200dष"),
+        ("\u200b\u202e", ""),
+    ],
+)
+def test_a_name_without_what_the_rule_refuses(older, kept):
+    """How a restore reads back a name an older version let through."""
+    assert without_hidden(older) == kept
+    assert text_problem(kept) is None or kept == ""

@@ -2,6 +2,8 @@
 tournament's players to people with accents, case, spacing and duplicates, linking a
 person at most once a tournament, and merging two people into one."""
 
+import re
+
 import pytest
 
 from tests.factories import PlayerFactory, TournamentFactory
@@ -62,6 +64,24 @@ def test_two_people_cannot_have_one_member_number(db):
     bob.refresh_from_db()
     assert bob.member == "M2"
     assert Person.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "club", "problem"),
+    [
+        ("Ann \u202eLee", "", "name: the name has invisible direction-changing characters"),
+        ("Ann Lee", "Red\u200bLion", "club: the club has an invisible character (U+200B ZERO"),
+        ("\u3164", "", "name: the name has no visible characters"),
+    ],
+)
+def test_a_person_s_name_and_club_obey_the_rule_of_every_name(db, name, club, problem):
+    """The services' own check, whatever page or command calls them."""
+    with pytest.raises(PeopleError, match=re.escape(problem)):
+        people.add_person(name, club)
+    ann = people.add_person("Ann Lee", "Red Lion")
+    with pytest.raises(PeopleError, match=re.escape(problem)):
+        people.edit_person(ann, name, club, "")
+    assert list(Person.objects.values_list("name", "club")) == [("Ann Lee", "Red Lion")]
 
 
 def test_people_without_a_member_number_are_many(db):

@@ -71,6 +71,42 @@ def test_any_organiser_and_a_superuser_may_open_it(
     assert client.get(url_for(name)).status_code == 200
 
 
+LINKING_ROUTES = [
+    "players_people",
+    "players_people_auto",
+    "player_person",
+    "player_new_person",
+    "player_unlink",
+]
+
+
+@pytest.mark.usefixtures("organising_granted")
+@pytest.mark.parametrize("name", LINKING_ROUTES)
+def test_an_organiser_who_may_not_keep_the_register_links_nobody_and_is_told_why(
+    organiser_client, tournament, hidden_person, name
+):
+    """With ``ORGANISERS=granted``, the owner of a tournament who was never granted "may
+    organise" is kept out of linking its players exactly as out of the register: a 403
+    saying why, nothing of the register shown, nothing written."""
+    first, second = players(tournament)[:2]
+    people.link(second, people.add_person("Linked Before"))
+    # A player's route names the player: the one linked before for "not this person".
+    player = {"players_people": (), "players_people_auto": (), "player_unlink": (second.pk,)}
+    url = link_url(name, tournament, *player.get(name, (first.pk,)))
+    for method in sorted(ROUTES[f"organiser:{name}"].methods):
+        data = {"person": hidden_person.pk, "member": "NEW1", "player": first.pk, "q": "Annabel"}
+        response = getattr(organiser_client, method.lower())(url, data)
+        assert response.status_code == 403, method
+        page = response.content.decode()
+        assert "Only organisers may keep the register of people" in page
+        assert "Ask the administrator to add your account to the Organisers group." in page
+        assert "Annabel Hidden" not in page
+    assert hidden_person.players.count() == 1
+    assert players(tournament)[0].person is None
+    assert players(tournament)[1].person.name == "Linked Before"
+    assert Person.objects.count() == 2
+
+
 def test_the_register_is_in_the_organisers_navigation(organiser_client, tournament):
     home = organiser_client.get(reverse("organiser:home")).content.decode()
     assert home.count(f'href="{reverse("people:list")}"') == 1

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from tests.pages import inputs
 from tournament.kernel.names import text_problem
-from tournament.models import Player
+from tournament.models import Person, Player
+from tournament.people import services as people
 from tournament.players import lists as player_lists
 
 
@@ -86,7 +87,7 @@ def test_invisible_and_direction_changing_characters_are_refused_by_line(
 ):
     before = names(tournament)
     text = f"name,club\nBea Two,Lion\nCarl Dee,Lion\n{line}\n"
-    check = player_lists.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text, link_people=True)
     assert check.errors == (f"line 4: {problem}",)
     response = preview(organiser_client, tournament, text=text)
     assert f"line 4: {problem}" in response.content.decode()
@@ -152,7 +153,7 @@ ANN_AND_BOB = [("Ann Smith", "Red Lion"), ("Bob Jones", "Crown")]
     ],
 )
 def test_a_list_separated_by_semicolons_or_tabs_is_read(tournament, text, separated_by, players):
-    check = player_lists.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text, link_people=True)
     assert check.errors == ()
     assert check.separated_by == separated_by
     assert [(line.name, line.club) for line in check.good] == players
@@ -186,7 +187,7 @@ def test_a_list_separated_by_semicolons_or_tabs_is_read(tournament, text, separa
 )
 def test_a_name_holding_another_separator_is_warned_about_by_line(tournament, text, warning):
     """One player named after two columns is rarely meant: a warning, not an error."""
-    check = player_lists.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text, link_people=True)
     assert check.errors == ()
     assert check.warnings == (warning,)
     assert len(check.good) == 3 - text.startswith("name")
@@ -194,7 +195,9 @@ def test_a_name_holding_another_separator_is_warned_about_by_line(tournament, te
 
 
 def test_a_comma_in_a_name_of_a_semicolon_list_is_no_mistake(tournament):
-    check = player_lists.check_csv(tournament, '"Smith, Ann";Red Lion\n"Jones, Bob";Crown\n')
+    check = player_lists.check_csv(
+        tournament, '"Smith, Ann";Red Lion\n"Jones, Bob";Crown\n', link_people=True
+    )
     assert check.warnings == ()
 
 
@@ -252,7 +255,9 @@ def test_a_list_full_of_quotes_is_read_quickly_enough_to_answer(tournament):
         return real(self, sample, delimiters)
 
     with mock.patch.object(player_lists.csv.Sniffer, "sniff", sniff):
-        check = player_lists.check_csv(tournament, ',"' * 400_000 + "\nAnn,Crown\n")
+        check = player_lists.check_csv(
+            tournament, ',"' * 400_000 + "\nAnn,Crown\n", link_people=True
+        )
     assert check.errors
     assert seen
     assert max(seen) <= 4096
@@ -301,8 +306,42 @@ def test_a_bad_member_number_is_an_error_of_its_line(organiser_client, tournamen
     first.person = zed
     first.save()
     before = names(tournament)
-    check = player_lists.check_csv(tournament, text)
+    check = player_lists.check_csv(tournament, text, link_people=True)
     assert any(e.startswith(error) for e in check.errors), check.errors
     with pytest.raises(player_lists.UserError):
-        player_lists.import_csv(tournament, text)
+        player_lists.import_csv(tournament, text, link_people=True)
     assert names(tournament) == before
+
+
+def test_without_linking_the_member_numbers_are_not_read(tournament, django_assert_max_num_queries):
+    """For an organiser who may not keep the register (``permissions.may_keep_people``):
+    the numbers are neither looked up nor checked, and the lines that gave one are
+    named; the players import, linked to nobody."""
+    ann = people.add_person("Ann Lee", "Crown", "M1")
+    text = "Ann Lee,Crown,M1\nBob Day,,not a number!\nCyd Fox,,M1\nDee Ray,Rooks\n"
+    with django_assert_max_num_queries(2) as done:
+        check = player_lists.check_csv(tournament, text, link_people=False)
+    assert not any("person" in query["sql"] for query in done.captured_queries)
+    assert check.errors == ()
+    assert check.members_not_used == (1, 2, 3)
+    assert [(line.member, line.person_name) for line in check.good] == [("", "")] * 4
+    assert check.members_note.startswith("The member numbers on lines 1, 2 and 3 are not used")
+    added = player_lists.import_csv(tournament, text, link_people=False)
+    assert [player.person for player in added] == [None] * 4
+    assert list(Person.objects.all()) == [ann]
+
+
+@pytest.mark.parametrize(
+    ("lines", "named"),
+    [
+        ((4,), "The member number on line 4 is not used"),
+        ((2, 7), "The member numbers on lines 2 and 7 are not used"),
+        (tuple(range(1, 14)), "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 3 more are not used"),
+    ],
+)
+def test_the_note_of_member_numbers_not_used_names_their_lines(lines, named):
+    check = player_lists.CsvCheck((), (), (), members_not_used=lines)
+    assert named in check.members_note
+    assert check.members_note.endswith(
+        "Ask the administrator to add your account to the Organisers group to link them."
+    )

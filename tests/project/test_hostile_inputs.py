@@ -468,7 +468,7 @@ def test_a_csv_list_is_imported_whole_or_refused_whole(table, text, skip_bad):
     with rolled_back():
         before = counts()
         try:
-            check = player_lists.check_csv(tournament, text)
+            check = player_lists.check_csv(tournament, text, link_people=True)
         except UserError:
             # Only a list that cannot be read at all: nothing to store.
             assert counts() == before
@@ -487,10 +487,10 @@ def test_a_csv_list_is_imported_whole_or_refused_whole(table, text, skip_bad):
             assert "\x00" not in line.name + line.club
         if check.errors and not skip_bad:
             with pytest.raises(UserError):
-                player_lists.import_csv(tournament, text)
+                player_lists.import_csv(tournament, text, link_people=True)
             assert counts() == before
             return
-        added = player_lists.import_csv(tournament, text, skip_bad=skip_bad)
+        added = player_lists.import_csv(tournament, text, skip_bad=skip_bad, link_people=True)
         assert [p.name for p in added] == [line.name for line in check.good]
         after = counts()
         assert after["Player"] == before["Player"] + len(check.good)
@@ -886,13 +886,15 @@ def test_a_refused_csv_upload_says_why(organiser_client, table, data, message):
 
 def test_csv_problems_name_their_line(table):
     text = 'name,club\n"Ann One",Crown\n,No name\n'
-    check = player_lists.check_csv(table.round.tournament, text)
+    check = player_lists.check_csv(table.round.tournament, text, link_people=True)
     assert check.errors == ("line 3: the name is empty",)
     assert [(line.line, line.name) for line in check.good] == [(2, "Ann One")]
 
 
 def test_a_pasted_csv_header_after_a_byte_order_mark_is_a_header(table):
-    check = player_lists.check_csv(table.round.tournament, "\ufeffname,club\nAnn One,Crown")
+    check = player_lists.check_csv(
+        table.round.tournament, "\ufeffname,club\nAnn One,Crown", link_people=True
+    )
     assert [line.name for line in check.good] == ["Ann One"]
 
 

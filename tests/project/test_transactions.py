@@ -303,6 +303,8 @@ def test_a_player_list_that_fails_half_way_registers_nobody(played_tournament, m
     before = snapshot()
     fail_halfway_through_bulk_create(monkeypatch, Player)
     with pytest.raises(InjectedFailure):
-        player_lists.import_csv(played_tournament, "name,club\nAda,A\nBob,B\nCyd,C\nDee,D\n")
+        player_lists.import_csv(
+            played_tournament, "name,club\nAda,A\nBob,B\nCyd,C\nDee,D\n", link_people=True
+        )
     assert_unchanged(before)
     assert Player.objects.filter(tournament=played_tournament).count() == 12

@@ -328,7 +328,7 @@ def test_a_csv_import_shows_on_a_cached_standings_page(client, make_played):
     tournament = make_played(players=12, rounds=1)
     assert "Zelda Newcomer" not in get(client, "standings", tournament).content.decode()
     assert queries(lambda: get(client, "standings", tournament)) == 0
-    import_csv(tournament, "name,club\nZelda Newcomer,Late Club\n")
+    import_csv(tournament, "name,club\nZelda Newcomer,Late Club\n", link_people=True)
     assert "Zelda Newcomer" in get(client, "standings", tournament).content.decode()
 
 

@@ -107,6 +107,14 @@ def test_add_accepts_an_entry_awaiting_consent(month):
         (["Bad Slug", "--name", "S"], "the slug “Bad Slug”: Lower-case letters"),
         (["season", "month-1"], "--name: a new series needs a name"),
         (["season", "--name", "  "], "--name: the series needs a name"),
+        (
+            ["season", "--name", "Season \u202e2026"],
+            "--name: the name has invisible direction-changing characters",
+        ),
+        (
+            ["season", "--name", "Season\u200b2026"],
+            r"--name: the name has an invisible character \(U\+200B ZERO WIDTH SPACE\)",
+        ),
         (["season", "--name", "S", "--placing", "25,x"], "--placing: place 2: “x” is not"),
         (["season", "--name", "S", "--placing", "25,-3"], "--placing: place 2: “-3”"),
         (["season", "--name", "S", "--placing", "25,²"], "--placing: place 2: “²” is not"),

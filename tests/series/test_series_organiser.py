@@ -76,6 +76,8 @@ def test_a_new_series_offers_the_default_placing_and_counts_every_result(organis
         ("slug", "Has Spaces", "Lower-case letters, digits and single hyphens"),
         ("slug", "new", "is the name of one of the app"),
         ("name", "", "This field is required."),
+        ("name", "League \u202e2026", "The name has invisible direction-changing characters."),
+        ("name", "League\u200b", "The name has an invisible character (U+200B ZERO WIDTH"),
     ],
 )
 def test_bad_settings_are_named_by_field(organiser_client, field, value, message):
@@ -122,6 +124,17 @@ def test_editing_the_settings(organiser_client, series):
     assert response.status_code == 302
     series.refresh_from_db()
     assert (series.scheme, series.placing, series.min_events) == ("tournament-points", [25, 18], 3)
+
+
+def test_editing_refuses_a_name_no_other_name_may_have(organiser_client, series):
+    data = {"name": "Winter\u200b league", "slug": "winter", "scheme": "placing"}
+    response = organiser_client.post(detail(series), data | {"min_events": "1"})
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "name": ["The name has an invisible character (U+200B ZERO WIDTH SPACE)."]
+    }
+    series.refresh_from_db()
+    assert series.name == "Winter league"
 
 
 def test_the_organisers_own_tournament_counts_at_once(organiser_client, organiser, series):

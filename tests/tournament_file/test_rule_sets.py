@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from tournament.models import Deal, DealResult, Player, Round, Seat, Sheet, SheetVersion, Tournament
 from tournament.tournament_file import writing
@@ -275,13 +275,16 @@ PENDING_1 = ("rounds", 1, "tables", 0, "sheet", "pending", 0)
         ),
         (
             change(("rule_set",), {"tables": {"9": NOT_52["tables"]["5"]}}),
-            ["rule_set, table of 9: tables seat 3 to 8 players in every rule set"],
+            [
+                'rule_set.tables["9"]: “9” is not a table size of the house rules: their keys '
+                "are “3”, “4”, “5”, “6”, “7” and “8”, in plain digits, each once"
+            ],
         ),
         (
             change(("rule_set",), {"tables": {"four": NOT_52["tables"]["5"]}}),
             [
-                "rule_set.tables: “four” is not a table size: each key is the size its numbers "
-                "seat, “3” to “8”"
+                'rule_set.tables["four"]: “four” is not a table size of the house rules: '
+                "their keys are “3”, “4”, “5”, “6”, “7” and “8”, in plain digits, each once"
             ],
         ),
         (
@@ -434,4 +437,61 @@ def test_an_older_file_holds_nothing_of_version_4(db, changed, place):
     assert f"rounds[0].tables[0].deals[0].laid_down: {only}" in problems
     assert f"rounds[1].tables[0].sheet.pending[1].laid_down: {only}" in problems
     assert f"rounds[1].tables[0].sheet.history[0].deals[0].laid_down: {only}" in problems
+    assert not Tournament.objects.exists()
+
+
+# House-rule table sizes: the keys "3" to "8", in plain digits, each once -------------------
+
+FOUR = {**NOT_52["tables"]["4"], "table_cards": 12}
+FIVE = NOT_52["tables"]["5"]
+
+
+def not_a_size(key):
+    return (
+        f'rule_set.tables["{key}"]: “{key}” is not a table size of the house rules: their keys '
+        "are “3”, “4”, “5”, “6”, “7” and “8”, in plain digits, each once"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tables", "expected"),
+    [
+        pytest.param({"4": FOUR, "05": FIVE}, [not_a_size("05")], id="leading-zero"),
+        pytest.param({"4": FOUR, "٥": FIVE}, [not_a_size("٥")], id="arabic-indic-five"),
+        pytest.param({"4": FOUR, "²": FIVE}, [not_a_size("²")], id="superscript-two"),
+        pytest.param({"4": FOUR, " 5": FIVE}, [not_a_size(" 5")], id="space"),
+        pytest.param({"4": FOUR, "5": FIVE, "05": FIVE}, [not_a_size("05")], id="five-twice"),
+    ],
+)
+def test_a_house_rule_size_is_a_key_from_3_to_8_in_plain_digits(db, tables, expected):
+    data = caidis_file()
+    data["rule_set"] = {"tables": tables}
+    before = counts()
+    with pytest.raises(TournamentFileError) as caught:
+        import_tournament(data)
+    assert caught.value.problems == expected
+    assert counts() == before
+
+
+def test_house_rules_of_plain_sizes_import(db):
+    data = caidis_file()
+    data["rule_set"] = {"tables": {"5": FIVE, "4": FOUR}}
+    tournament = import_tournament(data).tournament
+    assert tournament.rules.sizes == (4, 5)
+    assert list(tournament.house_rules["tables"]) == ["4", "5"]
+
+
+def test_a_key_given_twice_in_the_file_is_refused_where_it_is(db, tmp_path):
+    """JSON readers keep one of two equal keys, silently; the import refuses both."""
+    data = caidis_file()
+    data["rule_set"] = {"tables": {"4": FOUR, "5": FIVE}}
+    text = json.dumps(data).replace('"tables": {"4"', f'"tables": {{"4": {json.dumps(FIVE)}, "4"')
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    with pytest.raises(CommandError) as caught:
+        call_command("import_tournament", str(path), stdout=io.StringIO())
+    assert (
+        'nothing was imported. 1 problem in the tournament file:\n  - rule_set.tables["4"]: '
+        "the key is given twice in one object; give it once"
+    ) in str(caught.value)
     assert not Tournament.objects.exists()

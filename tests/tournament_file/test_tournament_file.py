@@ -514,6 +514,25 @@ def test_a_files_names_obey_the_rule_of_names_typed_or_listed(db, field, text, p
     assert any(line.startswith(problem) for line in refused.value.problems), refused.value
 
 
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Crown \u202eOpen", "name: the name has invisible direction-changing characters"),
+        ("Crown\u200bOpen", "name: the name has an invisible character (U+200B ZERO WIDTH SPACE)"),
+        ("\u2066Crown Open\u2069", "name: the name has invisible direction-changing characters"),
+        ("\u200b", "name: the name has no visible characters"),
+    ],
+)
+def test_the_tournament_s_name_obeys_the_rule_of_every_name(db, text, problem):
+    data = valid_file()
+    data["name"] = text
+    data["slug"] = "crown-open"
+    with pytest.raises(TournamentFileError) as refused:
+        import_tournament(data)
+    assert refused.value.problems == [problem]
+    assert not Tournament.objects.exists()
+
+
 # Member numbers: the register of people ---------------------------------------------------
 
 

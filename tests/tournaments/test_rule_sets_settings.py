@@ -151,6 +151,60 @@ def test_house_rules_with_numbers_that_do_not_deal_52_are_refused_by_size(
     assert (tournament.rule_set, tournament.house_rules) == ("standard", None)
 
 
+@pytest.mark.parametrize(
+    ("posted", "said"),
+    [
+        pytest.param(
+            {"plays_05": "on", "cards_each_05": "8"},
+            [
+                "“plays_05”: “05” is not a table size; the house rules' sizes are 3 to 8, in "
+                "plain digits.",
+                "“cards_each_05”: “05” is not a table size; the house rules' sizes are 3 to 8, "
+                "in plain digits.",
+            ],
+            id="leading-zero",
+        ),
+        pytest.param(
+            {"break_even_٥": "9"},
+            [
+                "“break_even_٥”: “٥” is not a table size; the house rules' sizes are 3 to 8, in "
+                "plain digits."
+            ],
+            id="arabic-indic-five",
+        ),
+        pytest.param(
+            {"plays_²": "on"},
+            [
+                "“plays_²”: “²” is not a table size; the house rules' sizes are 3 to 8, in plain digits."
+            ],
+            id="superscript-two",
+        ),
+        pytest.param(
+            {"cards_each_5": ["8", "9"]},
+            ["Tables of 5: cards each is given more than once; give it once."],
+            id="five-twice",
+        ),
+        pytest.param(
+            {"plays_7": ["", "on"]},
+            ["Tables of 7: Tables of 7 is given more than once; give it once."],
+            id="a-size-not-played-twice",
+        ),
+    ],
+)
+def test_the_rules_form_takes_the_sizes_3_to_8_each_once(
+    organiser_client, tournament, posted, said
+):
+    """A box is named by its size: one posted for no size, or twice, is refused by name,
+    not left out."""
+    response = organiser_client.post(url("rules", tournament), _house_form(STANDARD, **posted))
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    for each in said:
+        assert each in page
+    tournament.refresh_from_db()
+    assert (tournament.rule_set, tournament.house_rules) == ("standard", None)
+
+
 def test_house_rules_are_saved_and_rescore_what_is_recorded(
     organiser_client, organiser, make_played
 ):

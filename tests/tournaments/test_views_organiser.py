@@ -119,6 +119,9 @@ def test_create_a_tournament_makes_the_creator_its_organiser(outsider_client, ou
     ("change", "error"),
     [
         ({"name": ""}, "This field is required."),
+        ({"name": "Crown \u202eOpen"}, "The name has invisible direction-changing characters."),
+        ({"name": "Crown\u2067 Open"}, "The name has invisible direction-changing characters."),
+        ({"name": "Crown\u200bOpen"}, "The name has an invisible character (U+200B ZERO WIDTH"),
         ({"slug": "club-night"}, "The address “club-night” is taken"),
         ({"rotations_per_round": 0}, "Between 1 and 10 rotations a round."),
         ({"planned_rounds": 0}, "Between 1 and 50 rounds."),
@@ -155,6 +158,18 @@ def test_edit_settings(organiser_client, tournament):
         "byes",
         False,
     )
+
+
+def test_settings_refuse_a_name_no_other_name_may_have(organiser_client, tournament):
+    """The one rule of every name: players', people's and clubs' too."""
+    data = SETTINGS | {"slug": tournament.slug, "name": "Club \u202eNight"}
+    response = organiser_client.post(url("edit", tournament), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "name": ["The name has invisible direction-changing characters."]
+    }
+    tournament.refresh_from_db()
+    assert tournament.name == "Test Open"
 
 
 def test_the_date_is_shown_as_the_date_input_reads_it_and_survives_a_save(

@@ -1,13 +1,16 @@
 """The forms of a tournament's Scorers page: adding an existing account, unlocking and
 removing a scorer; and of invitations (``accounts.invitations``): the organiser's, naming
 the scorer to invite or the invitation to withdraw or renew, and the invited scorer's,
-choosing a password (checked by Django's password validators)."""
+choosing a password (checked by Django's password validators); and logging in, on the
+login page and the admin pages'."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
 
@@ -123,7 +126,31 @@ class RemoveScorerForm(forms.Form):
         cast(forms.ModelChoiceField, self.fields["user"]).queryset = tournament.scorers.all()
 
 
-class LoginForm(AuthenticationForm):
+class UserNameLength(AuthenticationForm):
+    """A login form whose user name is refused, beside its box, when it is longer than any
+    account's can be (the user model's ``max_length``), before any password is checked:
+    django-axes records nothing for it (it keeps user names in a column of 255 characters,
+    which PostgreSQL would refuse to overflow). Django's form only tells the browser."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        longest = self.username_field.max_length or 254
+        self.fields["username"].validators.append(_at_most(longest))
+
+
+def _at_most(longest: int) -> Callable[[str], None]:
+    def check(value: str) -> None:
+        if len(value) > longest:
+            raise forms.ValidationError(
+                f"User name: at most {longest} characters, and this one has {len(value)}; "
+                "no account has such a name.",
+                code="max_length",
+            )
+
+    return check
+
+
+class LoginForm(UserNameLength):
     """Django's login form, matching the user name ignoring case and surrounding spaces
     (``accounts.services.canonical_username``). The account's own user name is what is checked
     and what django-axes counts failures under, so "Olive" and "olive" share one lockout."""
@@ -135,3 +162,7 @@ class LoginForm(AuthenticationForm):
             # No account is picked: the password is checked against none, as for a name
             # nobody has (the form's error does not say which accounts exist).
             return str(self.cleaned_data["username"]).strip()
+
+
+class AdminLoginForm(UserNameLength, AdminAuthenticationForm):
+    """The admin pages' login, with the same limit on the user name."""

@@ -12,7 +12,10 @@
 Reading a folder (``read_backup``) checks all of it first, file by file, and names each
 problem by its file and its place in it: ``installation.json: people[3].players[0]: …``,
 ``red-lion.json: line 12, column 5: not valid JSON``. Tournament files are read one at a
-time, so that the check of a large installation does not hold every file at once.
+time, so that the check of a large installation does not hold every file at once. What
+an older version let into a file and this one no longer takes (house-rule table sizes
+written "05", names with invisible characters) is read back as this version keeps it,
+each change kept as a note of the backup (``older``), before the file is checked.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 
 from scoring.errors import UserError
 from tournament.backup import installation as installation_file
+from tournament.backup import older
 from tournament.backup.installation_rules import FileFacts
 from tournament.backup.installation_schema import (
     INSTALLATION_NAME,
@@ -118,18 +122,31 @@ class Backup:
     installation: ListedFile
     tournaments: list[ListedFile]
     counts: dict[str, int] = field(default_factory=dict)
+    # What the restore reads otherwise than the files say (``older``), each naming its file.
+    notes: list[str] = field(default_factory=list)
 
-    def load(self, listed: ListedFile) -> Any:
-        """The file's document, read again and checked against the manifest again: a file
-        changed since ``read_backup`` stops the restore (its transaction)."""
+    def read(self, listed: ListedFile) -> tuple[Any, older.ReadBack]:
+        """The file's document as this version keeps it (``older``), with what that
+        changed and what it could not; read again and checked against the manifest again:
+        a file changed since ``read_backup`` stops the restore (its transaction)."""
         content, problem = _content(self.folder, listed)
         if problem:
             raise BackupError(self.folder, [problem])
         if listed.kind == INSTALLATION:
-            return file_format.parse(
+            data = file_format.parse(
                 content, limit=installation_file.MAX_BYTES, what="an installation file"
             )
-        return file_format.parse(content)
+            return data, older.installation_file(data)
+        data = file_format.parse(content)
+        return data, older.tournament_file(data)
+
+    def load(self, listed: ListedFile) -> Any:
+        """The file's document as this version keeps it (``read``), which ``read_backup``
+        found right."""
+        data, read = self.read(listed)
+        if read.problems:
+            raise BackupError(self.folder, [f"{listed.name}: {each}" for each in read.problems])
+        return data
 
 
 class _Problems:
@@ -169,13 +186,18 @@ def read_backup(folder: Path) -> Backup:
         counts=counts,
     )
     facts = _check_tournaments(backup, problems)
+    name = backup.installation.name
     try:
-        data = backup.load(backup.installation)
+        data, read = backup.read(backup.installation)
     except TournamentFileError as error:
-        problems.add(backup.installation.name, error.problems, error.total)
+        problems.add(name, error.problems, error.total)
     else:
-        found = installation_file.check_bounded(data, facts)
-        problems.add(backup.installation.name, found.shown, found.total)
+        backup.notes += [f"{name}: {note}" for note in read.notes]
+        if read.problems:
+            problems.add(name, read.problems)
+        else:
+            found = installation_file.check_bounded(data, facts)
+            problems.add(name, found.shown, found.total)
     problems.raise_any(folder)
     return backup
 
@@ -264,9 +286,13 @@ def _check_tournaments(backup: Backup, problems: _Problems) -> dict[str, FileFac
     player_keys: dict[int, str] = {}
     for listed in backup.tournaments:
         try:
-            data = backup.load(listed)
+            data, read = backup.read(listed)
         except TournamentFileError as error:
             problems.add(listed.name, error.problems, error.total)
+            continue
+        backup.notes += [f"{listed.name}: {note}" for note in read.notes]
+        if read.problems:
+            problems.add(listed.name, read.problems)
             continue
         found = checking.check_bounded(data)
         if found:

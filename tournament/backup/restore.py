@@ -9,6 +9,11 @@ What the database sets by itself on insert (when a row was created or changed, a
 tournament's public generation, table codes) is put back as the backup says, so that
 every public page is the same page, with the same ETag, as before.
 
+A backup written by an older version may hold what this one no longer takes in a new file
+(house-rule table sizes written "05", names with invisible characters): ``backup.folder``
+reads it back as this version keeps it (``backup.older``), and the summary's notes say
+what changed.
+
 *Empty* means no tournament, person, series or account: a database just migrated. With
 ``replace``, every tournament, person, series, account and session is deleted first
 (everyone is logged out; the backup's accounts log in with their own passwords). In
@@ -66,6 +71,8 @@ class RestoreSummary:
     series: int
     accounts: int
     replaced: bool
+    # What was read back otherwise than the files say (``backup.older``), by file.
+    notes: tuple[str, ...] = ()
 
 
 def what_is_here() -> dict[str, int]:
@@ -125,6 +132,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
         series=len(installation["series"]),
         accounts=len(accounts),
         replaced=replace,
+        notes=tuple(backup.notes),
     )
 
 

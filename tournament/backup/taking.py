@@ -4,7 +4,8 @@ seen at one moment, each file flushed to disk; ``manage.py backup`` then renames
 folder into place (docs/backup-file.md).
 
 Over a command's arguments, ``write_all`` returns what it wrote, for the command to
-report, with the problems that would make ``restore`` refuse a file."""
+report, with the problems that would make ``restore`` refuse a file and what a restore
+would read otherwise than the file says (``older``: a name an older version let through)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 
 from tournament.backup import folder as backup_folder
 from tournament.backup import installation as installation_file
+from tournament.backup import older
 from tournament.backup.folder import INSTALLATION, TOURNAMENT, ListedFile
 from tournament.backup.installation_rules import FileFacts
 from tournament.backup.installation_schema import (
@@ -41,6 +43,8 @@ class Written:
     deals: int
     # What restore would refuse in this file (a backup that cannot be restored).
     problems: tuple[str, ...]
+    # What restore would read otherwise than the file says (``older``).
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class Installation:
     series: int
     accounts: int
     problems: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 def _write_durably(path: Path, text: str) -> None:
@@ -91,7 +96,9 @@ def write_all(staging: Path) -> tuple[list[Written], Installation]:
             data = writing.export_tournament(tournament)
             name = names[tournament.pk]
             files.append(_write_listed(staging, name, TOURNAMENT, data))
-            problems = checking.check_bounded(data, limit=3).shown
+            # Checked as restore reads it back (the file as written is kept).
+            read = older.tournament_file(data)
+            problems = tuple(read.problems) or checking.check_bounded(data, limit=3).shown
             # The installation file refers to every tournament, right or not.
             facts[tournament.slug] = FileFacts.of(name, data)
             written.append(
@@ -103,6 +110,7 @@ def write_all(staging: Path) -> tuple[list[Written], Installation]:
                     rounds=len(data["rounds"]),
                     deals=_deals(data),
                     problems=problems,
+                    notes=tuple(read.notes),
                 )
             )
         installation = installation_file.export_installation()
@@ -121,10 +129,12 @@ def write_all(staging: Path) -> tuple[list[Written], Installation]:
     )
     # A tournament file restore would refuse is reported by its own name above; the
     # installation file is checked against the others.
-    checked = installation_file.check_bounded(installation, facts, limit=3)
+    read = older.installation_file(installation)
+    checked = tuple(read.problems) or installation_file.check_bounded(installation, facts, 3).shown
     return written, Installation(
         people=counts["people"],
         series=counts["series"],
         accounts=counts["accounts"],
-        problems=checked.shown,
+        problems=checked,
+        notes=tuple(read.notes),
     )

@@ -1,5 +1,7 @@
 """What the forms of every package share: a player told apart by club, the range of a
-number field, one check of names and clubs, and a form's errors in one sentence."""
+number field, one check of every name and club (``checked_text``, ``NameCheck``: a
+tournament's, a series', a player's and a person's, by ``kernel.names.text_problem``),
+and a form's errors in one sentence."""
 
 from typing import Any
 
@@ -40,9 +42,9 @@ class PlayerChoiceField(forms.ModelChoiceField):
         return player_label(obj.name, obj.club)
 
 
-class NameAndClubChecks:
-    """A person's or a player's name (required) and club, spaces tidied and checked as
-    the players' are."""
+class NameCheck:
+    """A form's ``name`` (required): spaces tidied and checked by the one rule for names
+    (a tournament's, a series', a player's, a person's)."""
 
     cleaned_data: dict[str, Any]
 
@@ -50,10 +52,15 @@ class NameAndClubChecks:
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
             raise forms.ValidationError("The name is empty.")
-        return _checked_text(name, "name")
+        return checked_text(name, "name")
+
+
+class NameAndClubChecks(NameCheck):
+    """A person's or a player's name (required) and club, spaces tidied and checked as
+    every name is."""
 
     def clean_club(self) -> str:
-        return _checked_text(" ".join(self.cleaned_data["club"].split()), "club")
+        return checked_text(" ".join(self.cleaned_data["club"].split()), "club")
 
 
 def form_errors(form: forms.Form) -> str:
@@ -61,9 +68,9 @@ def form_errors(form: forms.Form) -> str:
     return " ".join(str(error) for errors in form.errors.values() for error in errors)
 
 
-def _checked_text(value: str, what: str) -> str:
-    """``value`` if it passes the one rule for players' names and clubs
-    (``kernel.names.text_problem``)."""
+def checked_text(value: str, what: str) -> str:
+    """``value`` if it passes the one rule for names and clubs
+    (``kernel.names.text_problem``); a ``ValidationError`` in its words otherwise."""
     problem = text_problem(value, what)
     if problem:
         raise forms.ValidationError(capfirst(problem) + ".")

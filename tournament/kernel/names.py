@@ -1,13 +1,17 @@
-"""How people's names and clubs are compared when matching a tournament's players to the
-register of people (``people.services``).
+"""How names are checked, and how people's names and clubs are compared when matching a
+tournament's players to the register of people (``people.services``).
 
 - *key*: a name or club as compared: accents dropped ("Zoë" → "zoe"), case folded
   ("MacLeod" → "macleod"), and every run of spaces, hyphens, dots and apostrophes made
   one space, so "Anne-Marie  O'Neil" and "anne marie o neil" are the same person's name.
-- *text_problem*: one rule for every name, club, member number and reason, typed or
-  imported: it has a visible character, and no invisible one that could make it look
-  like another name (a zero-width space) or turn the text around it (a direction
-  override).
+- *text_problem*: one rule for every name (a tournament's, a series', a player's, a
+  person's), club, member number and reason, typed, imported from a list or a tournament
+  file, or given to a command: it has a visible character, and no invisible one that
+  could make it look like another name (a zero-width space) or turn the text around it
+  (a direction override). Forms ask it through ``kernel.forms``.
+- *without_hidden*: what is left of a text once the characters ``text_problem`` refuses
+  are taken out: how a restore reads a name an older version let through
+  (``backup.older``).
 """
 
 from __future__ import annotations
@@ -46,8 +50,22 @@ def _visible(char: str) -> bool:
     return unicodedata.category(char)[0] in "LNPS" and char not in BLANK_LETTERS
 
 
+def _refused(char: str) -> bool:
+    return char in BIDI_CONTROLS or _invisible(char)
+
+
+def without_hidden(value: str) -> str:
+    """``value`` without the characters ``text_problem`` refuses; a line break or a tab
+    among them (control characters) stands for a space, and spaces are then tidied.
+    Unchanged when it holds none."""
+    if not any(_refused(char) for char in value):
+        return value
+    kept = "".join(" " if char.isspace() else "" if _refused(char) else char for char in value)
+    return " ".join(kept.split())
+
+
 def text_problem(value: str, what: str = "name") -> str | None:
-    """What is wrong with a player's ``what`` (name or club) as it will be stored
+    """What is wrong with ``value``, a ``what`` (a name, a club…) as it will be stored
     (spaces already normalised), in words for the organiser; None when nothing is."""
     if any(char in BIDI_CONTROLS for char in value):
         return f"the {what} has invisible direction-changing characters"

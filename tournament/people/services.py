@@ -106,10 +106,20 @@ def _save_person(person: Person) -> Person:
     return person
 
 
-def add_person(name: str, club: str = "", member: str = "") -> Person:
+def _name_and_club(name: str, club: str) -> tuple[str, str]:
+    """A person's name and club as stored (spaces tidied), checked by the one rule for
+    every name (``names.text_problem``); refused naming the field."""
     name, club = " ".join(name.split()), " ".join(club.split())
     if not name:
         raise PeopleError("name: give the person's name")
+    for what, value in (("name", name), ("club", club)):
+        if problem := text_problem(value, what):
+            raise PeopleError(f"{what}: {problem}")
+    return name, club
+
+
+def add_person(name: str, club: str = "", member: str = "") -> Person:
+    name, club = _name_and_club(name, club)
     member = clean_member(member)
     other = _member_taken(member)
     if other is not None:
@@ -118,9 +128,7 @@ def add_person(name: str, club: str = "", member: str = "") -> Person:
 
 
 def edit_person(person: Person, name: str, club: str, member: str) -> Person:
-    name, club = " ".join(name.split()), " ".join(club.split())
-    if not name:
-        raise PeopleError("name: give the person's name")
+    name, club = _name_and_club(name, club)
     member = clean_member(member)
     with transaction.atomic():
         # Their tournaments first, as a merge locks them: both mark them changed.

@@ -12,6 +12,12 @@ from tournament.models import KeepApart, Person, Player, Round, Tournament
 from tournament.people.forms import member_number
 from tournament.players.adjustments import SUGGESTED_REASONS
 
+# Why an organiser who may not keep the register links no player to it.
+NOT_LINKING = (
+    "linking players to the register of people is for the installation’s organisers, and "
+    "your account is not one of them"
+)
+
 
 class PlayerForm(NameAndClubChecks, forms.ModelForm):
     class Meta:
@@ -122,7 +128,9 @@ class CheckInEveryoneForm(forms.Form):
 
 class AddPlayerForm(PlayerForm):
     """A new player, perhaps linked at once to a person chosen from the register or
-    found by member number."""
+    found by member number: only by an organiser who may keep the register
+    (``keeps_people``, ``permissions.may_keep_people``). For anyone else a person or a
+    member number posted is refused in words, never looked up."""
 
     member = forms.CharField(
         label="Member number (optional)",
@@ -134,12 +142,29 @@ class AddPlayerForm(PlayerForm):
     class Meta(PlayerForm.Meta):
         pass
 
+    def __init__(self, *args: Any, keeps_people: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keeps_people = keeps_people
+
     def clean_member(self) -> str:
-        return member_number(self.cleaned_data["member"])
+        typed = self.cleaned_data["member"]
+        if not self.keeps_people and typed.strip():
+            # Said above the form: the page shows no member number box to this account.
+            self.add_error(
+                None,
+                f"Member number “{typed.strip()}”: {NOT_LINKING}; add the player without it.",
+            )
+            return ""
+        return member_number(typed)
 
     def clean_person(self) -> Person | None:
         pk = self.cleaned_data.get("person")
         if pk is None:
+            return None
+        if not self.keeps_people:
+            self.add_error(
+                None, f"A person of the register was chosen: {NOT_LINKING}; add the player alone."
+            )
             return None
         person = Person.objects.filter(pk=pk).first()
         if person is None:

@@ -9,7 +9,10 @@ A list's third column, optional, is the player's member number in the register o
 people (``people.services``): the imported player is linked to the person with that
 number, made from the player's name and club when nobody has it. A number that cannot be
 one, that two lines share, or whose person already plays in the tournament is an error
-of its line.
+of its line. Only an organiser who may keep the register (``permissions.may_keep_people``)
+links players to people: for anyone else the member numbers are not read at all (not
+looked up, not checked), the players are imported without people, and the list says so,
+naming the lines (``CsvCheck.members_note``).
 
 A list may be separated by commas, semicolons or tabs (what a spreadsheet saves depends
 on its language); ``csv.Sniffer`` tells which. A name or club holding a semicolon or a
@@ -76,10 +79,37 @@ class CsvCheck:
     errors: tuple[str, ...]
     warnings: tuple[str, ...]
     delimiter: str = ","
+    # The lines whose member numbers were not used: the importer may not link players to
+    # the register of people.
+    members_not_used: tuple[int, ...] = ()
 
     @property
     def separated_by(self) -> str:
         return DELIMITER_NAMES[self.delimiter]
+
+    @property
+    def members_note(self) -> str:
+        """Why the list's member numbers were not used, naming their lines; "" when they
+        were (or there were none)."""
+        lines = self.members_not_used
+        if not lines:
+            return ""
+        shown = [str(line) for line in lines[:_LINES_NAMED]]
+        if len(lines) > _LINES_NAMED:
+            shown.append(f"{len(lines) - _LINES_NAMED} more")
+        named = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"
+        several = len(lines) > 1
+        return (
+            f"The member number{'s' if several else ''} on line{'s' if several else ''} "
+            f"{named} {'are' if several else 'is'} not used: linking players to the register "
+            "of people is for the installation’s organisers, so these players are imported "
+            "without being linked to anyone. Ask the administrator to add your account to "
+            "the Organisers group to link them."
+        )
+
+
+# The lines a note names before counting the rest.
+_LINES_NAMED = 10
 
 
 def _is_header(cells: list[str]) -> bool:
@@ -132,9 +162,11 @@ def _records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
     return records
 
 
-def check_csv(tournament: Tournament, text: str) -> CsvCheck:
+def check_csv(tournament: Tournament, text: str, *, link_people: bool) -> CsvCheck:
     """Every line checked: ``name`` (required), ``club`` and ``member`` (optional),
-    separated by a comma, a semicolon or a tab; a first line of those words is a header."""
+    separated by a comma, a semicolon or a tab; a first line of those words is a header.
+    ``link_people``: whether the importer may link players to the register of people
+    (``permissions.may_keep_people``); without it the member numbers are not read."""
     text = text.removeprefix("\ufeff")
     delimiter = delimiter_of(text)
     rows = _records(text, delimiter)
@@ -148,7 +180,9 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
     errors: list[str] = []
     warnings: list[str] = []
     seen: dict[str, int] = {}
-    members = _Members(tournament, [cells[2] for _, cells in rows if len(cells) > 2])
+    given = [cells[2] for _, cells in rows if len(cells) > 2] if link_people else []
+    members = _Members(tournament, given)
+    not_used: list[int] = []
     for number, cells in rows:
         if not any(cell.strip() for cell in cells):
             continue
@@ -179,8 +213,13 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
         if len(club) > CLUB_MAX:
             errors.append(f"line {number}: the club is longer than {CLUB_MAX} characters")
             continue
+        typed_member = cells[2] if len(cells) > 2 else ""
+        if not link_people:
+            if typed_member.strip():
+                not_used.append(number)
+            typed_member = ""
         try:
-            member = people.clean_member(cells[2] if len(cells) > 2 else "", "member number")
+            member = people.clean_member(typed_member, "member number")
         except UserError as problem:
             errors.append(f"line {number}: {problem}")
             continue
@@ -202,7 +241,7 @@ def check_csv(tournament: Tournament, text: str) -> CsvCheck:
         good.append(CsvLine(number, name, club, warning, member, person.name if person else ""))
     if not good and not errors:
         errors.append("the list is empty: give one player a line, as name,club")
-    return CsvCheck(tuple(good), tuple(errors), tuple(warnings), delimiter)
+    return CsvCheck(tuple(good), tuple(errors), tuple(warnings), delimiter, tuple(not_used))
 
 
 def _other_separators(cells: list[str], stored: tuple[str, ...], delimiter: str) -> list[str]:
@@ -251,10 +290,13 @@ class _Members:
         return None
 
 
-def import_csv(tournament: Tournament, text: str, *, skip_bad: bool = False) -> list[Player]:
+def import_csv(
+    tournament: Tournament, text: str, *, link_people: bool, skip_bad: bool = False
+) -> list[Player]:
     """Register the players of a CSV list; refused whole while any line is bad unless
-    ``skip_bad``."""
-    check = check_csv(tournament, text)
+    ``skip_bad``. A player given a member number is linked to its person (made when
+    nobody has it) only with ``link_people`` (``check_csv``)."""
+    check = check_csv(tournament, text, link_people=link_people)
     if check.errors and not skip_bad:
         raise UserError("; ".join(check.errors))
     with transaction.atomic():

@@ -17,6 +17,7 @@ from django.db import transaction
 from scoring.errors import UserError
 from scoring.series import DEFAULT_PLACING, SCHEMES, parse_placing
 from tournament.kernel import limits
+from tournament.kernel.names import text_problem
 from tournament.models import Series, SeriesTournament, Tournament
 
 # PositiveSmallIntegerField's largest value.
@@ -49,11 +50,13 @@ def _count(option: str, value: int | None) -> None:
 
 def _apply(series: Series, settings: SeriesSettings) -> None:
     if settings.name is not None:
-        name = settings.name.strip()
+        name = " ".join(settings.name.split())
         if not name:
             raise UserError("--name: the series needs a name")
         if len(name) > limits.NAME_MAX:
             raise UserError(f"--name: at most {limits.NAME_MAX} characters, not {len(name)}")
+        if problem := text_problem(name, "name"):
+            raise UserError(f"--name: {problem}")
         series.name = name
     if settings.scheme is not None:
         if settings.scheme not in SCHEMES:

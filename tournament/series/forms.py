@@ -11,6 +11,7 @@ from django.utils.text import capfirst
 from scoring import series as series_scoring
 from scoring.errors import UserError
 from tournament.kernel import limits
+from tournament.kernel.forms import NameCheck
 from tournament.models import Series, default_placing
 
 
@@ -27,7 +28,7 @@ def parse_placing(text: str) -> list[int]:
         raise forms.ValidationError(capfirst(str(error))) from None
 
 
-class SeriesForm(forms.ModelForm):
+class SeriesForm(NameCheck, forms.ModelForm):
     # A plain text field: the model's slug validators word what is wrong better than
     # Django's own slug check, which would come first.
     slug = forms.CharField(

@@ -11,7 +11,11 @@ account), or only those ``granted`` "may organise" (the permission ``tournament.
 held by the Organisers group; superusers always may). The register of people is kept by
 those granted it, and with ``anyone`` also by whoever organises a tournament here: a
 scorer who organises nothing never reaches it, and with ``granted`` cannot make
-themselves an organiser by creating a tournament. An account made by an organiser's
+themselves an organiser by creating a tournament. An account that owns a tournament but
+may not keep the register (with ``granted``, one that owned it before) still runs that
+tournament's players, never reaching the register through them: no search of it, no
+linking of players to people, no person made from a player (``may_keep_people`` is
+asked by every such page). An account made by an organiser's
 invitation (``accounts.invitations``, in the group ``INVITED_SCORERS``) never organises,
 whatever ``ORGANISERS`` says, until the administrator grants it "may organise".
 
@@ -153,16 +157,26 @@ def may_keep_people(user: User) -> bool:
     granted "may organise" (and superusers), and with ``ORGANISERS=anyone`` whoever
     organises a tournament here, may search, add, edit and merge people; a scorer who
     organises nothing may not."""
-    if is_granted_organising(user):
-        return True
-    return (
+    # One query for an organiser with ``anyone``, before the two of the permissions.
+    if (
         user.is_authenticated
         and settings.ORGANISERS == "anyone"
         and Tournament.objects.filter(owner=user.pk).exists()
-    )
+    ):
+        return True
+    return is_granted_organising(user)
+
+
+# Why an account is kept out of the register, wherever it is told.
+NOT_A_PEOPLE_KEEPER = (
+    "Only organisers may keep the register of people: searching it, linking players to "
+    "people and adding people are theirs. Ask the administrator to add your account to "
+    "the Organisers group."
+)
 
 
 def check_people_keeper(request: HttpRequest) -> None:
-    """403 for a logged-in user who may not keep the register (views are login_required)."""
+    """403 for a logged-in user who may not keep the register (views are login_required):
+    the register's own pages, and linking a tournament's players to it."""
     if not may_keep_people(request.user):
-        raise PermissionDenied("Only organisers may keep the register of people.")
+        raise PermissionDenied(NOT_A_PEOPLE_KEEPER)

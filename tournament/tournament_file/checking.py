@@ -116,6 +116,10 @@ def rule_problems(data: object) -> Iterator[str]:
     rules = version_4.file_rules(data)
     yield from version_4.rule_set_problems(data, rules)
     name = data.get("name")
+    # The one rule for every name, as the tournament's form and the players' below (a
+    # name of spaces alone is the schema's to refuse).
+    if isinstance(name, str) and name.strip() and (wrong := text_problem(name, "name")):
+        yield f"name: {wrong}"
     if isinstance(name, str) and name.strip() and "slug" not in data:
         derived = slug_for(data)
         if not derived:

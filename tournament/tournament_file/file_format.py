@@ -13,18 +13,24 @@ version-1 file has none of these: its rounds are restored started but not releas
 the tournament unpublished, so that a restore never shows more than before.
 
 ``parse`` reads a file's text (``checking`` then checks what it holds), ``dumps``
-writes it.
+writes it. A key given twice in one object is refused, naming the object's place: JSON
+readers keep one of the two silently, and which one the file meant cannot be known.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from scoring.rules import DealFacts
-from tournament.tournament_file.problems import TournamentFileError
+from tournament.tournament_file.problems import (
+    PROBLEMS_SHOWN,
+    TournamentFileError,
+    json_key,
+    json_path,
+)
 from tournament.tournament_file.schema_v4 import FORMAT_4
 
 # The format a file is written in; the older ones still import.
@@ -54,10 +60,19 @@ def parse(text: str | bytes, *, limit: int = MAX_BYTES, what: str = "a tournamen
         raise TournamentFileError(
             [f"the file is larger than {limit // 1024 // 1024} MB: is it {what}?"]
         )
+    repeated: list[tuple[dict[str, Any], list[str]]] = []
+
+    def object_of(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found = dict(pairs)
+        if len(found) < len(pairs):
+            keys = [key for key, _ in pairs]
+            repeated.append((found, sorted({key for key in keys if keys.count(key) > 1})))
+        return found
+
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8-sig")
-        return json.loads(text)
+        data = json.loads(text, object_pairs_hook=object_of)
     except UnicodeDecodeError:
         raise TournamentFileError(["the file is not UTF-8 text"]) from None
     except json.JSONDecodeError as error:
@@ -71,6 +86,26 @@ def parse(text: str | bytes, *, limit: int = MAX_BYTES, what: str = "a tournamen
     except ValueError:
         # Python refuses to read whole numbers of more than 4300 digits.
         raise TournamentFileError([_long_number(str(text))]) from None
+    if repeated:
+        problems = list(_repeated_keys(data, repeated))
+        raise TournamentFileError(problems[:PROBLEMS_SHOWN], len(problems))
+    return data
+
+
+def _repeated_keys(data: Any, repeated: list[tuple[dict[str, Any], list[str]]]) -> Iterator[str]:
+    """Each key given twice, at the place of its object, in the file's order."""
+    twice = {id(found): keys for found, keys in repeated}
+    # A loop, not recursion: a file may nest as deep as the JSON parser allows.
+    todo: list[tuple[tuple[object, ...], Any]] = [((), data)]
+    while todo:
+        path, value = todo.pop()
+        if isinstance(value, dict):
+            for key in twice.get(id(value), ()):
+                where = f"{json_path(path)}[{json_key(key)}]" if path else json_key(key)
+                yield f"{where}: the key is given twice in one object; give it once"
+            todo.extend(((*path, key), item) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            todo.extend(((*path, index), item) for index, item in reversed(list(enumerate(value))))
 
 
 def _long_number(text: str) -> str:

@@ -3,7 +3,8 @@
 A file with any problem changes nothing; every problem is counted at once, and the first
 ``PROBLEMS_SHOWN`` are worded (a file of 200,000 bad players must not make 600,000
 messages). Text quoted from the file is cut short (``short``), and a place in it is
-written as a JSON path with 0-based indexes (``json_path``: ``players[5].name``).
+written as a JSON path with 0-based indexes (``json_path``: ``players[5].name``), a key
+that is not a plain word in quotes and brackets (``json_key``: ``rule_set.tables["05"]``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scoring.errors import UserError
+from scoring.rulesets import SIZE_KEYS
 
 # A person reads the first problems and fixes the cause; the rest are counted.
 PROBLEMS_SHOWN = 100
@@ -60,6 +62,20 @@ def short(text: str, limit: int = 40) -> str:
         f"U+{ord(char):04X}" if unicodedata.category(char) in ("Cc", "Cf") else char
         for char in text
     )
+
+
+# A house-rule key that names no table size ("05", "٥", "²", "9"), where it is named.
+NOT_A_SIZE_KEY = (
+    "“{key}” is not a table size of the house rules: their keys are "
+    + ", ".join(f"“{key}”" for key in SIZE_KEYS[:-1])
+    + f" and “{SIZE_KEYS[-1]}”, in plain digits, each once"
+)
+
+
+def json_key(key: str) -> str:
+    """A key of an object as a place names it, in brackets: ``"05"`` (cut short, its
+    invisible characters shown by their codes)."""
+    return f'"{short(key)}"'
 
 
 def json_path(path: Iterable[object]) -> str:

@@ -28,12 +28,13 @@ from scoring.rulesets import (
     STANDARD,
     RuleSet,
     house_rules,
+    size_of_key,
     sizes_text,
     table_problems,
 )
 from scoring.systems import ScoringSystem, allowed_sizes
 from tournament.models import Tournament, default_table_sizes
-from tournament.tournament_file.problems import short
+from tournament.tournament_file.problems import NOT_A_SIZE_KEY, json_key, short
 from tournament.tournament_file.schema_v4 import FORMAT_4
 from tournament.tournament_file.schema_v4 import house_rules as house_schema
 from tournament.tournament_file.structure import problems_against
@@ -111,15 +112,15 @@ def _readable(value: dict[str, Any]) -> bool:
 
 
 def _house_problems(value: dict[str, Any]) -> Iterator[str]:
-    """The problems of readable house-rule numbers, each naming its table size."""
+    """The problems of readable house-rule numbers, each naming its table size. Their
+    keys are the sizes "3" to "8" (the schema's ``propertyNames``); any other is named
+    here too, should the schema ever let one through."""
     for key, numbers in value["tables"].items():
-        if not key.isdigit():
-            yield (
-                f"{RULE_SET}.tables: “{short(key)}” is not a table size: each key is the size "
-                f"its numbers seat, “{MIN_TABLE_SIZE}” to “{MAX_TABLE_SIZE}”"
-            )
+        size = size_of_key(key)
+        if size is None:
+            yield f"{RULE_SET}.tables[{json_key(key)}]: {NOT_A_SIZE_KEY.format(key=short(key))}"
         else:
-            yield from (f"{RULE_SET}, {problem}" for problem in table_problems(int(key), numbers))
+            yield from (f"{RULE_SET}, {problem}" for problem in table_problems(size, numbers))
 
 
 def rule_set_problems(data: Mapping[str, Any], rules: FileRules) -> Iterator[str]:

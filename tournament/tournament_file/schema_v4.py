@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.rules import MAX_TABLE_SIZE
-from scoring.rulesets import HOUSE_FIELDS, RULE_SETS, STANDARD, LeftOverTo
+from scoring.rulesets import HOUSE_FIELDS, RULE_SETS, SIZE_KEYS, STANDARD, LeftOverTo
 
 FORMAT_4 = "lld-tournament/4"
 # What each of the house-rule numbers (``scoring.rulesets.HOUSE_FIELDS``) is.
@@ -47,16 +47,18 @@ def house_rules() -> dict[str, Any]:
             "tables": {
                 "type": "object",
                 "minProperties": 1,
+                # Plain digits only: "05" or "٥" would be a second key for one size.
+                "propertyNames": {"enum": list(SIZE_KEYS)},
                 "additionalProperties": {
                     "type": "object",
                     "required": list(HOUSE_FIELDS),
                     "additionalProperties": False,
                     "properties": numbers,
                 },
-                "description": "One entry per table size allowed, its key the size as text "
-                '("3" to "8"): the cards each player is dealt and the cards in the middle '
-                "(52 in all), the dealer's and the others' stakes, the last-in prize and the "
-                "break-even.",
+                "description": "One entry per table size allowed, its key the size as text, "
+                '"3" to "8" in plain digits (not "05"), each once: the cards each player is '
+                "dealt and the cards in the middle (52 in all), the dealer's and the others' "
+                "stakes, the last-in prize and the break-even.",
             },
         },
     }

@@ -20,7 +20,13 @@ import jsonschema
 
 from scoring.rules import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.rulesets import RULE_SETS
-from tournament.tournament_file.problems import Problems, json_path, short
+from tournament.tournament_file.problems import (
+    NOT_A_SIZE_KEY,
+    Problems,
+    json_key,
+    json_path,
+    short,
+)
 from tournament.tournament_file.schema import build_schema
 
 # Deal values are checked by scoring.rules.validate_deal, which words problems for scorers.
@@ -124,6 +130,10 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
                 f"{where}: “{short(str(value))}” is not a rule set; the rule sets are {presets}, "
                 "or house rules as an object of numbers per table size"
             )
+        case "enum" if "propertyNames" in error.schema_path:
+            # The house rules' table sizes: the key is the value checked, not a place.
+            key = str(value)
+            return f"{where}[{json_key(key)}]: {NOT_A_SIZE_KEY.format(key=short(key))}"
         case "const" | "enum":
             allowed = error.validator_value
             allowed = [allowed] if error.validator == "const" else allowed

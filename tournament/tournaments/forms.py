@@ -11,6 +11,7 @@ from scoring.rulesets import (
     HOUSE_FIELDS,
     HOUSE_LABELS,
     RULE_SETS,
+    SIZE_KEYS,
     STANDARD,
     LeftOverTo,
     RuleSet,
@@ -22,12 +23,12 @@ from scoring.simulation import advisor
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament.kernel import limits
-from tournament.kernel.forms import limit_to
+from tournament.kernel.forms import NameCheck, limit_to
 from tournament.models import Tournament, default_table_sizes
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(NameCheck, forms.ModelForm):
     table_sizes = forms.TypedMultipleChoiceField(
         choices=[(size, f"tables of {size}") for size in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)],
         coerce=int,
@@ -193,9 +194,9 @@ class TournamentForm(forms.ModelForm):
             data["table_sizes"] = sorted([*sizes, 5])
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data.get("slug") or limits.slug_from_name(
-            self.cleaned_data.get("name", "")
-        )
+        # A name refused is said beside it; the address is still made from what was typed.
+        name = self.cleaned_data.get("name") or self.data.get("name", "")
+        slug = self.cleaned_data.get("slug") or limits.slug_from_name(name)
         if not slug:
             raise forms.ValidationError("Give an address: letters, digits and hyphens.")
         if slug in limits.reserved_slugs() and not self.cleaned_data.get("slug"):
@@ -251,7 +252,12 @@ class TiebreakForm(forms.Form):
 
 class HouseRulesForm(forms.Form):
     """The numbers of each table size the house rules seat, started from ``base``: a
-    size ticked is played with its six numbers; every problem is named by its size."""
+    size ticked is played with its six numbers; every problem is named by its size.
+
+    Its boxes are named by size, ``plays_5`` and ``cards_each_5``, for the sizes "3" to
+    "8" alone: a box posted for another ("plays_05", "cards_each_٥") is refused naming it,
+    not ignored, and so is a box posted twice (which of the two was meant cannot be told).
+    """
 
     left_over_to = forms.ChoiceField(
         label="Under stakes scoring, the cards left over go to",
@@ -294,6 +300,25 @@ class HouseRulesForm(forms.Form):
             for size in self.sizes
         ]
 
+    def _posted_problems(self) -> None:
+        """Boxes posted for a size that is none, or twice."""
+        boxes = ("plays", *HOUSE_FIELDS)
+        for key in self.data:
+            box, _, size = str(key).rpartition("_")
+            if box in boxes and size not in SIZE_KEYS:
+                self.add_error(
+                    None,
+                    f"“{key[:40]}”: “{size[:20]}” is not a table size; the house rules' "
+                    f"sizes are {SIZE_KEYS[0]} to {SIZE_KEYS[-1]}, in plain digits.",
+                )
+        getlist = getattr(self.data, "getlist", None)
+        for name, field in self.fields.items():
+            if getlist is not None and len(getlist(name)) > 1:
+                box, _, size = name.rpartition("_")
+                sized = box != "plays" and size in SIZE_KEYS
+                label = f"Tables of {size}: {field.label}" if sized else field.label
+                self.add_error(name, f"{label} is given more than once; give it once.")
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
@@ -312,6 +337,8 @@ class HouseRulesForm(forms.Form):
             for problem in problems:
                 self.add_error(f"plays_{size}", f"Tables of {size}: {problem.split(': ', 1)[1]}.")
             tables[str(size)] = numbers
+        # After the sizes not played dropped their boxes' errors: these stay.
+        self._posted_problems()
         if not tables and not self.errors:
             raise forms.ValidationError("Tick at least one table size the house rules seat.")
         if not self.errors:

@@ -142,6 +142,10 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Backed up {count} tournament{'s' if count != 1 else ''} to {target}."
             )
+            notes = [(item.file, note) for item in written for note in item.notes]
+            notes += [(INSTALLATION_NAME, note) for note in installation.notes]
+            for file, note in notes:
+                self.stdout.write(f"Note: {file}: {note} (a restore reads it so).")
         unrestorable = [(item.file, item.problems) for item in written if item.problems]
         if installation.problems:
             unrestorable.append((INSTALLATION_NAME, installation.problems))

@@ -2,7 +2,9 @@
 ``--replace`` in place of everything the database holds. All or nothing: the whole
 folder is checked first (the manifest's format and checksums, then every file), and a
 folder with any problem changes nothing; the problems name their file and their place.
-See docs/backup-file.md and the README's Operations."""
+What an older version wrote and this one reads otherwise (house-rule table sizes written
+"05", names with invisible characters) is restored as this version keeps it, with a note
+of each change. See docs/backup-file.md and the README's Operations."""
 
 from __future__ import annotations
 
@@ -56,3 +58,5 @@ class Command(BaseCommand):
         )
         if summary.replaced:
             self.stdout.write("Everyone was logged out; the backup's accounts log in as before.")
+        for note in summary.notes:
+            self.stdout.write(f"Note: {note}.")

@@ -2,7 +2,9 @@
 people"): the automatic links, then each player left with the people they might be, to
 accept, change (search for someone else) or make a new person from.
 
-The organiser's pages (``permissions.get_tournament_for_organiser``); every row's form
+The organiser's pages (``permissions.get_tournament_for_organiser``), for an organiser
+who may keep the register (``permissions.check_people_keeper``, as the register's own
+pages: a 403 saying why for one who may not); every row's form
 works without JavaScript (it posts and comes back to the page) and with htmx swaps just
 that player's row. Writes go through ``people.services``.
 """
@@ -20,16 +22,23 @@ from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Person, Player, Tournament
 from tournament.people import review
 from tournament.people import services as people
-from tournament.shared.permissions import get_tournament_for_organiser
+from tournament.shared.permissions import check_people_keeper, get_tournament_for_organiser
 
 PAGE = "people/players_people.html"
+
+
+def _tournament(request: HtmxHttpRequest, slug: str) -> Tournament:
+    """The tournament, for its organiser who may also keep the register."""
+    tournament = get_tournament_for_organiser(request, slug)
+    check_people_keeper(request)
+    return tournament
 
 
 @login_required
 @require_GET
 def players_people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The review page; ``?player=PK&q=TEXT`` searches the register for that player."""
-    tournament = get_tournament_for_organiser(request, slug)
+    tournament = _tournament(request, slug)
     query = request.GET.get("q", "").strip()
     searched = request.GET.get("player", "")
     if not (searched.isascii() and searched.isdigit()):
@@ -95,7 +104,7 @@ def _done(
 @login_required
 @require_POST
 def players_people_auto(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
+    tournament = _tournament(request, slug)
     done = review.link_automatically(tournament)
     count = len(done.linked)
     messages.success(
@@ -116,7 +125,7 @@ def players_people_auto(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def player_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
+    tournament = _tournament(request, slug)
     player = get_object_or_404(Player, tournament=tournament, pk=pk)
     chosen = request.POST.get("person", "")
     known = chosen.isascii() and chosen.isdigit()
@@ -137,7 +146,7 @@ def player_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def player_new_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
+    tournament = _tournament(request, slug)
     player = get_object_or_404(Player, tournament=tournament, pk=pk)
     try:
         person = people.create_for(player, request.POST.get("member", ""))
@@ -151,7 +160,7 @@ def player_new_person(request: HtmxHttpRequest, slug: str, pk: int) -> HttpRespo
 @login_required
 @require_POST
 def player_unlink(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = get_tournament_for_organiser(request, slug)
+    tournament = _tournament(request, slug)
     player = get_object_or_404(Player, tournament=tournament, pk=pk)
     people.unlink(player)
     return _done(request, tournament, player, f"{player.name} is no longer linked.", "")

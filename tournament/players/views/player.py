@@ -22,7 +22,7 @@ from tournament.models import Player, Tournament
 from tournament.players import adjustments
 from tournament.players import services as player_service
 from tournament.players.forms import REASONS_LIST, AdjustmentForm, PlayerForm, RemoveAdjustmentForm
-from tournament.shared.permissions import get_tournament_for_organiser
+from tournament.shared.permissions import get_tournament_for_organiser, may_keep_people
 
 SECTION = "adjustments"
 
@@ -51,6 +51,9 @@ def _page(
             "current": [each for each in given if each.removed_at is None],
             "history": given,
             "reasons_list": REASONS_LIST,
+            # Whether the person linked is a link to the register, and "Link to people"
+            # offered (``permissions.may_keep_people``).
+            "keeps_people": may_keep_people(request.user),
         },
         status=status,
     )

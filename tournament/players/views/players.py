@@ -7,7 +7,10 @@ the count of who is in; without JavaScript the page comes back at that row.
 
 Every view fetches the tournament through ``permissions.get_tournament_for_organiser``
 (404 for outsiders, 403 for the tournament's scorers); writes go through
-``players.services``.
+``players.services``. What reaches the register of people (finding a name in it, linking
+a new player to a person, making people from a list's member numbers) is only for an
+organiser who may keep the register (``permissions.may_keep_people``); the page tells
+anyone else so, and their players are registered without people.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from tournament.players.forms import (
     RemoveKeepApartForm,
 )
 from tournament.players.tables import PlayersTable
-from tournament.shared.permissions import get_tournament_for_organiser
+from tournament.shared.permissions import get_tournament_for_organiser, may_keep_people
 
 
 def _duplicates(names: list[tuple[int, str]], shown: list[Player]) -> set[int]:
@@ -50,7 +53,12 @@ def _duplicates(names: list[tuple[int, str]], shown: list[Player]) -> set[int]:
 
 
 def _players_page(
-    request: HttpRequest, tournament: Tournament, form: AddPlayerForm, **extra: object
+    request: HttpRequest,
+    tournament: Tournament,
+    form: AddPlayerForm,
+    *,
+    keeps_people: bool,
+    **extra: object,
 ) -> HttpResponse:
     players = list(
         with_adjustments(Player.objects.filter(tournament=tournament))
@@ -68,6 +76,7 @@ def _players_page(
         "keep_apart_form": KeepApartForm(tournament=tournament),
         "keep_apart": pairs,
         "import_form": CsvImportForm(),
+        "keeps_people": keeps_people,
         **extra,
     }
     return render(request, "players/players.html", context)
@@ -96,10 +105,12 @@ def _player_row(request: HtmxHttpRequest, tournament: Tournament, player: Player
 def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The players page; adding a player. ``?name=`` (typed into the add form, or its
     "Find in the register" button) lists the people it might be; htmx asks for that list
-    alone."""
+    alone. Only for an organiser who may keep the register: for anyone else the register
+    is not searched, and the page says why."""
     tournament = get_tournament_for_organiser(request, slug)
+    keeps_people = may_keep_people(request.user)
     typed = request.GET.get("name", "") if request.method == "GET" else request.POST.get("name", "")
-    matches = people.search(typed) if typed.strip() else []
+    matches = people.search(typed) if keeps_people and typed.strip() else []
     if request.method == "GET" and request.htmx and "name" in request.GET:
         return render(
             request,
@@ -107,15 +118,16 @@ def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             {"tournament": tournament, "person_matches": matches, "chosen": ""},
         )
     if request.method == "GET":
-        fields = ("name", "club", "member")
+        fields = ("name", "club", "member") if keeps_people else ("name", "club")
         form = AddPlayerForm(
-            initial={key: request.GET[key] for key in fields if key in request.GET}
+            initial={key: request.GET[key] for key in fields if key in request.GET},
+            keeps_people=keeps_people,
         )
         # After "Add player" the next name is typed straight away.
         focus_name = "added" in request.GET
     else:
         focus_name = False
-        form = AddPlayerForm(request.POST)
+        form = AddPlayerForm(request.POST, keeps_people=keeps_people)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         warning = player_service.duplicate_warning(tournament, data["name"])
@@ -141,6 +153,7 @@ def players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         request,
         tournament,
         form,
+        keeps_people=keeps_people,
         person_matches=matches,
         chosen=request.POST.get("person", ""),
         focus_name=focus_name,
@@ -237,18 +250,25 @@ def player_return(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """A pasted or uploaded list: previewed first, imported only from the preview's
-    button (``confirm``), which posts the same text back."""
+    button (``confirm``), which posts the same text back. Its member numbers link players
+    to people only for an organiser who may keep the register (``player_lists``)."""
     tournament = get_tournament_for_organiser(request, slug)
+    keeps_people = may_keep_people(request.user)
+
+    def page(**extra: object) -> HttpResponse:
+        blank = AddPlayerForm(keeps_people=keeps_people)
+        return _players_page(request, tournament, blank, keeps_people=keeps_people, **extra)
+
     form = CsvImportForm(request.POST, request.FILES)
     if not form.is_valid():
-        return _players_page(request, tournament, AddPlayerForm(), import_form=form)
+        return page(import_form=form)
     text = form.cleaned_data["text"]
     try:
-        check = player_lists.check_csv(tournament, text)
+        check = player_lists.check_csv(tournament, text, link_people=keeps_people)
     except UserError as refused:
         # The list as a whole cannot be read (too long, a quote never closed).
         form.add_error(None, f"Nothing was imported: {refused}.")
-        return _players_page(request, tournament, AddPlayerForm(), import_form=form)
+        return page(import_form=form)
     skip_bad = form.cleaned_data["skip_bad"]
     if not form.cleaned_data["confirm"] or (check.errors and not skip_bad):
         # No ids: its hidden copies of the fields would take the ids that the labels of
@@ -257,10 +277,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
             initial={"text": text, "skip_bad": bool(check.errors), "confirm": True},
             auto_id=False,
         )
-        return _players_page(
-            request,
-            tournament,
-            AddPlayerForm(),
+        return page(
             import_check=check,
             # An uploaded file's text lands in the box, to be corrected there; pasted
             # text stays as it was typed.
@@ -269,8 +286,10 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
             else form,
             confirm_form=confirm,
         )
-    added = player_lists.import_csv(tournament, text, skip_bad=skip_bad)
+    added = player_lists.import_csv(tournament, text, skip_bad=skip_bad, link_people=keeps_people)
     messages.success(request, f"Imported {len(added)} player{'s' if len(added) != 1 else ''}.")
+    if check.members_note:
+        messages.warning(request, check.members_note)
     if check.errors:
         messages.warning(
             request, f"Skipped {len(check.errors)} bad line(s): " + "; ".join(check.errors)
