@@ -66,6 +66,24 @@ def empty_series_cache():
     series.forget()
 
 
+@pytest.fixture
+def cache_keys():
+    """The cache emptied, and a function that counts the keys it holds: what a test of
+    what is kept (and what is not) reads. The tests run with the cache in local memory."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    backend = caches["default"]
+    assert isinstance(backend, LocMemCache), "the key count reads the local-memory cache"
+    cache.clear()
+
+    def count() -> int:
+        return len(backend._cache)
+
+    yield count
+    cache.clear()
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # Real hashing costs ~0.3 s a user; tests only need logins to work.
