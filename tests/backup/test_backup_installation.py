@@ -5,7 +5,6 @@ one moment; and ``restore`` refuses a folder that is incomplete, changed or of a
 unknown format, or a database that is not empty, changing nothing."""
 
 import datetime
-import hashlib
 import io
 import json
 import re
@@ -21,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.rules import Leave, deals_in_round
+from tests.backups import restore, sign_again
 from tournament.demo import DEMO_SLUG, DU_COEUR_SLUG
 from tournament.kernel import names
 from tournament.models import (
@@ -274,12 +274,6 @@ def empty_the_database():
     assert not get_user_model().objects.exists()
 
 
-def restore(folder, *args):
-    out = io.StringIO()
-    call_command("restore", str(folder), *args, stdout=out)
-    return out.getvalue()
-
-
 def test_every_public_page_is_the_same_after_backup_and_restore_into_an_empty_database(
     installation, tmp_path
 ):
@@ -448,17 +442,6 @@ def test_restore_refuses_a_database_that_is_not_empty_and_replace_replaces_every
 
 
 # A folder changed after the backup ------------------------------------------------------
-
-
-def sign_again(folder, name):
-    """Make the manifest agree with a file changed by hand (a tampering that knows how)."""
-    manifest = json.loads((folder / "manifest.json").read_text())
-    content = (folder / name).read_bytes()
-    for entry in manifest["files"]:
-        if entry["name"] == name:
-            entry["bytes"] = len(content)
-            entry["sha256"] = hashlib.sha256(content).hexdigest()
-    (folder / "manifest.json").write_text(json.dumps(manifest))
 
 
 def edit_json(folder, name, change):
