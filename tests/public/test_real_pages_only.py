@@ -5,10 +5,13 @@ answered by a redirect (302) to the nearest real page, and nothing is stored for
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from tournament.public.cache import page_number
+from tournament.public.chances import store_for_present_generation
 
 
 @pytest.fixture
@@ -130,3 +133,24 @@ def test_a_tournament_with_no_round_to_show_sends_a_round_to_its_standings(clien
 )
 def test_page_numbers_as_the_pages_read_them(value, read):
     assert page_number(value) == read
+
+
+@pytest.mark.parametrize("planned_rounds", [2, 3], ids=["final", "with podium chances"])
+def test_every_sort_and_page_the_standings_link_to_is_a_real_page(
+    client, make_played, planned_rounds
+):
+    tournament = make_played(players=130, rounds=2, planned_rounds=planned_rounds)
+    tournament.tiebreaks = ["countback", "best_round", "last_in"]
+    tournament.save()
+    tournament.refresh_from_db()
+    store_for_present_generation(tournament)
+    url = reverse("standings", args=[tournament.slug])
+    page = client.get(url).content.decode()
+    assert ("Win · top 3" in page) == (planned_rounds == 3)
+    links = set(re.findall(r'href="(\?(?:sort|page)=[^"]*)"', page))
+    assert {"?sort=best_round", "?sort=round_1", "?page=2"} <= {
+        link.replace("&amp;", "&") for link in links
+    }
+    for link in links:
+        response = client.get(url + link.replace("&amp;", "&"))
+        assert response.status_code == 200, link
