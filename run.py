@@ -207,6 +207,10 @@ def gunicorn_command(host: str, port: int) -> list[str]:
         "30",
         "--access-logfile",
         "-",
+        # Its log through the app's formatter, and the request a worker killed at the
+        # timeout was serving.
+        "--config",
+        str(ROOT / "config" / "gunicorn.py"),
     ]
 
 

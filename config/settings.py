@@ -13,6 +13,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env
+from config.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -65,8 +66,12 @@ MIDDLEWARE = [
     # Production serves the collected static files itself (whitenoise); runserver and the
     # tests serve them from static/ and need no collectstatic.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
-    # Anonymous visitors' public pages straight from the cache, no other middleware and no
-    # database: after the HTTPS redirect, before sessions (tournament/public/cache.py).
+    # A request running long is logged, with its URL pattern (not its address), and the
+    # one a worker serves is known to the worker's timeout hook (config/gunicorn.py).
+    "tournament.kernel.slow_requests.SlowRequestLogMiddleware",
+    # Anonymous visitors' public pages straight from the cache, no other middleware but the
+    # timing above and no database: after the HTTPS redirect, before sessions
+    # (tournament/public/cache.py).
     "tournament.public.cache.PublicPageCacheMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -249,27 +254,14 @@ RATELIMIT_IP_META_KEY = "axes.helpers.get_client_ip_address"
 # the journal of a systemd service): every unhandled error's traceback, with the
 # request's method, path and user id (config/logs.py). No ADMINS: nothing is mailed;
 # SENTRY_DSN sends reports to Sentry instead.
+# Every line escaped, one line a record: a request's path cannot write a line of its
+# own (config.logs.EscapingFormatter, the formatter of every handler). gunicorn's own
+# lines and its access log (stdout) go through the same handlers: config/gunicorn.py.
 LOG_LEVEL = env.log_level("DJANGO_LOG_LEVEL", default="INFO")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request": {"()": "config.logs.RequestContext"}},
-    "formatters": {
-        "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(request_line)s%(message)s"}
-    },
-    "handlers": {
-        "stderr": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stderr",
-            "filters": ["request"],
-            "formatter": "line",
-        }
-    },
-    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    # Django's own handlers print only with DEBUG on and mail the (absent) ADMINS: its
-    # records go to the root's handler instead, once, whatever DEBUG.
-    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL}},
-}
+LOGGING = logging_config(LOG_LEVEL)
+# A request taking longer is logged at WARNING with its URL pattern, user and time
+# (tournament/kernel/slow_requests.py); gunicorn kills a worker at its --timeout (30 s).
+SLOW_REQUEST_SECONDS = 10
 
 # Error reports to Sentry (docs/deploy.md), without personal data; nothing when unset.
 SENTRY_DSN = env.str("SENTRY_DSN", default="")

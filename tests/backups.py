@@ -1,10 +1,13 @@
 """What the tests of backup folders share: taking one, emptying the database, restoring
-it, and changing one of its files by hand (an older version's file, or a tampering that
-knows how to sign it again)."""
+it, and changing one of its files by hand (an older version's file, a manifest, or a
+tampering that knows how to sign it again)."""
+
+from __future__ import annotations
 
 import hashlib
 import io
 import json
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -19,6 +22,14 @@ def backup_folder(tmp_path):
     return folder
 
 
+def take_backup(root: Path) -> Path:
+    """Run ``backup --dir root``; the folder it wrote."""
+    before = set(root.iterdir()) if root.exists() else set()
+    call_command("backup", "--dir", str(root), stdout=io.StringIO())
+    (folder,) = set(root.iterdir()) - before
+    return folder
+
+
 def empty_the_database():
     if connection.vendor == "postgresql" and connection.in_atomic_block:
         # The test's transaction holds foreign keys checked at its end; TRUNCATE needs
@@ -30,13 +41,14 @@ def empty_the_database():
     assert not get_user_model().objects.exists()
 
 
-def restore(folder, *args):
+def restore(folder: Path, *args: str) -> str:
+    """What ``restore folder`` printed."""
     out = io.StringIO()
     call_command("restore", str(folder), *args, stdout=out)
     return out.getvalue()
 
 
-def sign_again(folder, name):
+def sign_again(folder: Path, name: str) -> None:
     """Make the manifest agree with a file changed by hand (a tampering that knows how)."""
     manifest = json.loads((folder / "manifest.json").read_text())
     content = (folder / name).read_bytes()
@@ -51,3 +63,10 @@ def edit_json(folder, name, change):
     data = json.loads((folder / name).read_text())
     change(data)
     (folder / name).write_text(json.dumps(data, indent=2))
+
+
+def edit_manifest(folder: Path, change) -> None:
+    """Change the manifest's document by ``change(data)``."""
+    data = json.loads((folder / "manifest.json").read_text())
+    change(data)
+    (folder / "manifest.json").write_text(json.dumps(data, indent=2))

@@ -176,6 +176,45 @@ def empty_series_cache():
     series.forget()
 
 
+@pytest.fixture
+def cache_keys():
+    """The cache emptied, and a function that counts the keys it holds: what a test of
+    what is kept (and what is not) reads. The tests run with the cache in local memory."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    backend = caches["default"]
+    assert isinstance(backend, LocMemCache), "the key count reads the local-memory cache"
+    cache.clear()
+
+    def count() -> int:
+        return len(backend._cache)
+
+    yield count
+    cache.clear()
+
+
+@pytest.fixture
+def request_clock(monkeypatch):
+    """The clock the log of slow requests reads (``tournament.kernel.slow_requests``),
+    set by hand: each reading is ``step`` seconds after the one before, so a request
+    (read at its start and its end) takes ``step`` seconds; ``now`` is the last reading."""
+    from tournament.kernel import slow_requests
+
+    class Clock:
+        def __init__(self) -> None:
+            self.now = 1000.0
+            self.step = 0.0
+
+        def __call__(self) -> float:
+            self.now += self.step
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(slow_requests, "monotonic", clock)
+    return clock
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # Real hashing costs ~0.3 s a user; tests only need logins to work.

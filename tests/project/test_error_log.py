@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import sys
 import types
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from django.urls import path
 
-from config.logs import scrubbed
+from config.logs import LINE, EscapingFormatter, escaped, scrubbed
 
 
 def broken(request):
@@ -105,3 +106,87 @@ def test_a_report_to_sentry_keeps_no_personal_data():
         "user": {"id": "7"},
         "contexts": {"runtime": {"name": "CPython"}},
     }
+
+
+# One line a record ---------------------------------------------------------------------
+
+
+def test_a_path_with_a_line_break_cannot_write_a_line_of_its_own(client, stderr_log):
+    forged = "ERROR django.request: [GET /admin/ user=1] Internal Server Error: /admin/"
+    client.get("/t/x%0A" + forged.replace(" ", "%20") + "/")
+    logged = stderr_log.getvalue()
+    assert logged.count("\n") == 1, logged
+    assert not any(line.startswith("ERROR") for line in logged.splitlines())
+    assert "WARNING django.request: [GET /t/x\\nERROR django.request: " in logged
+    assert "Not Found: /t/x\\nERROR django.request: [GET /admin/ user=1]" in logged
+
+
+def test_no_nul_nor_other_control_reaches_the_log(client, stderr_log):
+    client.get("/t/x%00%0D%1B%7F%C2%85%E2%80%A8y/")
+    logged = stderr_log.getvalue()
+    assert "/t/x\\x00\\r\\x1b\\x7f\\x85\\u2028y/" in logged
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]", logged)
+    assert logged.count("\n") == 1
+
+
+def _raised(message: str, cause: str) -> BaseException:
+    try:
+        try:
+            raise KeyError(cause)
+        except KeyError as error:
+            raise ValueError(message) from error
+    except ValueError as error:
+        return error
+
+
+def test_a_traceback_keeps_its_lines_with_each_exceptions_message_escaped():
+    error = _raised("bad name\nERROR django.request: forged", "k\x00ey")
+    record = logging.LogRecord(
+        "django.request",
+        logging.ERROR,
+        __file__,
+        1,
+        "Internal Server Error: %s",
+        ("/e/\r\nERROR x/",),
+        (type(error), error, error.__traceback__),
+    )
+    record.request_line = "[GET /e/\n/ user=-] "
+    text = EscapingFormatter(LINE).format(record)
+    lines = text.splitlines()
+    assert lines[0].endswith(
+        "ERROR django.request: [GET /e/\\n/ user=-] Internal Server Error: /e/\\r\\nERROR x/"
+    )
+    assert lines[1] == "Traceback (most recent call last):"
+    assert "KeyError: 'k\\x00ey'" in lines
+    assert "The above exception was the direct cause of the following exception:" in lines
+    assert lines[-1] == "ValueError: bad name\\nERROR django.request: forged"
+    # Every line but the first is the traceback's own.
+    assert not [line for line in lines[1:] if line.startswith("ERROR")]
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("plain words, “quoted” é ü", "plain words, “quoted” é ü"),
+        ("a\nb", "a\\nb"),
+        ("a\r\nb", "a\\r\\nb"),
+        ("tab\there", "tab\\there"),
+        ("nul\x00", "nul\\x00"),
+        ("escape \x1b[31mred", "escape \\x1b[31mred"),
+        ("del\x7f", "del\\x7f"),
+        ("next line\x85", "next line\\x85"),
+        ("separators\u2028\u2029", "separators\\u2028\\u2029"),
+    ],
+)
+def test_control_characters_are_written_as_escapes(text, written):
+    assert escaped(text) == written
+
+
+def test_every_handler_writes_through_the_escaping_formatter():
+    ours = {"stderr", "stdout"}
+    handlers = [h for h in logging.getLogger().handlers if h.name in ours]
+    # (The test run adds handlers of its own, to capture what is logged.)
+    handlers += [h for h in logging.getLogger("gunicorn.access").handlers if h.name in ours]
+    assert sorted(h.name for h in handlers) == ["stderr", "stdout"]
+    for handler in handlers:
+        assert isinstance(handler.formatter, EscapingFormatter), handler.name

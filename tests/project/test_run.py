@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
 import signal
 import socket
 import stat
@@ -187,6 +188,10 @@ def test_gunicorn_serves_the_address_with_a_few_workers():
     assert "config.wsgi:application" in command
     assert command[command.index("--bind") + 1] == "0.0.0.0:8000"
     assert 2 <= int(command[command.index("--workers") + 1]) <= 4
+    assert command[command.index("--timeout") + 1] == "30"
+    assert command[command.index("--access-logfile") + 1] == "-"
+    # Its log through the app's formatter, and the hook of a worker killed at the timeout.
+    assert command[command.index("--config") + 1] == str(ROOT / "config" / "gunicorn.py")
     assert run.gunicorn_command("::", 8000)[3] == "[::]:8000"
 
 
@@ -299,6 +304,9 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
         assert status == 404
         for debug_only in ("Traceback", "DEBUG = True", "URLconf", "Using the URLconf"):
             assert debug_only not in html
+
+        status, _, _ = get(port, "/no-such%0AERROR%20django.request:%20forged/")
+        assert status == 404
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -308,3 +316,10 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
             output, _ = server.communicate()
     assert f"Only this computer can open http://127.0.0.1:{port}/" in output
     assert f"python3 run.py serve 0.0.0.0:{port}" in output
+    # gunicorn's lines, its access log and the app's, each one line through one formatter.
+    assert re.search(r"^\S+ \S+ INFO gunicorn\.error: Booting worker with pid: \d+$", output, re.M)
+    assert re.search(
+        r'^\S+ \S+ INFO gunicorn\.access: .*"GET /healthz HTTP/1\.1" 200 ', output, re.M
+    )
+    assert "WARNING django.request: [GET /no-such\\nERROR django.request: forged/ user=-]" in output
+    assert not re.search(r"^ERROR django\.request: forged", output, re.M)

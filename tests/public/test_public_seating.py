@@ -103,9 +103,12 @@ def test_the_navigation_lists_the_seated_round(client, make_played):
         assert 'action="/t/test-open/seat/"' in page, url
 
 
-def test_private_seating_stays_a_404_and_is_not_listed(client, make_played):
+def test_private_seating_is_no_page_and_is_not_listed(client, make_played):
     tournament = playing(make_played, seating_public=False)
-    assert client.get(reverse("public_round", args=[tournament.slug, 2])).status_code == 404
+    # As any round the public cannot see: to the nearest one it can.
+    response = client.get(reverse("public_round", args=[tournament.slug, 2]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("public_round", args=[tournament.slug, 1])
     page = html(client.get(reverse("standings", args=[tournament.slug])))
     assert "/rounds/2/" not in page
     found = html(client.get(reverse("find_seat", args=[tournament.slug]), {"q": "Player"}))
@@ -114,12 +117,14 @@ def test_private_seating_stays_a_404_and_is_not_listed(client, make_played):
     assert "Now:" not in html(client.get(reverse("player", args=[tournament.slug, player.pk])))
 
 
-def test_a_round_not_started_or_of_another_number_is_a_404(client, make_played):
+def test_a_round_not_started_or_of_another_number_goes_to_the_nearest_shown(client, make_played):
     tournament = playing(make_played)
     RoundFactory(tournament=tournament, number=3, started=False)
     for number in (3, 4):
         response = client.get(reverse("public_round", args=[tournament.slug, number]))
-        assert response.status_code == 404
+        assert response.status_code == 302
+        # Round 2 is being played, its seating public.
+        assert response["Location"] == reverse("public_round", args=[tournament.slug, 2])
 
 
 def test_the_seating_page_queries_stay_flat(client, make_played, django_assert_num_queries):

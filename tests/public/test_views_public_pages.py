@@ -308,7 +308,9 @@ def test_an_unreleased_round_does_not_exist_publicly(client, make_played):
     Round.objects.filter(tournament=tournament, number=2).update(released=False)
     public_changes.mark_changed(tournament.pk)
     round_two = reverse("public_round", args=[tournament.slug, 2])
-    assert client.get(round_two).status_code == 404
+    response = client.get(round_two)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("public_round", args=[tournament.slug, 1])
 
     # A player whose round 2 opponents are all new to them: none of those names may show.
     player = player_of(tournament, 2, 1, 1)
@@ -420,13 +422,15 @@ def test_pages_have_no_inline_scripts_or_event_handlers(client, make_played):
         assert "style=" not in html, url
 
 
-def test_unknown_player_or_round_is_404(client, make_played):
+def test_unknown_player_is_404_and_unknown_round_goes_to_the_nearest(client, make_played):
     tournament = make_played(players=6, rounds=1)
     other = make_played(players=6, rounds=1, slug="other-open")
     stranger = Player.objects.filter(tournament=other).first()
     assert client.get(reverse("player", args=[tournament.slug, stranger.pk])).status_code == 404
     assert client.get(reverse("player", args=[tournament.slug, 999999])).status_code == 404
-    assert client.get(reverse("public_round", args=[tournament.slug, 2])).status_code == 404
+    response = client.get(reverse("public_round", args=[tournament.slug, 2]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("public_round", args=[tournament.slug, 1])
     for url in urls(tournament):
         assert client.get(url.replace(tournament.slug, "nope", 1)).status_code == 404
 

@@ -65,6 +65,39 @@ def test_a_retried_key_is_recognised_after_someone_else_saved_meanwhile(
     assert [action for action, _ in recorded()] == ["draft", "draft"]
 
 
+@pytest.mark.parametrize("version", [0, 1], ids=["from the page of the draft", "reloaded"])
+def test_a_draft_then_the_same_numbers_as_final_under_one_key_is_saved_final(
+    scorer_client, seated_round, version
+):
+    draft = scorer_client.post(url("sheet"), form(action="draft", key=KEY), follow=True)
+    assert messages_of(draft)[0].startswith("Round 1 · Table 1: draft saved (version 1).")
+    final = scorer_client.post(url("sheet"), form(version=version, key=KEY), follow=True)
+    assert messages_of(final) == [
+        "Round 1 · Table 1 saved: it now awaits confirmation by a different person."
+    ]
+    assert table().sheet.status == SheetStatus.ENTERED
+    assert [action for action, _ in recorded()] == ["draft", "entered"]
+    # Each of the two sent again is the save it was, recorded once.
+    for again in (form(version=version, key=KEY), form(action="draft", key=KEY)):
+        response = scorer_client.post(url("sheet"), again, follow=True)
+        assert messages_of(response)[0].endswith("nothing changed."), again["action"]
+    assert [action for action, _ in recorded()] == ["draft", "entered"]
+    assert table().sheet.status == SheetStatus.ENTERED
+
+
+def test_a_final_save_under_a_drafts_key_after_someone_else_saved_shows_both(
+    scorer_client, second_scorer, seated_round
+):
+    scorer_client.post(url("sheet"), form(action="draft", key=KEY))
+    theirs = [dict(ROWS[0], won=[12, 2, 10, 0], left_over=28), *ROWS[1:]]
+    save_sheet(table(), second_scorer, theirs, expected_version=1, final=False)
+    response = scorer_client.post(url("sheet"), form(key=KEY))
+    assert response.status_code == 409
+    assert "This sheet changed while you were typing" in response.content.decode()
+    assert table().sheet.status == SheetStatus.DRAFT
+    assert len(recorded()) == 2
+
+
 def test_a_confirmation_with_a_key_sent_twice_confirms_once(
     scorer_client, second_scorer_client, seated_round
 ):

@@ -117,6 +117,25 @@ def test_saving_with_a_leave_records_it_and_drops_the_player(scorer_client, roun
     assert "Player 0002 left after deal 7 and is dropped from later rounds" in page
 
 
+def test_a_draft_sent_again_under_its_key_with_a_player_who_left_is_saved_with_it(
+    scorer_client, round_one
+):
+    key = "Zq3v_9kLm-2pXw8rT4yB1A"
+    draft = {"expected_version": "0", "action": "draft", "key": key, **cells(sheet_rows())}
+    scorer_client.post(url("sheet"), draft)
+    response = scorer_client.post(url("sheet"), {**draft, "left": "3:7"}, follow=True)
+    page = response.content.decode()
+    assert "nothing changed" not in page
+    assert "draft saved (version 2)" in page
+    sheet = Sheet.objects.get(table__round__number=1, table__number=1)
+    assert sheet.pending_left == [{"seat": 3, "after_deal": 7}]
+    assert SheetVersion.objects.filter(sheet=sheet).count() == 2
+    # Sent once more, the same save: recorded once.
+    again = scorer_client.post(url("sheet"), {**draft, "left": "3:7"}, follow=True)
+    assert "nothing changed" in again.content.decode()
+    assert SheetVersion.objects.filter(sheet=sheet).count() == 2
+
+
 def test_a_half_typed_leave_refuses_the_save_and_keeps_everything(scorer_client, round_one):
     data = {"expected_version": "0", "action": "draft", "leave_after": "7", **cells([FIVE])}
     response = scorer_client.post(url("sheet"), data)

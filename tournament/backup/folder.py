@@ -16,12 +16,26 @@ time, so that the check of a large installation does not hold every file at once
 an older version let into a file and this one no longer takes (house-rule table sizes
 written "05", names with invisible characters) is read back as this version keeps it,
 each change kept as a note of the backup (``older``), before the file is checked.
+
+A file is read only once it is known to be what the manifest says: a file of the folder
+itself (a symbolic link, there or anywhere among the folder's members, is refused by its
+name: it could point out of the folder), of the size the manifest lists, and no larger
+than a file of its kind may be (``MAX_BYTES``), whatever the manifest lists; a name in
+the manifest is a plain name in the folder, never a path. The manifest itself is checked
+the same way before it is read.
+
+``backup --dir DIR`` writes each backup into a dated folder inside ``DIR``
+(``2026-11-22T0315Z``); ``backup_in`` finds the newest of them when ``restore`` is given
+``DIR`` rather than a backup folder.
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import os
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -33,6 +47,8 @@ from tournament.backup import installation as installation_file
 from tournament.backup import older
 from tournament.backup.installation_rules import FileFacts
 from tournament.backup.installation_schema import (
+    FILE_NAME_MAX,
+    FILE_NAME_PATTERN,
     INSTALLATION_NAME,
     MANIFEST_FORMAT,
     MANIFEST_NAME,
@@ -46,6 +62,15 @@ from tournament.tournament_file.problems import PROBLEMS_SHOWN, TournamentFileEr
 MANIFEST_MAX = 50 * 1024 * 1024
 INSTALLATION = "installation"
 TOURNAMENT = "tournament"
+# The most a file of each kind may be, whatever the manifest lists: what reading it would
+# refuse anyway, checked before a byte of it is read.
+MAX_BYTES = {INSTALLATION: installation_file.MAX_BYTES, TOURNAMENT: file_format.MAX_BYTES}
+_WHAT = {INSTALLATION: "an installation file", TOURNAMENT: "a tournament file"}
+# Never through a symbolic link, where the system can say so.
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# The dated folder ``backup`` writes: to the minute, or to the second when run twice in a
+# minute (``2026-11-22T0315Z``, ``2026-11-22T031507Z``).
+_DATED = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{4})(\d{2})?Z")
 
 
 class BackupError(UserError):
@@ -167,11 +192,56 @@ class _Problems:
             raise BackupError(folder, self.shown, self.total)
 
 
+def backup_in(path: Path) -> Path:
+    """The backup folder ``path`` names: ``path`` itself when it holds a manifest (or holds
+    no dated folder, so that ``read_backup`` says what is missing), else the newest of
+    the dated folders ``backup --dir path`` wrote into it."""
+    if not path.is_dir() or os.path.lexists(path / MANIFEST_NAME):
+        return path
+    try:
+        dated = dated_folders(path)
+    except OSError as error:
+        raise UserError(f"{path}: the folder cannot be read ({error.strerror})") from None
+    if not dated:
+        return path
+    newest = dated[-1]
+    if newest.is_symlink():
+        raise UserError(
+            f"{newest}: the newest backup in {path} is a symbolic link (to "
+            f"{os.readlink(newest)}): give the backup folder itself"
+        )
+    return newest
+
+
+def dated_folders(root: Path) -> list[Path]:
+    """The folders in ``root`` named as ``backup`` names a backup, oldest first."""
+    found = []
+    for member in root.iterdir():
+        match = _DATED.fullmatch(member.name)
+        if match is None or not (member.is_dir() or member.is_symlink()):
+            continue
+        try:
+            minute = datetime.datetime.strptime(match[1], "%Y-%m-%dT%H%M")
+        except ValueError:
+            continue
+        second = int(match[2] or 0)
+        # Named to the second: made because its minute's folder was there already.
+        found.append((minute.replace(second=second), match[2] is not None, member))
+    return [member for *_, member in sorted(found)]
+
+
 def read_backup(folder: Path) -> Backup:
     """The backup in ``folder``, every file checked; ``BackupError`` lists the problems."""
     if not folder.is_dir():
         raise UserError(f"{folder}: no such folder")
     problems = _Problems()
+    try:
+        links = _links(folder)
+    except OSError as error:
+        raise UserError(f"{folder}: the folder cannot be read ({error.strerror})") from None
+    for name, target in links:
+        problems.add(name, [_link_problem(target)])
+    problems.raise_any(folder)
     listed = _read_manifest(folder, problems)
     problems.raise_any(folder)
     taken, counts, files = listed
@@ -206,18 +276,76 @@ def _present(problem: str | None) -> list[str]:
     return [problem] if problem else []
 
 
-def _content(folder: Path, listed: ListedFile) -> tuple[bytes, str | None]:
+def _links(folder: Path) -> list[tuple[str, str]]:
+    """The folder's members that are symbolic links, by name, with where each points."""
+    with os.scandir(folder) as members:
+        return sorted(
+            (member.name, os.readlink(member.path)) for member in members if member.is_symlink()
+        )
+
+
+def _link_problem(target: str) -> str:
+    return (
+        f"a symbolic link (to {target}), not a file of the backup folder: a restore reads "
+        "only the files inside the folder; put the file itself in place of the link"
+    )
+
+
+def _size_words(size: int) -> str:
+    return f"{size // 1024 // 1024} MB" if size >= 1024 * 1024 else f"{size} bytes"
+
+
+def _read_file(path: Path, size: int, limit: int, what: str) -> tuple[bytes, str | None]:
+    """The content of the file ``path``, checked before it is read: there, a file of its
+    own (not a symbolic link), ``size`` bytes where a size is given, and at most
+    ``limit``; it is read no further than that, should it grow meanwhile."""
     try:
-        content = (folder / listed.name).read_bytes()
+        info = path.lstat()
     except FileNotFoundError:
         return b"", f"listed in {MANIFEST_NAME}, but not in the folder"
     except OSError as error:
         return b"", f"cannot be read ({error.strerror})"
-    if len(content) != listed.size:
-        return content, (
-            f"{len(content)} bytes, where {MANIFEST_NAME} says {listed.size}: the file was "
-            "cut short or changed after the backup"
+    if stat.S_ISLNK(info.st_mode):
+        return b"", _link_problem(os.readlink(path))
+    if not stat.S_ISREG(info.st_mode):
+        return b"", "not a file (a folder, a device or a pipe): a backup holds files only"
+    if size >= 0 and info.st_size != size:
+        return b"", _changed_size(info.st_size, size)
+    if info.st_size > limit:
+        return b"", (
+            f"{info.st_size} bytes, larger than {what} may be ({_size_words(limit)}): "
+            "it is not one, and was not read"
         )
+    try:
+        descriptor = os.open(path, os.O_RDONLY | _NO_FOLLOW | getattr(os, "O_BINARY", 0))
+        with open(descriptor, "rb") as file:
+            content = file.read(info.st_size + 1)
+    except OSError as error:
+        return b"", f"cannot be read ({error.strerror})"
+    if len(content) != info.st_size:
+        return b"", "changed while it was read: take the backup again, or copy it again"
+    return content, None
+
+
+def _changed_size(found: int, listed: int) -> str:
+    return (
+        f"{found} bytes, where {MANIFEST_NAME} says {listed}: the file was cut short or "
+        "changed after the backup"
+    )
+
+
+def _content(folder: Path, listed: ListedFile) -> tuple[bytes, str | None]:
+    if listed.size > MAX_BYTES[listed.kind]:
+        return b"", (
+            f"{MANIFEST_NAME} lists it as {listed.size} bytes, larger than "
+            f"{_WHAT[listed.kind]} may be ({_size_words(MAX_BYTES[listed.kind])}): it was "
+            "not read"
+        )
+    content, problem = _read_file(
+        folder / listed.name, listed.size, MAX_BYTES[listed.kind], _WHAT[listed.kind]
+    )
+    if problem:
+        return content, problem
     if hashlib.sha256(content).hexdigest() != listed.sha256:
         return content, (
             f"its SHA-256 is not the one {MANIFEST_NAME} gives: the file was changed or "
@@ -230,22 +358,24 @@ def _read_manifest(
     folder: Path, problems: _Problems
 ) -> tuple[str, dict[str, int], list[ListedFile]]:
     path = folder / MANIFEST_NAME
-    if not path.is_file():
+    if not os.path.lexists(path):
         hint = (
             " (a backup of tournament files only, written before backups held the whole "
             "installation: restore its files one by one with import_tournament)"
             if any(folder.glob("*.json"))
-            else ""
+            else ", nor a folder of backups (none of its folders is named like "
+            "2026-11-22T0315Z, as backup names them)"
         )
         problems.add(MANIFEST_NAME, [f"missing: this is no backup folder{hint}"])
         return "", {}, []
+    content, problem = _read_file(path, -1, MANIFEST_MAX, "a manifest")
+    if problem:
+        problems.add(MANIFEST_NAME, [problem])
+        return "", {}, []
     try:
-        data = file_format.parse(path.read_bytes(), limit=MANIFEST_MAX, what="a manifest")
+        data = file_format.parse(content, limit=MANIFEST_MAX, what="a manifest")
     except TournamentFileError as error:
         problems.add(MANIFEST_NAME, error.problems, error.total)
-        return "", {}, []
-    except OSError as error:
-        problems.add(MANIFEST_NAME, [f"cannot be read ({error.strerror})"])
         return "", {}, []
     version = data.get("format") if isinstance(data, dict) else None
     if (
@@ -261,9 +391,12 @@ def _read_manifest(
             ],
         )
         return "", {}, []
-    found = structure.problems_against(manifest_schema(), data, PROBLEMS_SHOWN)
-    if found:
-        problems.add(MANIFEST_NAME, found.shown, found.total)
+    misnamed = dict(_file_name_problems(data))
+    found = structure.problems_against(
+        manifest_schema(), data, PROBLEMS_SHOWN, skip=lambda where: where in misnamed
+    )
+    if found or misnamed:
+        problems.add(MANIFEST_NAME, [*misnamed.values(), *found.shown], found.total + len(misnamed))
         return "", {}, []
     files = [
         ListedFile(entry["name"], entry["kind"], entry["bytes"], entry["sha256"])
@@ -278,6 +411,46 @@ def _read_manifest(
     if [each.kind for each in files].count(INSTALLATION) != 1:
         problems.add(MANIFEST_NAME, ["files: a backup lists one installation file"])
     return data["taken"], data.get("counts", {}), files
+
+
+def _file_name_problems(data: object) -> Iterable[tuple[tuple[object, ...], str]]:
+    """Each name in the manifest's ``files`` that is no plain file name of the folder,
+    by its place, with what is wrong with it (in place of the schema's words)."""
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list):
+        return
+    for index, entry in enumerate(files):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if isinstance(name, str) and (problem := file_name_problem(name)):
+            yield ("files", index, "name"), f"files[{index}].name: {problem}"
+
+
+def file_name_problem(name: str) -> str | None:
+    """What makes ``name`` no name of a file in a backup folder, or None."""
+    if re.fullmatch(FILE_NAME_PATTERN, name) and len(name) <= FILE_NAME_MAX:
+        return None
+    shown = f"“{short(name)}”"
+    if not name:
+        return "a file's name must not be empty"
+    parts = re.split(r"[/\\]", name)
+    if name.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", name) or ".." in parts:
+        return (
+            f"{shown} is a path leaving the backup folder: a backup's files are inside its "
+            "folder, each named by a plain file name"
+        )
+    if len(parts) > 1:
+        return (
+            f"{shown} is a path into another folder: a backup's files are in its folder "
+            "itself, each named by a plain file name"
+        )
+    if len(name) > FILE_NAME_MAX:
+        return f"{shown} is longer than {FILE_NAME_MAX} characters"
+    if not name.endswith(".json"):
+        return f"{shown} is not the name of a .json file: a backup holds JSON files only"
+    return (
+        f"{shown} is not a name backup gives a file: letters, digits, “.”, “-” and “_”, "
+        "starting with a letter or digit"
+    )
 
 
 def _check_tournaments(backup: Backup, problems: _Problems) -> dict[str, FileFacts]:

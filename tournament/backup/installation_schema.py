@@ -20,6 +20,9 @@ MANIFEST_FORMAT = "lld-backup/1"
 # The manifest's name in a backup folder, and the installation file's.
 MANIFEST_NAME = "manifest.json"
 INSTALLATION_NAME = "installation.json"
+# A file's name in a backup folder: a plain name inside it, never a path.
+FILE_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*\.json$"
+FILE_NAME_MAX = 255
 # Django's own limits on these columns of its accounts.
 _PASSWORD_MAX = 128
 _EMAIL_MAX = 254
@@ -275,8 +278,8 @@ def build_manifest_schema() -> dict[str, Any]:
         {
             "name": {
                 "type": "string",
-                "maxLength": 255,
-                "pattern": r"^[A-Za-z0-9][A-Za-z0-9._-]*\.json$",
+                "maxLength": FILE_NAME_MAX,
+                "pattern": FILE_NAME_PATTERN,
                 "description": "The file's name in the backup folder.",
             },
             "kind": {"enum": ["installation", "tournament"]},

@@ -47,10 +47,7 @@ from enum import StrEnum
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
-from django_ratelimit import ALL
-from django_ratelimit.core import is_ratelimited
 
 from scoring.errors import UserError
 from tournament.models import Bye, OpenDoor, Player, Seat, Tournament
@@ -67,26 +64,6 @@ LETTERS_MIN = 2
 # Undo is for the tap just made by mistake ("that is not me"), seen on the panel that
 # the tap brought up; later, the organiser checks a player out at the desk.
 UNDO_MINUTES = 10
-# Searches one network address may make. The tablet searches as a name is typed (after
-# each pause of 0.3 s), so one arrival makes up to about ten searches; at the busiest a
-# player arrives every ten seconds or so, and a pub's wifi is one address for two
-# tablets: about 120 a minute at the very peak, and a whole evening of 100 arrivals
-# about 1,000. Beyond that it is a script: 1,200 an hour are 1,200 whole-word guesses
-# (``names_as_typed``), too few to read a room's names off a dictionary.
-SEARCH_RATES = (("door-search-minute", "120/m"), ("door-search-hour", "1200/h"))
-# Taps (check-in and Undo together) one door address may take from one network address:
-# counted per door and network together, so a new door address, or another network,
-# starts afresh. A crowd of 1,000 arriving in half an hour through one pub's wifi (one
-# address for every tablet and phone) is 33 arrivals a minute on average, one tap each;
-# arrivals come in bursts (a coach, a room let out), say the busiest minute at three
-# times the average, and a few of them tap Undo and their name again: about 110 a
-# minute, so 150. In the hour they arrive, the 1,000 tap about 1,100 times (more if some
-# look at their table again); 3,000 leaves room for that twice over. A script looping
-# check-in and Undo off a photographed QR code is held to 150 a minute, and stops for the
-# rest of the hour after 20 minutes at that pace. (The searches' own limit above, per
-# network address, is reached first by such a crowd: ten searches an arrival.)
-TAP_RATES = (("door-tap-minute", "150/m"), ("door-tap-hour", "3000/h"))
-_WAIT = {"m": "Wait a minute", "h": "Wait a while (up to an hour)"}
 # The salt of every door address and tap key: a constant, not this module's path. Changed,
 # it would end every open door's address at the upgrade.
 _SALT = "tournament.services.door"
@@ -244,58 +221,6 @@ def tournament_at_door(slug: str, token: str) -> AtDoor:
             "organiser or a scorer can open it again (Door check-in)."
         )
     return AtDoor(tournament, door)
-
-
-def search_limit(request: HttpRequest) -> str | None:
-    """Why the address of ``request`` may not search now (it has searched too often
-    lately), None when it may; this search counts either way."""
-    for group, rate in SEARCH_RATES:
-        if is_ratelimited(request, group=group, key="ip", rate=rate, method=ALL, increment=True):
-            period = rate[-1]
-            return (
-                "This door has had too many searches from this network lately. "
-                f"{_WAIT[period]}, then type your name again, or ask the organiser at the "
-                "desk to check you in."
-            )
-    return None
-
-
-class Tap(StrEnum):
-    """What a tap at the door asks for, as the refusal of one too many says it."""
-
-    CHECK_IN = "check-in"
-    UNDO = "undo"
-
-
-def tap_limit(request: HttpRequest, at: AtDoor, tap: Tap) -> str | None:
-    """Why the door at ``at`` may not take this tap (check-in or Undo) from the network
-    address of ``request`` now (``TAP_RATES``: counted per door address and network
-    address together), in words for the tablet; None when it may. This tap counts
-    either way."""
-    for group, rate in TAP_RATES:
-        if is_ratelimited(
-            request,
-            group=f"{group}:{at.door.token}",
-            key="ip",
-            rate=rate,
-            method=ALL,
-            increment=True,
-        ):
-            wait = _WAIT[rate[-1]]
-            if tap is Tap.UNDO:
-                return (
-                    "This door has had too many taps from this network lately, so the check-in "
-                    "was not undone. Please tell the organiser at the desk, who can check the "
-                    f"player out. ({wait} before tapping here again.)"
-                )
-            return (
-                f"This door has had too many taps from this network lately. {wait}, then "
-                "tap your name again, or ask the organiser at the desk to check you in."
-            )
-    return None
-
-
-# At the door -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

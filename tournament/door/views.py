@@ -26,6 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import UserError
+from tournament.door import limits as door_limits
 from tournament.door import services as door_service
 from tournament.kernel.http import HtmxHttpRequest, wants_fragment
 from tournament.printing.qr import points_at_this_computer_only, qr_svg
@@ -176,7 +177,7 @@ def tablet(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     query = request.GET.get("q", "")
     if not query.strip():
         return _door_page(request, at, search=None)
-    too_many = door_service.search_limit(request)
+    too_many = door_limits.search_limit(request, at)
     if too_many:
         return _door_page(request, at, status=429, too_many=too_many)
     return _door_page(request, at, search=door_service.find_players(at, query))
@@ -189,7 +190,7 @@ def check_in(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
         at = door_service.tournament_at_door(slug, token)
     except door_service.DoorRefused as refusal:
         return _refused(request, refusal)
-    too_many = door_service.tap_limit(request, at, door_service.Tap.CHECK_IN)
+    too_many = door_limits.tap_limit(request, at, door_limits.Tap.CHECK_IN)
     if too_many:
         return _door_page(request, at, status=429, mistake=too_many)
     try:
@@ -210,7 +211,7 @@ def undo(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
         at = door_service.tournament_at_door(slug, token)
     except door_service.DoorRefused as refusal:
         return _refused(request, refusal)
-    too_many = door_service.tap_limit(request, at, door_service.Tap.UNDO)
+    too_many = door_limits.tap_limit(request, at, door_limits.Tap.UNDO)
     if too_many:
         return _door_page(request, at, status=429, mistake=too_many)
     recent = _checked_in_here(request)

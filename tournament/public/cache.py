@@ -24,6 +24,14 @@ and hold no secret (no CSRF token, no user data; a response that sets a cookie i
 stored), so an attacker who injects text into a page learns nothing from its compressed
 size. Every other response goes uncompressed.
 
+Only real pages are kept. A page reads a few query parameters (``reads``), each
+normalised, so that other spellings and unread parameters share its entry. A value that
+names no page of it (a page "x" or "0", a sort by no column) is answered by a redirect
+(302) to the page without it; a page past the last, a sort by a column this tournament's
+standings do not have, a round not played are sent to the nearest real one by the view
+(``elsewhere``). Neither redirect is stored: a crawler or a script trying a thousand
+variants leaves only the real pages in the cache.
+
 Pages with a running clock show the server's time at *serving*: they write
 ``NOW_MARKER`` (``clock`` template tags), replaced on the way out, so they are gzipped at
 each serving (quickly) rather than once.
@@ -44,7 +52,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    HttpResponseRedirect,
+    QueryDict,
+)
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -68,29 +82,75 @@ _COMPRESSIBLE = ("text/html", "text/csv", "application/json")
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
-# Page numbers past this are all "the last page" to the views.
+# Page numbers past this are all "past the last page" to the views, which send them to
+# the last one.
 MAX_PAGE = 1000
 SEARCH_MAX = 200
+_DIGITS = re.compile(r"[0-9]+")
 
-Normaliser = Callable[[str], str]
+# The value of a query parameter as the page reads it: "" for the parameter's default
+# (left out of the query), None for a value that names no page (``cached_public_page``
+# answers it with a redirect to the page without it).
+Normaliser = Callable[[str], str | None]
 
 
-def page_number(value: str) -> str:
-    """A page number from 2 up as digits; anything else is page 1 (empty)."""
-    try:
-        number = int(value)
-    except ValueError:
+def page_number(value: str) -> str | None:
+    """A page number from 2 up as digits, "" for page 1 (or none given), None for what is
+    no page number (not a whole number, or below 1)."""
+    value = value.strip()
+    if not value:
         return ""
+    if not _DIGITS.fullmatch(value):
+        return None
+    digits = value.lstrip("0")
+    if not digits:
+        return None
+    # Beyond any last page (and short of Python's limit on reading digits).
+    number = MAX_PAGE if len(digits) > len(str(MAX_PAGE)) else int(digits)
     return str(min(number, MAX_PAGE)) if number > 1 else ""
+
+
+def page_query(number: int) -> str:
+    """Page ``number``'s value of ``?page=`` (empty, so left out, for the first)."""
+    return str(number) if number > 1 else ""
+
+
+def refusing_junk(normalise: Callable[[str], str]) -> Normaliser:
+    """``normalise``, for which an empty answer to a value given means the value names
+    nothing the page has: that value is refused (None) rather than read as the default."""
+
+    def refusing(value: str) -> str | None:
+        normalised = normalise(value)
+        return None if value.strip() and not normalised else normalised
+
+    return refusing
 
 
 def search_text(value: str) -> str:
     return value.strip()[:SEARCH_MAX]
 
 
-def _normalised_query(request: HttpRequest, reads: Mapping[str, Normaliser]) -> QueryDict:
+def _normalised_query(
+    request: HttpRequest, reads: Mapping[str, Normaliser]
+) -> tuple[QueryDict, bool]:
+    """The query string as the page reads it, each parameter normalised and the empty
+    ones left out, and whether a value was refused (it is left out too)."""
     values = {name: normalise(request.GET.get(name, "")) for name, normalise in reads.items()}
-    return QueryDict(urlencode({name: value for name, value in values.items() if value}))
+    query = QueryDict(urlencode({name: value for name, value in values.items() if value}))
+    return query, None in values.values()
+
+
+def elsewhere(request: HttpRequest, **changes: str) -> HttpResponseRedirect:
+    """A redirect (302) to this page with its query (as normalised) changed by
+    ``changes`` (an empty value leaves the parameter out): where a request for a page that
+    does not exist is sent, to the nearest real one. A redirect is never stored."""
+    query = request.GET.copy()
+    for name, value in changes.items():
+        if value:
+            query[name] = value
+        else:
+            query.pop(name, None)
+    return HttpResponseRedirect(f"{request.path}?{query.urlencode()}" if query else request.path)
 
 
 def _generation(slug: str) -> tuple[int, datetime] | None:
@@ -151,13 +211,18 @@ def cached_public_page(
     The view sees only the query parameters named in ``reads``, each normalised by its
     function (an empty result drops it), and the cache key holds exactly those: any other
     query string shares the page's entry instead of crowding real pages out of the cache.
+    A value its function refuses (None) is answered by a redirect to the page without it;
+    a value that names no page of this tournament (a page past the last) the view sends
+    to the nearest real page with ``elsewhere``. Only a 200 is stored.
     """
     if view is None:
         return partial(cached_public_page, reads=reads)
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        request.GET = _normalised_query(request, reads)  # type: ignore[assignment]
+        request.GET, refused = _normalised_query(request, reads)  # type: ignore[assignment]
+        if refused:
+            return elsewhere(request)
         if request.user.is_authenticated:
             return view(request, slug, *args, **kwargs)
         page: PageKey | None = getattr(request, "public_page", None) or _page_key(request, slug)
@@ -291,7 +356,11 @@ class PublicPageCacheMiddleware:
         if reads is None or not isinstance(slug, str):
             return None
         original = request.GET
-        request.GET = _normalised_query(request, reads)  # type: ignore[assignment]
+        query, refused = _normalised_query(request, reads)
+        if refused:
+            # Not the page of another value: the view sends it there.
+            return None
+        request.GET = query  # type: ignore[assignment]
         try:
             return _page_key(request, slug)
         finally:

@@ -10,7 +10,10 @@ the last confirmed version.
 Every save names the ``version`` it was made from. A save from an older version is
 refused with ``SheetChangedError`` (showing both), so that two scorers saving the same
 table never silently lose one of the saves; submitting the same rows twice (a double
-click) records them once. The round is held meanwhile (``shared.locks``).
+click) records them once, and a submission sent again with its key is recognised
+(``versions.save_key``): the same save again, or the same numbers asked for otherwise (a
+draft then the sheet complete, other players who left), which is saved. The round is
+held meanwhile (``shared.locks``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from tournament.sheets.leaves import (
 from tournament.sheets.order import kept_problems
 from tournament.sheets.reading import confirmed_rows, current_rows, sheet_of
 from tournament.sheets.rows import Row, clean_row, diff, trim
-from tournament.sheets.versions import RESEATED, already_recorded, record_version
+from tournament.sheets.versions import RESEATED, record_version, save_key, saved_since_only_by
 
 
 class SheetChangedError(UserError):
@@ -151,7 +154,10 @@ def save_sheet(
             check = check_rows(rows, table, final=True, stopped_early=stopped_early, leaves=leaves)
             if not check.ok:
                 raise SheetInvalidError(check.problems)
-        if already_recorded(table, sheet, key, rows, carried):
+        submission = save_key(
+            table, sheet, key, rows, carried, final=final, leaves=None if left is None else leaves
+        )
+        if submission.repeated:
             return SaveResult(sheet, sheet.status, repeated=True)
         check_may(table, sheet, user, access.Act.SAVE)
         who = recorded_as(table, user)
@@ -160,7 +166,9 @@ def save_sheet(
             target = SheetStatus.ENTERED if two_person else SheetStatus.CONFIRMED
         else:
             target = SheetStatus.DRAFT
-        if sheet.version != expected_version:
+        if sheet.version != expected_version and not saved_since_only_by(
+            sheet, key, expected_version
+        ):
             if now == rows and shown_leaves == leaves and sheet.status == target:
                 return SaveResult(sheet, sheet.status, repeated=True)
             raise SheetChangedError(sheet, now)
@@ -189,7 +197,7 @@ def save_sheet(
                 action = "correction" if correcting else "entered"
             else:
                 action = "correction_draft" if correcting else "draft"
-        record_version(sheet, action, rows, before, who, key, leaves)
+        record_version(sheet, action, rows, before, who, submission.key, leaves)
     warning = stop_warning(len(rows), size, leaves) if final and stopped_early else None
     dropped = drop_leavers(table, leaves, new_seats(shown_leaves, leaves))
     return SaveResult(sheet, sheet.status, (warning,) if warning else (), dropped=tuple(dropped))

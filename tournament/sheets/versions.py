@@ -5,18 +5,27 @@ A save may carry an idempotency *key* (the page makes one per submission): a sub
 retried with its key, say after the network dropped the answer, is recognised by the
 version recorded under it (``repeated``) and recorded once, whatever happened to the
 sheet meanwhile; retried with other numbers, it is refused (``ReplayMismatchError``).
+A retry is the same save: the same numbers, asking for the same (a draft, or the sheet
+complete) with the same players who left. The same numbers under the same key saved as
+a draft and then as complete, or with other players who left, are two saves, and the
+second is made (``save_key``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from django.db.models import Q
 
 from scoring.errors import UserError
 from scoring.rules import Leave
-from tournament.models import Sheet, SheetVersion, Table
+from tournament.models import Sheet, SheetStatus, SheetVersion, Table
 from tournament.sheets.authors import Who
-from tournament.sheets.leaves import as_items, current_leaves
+from tournament.sheets.leaves import as_items, current_leaves, stored_leaves
 from tournament.sheets.reading import current_rows
 from tournament.sheets.rows import Row, diff, order_of
 
@@ -102,6 +111,76 @@ def carried_same(recorded: list[Row], rows: list[Row], carried: Sequence[int] | 
 def _numbers(rows: Sequence[Row]) -> list[tuple[Any, ...]]:
     """What a row says, without how it was typed (``derived``)."""
     return [(tuple(r["won"]), r["last_in"], r["left_over"], order_of(r)) for r in rows]
+
+
+@dataclass(frozen=True)
+class SaveKey:
+    """A save carrying a key, against the versions already recorded: whether it is one
+    of them again (``repeated``), and else the key to record it under ("" without one)."""
+
+    repeated: bool
+    key: str
+
+
+def save_key(
+    table: Table,
+    sheet: Sheet,
+    key: str | None,
+    rows: list[Row],
+    carried: Sequence[int] | None,
+    *,
+    final: bool,
+    leaves: Sequence[Leave] | None,
+) -> SaveKey:
+    """How this save stands against the versions recorded under its ``key``: the same
+    save again when it carries the same numbers (other numbers: ``ReplayMismatchError``),
+    is ``final`` as that one was, and sent the same ``leaves`` (None: it sent none, and
+    they are not compared). Saved as a draft and then as complete, or with other players
+    who left, the same numbers under the same key are two saves: the second is recorded
+    under a key of its own made from the page's (``_variant``), as the database keeps
+    one version a key."""
+    if not key:
+        return SaveKey(False, "")
+    variant = _variant(key, final, leaves)
+    for candidate in (variant, key):
+        recorded = _recorded(sheet, candidate)
+        if recorded is None:
+            continue
+        if not carried_same(list(recorded.deals), rows, carried):
+            raise ReplayMismatchError(table)
+        if candidate == variant or _asked_same(recorded, final, leaves):
+            return SaveKey(True, candidate)
+        return SaveKey(False, variant)
+    return SaveKey(False, key)
+
+
+def _variant(key: str, final: bool, leaves: Sequence[Leave] | None) -> str:
+    """The key of a second save sent under ``key``, made of its start and what the save
+    asked for: at most 64 characters, and never a key a page makes (those have no dot)."""
+    asked = json.dumps([key, final, None if leaves is None else as_items(leaves)])
+    return f"{_stem(key)}{hashlib.sha256(asked.encode()).hexdigest()[:31]}"
+
+
+def _stem(key: str) -> str:
+    return f"{key[:32]}."
+
+
+def _asked_same(recorded: SheetVersion, final: bool, leaves: Sequence[Leave] | None) -> bool:
+    if (recorded.status != SheetStatus.DRAFT) != final:
+        return False
+    return leaves is None or stored_leaves(recorded.left) == tuple(sorted(leaves))
+
+
+def saved_since_only_by(sheet: Sheet, key: str | None, version: int) -> bool:
+    """Whether ``sheet`` moved past ``version`` by saves sent under ``key`` alone (the
+    page saved a draft, then the same sheet as complete): no one else's save would be
+    overwritten."""
+    if not key or version >= sheet.version:
+        return False
+    others = SheetVersion.objects.filter(sheet=sheet, number__gt=version).exclude(
+        Q(key=key) | Q(key__startswith=_stem(key))
+    )
+    return not others.exists()
 
 
 def already_recorded(

@@ -11,8 +11,9 @@
 - ``manifest.json``: when it was read, counts, and every file's size and SHA-256.
 
 ``manage.py restore FOLDER`` reads it back into an empty database (or, with
-``--replace``, in place of everything); one tournament still restores with
-``import_tournament FILE --replace``.
+``--replace``, in place of everything), and ``restore DIR`` the newest backup written
+into ``--dir DIR``; one tournament still restores with ``import_tournament FILE
+--replace``.
 
 A backup folder appears only when it is complete: the files are written to a hidden
 staging folder next to it, flushed to disk, and the folder is renamed into place at the

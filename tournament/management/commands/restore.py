@@ -4,7 +4,8 @@ folder is checked first (the manifest's format and checksums, then every file), 
 folder with any problem changes nothing; the problems name their file and their place.
 What an older version wrote and this one reads otherwise (house-rule table sizes written
 "05", names with invisible characters) is restored as this version keeps it, with a note
-of each change. See docs/backup-file.md and the README's Operations."""
+of each change. Given the folder ``backup --dir`` writes into rather than a backup, it restores the
+newest backup there and says which. See docs/backup-file.md and the README's Operations."""
 
 from __future__ import annotations
 
@@ -29,7 +30,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("folder", help="the dated backup folder, e.g. backups/2026-11-22T0315Z")
+        parser.add_argument(
+            "folder",
+            help="the dated backup folder, e.g. backups/2026-11-22T0315Z, or the folder "
+            "holding the dated folders (backup's --dir): its newest backup is restored",
+        )
         parser.add_argument(
             "--replace",
             action="store_true",
@@ -38,7 +43,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, folder: str, replace: bool, **options: object) -> None:
-        path = Path(folder)
+        given = Path(folder)
+        try:
+            path = backup_folder.backup_in(given)
+        except UserError as error:
+            raise CommandError(f"nothing was restored: {error}") from None
+        if path != given:
+            self.stdout.write(f"{given} is a folder of backups: restoring the newest, {path}.")
         try:
             backup = backup_folder.read_backup(path)
             summary = restore.restore(backup, replace=replace)

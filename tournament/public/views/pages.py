@@ -6,7 +6,9 @@ Like every public page they show published tournaments only (``can_see``), count
 released rounds and confirmed sheets (``public.results``), and are served from the cache
 to anonymous visitors (``public.cache``). Of an unreleased round only its seating shows,
 once it has started and unless the tournament keeps seating private (``public.room``):
-its page is then the seating with no scores, else a 404, and none of its sheets appears.
+its page is then the seating with no scores, and none of its sheets appears. The page of
+a round the public cannot see (or of no round at all) redirects to the nearest one it
+can, so that no such number is ever a page of its own in the cache.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from scoring.standings import StandingRow, Standings
@@ -188,7 +190,10 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     public_rounds = released_round_numbers(tournament)
     played = public_round_results(tournament, number) if number in public_rounds else None
     if played is None:
-        return _seating_page(request, tournament, public_rounds, number)
+        seating = room.public_seating(tournament)
+        if seating is None or seating.number != number:
+            return _nearest_round(tournament, public_rounds, seating, number)
+        return _seating_page(request, tournament, public_rounds, seating)
     context = {
         "tournament": tournament,
         "public_rounds": public_rounds,
@@ -211,21 +216,38 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _seating_page(
-    request: HttpRequest, tournament: Tournament, public_rounds: list[int], number: int
+    request: HttpRequest,
+    tournament: Tournament,
+    public_rounds: list[int],
+    seating: room.SeatedRound,
 ) -> HttpResponse:
     """A started round not yet released: its seating, when the public may see it."""
-    seating = room.public_seating(tournament)
-    if seating is None or seating.number != number:
-        raise Http404("No such round")
     context = {
         "tournament": tournament,
         "public_rounds": public_rounds,
-        "number": number,
+        "number": seating.number,
         "seating": seating,
-        "seated_number": number,
+        "seated_number": seating.number,
         "round": seating.round,
     }
     return render(request, "public/round.html", context)
+
+
+def _nearest_round(
+    tournament: Tournament,
+    public_rounds: list[int],
+    seating: room.SeatedRound | None,
+    number: int,
+) -> HttpResponse:
+    """A round the public cannot see (not played, not released, its seating private, or
+    no such round): the page of the nearest round it can (the earlier of two as near),
+    else the standings. The same answer for any such number, so it tells nothing of a
+    round kept private."""
+    shown = {*public_rounds, *([seating.number] if seating else [])} - {number}
+    if not shown:
+        return redirect("standings", tournament.slug)
+    nearest = min(shown, key=lambda shown_number: (abs(shown_number - number), shown_number))
+    return redirect("public_round", tournament.slug, nearest)
 
 
 # Part of a name is typed: a hundred characters is more than anyone types, and keeps

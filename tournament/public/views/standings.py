@@ -23,7 +23,14 @@ from scoring.tiebreaks import order_in_words
 from tournament.kernel.http import HtmxHttpRequest, csv_attachment, wants_fragment
 from tournament.models import Round, Series, Tournament
 from tournament.public import room
-from tournament.public.cache import cached_public_page, page_number, search_text
+from tournament.public.cache import (
+    cached_public_page,
+    elsewhere,
+    page_number,
+    page_query,
+    refusing_junk,
+    search_text,
+)
 from tournament.public.projector import board as projector_board
 from tournament.public.results import public_results
 from tournament.public.views.pending import shows_being_worked_out
@@ -102,7 +109,9 @@ def tonight_first(
 
 
 @require_GET
-@cached_public_page(reads={"q": search_text, "sort": standings_sort, "page": page_number})
+@cached_public_page(
+    reads={"q": search_text, "sort": refusing_junk(standings_sort), "page": page_number}
+)
 @shows_being_worked_out
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
@@ -128,6 +137,11 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table.link_players = True
     # A federation's thousand players come a hundred to a page; the search box finds anyone.
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    # A sort by a column these standings lack, a page past the last: the real one.
+    sort = request.GET.get("sort", "")
+    shown_sort = sort if sort in {str(column) for column in table.order_by or ()} else ""
+    if shown_sort != sort or table.page.number != int(request.GET.get("page") or 1):
+        return elsewhere(request, sort=shown_sort, page=page_query(table.page.number))
     context = {
         "tournament": tournament,
         "result": result,
@@ -204,7 +218,11 @@ def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     the board comes at once and turns by itself; the page polls for changes
     (``static/js/live.js``) and swaps the board when one comes."""
     tournament = get_public_tournament(request, slug)
-    context = projector_board(tournament, int(request.GET.get("page") or 1))
+    asked = int(request.GET.get("page") or 1)
+    context = projector_board(tournament, asked)
+    if context["page"] != asked:
+        # Past the board's last page: its last page.
+        return elsewhere(request, page=page_query(context["page"]))
     if wants_fragment(request):
         return render(request, "public/projector.html#board", context)
     return render(request, "public/projector.html", context)
