@@ -4,8 +4,11 @@ big open and a federation's, on one core.
 Run from the repository root: ``.venv/bin/python bench/advisor.py`` (``--players``,
 ``--minutes``, ``--repeat``). Winner-advantage scoring, the standard rule set, 3 minutes a
 deal. Printed for each field: the time of the first call (it makes the deal pools, once a
-process), the best of ``--repeat`` later calls, the formats listed, and the ratio to the
-target (2 s for 100 players). Numpy is held to one thread, as one core is the target.
+process), the best of ``--repeat`` later calls, the formats listed, the question's size
+in players × deals (``question_work``) with the microseconds a unit, and the ratio to the
+target (2 s for 100 players). Last, the seconds the bounds stand for: the largest question
+answered in the request (``REQUEST_WORK``) and by the task worker (``TASK_WORK``), at the
+largest rate measured. Numpy is held to one thread, as one core is the target.
 """
 
 from __future__ import annotations
@@ -22,7 +25,12 @@ for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring.rulesets import STANDARD  # noqa: E402
-from scoring.simulation.advisor import advise  # noqa: E402
+from scoring.simulation.advisor import (  # noqa: E402
+    REQUEST_WORK,
+    TASK_WORK,
+    advise,
+    question_work,
+)
 from scoring.systems import ScoringSystem  # noqa: E402
 
 TARGET_SECONDS = 2.0
@@ -37,6 +45,7 @@ def main() -> None:
     options = parser.parse_args()
     system = ScoringSystem.WINNER_ADVANTAGE
     print(f"advisor: {options.minutes} minutes, {system.value}, {STANDARD.key}")
+    rates = []
     for players in options.players:
         started = time.perf_counter()
         advice = advise(players, options.minutes, system, STANDARD)
@@ -46,13 +55,23 @@ def main() -> None:
             started = time.perf_counter()
             advise(players, options.minutes, system, STANDARD, seed=seed)
             best = min(best, time.perf_counter() - started)
+        asked, deals = question_work(players, options.minutes, system, STANDARD)
+        work = asked * deals
+        rates.append(best / work)
         line = (
             f"{players:>6} players: first call {first:.3f} s, best of {options.repeat} "
-            f"{best:.3f} s, {len(advice.formats)} formats"
+            f"{best:.3f} s, {len(advice.formats)} formats, {work:,} players × deals, "
+            f"{best / work * 1e6:.1f} µs a unit"
         )
         if players == TARGET_PLAYERS:
             line += f", {best / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:g} s target"
         print(line)
+    slowest = max(rates)
+    print(
+        f"bounds at {slowest * 1e6:.1f} µs a unit: in the request up to {REQUEST_WORK:,} "
+        f"({REQUEST_WORK * slowest:.2f} s), by the task worker up to {TASK_WORK:,} "
+        f"({TASK_WORK * slowest:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

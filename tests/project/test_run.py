@@ -13,6 +13,7 @@ import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -254,6 +255,22 @@ def get(port: int, path: str) -> tuple[int, dict[str, str], str]:
         connection.close()
 
 
+def child_command_lines(pid: int) -> list[str]:
+    """The command lines of the processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid:
+            found.append(line)
+    return found
+
+
 @pytest.mark.skipif(os.name == "nt", reason="gunicorn runs on Linux and macOS")
 def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
     port = free_port()
@@ -307,6 +324,11 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
 
         status, _, _ = get(port, "/no-such%0AERROR%20django.request:%20forged/")
         assert status == 404
+
+        # The task worker runs beside gunicorn, a process of the server's own.
+        assert "run_worker" in " ".join(child_command_lines(server.pid))
+        status, _, body = get(port, "/healthz")
+        assert "queue: " in body
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -314,6 +336,7 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             output, _ = server.communicate()
+    assert "Task worker running (manage.py run_worker)" in output
     assert f"Only this computer can open http://127.0.0.1:{port}/" in output
     assert f"python3 run.py serve 0.0.0.0:{port}" in output
     # gunicorn's lines, its access log and the app's, each one line through one formatter.
@@ -323,3 +346,27 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
     )
     assert "WARNING django.request: [GET /no-such\\nERROR django.request: forged/ user=-]" in output
     assert not re.search(r"^ERROR django\.request: forged", output, re.M)
+
+
+def test_a_worker_that_dies_is_started_again_and_said_so(tmp_path, capsys):
+    """The supervisor of run.py serve and demo: the worker exits, is started again (the
+    terminal says so); the server stopping stops everything, with the server's code."""
+    marks = tmp_path / "starts"
+    worker = [
+        sys.executable,
+        "-c",
+        f"open({str(marks)!r}, 'a').write('x'); raise SystemExit(3)",
+    ]
+    # The server waits for the worker's second start, then stops with code 7.
+    server = [
+        sys.executable,
+        "-c",
+        "import os, time\n"
+        f"while not (os.path.exists({str(marks)!r}) and len(open({str(marks)!r}).read()) >= 2):\n"
+        "    time.sleep(0.05)\n"
+        "raise SystemExit(7)",
+    ]
+    assert run.supervise(server, worker, None, poll=0.05) == 7
+    printed = capsys.readouterr().out
+    assert "The task worker stopped (exit code 3); starting it again." in printed
+    assert len(marks.read_text()) >= 2
