@@ -386,11 +386,15 @@ def big() -> None:
         planned = json.loads(subprocess.run(child, check=True, capture_output=True).stdout)
         command = [sys.executable, __file__, "--command-once", *args]
         whole = json.loads(subprocess.run(command, check=True, capture_output=True).stdout)
-        budget = f"{whole['seconds'] / instance.budget:.0%} of {instance.budget:g} s"
+        budget = (
+            f"{whole['seconds'] / instance.budget:.0%} of {instance.budget:g} s"
+            if instance.budget
+            else ""
+        )
         print(
             f"{instance.players:7}  {instance.rounds:6}  {planned['seconds']:6.2f}  "
             f"{planned['mb']:7.0f}  {whole['seconds']:9.2f}  {whole['mb']:10.0f}  "
-            f"{budget if instance.budget else ''}"
+            f"{budget}"
         )
     print(
         "\nMB = peak resident memory of the process (ru_maxrss), the interpreter included; "

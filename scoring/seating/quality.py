@@ -2,7 +2,7 @@
 
 *Meetings*, *repeat meetings*, *most meetings*, *spread* and the *counting lower bound*
 are defined in ``scoring.seating``; ``quality`` computes them for any seating (one an
-organiser edited by hand too), ``pair_counts`` the histogram of meetings the searches
+organiser edited by hand too), ``PairCounts`` the histogram of meetings the searches
 keep in step with every move.
 
 *Meeting rows* (``MeetingRows``): the searches' meeting counts in index form, one row per

@@ -39,19 +39,22 @@ Terms:
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import UserError
 from scoring.rulesets import RuleSet
 from scoring.seating.request import DEFAULT_SIZES
 from scoring.seating.splits import table_splits
-from scoring.simulation.pools import RoundPool, deal_pool, round_pool
 from scoring.systems import ScoringSystem, allowed_sizes
+
+if TYPE_CHECKING:
+    # numpy and the simulator load only when a question is worked out: a page that
+    # shows the advisor's form, or sizes a question, does not pay for them.
+    import numpy as np
+    from numpy.typing import NDArray
 
 # A deal of Laugh and Lie Down takes about three minutes at a pub table: the deal (8 cards
 # each at five), play of a dozen turns and writing the sheet.
@@ -180,7 +183,7 @@ class Advice:
 def format_minutes(rounds: int, rotations: int, largest: int, minutes_per_deal: float) -> int:
     """The minutes of a format whose largest table seats ``largest``, rounded up."""
     playing = rounds * rotations * largest * minutes_per_deal
-    return int(np.ceil(playing + (rounds - 1) * BREAK_MINUTES - 1e-9))
+    return math.ceil(playing + (rounds - 1) * BREAK_MINUTES - 1e-9)
 
 
 def advise(
@@ -197,6 +200,8 @@ def advise(
     """The formats that fit ``minutes`` for ``players`` players, with their figures;
     ``sizes``: the table sizes the organiser allows (default: 4 to 6 where the rules seat
     them)."""
+    import numpy as np
+
     _check(players, minutes, minutes_per_deal, spread, seed)
     split = _split(players, system, rule_set, sizes)
     formats: list[Format] = []
@@ -269,6 +274,10 @@ def _split(
 @lru_cache(maxsize=32)
 def _pool(rule_set: RuleSet, system: ScoringSystem, size: int) -> NDArray[np.int64]:
     """A size's pool of one-rotation rounds, each one's seat results sorted best first."""
+    import numpy as np
+
+    from scoring.simulation.pools import RoundPool, deal_pool, round_pool
+
     points, last_in = deal_pool(rule_set, system, size, seed=size)
     pool: RoundPool = round_pool(points, last_in, 1, rounds=_POOL_ROUNDS, seed=size)
     return -np.sort(-pool.points, axis=1)
@@ -285,6 +294,8 @@ def _tournaments(
 ) -> list[tuple[float, float, float]]:
     """The figures after each round of ``count`` simulated tournaments of ``shape``
     (rounds, rotations a round)."""
+    import numpy as np
+
     rounds, rotations = shape
     strength = rng.normal(0.0, spread, size=(count, players)) if spread > 0 else None
     strongest = (
@@ -330,6 +341,8 @@ def _figures(
 ) -> tuple[float, float, float]:
     """The strongest's chance of first and of the first three (ties in a random order),
     and the mean number sharing the top."""
+    import numpy as np
+
     mine = totals[rows, strongest][:, None]
     above = (totals > mine).sum(axis=1)
     level = (totals == mine).sum(axis=1)  # the strongest among them

@@ -241,15 +241,3 @@ def player_adjustments(player: Player) -> list[Adjustment]:
     return list(
         Adjustment.objects.filter(player=player).select_related("round", "created_by", "removed_by")
     )
-
-
-def released_adjustments(tournament: Tournament, player_id: int) -> list[Adjustment]:
-    """The player's penalties and awards the public sees: of released rounds, not removed."""
-    return list(
-        Adjustment.objects.filter(
-            tournament=tournament,
-            player_id=player_id,
-            round__released=True,
-            removed_at__isnull=True,
-        ).select_related("round")
-    )
