@@ -56,9 +56,13 @@
       button.setAttribute("aria-pressed", String(pk !== null && button.dataset.player === String(pk)));
     });
     if (pk === null) return;
-    var links = document.querySelectorAll('a[href$="/players/' + pk + '/"]');
+    // The player's own rows only: a link to their page, not one that merely ends in
+    // its address (the header's "Log in" with ?next=) nor one in the site's header.
+    var links = document.querySelectorAll('a[href*="/players/' + pk + '/"]');
     links.forEach(function (link) {
       if (root && root.contains(link)) return;
+      if (link.search || !/\/players\/\d+\/$/.test(link.pathname)) return;
+      if (link.closest("header, nav[aria-label='Site']")) return;
       var row = link.closest("tr, li");
       (row || link).classList.add("me");
     });
@@ -163,12 +167,18 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(cardUrl(me.pk), { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
+        // "Not me" (or another "This is me") while this was on its way: its answer is
+        // for a choice no longer made, and shows nothing.
+        var still = read(meKey);
+        if (!still || still.pk !== me.pk) return;
         // Not found (the tournament unpublished a moment, the player removed): the
         // card goes, the choice stays until "Not me" or another "This is me".
         if (response.status === 404) { hide(); return; }
         if (response.status !== 200) return;
         etag = response.headers.get("ETag") || "";
         return response.text().then(function (html) {
+          var still = read(meKey);
+          if (!still || still.pk !== me.pk) return;
           write(cardKey, { html: html, at: Date.now() });
           var section = show(html);
           if (section) { mark(me.pk); nudge(section); }

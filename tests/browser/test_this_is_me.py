@@ -147,3 +147,42 @@ def test_this_is_me_opens_every_page_with_my_card_and_a_seating_nudges_once(
     second.goto(f"/t/{tournament.slug}/")
     expect(second.locator(".my-card")).to_have_count(0)
     expect(second.locator(".me")).to_have_count(0)
+
+
+def test_not_me_while_the_card_is_on_its_way_shows_no_card(new_page, make_played):
+    """The card's answer that arrives after "Not me" was tapped is for a choice no longer
+    made: it brings no card back (the phone asked for it a moment before the tap)."""
+    tournament = make_played(players=10, rounds=1, slug="me-late")
+    me = tournament.players.order_by("pk")[3]
+    # The card's requests go by the network here, not through a service worker's cache.
+    phone = new_page(**SCREENS["360"], service_workers="block")
+    phone.goto(f"/t/{tournament.slug}/players/{me.pk}/")
+    phone.get_by_role("button", name=re.compile("This is me")).first.click()
+    expect(phone.locator("#my-card .my-card")).to_be_visible()
+    # The marker is on the player's own rows, never on the header (its "Log in" link
+    # comes back to this page).
+    expect(phone.locator("header .me, nav[aria-label='Site'] .me")).to_have_count(0)
+
+    held = []
+    phone.route(re.compile(r"/players/\d+/card/"), lambda route: held.append(route))
+    # The tab comes back to the front: the card is asked for at once, and held.
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    for _ in range(200):  # each call to the page lets the held request reach the handler
+        if held:
+            break
+        phone.evaluate("0")
+    assert held, "the card was not asked for when the tab came back"
+    phone.get_by_role("button", name="Not me").first.click()
+    expect(phone.locator(".my-card")).to_have_count(0)
+    for route in held:
+        headers = {k: v for k, v in route.request.headers.items() if k != "if-none-match"}
+        route.continue_(headers=headers)  # a full answer, as after a change
+    phone.unroute(re.compile(r"/players/\d+/card/"))
+    # The answer has come and gone: still no card, nothing kept for the next page.
+    phone.wait_for_function(
+        "() => performance.getEntriesByType('resource')"
+        ".filter((e) => e.name.includes('/card/')).length >= 2"
+    )
+    expect(phone.locator(".my-card")).to_have_count(0)
+    phone.reload()
+    expect(phone.locator(".my-card")).to_have_count(0)
