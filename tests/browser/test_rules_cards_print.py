@@ -91,9 +91,8 @@ EIGHT = [
 def test_at_eight_seats_every_name_is_whole_and_the_rules_card_one_page(new_page, screenshot_dir):
     """A table of eight under du Coeur's numbers, at three rotations (24 deals): on the
     printed score sheet every name is whole (its text's box within the box that would
-    clip it) and the headings stand apart, on one page (a longer one
-    would repeat its heads); the
-    rules card, its worked example included, is one page of A4 and of Letter."""
+    clip it) and the headings stand apart, on one page (a longer one would repeat its
+    heads); the rules card, its worked example included, is one page of A4 and of Letter."""
     olive = get_user_model().objects.create_user("olive", password="pw")
     tournament = TournamentFactory(
         name="Long Tables",
