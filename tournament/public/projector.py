@@ -36,11 +36,13 @@ from typing import Any
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, standings_columns
+from tournament.kernel.numbers import shown
 from tournament.models import Tournament
 from tournament.public import room
 from tournament.public.results import public_results
 from tournament.rounds.clock import clock_state
 from tournament.shared.derived import PlayerChances, percent
+from tournament.shared.results import PLACES
 
 # The most rows one screen shows, and in how many columns at most.
 MOST = 60
@@ -165,7 +167,7 @@ class BoardRow:
     row: StandingRow
     club: str
     cells: list[tuple[Any, bool]]  # (value, decided)
-    honour: str  # "Leader", "Winner", "Runner-up" or ""
+    honour: str  # "Leader", "Winner", "Runner-up", "Third" or ""
     # "31 % · 78 %": the chance of winning and of the top three, while chances are shown.
     chances: str = ""
 
@@ -225,7 +227,7 @@ def _cells(
             cells.append(("–", False))
             continue
         value = column.figure(row.tally)
-        cells.append(("–" if value is None else value, column.name == decided))
+        cells.append(("–" if value is None else shown(value), column.name == decided))
     return cells
 
 
@@ -241,5 +243,5 @@ def _honour(row: StandingRow, progress: room.Progress) -> str:
     if not progress.started:
         return ""
     if progress.final:
-        return {1: "Winner", 2: "Runner-up", 3: "Runner-up"}.get(row.rank or 0, "")
+        return PLACES.get(row.rank or 0, "")
     return "Leader" if row.rank == 1 else ""
