@@ -29,9 +29,10 @@
     });
     if (!note) return;
     var under = (data.rules[rules.value] || rules.value) + " with " + (data.scoring[scoring.value] || scoring.value);
+    var seats = data.words[scoring.value][rules.value];
     note.textContent = unseated.length
-      ? "Tables of " + sizesText(unseated) + " unticked: " + under + " seats " + sizesText(seated) + "."
-      : under + " seats " + sizesText(seated) + ".";
+      ? "Tables of " + sizesText(unseated) + " unticked: " + under + " seats " + seats + "."
+      : under + " seats " + seats + ".";
   }
 
   function start() {

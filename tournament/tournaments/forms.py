@@ -133,8 +133,12 @@ class TournamentForm(NameCheck, forms.ModelForm):
             }
             for system in ScoringSystem
         }
+        words = {
+            system: {key: sizes_text(sizes) for key, sizes in by_rules.items()}
+            for system, by_rules in seated.items()
+        }
         labels = {system.value: system.label for system in ScoringSystem}
-        return json.dumps({"seated": seated, "rules": names, "scoring": labels})
+        return json.dumps({"seated": seated, "words": words, "rules": names, "scoring": labels})
 
     def _add_tiebreak_fields(self) -> None:
         """A new tournament's tiebreak order, one choice a place (Settings then has the
