@@ -77,6 +77,7 @@ def _route(access: Access, methods: str | None = "GET") -> Route:
 
 ROUTES: dict[str, Route] = {
     "healthz": _route(Access.ANYONE),
+    "favicon": _route(Access.ANYONE),
     "home": _route(Access.ANYONE),
     # The web app manifest and the public pages' service worker (tournament/public/pwa.py)
     "web_manifest": _route(Access.ANYONE),

@@ -855,6 +855,7 @@ def test_the_door_and_the_site_answer_with_their_icon(client, tournament):
     html = client.get(address(tournament)).content.decode()
     assert re.search(r'<link rel="icon" href="/static/favicon.svg"', html)
     response = client.get("/favicon.ico")
-    assert response.status_code == 302
-    assert response["Location"] == "/static/icons/icon-192.png"
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    assert response.content.startswith(b"\x89PNG")
     assert "max-age=86400" in response["Cache-Control"]

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import played_tournament
-from tournament.kernel.numbers import shown
 from tournament.models import Player
+from tournament.shared.numbers import shown
 
 # In a page's text, a number after a space or a bracket with a hyphen for its sign.
 HYPHENATED = re.compile(r"(?:^|[\s(])-\d")

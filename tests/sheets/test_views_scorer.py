@@ -84,9 +84,9 @@ def test_the_sheet_is_laid_out_like_the_paper(scorer_client, seated_round):
     page = response.content.decode()
     players = names()
     for position, name in players.items():
-        assert f'Seat {position}<span class="sub">{name}</span>' in page
+        assert f'Seat {position} <span class="sub">{name}</span>' in page
     # Seat 1 deals deal 1, the deal passes to seat 2.
-    assert f'<th scope="row">2<span class="sub">{players[2]}</span></th>' in page
+    assert f'<th scope="row">2<span class="sub dealer-name">{players[2]}</span>' in page
     cells = inputs(response)
     typed = [name for name in cells if name.startswith("d")]
     assert typed[:6] == ["d1_s1", "d1_s2", "d1_s3", "d1_s4", "d1_left_over", "d1_last_in"]

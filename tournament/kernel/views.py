@@ -1,8 +1,9 @@
 import logging
+from pathlib import Path
 
+from django.contrib.staticfiles import finders
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.templatetags.static import static
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -42,11 +43,17 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
 
 
+FAVICON = "icons/icon-192.png"
+
+
 @require_GET
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for whatever a page's icon link says (and
-    the door's tablet, bookmarks, feed readers): the site's icon, not a 404. A redirect to
-    the static PNG, whose hashed name changes with the icon, kept for a day."""
-    response = HttpResponseRedirect(static("icons/icon-192.png"))
+    the door's tablet, bookmarks, feed readers): the site's icon (the static PNG, which
+    browsers take under that name), not a 404; kept for a day. Found as the service
+    worker is (``public.pwa``), in the static sources, in every environment."""
+    path = finders.find(FAVICON)
+    assert isinstance(path, str), f"static file {FAVICON} not found"
+    response = HttpResponse(Path(path).read_bytes(), content_type="image/png")
     patch_cache_control(response, public=True, max_age=60 * 60 * 24)
     return response

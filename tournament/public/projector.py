@@ -36,12 +36,12 @@ from typing import Any
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, standings_columns
-from tournament.kernel.numbers import shown
 from tournament.models import Tournament
 from tournament.public import room
 from tournament.public.results import public_results
 from tournament.rounds.clock import clock_state
 from tournament.shared.derived import PlayerChances, percent
+from tournament.shared.numbers import shown
 from tournament.shared.results import PLACES
 
 # The most rows one screen shows, and in how many columns at most.

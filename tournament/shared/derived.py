@@ -32,7 +32,6 @@ from django.core.cache import cache
 from scoring.standings import StandingRow, Standings
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import Adjusted, Tally
-from tournament.kernel.numbers import shown
 from tournament.models import DerivedView, PodiumChances, Tournament
 from tournament.shared.chances import (
     ChancesView,
@@ -42,6 +41,7 @@ from tournament.shared.chances import (
     need_words,
     percent,
 )
+from tournament.shared.numbers import shown
 from tournament.shared.results import (
     NO_RESULT_YET,
     ByeInfo,

@@ -7,8 +7,8 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.tiebreaks import Adjusted, decided_column, one_figure_tiebreaks, standings_columns
-from tournament.kernel.numbers import shown
 from tournament.players.adjustments import signed
+from tournament.shared.numbers import shown
 from tournament.shared.results import PLACES
 from tournament.standings.services import NO_RESULT_YET, TournamentStandings, rank_label
 

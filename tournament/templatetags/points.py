@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from tournament.kernel.numbers import shown
 from tournament.players.adjustments import signed as signed_points
+from tournament.shared.numbers import shown
 
 register = template.Library()
 
@@ -19,5 +19,5 @@ def signed(points: int) -> str:
 
 @register.filter
 def minus(value: object) -> object:
-    """A number as pages show it: "−3", not "-3" (``kernel.numbers.shown``)."""
+    """A number as pages show it: "−3", not "-3" (``shared.numbers.shown``)."""
     return shown(value)
