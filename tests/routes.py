@@ -53,6 +53,9 @@ class Access(Enum):
     # Anyone: a series' public pages, a person's career, a club (tournament/series/views/public.py),
     # which show only what published tournaments show.
     SERIES = "series"
+    # Anyone holding a rehearsal's private link (its token), logged in or not: the link
+    # opens the rehearsal's public pages (tournament/rehearsals/views.py private_link).
+    REHEARSAL = "rehearsal"
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,8 @@ ROUTES: dict[str, Route] = {
     # Any account with ORGANISERS=anyone, as in the tests; with "granted", only those
     # granted "may organise" (tests/accounts/test_organisers.py).
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
+    # Who may create tournaments, for a tournament of their own (its organiser's, else 404).
+    "organiser:rehearse": _route(Access.ACCOUNT, "POST"),
     # Who may create tournaments; with ?tournament= that tournament's organiser only.
     "organiser:advisor": _route(Access.ACCOUNT),
     "organiser:series_list": _route(Access.ACCOUNT),
@@ -161,6 +166,8 @@ ROUTES: dict[str, Route] = {
     "organiser:clock_reset": _route(Access.ORGANISER, "POST"),
     "organiser:standings": _route(Access.ORGANISER),
     "organiser:publish": _route(Access.ORGANISER, "POST"),
+    "organiser:rehearsal_remove": _route(Access.ORGANISER, "POST"),
+    "organiser:rehearsal_play": _route(Access.ORGANISER, "POST"),
     "organiser:unpublish": _route(Access.ORGANISER, "POST"),
     "organiser:reveal": _route(Access.ORGANISER, "POST"),
     "organiser:finish": _route(Access.ORGANISER, "POST"),
@@ -195,6 +202,8 @@ ROUTES: dict[str, Route] = {
     "door:close": _route(Access.SCORER, "POST"),
     "door:hand_over": _route(Access.SCORER, "POST"),
     "door:tablet": _route(Access.DOOR),
+    # A rehearsal's private link
+    "rehearsal_link": _route(Access.REHEARSAL),
     "door:check_in": _route(Access.DOOR, "POST"),
     "door:undo": _route(Access.DOOR, "POST"),
     # Entry at the table
@@ -208,7 +217,13 @@ ROUTES: dict[str, Route] = {
     "table:confirm_leaves": _route(Access.TABLE, "POST"),
 }
 
-TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER, Access.DOOR}
+TOURNAMENT_ACCESS = {
+    Access.PUBLIC,
+    Access.SCORER,
+    Access.ORGANISER,
+    Access.DOOR,
+    Access.REHEARSAL,
+}
 # Reached by a table's code, not the tournament's slug: their URLs name no tournament, but
 # a real one needs the tournament whose table's code it carries.
 NEEDS_TOURNAMENT = TOURNAMENT_ACCESS | {Access.TABLE, Access.INVITATION}
@@ -279,6 +294,14 @@ def a_person() -> Person:
     return person
 
 
+def a_rehearsal(tournament: Tournament) -> Tournament:
+    """``tournament`` (a private one) made a rehearsal, with its private link."""
+    if not tournament.rehearsal_token:
+        tournament.rehearsal_token = "route-rehearsal-token"
+        tournament.save(update_fields=["rehearsal_token"])
+    return tournament
+
+
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
@@ -298,6 +321,8 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
         }
         if ROUTES[name].access is Access.DOOR:
             values["token"] = door.door_token(tournament)
+        if ROUTES[name].access is Access.REHEARSAL:
+            values["token"] = a_rehearsal(tournament).rehearsal_token
         if ROUTES[name].access is Access.INVITATION:
             values["secret"] = invitations.invite_scorer(
                 tournament, f"invited-{Invitation.objects.count() + 1}", tournament.owner
