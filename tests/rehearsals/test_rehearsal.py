@@ -21,6 +21,7 @@ from tournament.models import (
 )
 from tournament.rehearsals.services import MAX_REHEARSALS
 from tournament.rounds.swaps import seating_token
+from tournament.tournament_file.loading import delete_tournament
 
 
 @pytest.fixture
@@ -93,6 +94,9 @@ def test_a_rehearsal_from_settings_to_the_projector(organiser_client, client, ev
     for sheet in sheets.select_related("table"):
         assert len(sheet.pending) == sheet.table.seats.count()
         assert sheet.entered_by_phone == 1
+    round_page = organiser_client.get(reverse("organiser:round", args=[rehearsal.slug, 1]))
+    assert "Play this round" not in round_page.content.decode()
+    assert "every table’s sheet is typed" in round_page.content.decode()
 
     # The organiser confirms each at the desk and releases the round.
     for sheet in sheets.select_related("table"):
@@ -282,3 +286,18 @@ def test_the_private_link_on_the_overview_opens_the_pages(organiser_client, clie
     path = link.removeprefix("http://testserver")
     assert client.get(path).status_code == 302
     assert client.get(reverse("standings", args=[rehearsal.slug])).status_code == 200
+
+
+def test_a_rehearsal_outlives_the_tournament_it_copied(organiser_client, evening):
+    rehearse(organiser_client, evening)
+    rehearsal = Tournament.objects.get(rehearsal_of=evening)
+
+    delete_tournament(evening)
+
+    rehearsal.refresh_from_db()
+    assert rehearsal.is_rehearsal
+    assert rehearsal.rehearsal_of is None
+    for name in ("dashboard", "edit"):
+        page = organiser_client.get(reverse(f"organiser:{name}", args=[rehearsal.slug]))
+        assert page.status_code == 200
+        assert "Remove this rehearsal" in page.content.decode()
