@@ -6,6 +6,8 @@ import re
 
 import pytest
 from django.urls import reverse
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from tests.factories import TournamentFactory, make_players
 from tournament.models import (
@@ -19,7 +21,7 @@ from tournament.models import (
     SheetStatus,
     Tournament,
 )
-from tournament.rehearsals.services import MAX_REHEARSALS
+from tournament.rehearsals.services import COPYING, MAX_REHEARSALS
 from tournament.rounds.swaps import seating_token
 from tournament.tournament_file.loading import delete_tournament
 
@@ -87,6 +89,16 @@ def test_a_rehearsal_from_settings_to_the_projector(organiser_client, client, ev
     assert organiser_client.post(start, {"seating": seating_token(round_)}).status_code == 302
     round_page = organiser_client.get(reverse("organiser:round", args=[rehearsal.slug, 1]))
     assert "Play this round" in round_page.content.decode()
+    # Every page of it says it is a rehearsal: the organiser's, printed, a phone's.
+    code = round_.tables.get(number=1).code
+    for answer in (
+        round_page,
+        organiser_client.get(reverse("scorer:desk", args=[rehearsal.slug, 1])),
+        organiser_client.get(reverse("print:sheets", args=[rehearsal.slug, 1])),
+        client.get(reverse("table:entry", args=[code])),
+    ):
+        assert answer.status_code == 200
+        assert 'class="rehearsal-banner"' in answer.content.decode()
     played = organiser_client.post(reverse("organiser:rehearsal_play", args=[rehearsal.slug, 1]))
     assert played.status_code == 302
     sheets = Sheet.objects.filter(table__round=round_)
@@ -301,3 +313,56 @@ def test_a_rehearsal_outlives_the_tournament_it_copied(organiser_client, evening
         page = organiser_client.get(reverse(f"organiser:{name}", args=[rehearsal.slug]))
         assert page.status_code == 200
         assert "Remove this rehearsal" in page.content.decode()
+
+
+DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+
+
+def run_waiting_task(name):
+    """Run the one waiting task ``name`` as the worker would; what it returned."""
+    (waiting,) = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY, task_path__endswith=f".{name}"
+    )
+    waiting.delete()
+    return waiting.task.call(*waiting.args_kwargs["args"])
+
+
+def test_a_large_field_is_copied_and_played_by_the_task_worker(
+    settings, organiser_client, organiser
+):
+    settings.TASKS = DATABASE
+    big = TournamentFactory(name="County Open", slug="county-open", owner=organiser)
+    make_players(big, 60)
+
+    rehearse(organiser_client, big)
+
+    rehearsal = Tournament.objects.get(rehearsal_of=big)
+    assert rehearsal.rehearsal_work == COPYING
+    assert not rehearsal.players.exists()
+    page = organiser_client.get(reverse("organiser:dashboard", args=[rehearsal.slug]))
+    text = page.content.decode()
+    assert "Being worked out: copying the players and seating round 1." in text
+    assert '<meta http-equiv="refresh" content="3">' in text
+
+    assert run_waiting_task("fill_rehearsal") == "copied"
+
+    rehearsal.refresh_from_db()
+    assert rehearsal.rehearsal_work == ""
+    assert rehearsal.players.count() == 60
+    round_ = Round.objects.get(tournament=rehearsal, number=1)
+    assert round_.tables.count() == 12
+    start = reverse("organiser:round_start", args=[rehearsal.slug, 1])
+    organiser_client.post(start, {"seating": seating_token(round_)})
+    play = reverse("organiser:rehearsal_play", args=[rehearsal.slug, 1])
+
+    organiser_client.post(play)
+
+    page = organiser_client.get(reverse("organiser:round", args=[rehearsal.slug, 1]))
+    assert "Being worked out: playing round 1." in page.content.decode()
+    again = organiser_client.post(play, follow=True)
+    assert "Wait a moment: the rehearsal is playing round 1." in again.content.decode()
+    assert run_waiting_task("play_rehearsal_round") == "12 tables played"
+    statuses = Sheet.objects.filter(table__round=round_).values_list("status", flat=True)
+    assert set(statuses) == {SheetStatus.ENTERED}
+    rehearsal.refresh_from_db()
+    assert rehearsal.rehearsal_work == ""
