@@ -81,6 +81,9 @@ def test_a_rehearsal_from_settings_to_the_projector(organiser_client, client, ev
     assert rehearsal.rehearsal_work == ""
     dashboard = organiser_client.get(response["Location"]).content.decode()
     assert "Rehearsal" in dashboard
+    assert "Start round 1, then “Play this round” fills its sheets as the tables would." in (
+        dashboard
+    )
     assert rehearsal.rehearsal_token in dashboard
     assert "Publish</button>" not in dashboard
 
@@ -334,8 +337,11 @@ def test_a_large_field_is_copied_and_played_by_the_task_worker(
     big = TournamentFactory(name="County Open", slug="county-open", owner=organiser)
     make_players(big, 60)
 
-    rehearse(organiser_client, big)
+    made = rehearse(organiser_client, big)
 
+    assert "Its players and round 1 are being worked out." in (
+        organiser_client.get(made["Location"]).content.decode()
+    )
     rehearsal = Tournament.objects.get(rehearsal_of=big)
     assert rehearsal.rehearsal_work == COPYING
     assert not rehearsal.players.exists()
@@ -355,9 +361,9 @@ def test_a_large_field_is_copied_and_played_by_the_task_worker(
     organiser_client.post(start, {"seating": seating_token(round_)})
     play = reverse("organiser:rehearsal_play", args=[rehearsal.slug, 1])
 
-    organiser_client.post(play)
+    page = organiser_client.post(play, follow=True)
 
-    page = organiser_client.get(reverse("organiser:round", args=[rehearsal.slug, 1]))
+    assert "Round 1 is being played by the tables." in page.content.decode()
     assert "Being worked out: playing round 1." in page.content.decode()
     again = organiser_client.post(play, follow=True)
     assert "Wait a moment: the rehearsal is playing round 1." in again.content.decode()

@@ -149,6 +149,15 @@ def play(rehearsal: Tournament, number: int) -> None:
         enqueue_after_commit(play_rehearsal_round, locked.pk, number)
 
 
+def work_in_hand(rehearsal: Tournament) -> str:
+    """What a task is still doing to the rehearsal ("" once done): the worker may have
+    done it already, or not yet started."""
+    return (
+        Tournament.objects.filter(pk=rehearsal.pk).values_list("rehearsal_work", flat=True).first()
+        or ""
+    )
+
+
 def remove(rehearsal: Tournament) -> str:
     """Delete the rehearsal with its players, rounds and sheets; its name."""
     if not rehearsal.is_rehearsal:

@@ -49,11 +49,14 @@ def rehearse(request: HtmxHttpRequest) -> HttpResponse:
         if form.cleaned_data["came_from"] == RehearseForm.SETTINGS:
             return redirect("organiser:edit", tournament.slug)
         return redirect("organiser:create")
-    messages.success(
-        request,
-        f"Made “{rehearsal.name}”, a private copy of “{tournament.name}”. Start round 1, "
-        "then “Play this round” fills its sheets as the tables would.",
-    )
+    made = f"Made “{rehearsal.name}”, a private copy of “{tournament.name}”."
+    if rehearsals.work_in_hand(rehearsal):
+        messages.success(request, f"{made} Its players and round 1 are being worked out.")
+    else:
+        messages.success(
+            request,
+            f"{made} Start round 1, then “Play this round” fills its sheets as the tables would.",
+        )
     return redirect("organiser:dashboard", rehearsal.slug)
 
 
@@ -66,11 +69,14 @@ def play(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     except rehearsals.RehearsalRefused as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(
-            request,
-            f"Round {number} is played: its sheets are entered, awaiting your confirmation at "
-            "the round desk.",
-        )
+        if rehearsals.work_in_hand(rehearsal):
+            messages.success(request, f"Round {number} is being played by the tables.")
+        else:
+            messages.success(
+                request,
+                f"Round {number} is played: its sheets are entered, awaiting your confirmation "
+                "at the round desk.",
+            )
     return redirect("organiser:round", slug, number)
 
 

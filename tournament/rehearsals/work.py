@@ -120,11 +120,11 @@ def _play_table(table: Table, tournament: Tournament) -> bool:
     count = len(seats) * tournament.rotations_per_round
     system = tournament.scoring_system
     seed = table_seed(tournament.pk, table.round.number, table.number)
-    rows = [
-        deal_entry(deal.facts, system.needs_order)
-        for deal in simulate(tournament.rules, system, skill, count, seed)
-    ]
     try:
+        rows = [
+            deal_entry(deal.facts, system.needs_order)
+            for deal in simulate(tournament.rules, system, skill, count, seed)
+        ]
         save_sheet(
             table,
             AtTable(f"rehearsal-{table.pk}"),
@@ -133,7 +133,8 @@ def _play_table(table: Table, tournament: Tournament) -> bool:
             final=True,
         )
     except UserError as refused:
-        # Typed meanwhile by someone at the desk or a phone: theirs stands.
+        # Typed meanwhile by someone at the desk or a phone (theirs stands), or a table the
+        # rules seat no longer (the organiser types it at the desk).
         logger.info("rehearsal %s, table %s left as typed: %s", tournament.slug, table, refused)
         return False
     return True
