@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words
@@ -46,7 +46,7 @@ from tournament.standings.tables import (
 from tournament.tournament_file import writing
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     # A series is listed once one of its tournaments counts: accepted, published, and
     # with a round released.
@@ -108,7 +108,7 @@ def tonight_first(
     return tonight, [t for t in tournaments if t not in tonight]
 
 
-@require_GET
+@require_safe
 @cached_public_page(
     reads={"q": search_text, "sort": refusing_junk(standings_sort), "page": page_number}
 )
@@ -209,7 +209,7 @@ def _with_chances(table: StandingsTable, chances: ChancesView) -> StandingsTable
     return chances_table
 
 
-@require_GET
+@require_safe
 @cached_public_page(reads={"page": page_number})
 @shows_being_worked_out
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
