@@ -72,7 +72,7 @@
       (row || link).classList.add("me");
     });
     // Rows that name the player without a link to their page (the printable results).
-    document.querySelectorAll('[data-player="' + pk + '"]').forEach(function (row) {
+    document.querySelectorAll('[data-player="' + pk + '"]:not([data-this-is-me])').forEach(function (row) {
       if (!row.closest("#my-card")) row.classList.add("me");
     });
   }

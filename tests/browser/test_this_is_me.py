@@ -166,6 +166,7 @@ def test_not_me_while_the_card_is_on_its_way_shows_no_card(new_page, make_played
     # The marker is on the player's own rows, never on the header (its "Log in" link
     # comes back to this page).
     expect(phone.locator("header .me, nav[aria-label='Site'] .me")).to_have_count(0)
+    expect(phone.locator("[data-this-is-me].me")).to_have_count(0)
 
     held = []
     phone.route(re.compile(r"/players/\d+/card/"), lambda route: held.append(route))
