@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Cross-Origin-Opener-Policy only on HTTPS or localhost, where browsers honour it.
+    "tournament.kernel.origin.OpenerPolicyWhereHonouredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Production serves the collected static files itself (whitenoise); runserver and the
     # tests serve them from static/ and need no collectstatic.

@@ -79,11 +79,12 @@ def _route(access: Access, methods: str | None = "GET") -> Route:
 
 
 ROUTES: dict[str, Route] = {
-    "healthz": _route(Access.ANYONE),
-    "home": _route(Access.ANYONE),
+    "healthz": _route(Access.ANYONE, "GET HEAD"),
+    "home": _route(Access.ANYONE, "GET HEAD"),
     # The web app manifest and the public pages' service worker (tournament/public/pwa.py)
-    "web_manifest": _route(Access.ANYONE),
-    "service_worker": _route(Access.ANYONE),
+    "web_manifest": _route(Access.ANYONE, "GET HEAD"),
+    "service_worker": _route(Access.ANYONE, "GET HEAD"),
+    "offline": _route(Access.ANYONE, "GET HEAD"),
     # django.contrib.auth.urls
     "login": _route(Access.ANYONE, None),
     "logout": _route(Access.ANYONE, None),
@@ -95,22 +96,22 @@ ROUTES: dict[str, Route] = {
     "password_change_done": _route(Access.ACCOUNT, None),
     "invitation": _route(Access.INVITATION, "GET POST"),
     # Public pages
-    "standings": _route(Access.PUBLIC),
-    "projector": _route(Access.PUBLIC),
+    "standings": _route(Access.PUBLIC, "GET HEAD"),
+    "projector": _route(Access.PUBLIC, "GET HEAD"),
     "standings_csv": _route(Access.PUBLIC, "GET HEAD"),
     "tournament_json": _route(Access.PUBLIC, "GET HEAD"),
-    "player": _route(Access.PUBLIC),
-    "player_card": _route(Access.PUBLIC),
-    "public_round": _route(Access.PUBLIC),
-    "final": _route(Access.PUBLIC),
-    "find_seat": _route(Access.PUBLIC),
+    "player": _route(Access.PUBLIC, "GET HEAD"),
+    "player_card": _route(Access.PUBLIC, "GET HEAD"),
+    "public_round": _route(Access.PUBLIC, "GET HEAD"),
+    "final": _route(Access.PUBLIC, "GET HEAD"),
+    "find_seat": _route(Access.PUBLIC, "GET HEAD"),
     # Series, careers and clubs
-    "series": _route(Access.SERIES),
-    "series_ratings": _route(Access.SERIES),
+    "series": _route(Access.SERIES, "GET HEAD"),
+    "series_ratings": _route(Access.SERIES, "GET HEAD"),
     "series_standings_csv": _route(Access.SERIES, "GET HEAD"),
     "series_ratings_csv": _route(Access.SERIES, "GET HEAD"),
-    "career": _route(Access.SERIES),
-    "club": _route(Access.SERIES),
+    "career": _route(Access.SERIES, "GET HEAD"),
+    "club": _route(Access.SERIES, "GET HEAD"),
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     # Any account with ORGANISERS=anyone, as in the tests; with "granted", only those

@@ -3,7 +3,7 @@ import logging
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournament.kernel.cache import cache_status
 from tournament.kernel.queue import queue_status
@@ -11,7 +11,7 @@ from tournament.kernel.queue import queue_status
 logger = logging.getLogger(__name__)
 
 
-@require_GET
+@require_safe
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
     """For load balancers: 200 when this app server can reach its database, the body
