@@ -441,7 +441,7 @@ def test_restore_refuses_a_database_that_is_not_empty_and_replace_replaces_every
 
     with pytest.raises(CommandError) as caught:
         restore(folder)
-    assert "the database is not empty (it holds 6 tournaments" in str(caught.value)
+    assert "the database is not empty (it holds 7 tournaments" in str(caught.value)
     assert "add --replace" in str(caught.value)
     assert Tournament.objects.filter(slug="made-since").exists()
 
