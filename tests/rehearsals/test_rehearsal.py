@@ -2,9 +2,11 @@
 confirmed at the desk, released and projected by the private link; kept out of lists,
 series and careers; at most three; removed after asking."""
 
+import io
 import re
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -372,3 +374,21 @@ def test_a_large_field_is_copied_and_played_by_the_task_worker(
     assert set(statuses) == {SheetStatus.ENTERED}
     rehearsal.refresh_from_db()
     assert rehearsal.rehearsal_work == ""
+
+
+def test_the_series_command_refuses_a_rehearsal(organiser_client, evening):
+    rehearse(organiser_client, evening)
+
+    with pytest.raises(CommandError) as refused:
+        call_command(
+            "create_series",
+            "rehearsed",
+            "--name",
+            "Rehearsed",
+            evening.slug,
+            "club-night-rehearsal-1",
+            stdout=io.StringIO(),
+        )
+
+    assert "a rehearsal is in no series: “club-night-rehearsal-1”" in str(refused.value)
+    assert not Series.objects.filter(slug="rehearsed").exists()
