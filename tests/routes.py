@@ -82,6 +82,8 @@ ROUTES: dict[str, Route] = {
     "web_manifest": _route(Access.ANYONE, "GET HEAD"),
     "service_worker": _route(Access.ANYONE, "GET HEAD"),
     "offline": _route(Access.ANYONE, "GET HEAD"),
+    # The site's icon at the address browsers ask for whatever a page's icon link says.
+    "favicon": _route(Access.ANYONE, "GET HEAD"),
     # django.contrib.auth.urls
     "login": _route(Access.ANYONE, None),
     "logout": _route(Access.ANYONE, None),

@@ -42,7 +42,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for whatever a page's icon link says (and
     the door's tablet, bookmarks, feed readers): the site's icon, not a 404. A redirect to
