@@ -29,11 +29,6 @@ _STORED = re.compile(r"(\d{1,2}):(\d{1,3})")
 _NUMBER = re.compile(r"\d{1,3}")
 
 
-def leave_value(leave: Leave) -> str:
-    """A leave as a hidden field holds it: ``"3:7"``."""
-    return f"{leave.seat}:{leave.after_deal}"
-
-
 @dataclass(frozen=True)
 class PostedLeaves:
     """The leaves a sheet form sent, the one just recorded among them; ``problems`` says
