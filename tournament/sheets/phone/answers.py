@@ -1,0 +1,46 @@
+"""How a phone's page answers what a save or a confirmation came to (``sheets.outcome``):
+the one answer of the phone's face, asked by every page that writes the sheet.
+
+What the person can act on where they are (rows that break the rules, a re-type that
+differs, a sheet changed meanwhile, a confirmation refused) is the page drawn again by the
+view (``page``), with 422 for what was typed and 409 for what happened meanwhile; a sheet
+closed to phones meanwhile, or a save this phone may no longer make, is the refusal page
+(``pages.closed``), which links back to the sheet while its code opens it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from django.http import HttpResponse
+
+from tournament.kernel.http import HtmxHttpRequest
+from tournament.models import Table
+from tournament.sheets.outcome import Kind, Outcome
+from tournament.sheets.phone.pages import closed
+
+# What a page drawn again answers, by the outcome's kind.
+STATUS = {Kind.INVALID: 422, Kind.MISMATCH: 422, Kind.CHANGED: 409, Kind.REFUSED: 409}
+# What a page that saves the sheet draws again itself; the rest is the refusal page.
+SAVES = frozenset({Kind.INVALID, Kind.CHANGED})
+
+
+def answer(
+    request: HtmxHttpRequest,
+    table: Table,
+    outcome: Outcome,
+    *,
+    saved: Callable[[Outcome], HttpResponse],
+    page: Callable[[Outcome, int], HttpResponse],
+    on_page: Collection[Kind] = SAVES,
+) -> HttpResponse:
+    """The answer to ``outcome`` of a write of ``table``'s sheet: ``saved`` when it went
+    through; the view's own ``page`` drawn again, with its status, for the kinds it shows
+    (``on_page``); the refusal page otherwise."""
+    if outcome.saved:
+        return saved(outcome)
+    assert outcome.refusal is not None
+    if outcome.kind in on_page:
+        return page(outcome, STATUS[outcome.kind])
+    # Closed to phones: nothing this phone can do here. Refused to this phone, or a retry
+    # with other numbers: the sheet may still be open to it, and the page links back.
+    return closed(request, table, outcome.refusal, reload=outcome.kind is not Kind.CLOSED)
