@@ -1,6 +1,6 @@
-"""What a save or a confirmation of a score sheet came to: one ``Outcome``, which each
-face of the sheet answers with one function (``sheets.desk.answers``,
-``sheets.phone.answers``).
+"""What a save or a confirmation of a score sheet came to: one ``Outcome``. A page answers
+a save its own way (the next deal, the round's home) and a refusal with its face's one
+function (``sheets.desk.answers``, ``sheets.phone.answers``).
 
 Its *kind* says what happened, in words a scorer would use:
 

@@ -1,5 +1,5 @@
 """How a scorer's page answers what a save or a confirmation came to (``sheets.outcome``):
-the one answer of the desk's face, asked by every page that writes the sheet.
+the one answer of the desk's face to a refusal, asked by every page that writes the sheet.
 
 What the scorer can act on where they are (rows that break the rules, a re-type that
 differs, a sheet changed meanwhile) is the page drawn again by the view (``page``), with
@@ -26,18 +26,17 @@ def answer(
     request: HtmxHttpRequest,
     outcome: Outcome,
     *,
-    saved: Callable[[Outcome], HttpResponse],
     page: Callable[[Outcome, int], HttpResponse],
     on_page: Collection[Kind],
     back: str,
     then: str = "",
     go: Callable[[HtmxHttpRequest, str], HttpResponse] = saved_redirect,
 ) -> HttpResponse:
-    """The answer to ``outcome``: ``saved`` when it went through; the view's own ``page``
-    drawn again, with its status, for the kinds it shows (``on_page``); otherwise the
-    refusal as a message, ``then`` after it, on the page at ``back``, reached by ``go``."""
-    if outcome.saved:
-        return saved(outcome)
+    """The answer to an ``outcome`` that is not saved (a view answers a save itself, its
+    own way): the view's own ``page`` drawn again, with its status, for the kinds it
+    shows (``on_page``); otherwise the refusal as a message, ``then`` after it, on the
+    page at ``back``, reached by ``go``."""
+    assert not outcome.saved
     if outcome.kind in on_page:
         return page(outcome, STATUS[outcome.kind])
     messages.error(request, capfirst(str(outcome.refusal)) + "." + then)

@@ -1,5 +1,5 @@
 """How a phone's page answers what a save or a confirmation came to (``sheets.outcome``):
-the one answer of the phone's face, asked by every page that writes the sheet.
+the one answer of the phone's face to a refusal, asked by every page that writes the sheet.
 
 What the person can act on where they are (rows that break the rules, a re-type that
 differs, a sheet changed meanwhile, a confirmation refused) is the page drawn again by the
@@ -29,15 +29,12 @@ def answer(
     table: Table,
     outcome: Outcome,
     *,
-    saved: Callable[[Outcome], HttpResponse],
     page: Callable[[Outcome, int], HttpResponse],
     on_page: Collection[Kind] = SAVES,
 ) -> HttpResponse:
-    """The answer to ``outcome`` of a write of ``table``'s sheet: ``saved`` when it went
-    through; the view's own ``page`` drawn again, with its status, for the kinds it shows
-    (``on_page``); the refusal page otherwise."""
-    if outcome.saved:
-        return saved(outcome)
+    """The answer to an ``outcome`` of a write of ``table``'s sheet that is not saved (a
+    view answers a save itself, its own way): the view's own ``page`` drawn again, with
+    its status, for the kinds it shows (``on_page``); the refusal page otherwise."""
     assert outcome.refusal is not None
     if outcome.kind in on_page:
         return page(outcome, STATUS[outcome.kind])

@@ -246,28 +246,26 @@ def _confirm_posted(
         )
         return render(request, "sheets/confirm.html", context, status=status)
 
-    def saved(result: Outcome) -> HttpResponse:
-        if result.repeated:
-            messages.info(request, f"{where(table_)} was already confirmed: nothing changed.")
-        elif changes:
-            messages.success(
-                request,
-                f"{where(table_)}: the correction is confirmed and now counts. It changed "
-                f"{corrections.in_words(changes)}.{resent_note(request)}",
-            )
-        else:
-            messages.success(
-                request, f"{where(table_)} confirmed: it now counts.{resent_note(request)}"
-            )
-        return saved_redirect(request, round_home_url(tournament, round_))
-
-    return answer(
-        request,
-        outcome,
-        saved=saved,
-        page=page,
-        on_page={Kind.MISMATCH},
-        back=f"{confirm_url}?mode={mode}",
-        # A plain redirect: a refused confirmation has always been answered so.
-        go=lambda _, url: redirect(url),
-    )
+    if not outcome.saved:
+        return answer(
+            request,
+            outcome,
+            page=page,
+            on_page={Kind.MISMATCH},
+            back=f"{confirm_url}?mode={mode}",
+            # A plain redirect: a refused confirmation has always been answered so.
+            go=lambda _, url: redirect(url),
+        )
+    if outcome.repeated:
+        messages.info(request, f"{where(table_)} was already confirmed: nothing changed.")
+    elif changes:
+        messages.success(
+            request,
+            f"{where(table_)}: the correction is confirmed and now counts. It changed "
+            f"{corrections.in_words(changes)}.{resent_note(request)}",
+        )
+    else:
+        messages.success(
+            request, f"{where(table_)} confirmed: it now counts.{resent_note(request)}"
+        )
+    return saved_redirect(request, round_home_url(tournament, round_))

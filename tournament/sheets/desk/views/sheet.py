@@ -238,27 +238,25 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         context.update(refused=True, refused_draft=not final)
         return render(request, "sheets/sheet.html", context, status=status)
 
-    def saved(result: Outcome) -> HttpResponse:
-        messages.success(request, _saved_message(result, table_) + resent_note(request))
-        for warning in result.warnings:
-            messages.warning(request, capfirst(warning))
-        for dropped in result.dropped:
-            messages.info(request, dropped + ".")
-        if result.status == SheetStatus.DRAFT:
-            return saved_redirect(request, table_url("scorer:sheet", table_))
-        return saved_redirect(request, round_home_url(tournament, round_))
-
-    # Refused by the sheet's rule, or a retried save that carried other numbers than its
-    # first try recorded: nothing was saved, and the sheet is shown as it is.
-    return answer(
-        request,
-        outcome,
-        saved=saved,
-        page=page,
-        on_page={Kind.INVALID, Kind.CHANGED},
-        back=table_url("scorer:sheet", table_),
-        then=" Nothing was saved.",
-    )
+    if not outcome.saved:
+        # Refused by the sheet's rule, or a retried save that carried other numbers than
+        # its first try recorded: nothing was saved, and the sheet is shown as it is.
+        return answer(
+            request,
+            outcome,
+            page=page,
+            on_page={Kind.INVALID, Kind.CHANGED},
+            back=table_url("scorer:sheet", table_),
+            then=" Nothing was saved.",
+        )
+    messages.success(request, _saved_message(outcome, table_) + resent_note(request))
+    for warning in outcome.warnings:
+        messages.warning(request, capfirst(warning))
+    for dropped in outcome.dropped:
+        messages.info(request, dropped + ".")
+    if outcome.status == SheetStatus.DRAFT:
+        return saved_redirect(request, table_url("scorer:sheet", table_))
+    return saved_redirect(request, round_home_url(tournament, round_))
 
 
 def _redrawn_with_leaves(

@@ -170,16 +170,15 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
             )
         return render(request, "table/confirm.html", context, status=status)
 
-    def saved(_: Outcome) -> HttpResponse:
-        confirmer = entry.phone_number(table, entry.known_phone(request.session, table))
-        return done(
-            request,
-            table,
-            f"Confirmed by table {table.number}, phone {confirmer}: the sheet now counts. "
-            "Hand the paper sheet in at the desk.",
-        )
-
-    return answer(request, table, outcome, saved=saved, page=page, on_page=CONFIRMS)
+    if not outcome.saved:
+        return answer(request, table, outcome, page=page, on_page=CONFIRMS)
+    confirmer = entry.phone_number(table, entry.known_phone(request.session, table))
+    return done(
+        request,
+        table,
+        f"Confirmed by table {table.number}, phone {confirmer}: the sheet now counts. "
+        "Hand the paper sheet in at the desk.",
+    )
 
 
 @never_cache

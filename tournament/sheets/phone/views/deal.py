@@ -194,10 +194,9 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             )
         return render(request, "table/deal.html", context, status=status)
 
-    def saved(_: Outcome) -> HttpResponse:
-        messages.success(request, f"Deal {number} saved ✓{resent_aside(request)}")
-        if number < most:
-            return saved_redirect(request, code_url("table:deal", table, number + 1))
-        return saved_redirect(request, code_url("table:review", table))
-
-    return answer(request, table, outcome, saved=saved, page=page)
+    if not outcome.saved:
+        return answer(request, table, outcome, page=page)
+    messages.success(request, f"Deal {number} saved ✓{resent_aside(request)}")
+    if number < most:
+        return saved_redirect(request, code_url("table:deal", table, number + 1))
+    return saved_redirect(request, code_url("table:review", table))

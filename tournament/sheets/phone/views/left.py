@@ -109,15 +109,14 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
             )
         return render(request, "table/left.html", context, status=status)
 
-    def saved(outcome: Outcome) -> HttpResponse:
-        messages.success(request, "The players who left are saved ✓")
-        now = peek_sheet(table)
-        seats = list(table.seats.all())
-        for number, row in enumerate(pending_rows(now), start=1):
-            for _, text in stray_counts(row, number, current_leaves(now), seats):
-                messages.warning(request, capfirst(text) + ".")
-        for dropped in outcome.dropped:
-            messages.info(request, capfirst(dropped) + ".")
-        return saved_redirect(request, code_url("table:entry", table))
-
-    return answer(request, table, outcome, saved=saved, page=page)
+    if not outcome.saved:
+        return answer(request, table, outcome, page=page)
+    messages.success(request, "The players who left are saved ✓")
+    now = peek_sheet(table)
+    seats = list(table.seats.all())
+    for number, row in enumerate(pending_rows(now), start=1):
+        for _, text in stray_counts(row, number, current_leaves(now), seats):
+            messages.warning(request, capfirst(text) + ".")
+    for dropped in outcome.dropped:
+        messages.info(request, capfirst(dropped) + ".")
+    return saved_redirect(request, code_url("table:entry", table))

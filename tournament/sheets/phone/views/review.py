@@ -124,13 +124,9 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         context = _review_context(request, table, sheet, stopped_early=stopped_early, final=True)
         return render(request, "table/review.html", {**context, "refused": True}, status=status)
 
-    return answer(
-        request,
-        table,
-        outcome,
-        saved=lambda saved: _submitted(request, table, phone, saved),
-        page=page,
-    )
+    if not outcome.saved:
+        return answer(request, table, outcome, page=page)
+    return _submitted(request, table, phone, outcome)
 
 
 def _submitted(
