@@ -1,7 +1,7 @@
 """How long a table code that opens no sheet takes to answer: a code whose sheet is
 confirmed (closed to phones) against a code that does not exist. A guesser who could tell
 them apart by the time would learn which codes are real; the two take the same path (one
-query, the same rule: ``table.services.table_for_code``), and this shows it.
+query, the same rule: ``sheets.at_table.table_for_code``), and this shows it.
 
 Builds a published tournament of 20 players with round 1 started and table 1's sheet
 confirmed, then alternates the two codes, ``--batch`` calls each per batch, and prints

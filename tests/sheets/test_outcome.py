@@ -17,9 +17,9 @@ from tournament.sheets.authors import (
 from tournament.sheets.checking import SheetInvalidError
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.outcome import (
-    Kind,
     LeavesMismatchError,
     Outcome,
+    OutcomeKind,
     SheetChangedError,
     SheetMismatchError,
 )
@@ -46,15 +46,15 @@ def table(db):
 @pytest.mark.parametrize(
     ("refusal", "kind"),
     [
-        (lambda table: ClosedAtTableError(), Kind.CLOSED),
-        (lambda table: SheetInvalidError(["deal 1: the counts add up to 51"]), Kind.INVALID),
-        (lambda table: SheetMismatchError([Mismatch(1, "won", 1, 10, 12)]), Kind.MISMATCH),
-        (lambda table: LeavesMismatchError(table, []), Kind.MISMATCH),
-        (lambda table: SheetChangedError(Sheet.objects.get(table=table), []), Kind.CHANGED),
-        (lambda table: ReplayMismatchError(table), Kind.REPLAYED),
-        (lambda table: SaveRefusedError("a scorer confirms it now"), Kind.REFUSED),
-        (lambda table: ConfirmRefusedError("you entered this sheet"), Kind.REFUSED),
-        (lambda table: UserError("anything else the rules refuse"), Kind.REFUSED),
+        (lambda table: ClosedAtTableError(), OutcomeKind.CLOSED),
+        (lambda table: SheetInvalidError(["deal 1: the counts add up to 51"]), OutcomeKind.INVALID),
+        (lambda table: SheetMismatchError([Mismatch(1, "won", 1, 10, 12)]), OutcomeKind.MISMATCH),
+        (lambda table: LeavesMismatchError(table, []), OutcomeKind.MISMATCH),
+        (lambda table: SheetChangedError(Sheet.objects.get(table=table), []), OutcomeKind.CHANGED),
+        (lambda table: ReplayMismatchError(table), OutcomeKind.REPLAYED),
+        (lambda table: SaveRefusedError("a scorer confirms it now"), OutcomeKind.REFUSED),
+        (lambda table: ConfirmRefusedError("you entered this sheet"), OutcomeKind.REFUSED),
+        (lambda table: UserError("anything else the rules refuse"), OutcomeKind.REFUSED),
     ],
 )
 def test_each_refusal_has_its_kind(table, refusal, kind):
@@ -70,7 +70,7 @@ def test_a_save_says_it_was_saved(table, users):
     outcome = save_sheet(table, users[0], ROWS, expected_version=0, final=True)
     assert outcome.saved
     assert (outcome.kind, outcome.status, outcome.refusal) == (
-        Kind.SAVED,
+        OutcomeKind.SAVED,
         SheetStatus.ENTERED,
         None,
     )
@@ -80,7 +80,7 @@ def test_a_save_says_it_was_saved(table, users):
 def test_rows_that_break_the_rules_are_invalid_with_their_problems(table, users):
     broken = [{**ROWS[0], "left_over": 27}, *ROWS[1:]]
     outcome = save_sheet(table, users[0], broken, expected_version=0, final=True)
-    assert outcome.kind is Kind.INVALID
+    assert outcome.kind is OutcomeKind.INVALID
     assert any("deal 1" in problem for problem in outcome.problems)
     assert not Sheet.objects.filter(table=table, version__gt=0).exists()
 
@@ -88,7 +88,7 @@ def test_rows_that_break_the_rules_are_invalid_with_their_problems(table, users)
 def test_a_save_from_an_old_copy_is_changed_meanwhile_with_both_copies(table, users):
     save_sheet(table, users[0], ROWS[:2], expected_version=0, final=False).or_raise()
     outcome = save_sheet(table, users[1], ROWS[:1], expected_version=0, final=False)
-    assert outcome.kind is Kind.CHANGED
+    assert outcome.kind is OutcomeKind.CHANGED
     assert outcome.changed.sheet.version == 1
     assert len(outcome.changed.current_rows) == 2
 
@@ -97,20 +97,20 @@ def test_a_phone_on_a_sheet_closed_to_phones_is_closed(table, users):
     save_sheet(table, users[0], ROWS, expected_version=0, final=True).or_raise()
     confirm_sheet(table, users[1], expected_version=1).or_raise()
     outcome = save_sheet(table, AtTable("late"), ROWS, expected_version=2, final=False)
-    assert outcome.kind is Kind.CLOSED
+    assert outcome.kind is OutcomeKind.CLOSED
 
 
 def test_confirming_ones_own_sheet_is_refused(table, users):
     save_sheet(table, users[0], ROWS, expected_version=0, final=True).or_raise()
     outcome = confirm_sheet(table, users[0], expected_version=1)
-    assert outcome.kind is Kind.REFUSED
+    assert outcome.kind is OutcomeKind.REFUSED
     assert isinstance(outcome.refusal, ConfirmRefusedError)
 
 
 def test_a_blind_retype_that_differs_is_a_mismatch_naming_the_cells(table, users):
     save_sheet(table, users[0], ROWS, expected_version=0, final=True).or_raise()
     outcome = confirm_sheet(table, users[1], expected_version=1, retyped=MISTYPED)
-    assert outcome.kind is Kind.MISMATCH
+    assert outcome.kind is OutcomeKind.MISMATCH
     assert len(outcome.mismatches) == 2
     assert Sheet.objects.get(table=table).status == SheetStatus.ENTERED
 
@@ -118,4 +118,4 @@ def test_a_blind_retype_that_differs_is_a_mismatch_naming_the_cells(table, users
 def test_a_retry_with_other_numbers_is_replayed(table, users):
     save_sheet(table, users[0], ROWS[:1], expected_version=0, final=False, key="k").or_raise()
     outcome = save_sheet(table, users[0], ROWS[1:2], expected_version=0, final=False, key="k")
-    assert outcome.kind is Kind.REPLAYED
+    assert outcome.kind is OutcomeKind.REPLAYED

@@ -19,9 +19,9 @@ from tournament.sheets.checking import SheetInvalidError, check_rows
 from tournament.sheets.facts import write_deals
 from tournament.sheets.leaves import leave_problems, stored_leaves
 from tournament.sheets.outcome import (
-    Kind,
     LeavesMismatchError,
     Outcome,
+    OutcomeKind,
     SheetChangedError,
     SheetMismatchError,
 )
@@ -55,7 +55,7 @@ def confirm_sheet(
     try:
         return _confirm(table, user, expected_version, retyped, key, retyped_left)
     except SheetInvalidError as broken:
-        return Outcome.refused(broken, Kind.REFUSED)
+        return Outcome.refused(broken, OutcomeKind.REFUSED)
     except UserError as refused:
         return Outcome.refused(refused)
 
@@ -81,7 +81,7 @@ def _confirm(
         if already_recorded(table, sheet, key, cleaned) or (
             sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1
         ):
-            return Outcome(Kind.SAVED, sheet, sheet.status, repeated=True)
+            return Outcome(OutcomeKind.SAVED, sheet, sheet.status, repeated=True)
         at_table = isinstance(user, AtTable)
         check_may(table, sheet, user, access.Act.CONFIRM)
         if sheet.version != expected_version:
@@ -121,4 +121,4 @@ def _confirm(
             record_version(sheet, action, rows, before, who, key, leaves)
     if mismatches:
         raise SheetMismatchError(mismatches)
-    return Outcome(Kind.SAVED, sheet, sheet.status)
+    return Outcome(OutcomeKind.SAVED, sheet, sheet.status)

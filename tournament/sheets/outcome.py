@@ -37,7 +37,7 @@ from tournament.sheets.rows import Mismatch, Row
 from tournament.sheets.versions import RESEATED, ReplayMismatchError
 
 
-class Kind(Enum):
+class OutcomeKind(Enum):
     SAVED = "saved"
     INVALID = "invalid"
     MISMATCH = "mismatch"
@@ -101,19 +101,19 @@ class LeavesMismatchError(UserError):
 
 
 # Each refusal's kind, the first that fits; any other is the sheet's rule refusing.
-_KINDS: tuple[tuple[type[UserError], Kind], ...] = (
-    (ClosedAtTableError, Kind.CLOSED),
-    (SheetInvalidError, Kind.INVALID),
-    (SheetMismatchError, Kind.MISMATCH),
-    (LeavesMismatchError, Kind.MISMATCH),
-    (SheetChangedError, Kind.CHANGED),
-    (ReplayMismatchError, Kind.REPLAYED),
+_KINDS: tuple[tuple[type[UserError], OutcomeKind], ...] = (
+    (ClosedAtTableError, OutcomeKind.CLOSED),
+    (SheetInvalidError, OutcomeKind.INVALID),
+    (SheetMismatchError, OutcomeKind.MISMATCH),
+    (LeavesMismatchError, OutcomeKind.MISMATCH),
+    (SheetChangedError, OutcomeKind.CHANGED),
+    (ReplayMismatchError, OutcomeKind.REPLAYED),
 )
 
 
 @dataclass(frozen=True)
 class Outcome:
-    kind: Kind
+    kind: OutcomeKind
     # Saved: the sheet as saved, its status, what to warn of, and whether it was saved
     # before (nothing changed).
     sheet: Sheet | None = None
@@ -127,17 +127,17 @@ class Outcome:
     refusal: UserError | None = None
 
     @classmethod
-    def refused(cls, refusal: UserError, kind: Kind | None = None) -> Outcome:
+    def refused(cls, refusal: UserError, kind: OutcomeKind | None = None) -> Outcome:
         """The outcome of a save or a confirmation that ``refusal`` stopped; ``kind``
         where the caller knows better than the refusal's class."""
         found = kind or next(
-            (kind for error, kind in _KINDS if isinstance(refusal, error)), Kind.REFUSED
+            (kind for error, kind in _KINDS if isinstance(refusal, error)), OutcomeKind.REFUSED
         )
         return cls(found, refusal=refusal)
 
     @property
     def saved(self) -> bool:
-        return self.kind is Kind.SAVED
+        return self.kind is OutcomeKind.SAVED
 
     @property
     def problems(self) -> tuple[str, ...]:

@@ -39,7 +39,7 @@ from tournament.sheets.leaves import (
     new_seats,
 )
 from tournament.sheets.order import kept_problems
-from tournament.sheets.outcome import Kind, Outcome, SheetChangedError
+from tournament.sheets.outcome import Outcome, OutcomeKind, SheetChangedError
 from tournament.sheets.reading import confirmed_rows, current_rows, sheet_of
 from tournament.sheets.rows import Row, clean_row, diff, trim
 from tournament.sheets.versions import record_version, save_key, saved_since_only_by
@@ -137,7 +137,7 @@ def _save(
             table, sheet, key, rows, carried, final=final, leaves=None if left is None else leaves
         )
         if submission.repeated:
-            return Outcome(Kind.SAVED, sheet, sheet.status, repeated=True)
+            return Outcome(OutcomeKind.SAVED, sheet, sheet.status, repeated=True)
         check_may(table, sheet, user, access.Act.SAVE)
         who = recorded_as(table, user)
         now = current_rows(sheet)
@@ -149,7 +149,7 @@ def _save(
             sheet, key, expected_version
         ):
             if now == rows and shown_leaves == leaves and sheet.status == target:
-                return Outcome(Kind.SAVED, sheet, sheet.status, repeated=True)
+                return Outcome(OutcomeKind.SAVED, sheet, sheet.status, repeated=True)
             raise SheetChangedError(sheet, now)
         if sheet.status == SheetStatus.CONFIRMED:
             before = confirmed_rows(table)
@@ -180,4 +180,4 @@ def _save(
     warning = stop_warning(len(rows), size, leaves) if final and stopped_early else None
     dropped = drop_leavers(table, leaves, new_seats(shown_leaves, leaves))
     warnings = (warning,) if warning else ()
-    return Outcome(Kind.SAVED, sheet, sheet.status, warnings, dropped=tuple(dropped))
+    return Outcome(OutcomeKind.SAVED, sheet, sheet.status, warnings, dropped=tuple(dropped))

@@ -1,4 +1,4 @@
-"""Entry at the table on a phone (``table.views``), through the Django client without
+"""Entry at the table on a phone (``sheets.phone.views``), through the Django client without
 script: plain posts and redirects, as a phone without JavaScript would use them.
 
 club-night's round 1 seats three tables of four (four deals each); ``table`` is table 1,

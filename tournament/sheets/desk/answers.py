@@ -16,10 +16,10 @@ from django.http import HttpResponse
 from django.utils.text import capfirst
 
 from tournament.kernel.http import HtmxHttpRequest, saved_redirect
-from tournament.sheets.outcome import Kind, Outcome
+from tournament.sheets.outcome import Outcome, OutcomeKind
 
 # What a page drawn again answers, by the outcome's kind.
-STATUS = {Kind.INVALID: 422, Kind.MISMATCH: 422, Kind.CHANGED: 409}
+STATUS = {OutcomeKind.INVALID: 422, OutcomeKind.MISMATCH: 422, OutcomeKind.CHANGED: 409}
 
 
 def answer(
@@ -27,7 +27,7 @@ def answer(
     outcome: Outcome,
     *,
     page: Callable[[Outcome, int], HttpResponse],
-    on_page: Collection[Kind],
+    on_page: Collection[OutcomeKind],
     back: str,
     then: str = "",
     go: Callable[[HtmxHttpRequest, str], HttpResponse] = saved_redirect,

@@ -15,13 +15,18 @@ from django.http import HttpResponse
 
 from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import Table
-from tournament.sheets.outcome import Kind, Outcome
+from tournament.sheets.outcome import Outcome, OutcomeKind
 from tournament.sheets.phone.pages import closed
 
 # What a page drawn again answers, by the outcome's kind.
-STATUS = {Kind.INVALID: 422, Kind.MISMATCH: 422, Kind.CHANGED: 409, Kind.REFUSED: 409}
+STATUS = {
+    OutcomeKind.INVALID: 422,
+    OutcomeKind.MISMATCH: 422,
+    OutcomeKind.CHANGED: 409,
+    OutcomeKind.REFUSED: 409,
+}
 # What a page that saves the sheet draws again itself; the rest is the refusal page.
-SAVES = frozenset({Kind.INVALID, Kind.CHANGED})
+SAVES = frozenset({OutcomeKind.INVALID, OutcomeKind.CHANGED})
 
 
 def answer(
@@ -30,7 +35,7 @@ def answer(
     outcome: Outcome,
     *,
     page: Callable[[Outcome, int], HttpResponse],
-    on_page: Collection[Kind] = SAVES,
+    on_page: Collection[OutcomeKind] = SAVES,
 ) -> HttpResponse:
     """The answer to an ``outcome`` of a write of ``table``'s sheet that is not saved (a
     view answers a save itself, its own way): the view's own ``page`` drawn again, with
@@ -40,4 +45,4 @@ def answer(
         return page(outcome, STATUS[outcome.kind])
     # Closed to phones: nothing this phone can do here. Refused to this phone, or a retry
     # with other numbers: the sheet may still be open to it, and the page links back.
-    return closed(request, table, outcome.refusal, reload=outcome.kind is not Kind.CLOSED)
+    return closed(request, table, outcome.refusal, reload=outcome.kind is not OutcomeKind.CLOSED)

@@ -35,7 +35,7 @@ from tournament.sheets.desk.pages import (
     table_url,
 )
 from tournament.sheets.leaves import stored_leaves
-from tournament.sheets.outcome import Kind, Outcome
+from tournament.sheets.outcome import Outcome, OutcomeKind
 from tournament.sheets.pages.forms import (
     ConfirmModeForm,
     PostedLeaves,
@@ -251,7 +251,7 @@ def _confirm_posted(
             request,
             outcome,
             page=page,
-            on_page={Kind.MISMATCH},
+            on_page={OutcomeKind.MISMATCH},
             back=f"{confirm_url}?mode={mode}",
             # A plain redirect: a refused confirmation has always been answered so.
             go=lambda _, url: redirect(url),

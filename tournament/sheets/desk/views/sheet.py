@@ -30,7 +30,7 @@ from tournament.sheets.desk.pages import (
     table_url,
 )
 from tournament.sheets.leaves import current_leaves, leave_problems, stored_leaves
-from tournament.sheets.outcome import Kind, Outcome, SheetChangedError
+from tournament.sheets.outcome import Outcome, OutcomeKind, SheetChangedError
 from tournament.sheets.pages.forms import (
     PostedLeaves,
     deal_lines,
@@ -209,7 +209,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
         # The rules and seating the save applied, which may have changed since this
         # request began (the organiser may have re-seated the table).
         held = table_for(round_, table)
-        if outcome.kind is Kind.CHANGED:
+        if outcome.kind is OutcomeKind.CHANGED:
             # Saving again from here is a deliberate choice made with both copies in view.
             context = _sheet_context(
                 request,
@@ -245,7 +245,7 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             request,
             outcome,
             page=page,
-            on_page={Kind.INVALID, Kind.CHANGED},
+            on_page={OutcomeKind.INVALID, OutcomeKind.CHANGED},
             back=table_url("scorer:sheet", table_),
             then=" Nothing was saved.",
         )

@@ -23,7 +23,7 @@ from tournament.sheets.blind import (
     shown_mismatch,
 )
 from tournament.sheets.confirming import confirm_sheet
-from tournament.sheets.outcome import Kind, Outcome
+from tournament.sheets.outcome import Outcome, OutcomeKind
 from tournament.sheets.pages.forms import (
     PostedLeaves,
     blank_row,
@@ -51,7 +51,7 @@ from tournament.sheets.status import author_name
 
 # What the re-type page draws again itself: a re-type that differs, and a confirmation
 # refused or overtaken by a change (the sheet as it now stands, the numbers unseen).
-CONFIRMS = frozenset({Kind.MISMATCH, Kind.CHANGED, Kind.REFUSED})
+CONFIRMS = frozenset({OutcomeKind.MISMATCH, OutcomeKind.CHANGED, OutcomeKind.REFUSED})
 
 
 def _confirm_context(
@@ -143,11 +143,11 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     )
 
     def page(outcome: Outcome, status: int) -> HttpResponse:
-        if outcome.kind is Kind.MISMATCH and not outcome.mismatches:
+        if outcome.kind is OutcomeKind.MISMATCH and not outcome.mismatches:
             # The players who left differ: said, nothing else shown.
             error = capfirst(str(outcome.refusal)) + "."
             context = _confirm_context(table, sheet, retyped, left, error=error)
-        elif outcome.kind is Kind.MISMATCH:
+        elif outcome.kind is OutcomeKind.MISMATCH:
             shown = shown_mismatch(outcome.mismatches)
             context = _confirm_context(
                 table,

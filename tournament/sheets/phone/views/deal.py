@@ -20,7 +20,7 @@ from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets import at_table as entry
 from tournament.sheets.checking import check_rows
 from tournament.sheets.leaves import current_leaves
-from tournament.sheets.outcome import Kind, Outcome, SheetChangedError
+from tournament.sheets.outcome import Outcome, OutcomeKind, SheetChangedError
 from tournament.sheets.pages.forms import (
     blank_row,
     expected_version,
@@ -183,7 +183,7 @@ def deal(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     )
 
     def page(outcome: Outcome, status: int) -> HttpResponse:
-        if outcome.kind is Kind.CHANGED:
+        if outcome.kind is OutcomeKind.CHANGED:
             changed = outcome.changed.sheet
             context = _deal_context(
                 table, changed, number, row, version=changed.version, conflict=outcome.changed

@@ -19,7 +19,7 @@ from tournament.models import Sheet, Table
 from tournament.sheets import at_table as entry
 from tournament.sheets.access import Act
 from tournament.sheets.leaves import current_leaves
-from tournament.sheets.outcome import Kind, Outcome
+from tournament.sheets.outcome import Outcome, OutcomeKind
 from tournament.sheets.pages.forms import (
     PostedLeaves,
     expected_version,
@@ -100,7 +100,7 @@ def left(request: HtmxHttpRequest, code: str) -> HttpResponse:
     )
 
     def page(outcome: Outcome, status: int) -> HttpResponse:
-        if outcome.kind is Kind.CHANGED:
+        if outcome.kind is OutcomeKind.CHANGED:
             changed = outcome.changed.sheet
             context = _context(table, changed, version=changed.version, changed=True)
         else:

@@ -20,7 +20,7 @@ from tournament.sheets import at_table as entry
 from tournament.sheets.authors import AtTable
 from tournament.sheets.checking import check_rows
 from tournament.sheets.leaves import current_leaves
-from tournament.sheets.outcome import Kind, Outcome, SheetChangedError
+from tournament.sheets.outcome import Outcome, OutcomeKind, SheetChangedError
 from tournament.sheets.pages.forms import expected_version, sheet_post, shown_leaves
 from tournament.sheets.pages.keep import keep_key, keep_table_key
 from tournament.sheets.pages.view_model import shown_rows
@@ -112,7 +112,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     )
 
     def page(outcome: Outcome, status: int) -> HttpResponse:
-        if outcome.kind is Kind.CHANGED:
+        if outcome.kind is OutcomeKind.CHANGED:
             context = _review_context(
                 request,
                 table,
