@@ -42,7 +42,7 @@ class Access(Enum):
     # door check-in on a tablet (tournament/door/services.py).
     DOOR = "door"
     # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
-    # logged in or not: entry at the table on a phone (tournament/table/services.py).
+    # logged in or not: entry at the table on a phone (tournament/sheets/at_table.py).
     TABLE = "table"
     # Anyone holding a pending invitation link, logged in or not: choosing the password of
     # the scorer's account it names (tournament/accounts/invitations.py).

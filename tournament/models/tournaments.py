@@ -111,7 +111,7 @@ class Tournament(Tracked):
         default=45, validators=limits.ROUND_MINUTES.validators()
     )
     # Players type their table's sheet on a phone, opened by the table code printed on
-    # the sheet (table.services); a scorer or a second phone then confirms it.
+    # the sheet (sheets.at_table); a scorer or a second phone then confirms it.
     table_entry = models.BooleanField(
         default=True,
         help_text="Each printed score sheet carries a table code: a phone at the table "
