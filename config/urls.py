@@ -2,13 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tournament.accounts.forms import AdminLoginForm
-from tournament.kernel.views import healthz
+from tournament.kernel.views import favicon, healthz
 
 # The admin pages' login refuses a user name longer than any account's, as ours does.
 admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("tournament.accounts.urls")),
     path("", include("tournament.urls")),

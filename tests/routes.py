@@ -42,7 +42,7 @@ class Access(Enum):
     # door check-in on a tablet (tournament/door/services.py).
     DOOR = "door"
     # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
-    # logged in or not: entry at the table on a phone (tournament/table/services.py).
+    # logged in or not: entry at the table on a phone (tournament/sheets/at_table.py).
     TABLE = "table"
     # Anyone holding a pending invitation link, logged in or not: choosing the password of
     # the scorer's account it names (tournament/accounts/invitations.py).
@@ -85,6 +85,8 @@ ROUTES: dict[str, Route] = {
     "web_manifest": _route(Access.ANYONE, "GET HEAD"),
     "service_worker": _route(Access.ANYONE, "GET HEAD"),
     "offline": _route(Access.ANYONE, "GET HEAD"),
+    # The site's icon at the address browsers ask for whatever a page's icon link says.
+    "favicon": _route(Access.ANYONE, "GET HEAD"),
     # django.contrib.auth.urls
     "login": _route(Access.ANYONE, None),
     "logout": _route(Access.ANYONE, None),

@@ -32,8 +32,8 @@ urlpatterns = [
     path("manage/people/", include("tournament.people.urls")),
     path("", include("tournament.series.urls")),
     path("manage/", include((organiser_urlpatterns, "organiser"))),
-    path("score/", include("tournament.sheets.urls")),
+    path("score/", include("tournament.sheets.desk.urls")),
     path("print/", include("tournament.printing.urls")),
     path("door/", include("tournament.door.urls")),
-    path("e/", include("tournament.table.urls")),
+    path("e/", include("tournament.sheets.phone.urls")),
 ]

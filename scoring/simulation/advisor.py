@@ -3,13 +3,19 @@ fairly each one picks out the strongest player, from simulated tournaments.
 
 Terms:
 
-- *format*: ``rounds`` rounds of ``rotations`` rotations each (a table plays rotations ×
-  its size deals a round).
+- *format*: ``rounds`` rounds of ``rotations`` rotations each at tables of ``split`` (a
+  table plays rotations × its size deals a round).
 - *minutes of a format*: a round lasts as long as its largest table: rotations × the
   largest table size × ``minutes_per_deal``; between two rounds ``BREAK_MINUTES`` go on
   seating and sheets. A format *fits* when its minutes are at most the time available.
-- *split*: the table sizes of every round, ``scoring.seating.splits.table_splits``'s first
-  for the sizes the organiser allows among those the rules seat (4 to 6 by default).
+- *split*: the table sizes of every round. The advisor tries the *usual split*,
+  ``scoring.seating.splits.table_splits``'s first for the sizes the organiser allows among
+  those the rules seat (4 to 6 by default), and, where the rules (and the organiser) seat
+  tables of 7 or 8 (du Coeur's rule sets), for each of those a *large split*: the players
+  at tables of it and the large sizes below it, as evenly as may be (15 players: 8 + 7;
+  20: 7 + 7 + 6, smaller tables only where the large ones cannot seat everyone). A
+  format is a split, rounds and rotations; a larger table plays more deals a rotation, so
+  its round is longer and tells skill more.
 - *skill model*: each player has a *strength*, drawn anew for each simulated tournament
   from a normal distribution of standard deviation ``SKILL_SPREAD``. A table's round is a
   number of rotations, each one rotation of the equal-skill round pool
@@ -81,11 +87,12 @@ _EULER_GAMMA = 0.5772156649
 
 
 # How much a question asks, as players × deals: the deals each player plays over every
-# format the advisor tries (each rotation of each format, at the largest table), times
-# the players. The work grows with it, at about 8 microseconds a unit on a 2-core laptop
-# (bench/advisor.py measures it): up to ``REQUEST_WORK`` (half a second) it is answered
-# in the request; up to ``TASK_WORK`` (about twelve seconds) by the task worker, with a
-# page that follows it; above that it is refused.
+# format the advisor tries (each rotation of each format, at the largest table, for each
+# split tried), times the players. The work grows with it, at about 8 microseconds a unit
+# on a 2-core laptop (bench/advisor.py measures it): up to ``REQUEST_WORK`` (half a
+# second) it is answered in the request; up to ``TASK_WORK`` (about twelve seconds) by the
+# task worker, with a page that follows it; above that it is refused (du Coeur's largest:
+# three splits and tables of eight ask three times the standard rules' work).
 REQUEST_WORK = 60_000
 TASK_WORK = 1_500_000
 
@@ -101,10 +108,11 @@ def question_work(
     """(players, deals): the size of a question as ``advise`` would work it out (the
     same checks refuse it first, in the same words)."""
     _check(players, minutes, minutes_per_deal, 0.0, 0)
-    split = _split(players, system, rule_set, sizes)
     deals = 0
-    for rotations in range(1, MAX_ROTATIONS + 1):
-        deals += _most_rounds(rotations, split, minutes, minutes_per_deal) * rotations * split[0]
+    for split in _splits(players, system, rule_set, sizes):
+        for rotations in range(1, MAX_ROTATIONS + 1):
+            most = _most_rounds(rotations, split, minutes, minutes_per_deal)
+            deals += most * rotations * split[0]
     return players, deals
 
 
@@ -133,19 +141,30 @@ class Format:
     strongest_wins: float
     strongest_top3: float
     ties_at_top: float
+    # The table sizes of every round, largest first.
+    split: tuple[int, ...] = ()
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The table sizes the split seats, smallest first."""
+        return tuple(sorted(set(self.split)))
 
     def as_data(self) -> dict[str, object]:
-        return asdict(self)
+        data = asdict(self)
+        data["split"] = list(self.split)
+        return data
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Format:
-        return cls(**data)
+    def from_data(cls, data: dict[str, Any], split: tuple[int, ...] = ()) -> Format:
+        """A format kept as ``as_data`` wrote it; one kept before formats had their own
+        split takes ``split``, the answer's only one."""
+        return cls(**{**data, "split": tuple(data.get("split") or split)})
 
 
 @dataclass(frozen=True)
 class Advice:
     """The candidates that fit, in order of minutes, and the recommended one (None when
-    no format fits the time)."""
+    no format fits the time); ``split`` is the usual split, ``splits`` every split tried."""
 
     players: int
     split: tuple[int, ...]
@@ -153,11 +172,13 @@ class Advice:
     minutes_per_deal: float
     formats: tuple[Format, ...]
     recommended: Format | None
+    splits: tuple[tuple[int, ...], ...] = ()
 
     def as_data(self) -> dict[str, object]:
         return {
             "players": self.players,
             "split": list(self.split),
+            "splits": [list(split) for split in self.splits],
             "minutes_available": self.minutes_available,
             "minutes_per_deal": self.minutes_per_deal,
             "recommended": None if self.recommended is None else self.recommended.as_data(),
@@ -168,15 +189,17 @@ class Advice:
     def from_data(cls, data: dict[str, Any]) -> Advice:
         """An answer kept as ``as_data`` wrote it (the recommended format is one of the
         formats, as when it was made)."""
-        formats = tuple(Format.from_data(each) for each in data["formats"])
+        split = tuple(data["split"])
+        formats = tuple(Format.from_data(each, split) for each in data["formats"])
         recommended = data["recommended"]
         return cls(
             players=data["players"],
-            split=tuple(data["split"]),
+            split=split,
             minutes_available=data["minutes_available"],
             minutes_per_deal=data["minutes_per_deal"],
             formats=formats,
-            recommended=None if recommended is None else Format.from_data(recommended),
+            recommended=None if recommended is None else Format.from_data(recommended, split),
+            splits=tuple(tuple(each) for each in data.get("splits") or [split]),
         )
 
 
@@ -203,31 +226,36 @@ def advise(
     import numpy as np
 
     _check(players, minutes, minutes_per_deal, spread, seed)
-    split = _split(players, system, rule_set, sizes)
+    splits = _splits(players, system, rule_set, sizes)
     formats: list[Format] = []
-    pools = {size: _pool(rule_set, system, size) for size in set(split)}
-    for rotations in range(1, MAX_ROTATIONS + 1):
-        most = _most_rounds(rotations, split, minutes, minutes_per_deal)
-        if most == 0:
-            continue
-        rng = np.random.default_rng([seed, rotations])
-        for rounds, figures in enumerate(
-            _tournaments(players, split, pools, (most, rotations), tournaments, spread, rng),
-            start=1,
-        ):
-            wins, top3, ties = figures
-            formats.append(
-                Format(
-                    rounds,
-                    rotations,
-                    format_minutes(rounds, rotations, split[0], minutes_per_deal),
-                    round(wins, 4),
-                    round(top3, 4),
-                    round(ties, 3),
+    pools = {size: _pool(rule_set, system, size) for split in splits for size in set(split)}
+    for index, split in enumerate(splits):
+        for rotations in range(1, MAX_ROTATIONS + 1):
+            most = _most_rounds(rotations, split, minutes, minutes_per_deal)
+            if most == 0:
+                continue
+            # The usual split draws as it always has: a seed's answer stays the same.
+            rng = np.random.default_rng([seed, rotations] + ([index] if index else []))
+            for rounds, figures in enumerate(
+                _tournaments(players, split, pools, (most, rotations), tournaments, spread, rng),
+                start=1,
+            ):
+                wins, top3, ties = figures
+                formats.append(
+                    Format(
+                        rounds,
+                        rotations,
+                        format_minutes(rounds, rotations, split[0], minutes_per_deal),
+                        round(wins, 4),
+                        round(top3, 4),
+                        round(ties, 3),
+                        split,
+                    )
                 )
-            )
-    formats.sort(key=lambda f: (f.minutes, f.rounds))
-    return Advice(players, split, minutes, minutes_per_deal, tuple(formats), recommend(formats))
+    formats.sort(key=lambda f: (f.minutes, f.rounds, f.split[0]))
+    return Advice(
+        players, splits[0], minutes, minutes_per_deal, tuple(formats), recommend(formats), splits
+    )
 
 
 def _check(players: int, minutes: int, minutes_per_deal: float, spread: float, seed: int) -> None:
@@ -256,19 +284,49 @@ def recommend(formats: list[Format]) -> Format | None:
         return None
     best = max(f.strongest_wins for f in formats)
     close = [f for f in formats if f.strongest_wins >= best - CLOSE_ENOUGH]
-    return min(close, key=lambda f: (f.minutes, f.rounds, -f.strongest_wins))
+    return min(close, key=lambda f: (f.minutes, f.rounds, -f.strongest_wins, f.split[:1]))
 
 
-def _split(
+# Tables larger than the usual ones, tried in splits of their own where the rules seat them.
+LARGE_TABLES = (7, 8)
+
+
+def _splits(
     players: int, system: ScoringSystem, rule_set: RuleSet, allowed: tuple[int, ...] | None
-) -> tuple[int, ...]:
+) -> tuple[tuple[int, ...], ...]:
+    """The usual split, then a large split for each of 7 and 8 the rules (and ``allowed``,
+    when given) seat (``large_split``)."""
     rule_sizes = allowed_sizes(system, rule_set)
     wanted = DEFAULT_SIZES if allowed is None else allowed
     sizes = tuple(size for size in wanted if size in rule_sizes) or rule_sizes
     try:
-        return table_splits(players, sizes, limit=1, rule_sizes=rule_sizes)[0]
+        usual = table_splits(players, sizes, limit=1, rule_sizes=rule_sizes)[0]
     except UserError as error:
         raise AdvisorError(f"Players: {error}") from None
+    splits = [usual]
+    reach = rule_sizes if allowed is None else tuple(s for s in allowed if s in rule_sizes)
+    for large in LARGE_TABLES:
+        if large in reach:
+            split = large_split(players, large, reach)
+            if split is not None and split not in splits:
+                splits.append(split)
+    return tuple(splits)
+
+
+def large_split(players: int, large: int, sizes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The players at tables of ``large`` and the large sizes below it among ``sizes``
+    (7 and 8: 15 players at 8 + 7), as evenly as may be and in the fewest tables; smaller
+    tables (6, then 5, then 4) only when the large ones cannot seat everyone. None when
+    no such split has a table of 7 or more."""
+    usable = sorted(size for size in sizes if DEFAULT_SIZES[0] <= size <= large)
+    for smallest in sorted((size for size in usable if size <= LARGE_TABLES[0]), reverse=True):
+        allowed = {size for size in usable if size >= smallest}
+        for tables in range(-(-players // large), players // smallest + 1):
+            each, extra = divmod(players, tables)
+            if each in allowed and (extra == 0 or each + 1 in allowed):
+                split = (each + 1,) * extra + (each,) * (tables - extra)
+                return split if split[0] >= LARGE_TABLES[0] else None
+    return None
 
 
 @lru_cache(maxsize=32)

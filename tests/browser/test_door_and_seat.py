@@ -145,3 +145,32 @@ def test_the_door_runs_under_the_content_security_policy(new_page, seated_round)
     expect(page.get_by_role("status")).to_contain_text("you are checked in")
     assert page.locator("head style").count() == 0
     assert violations == []
+
+
+def test_after_a_check_in_the_door_goes_back_to_the_search_by_itself(
+    new_page, seated_round, screenshot_dir
+):
+    """The next arrival finds the search, not the last one's Undo: the panel goes back
+    after as long as the server lets this tablet undo (``door.UNDO_SECONDS``)."""
+    tournament = seated_round.tournament
+    Round.objects.filter(pk=seated_round.pk).update(started=False)
+    player = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    page = new_page(viewport=TABLET)
+    page.clock.install()
+    page.goto(reverse("door:tablet", args=[tournament.slug, door.door_token(tournament)]))
+    page.get_by_label("Your name").fill(player.name)
+    page.clock.run_for(400)  # the search's pause after typing
+    page.get_by_role("button", name=player.name).click()
+    status = page.get_by_role("status")
+    expect(status).to_contain_text(f"{player.name}, you are checked in.")
+    expect(status).to_contain_text("goes back to the search by itself in 20 seconds")
+    page.screenshot(path=screenshot_dir("seats") / "door-checked-in-returns.png")
+    page.clock.run_for((door.UNDO_SECONDS - 1) * 1000)
+    expect(page.get_by_role("button", name="Undo — that is not me")).to_be_visible()
+    page.clock.run_for(2000)
+    expect(page.get_by_label("Your name")).to_be_visible()
+    expect(page.get_by_label("Your name")).to_have_value("")
+    expect(page.get_by_role("button", name="Undo — that is not me")).to_have_count(0)
+    assert page.evaluate("new URL(location.href).search") == ""
+    # The door has its icon.
+    assert page.locator('head link[rel="icon"]').get_attribute("href").endswith("favicon.svg")

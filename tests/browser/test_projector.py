@@ -2,10 +2,12 @@
 round is played, the standings within seconds of the release, with no reload; the clock
 agrees with the server's whatever the screen's own clock says, and says when time is up.
 Sixty players fit one 1920×1080 screen, seated or in the standings, in columns with
-nothing to scroll; a player not scored yet shows "–", not 0.
+nothing to scroll; a player not scored yet shows "–", not 0. Every name is whole (its
+text's box inside its cell's, on one line up to 30 characters) in type at least as large
+as the room needs, 23 or 60 players, at 1920×1080 and 1366×768, on both boards.
 
 Screenshots go to artifacts/screenshots/projector-room/, projector-clock/,
-projector-sixty-seating/ and projector-sixty-standings/.
+projector-sixty-seating/, projector-sixty-standings/ and projector-type-PLAYERS-BOARD/.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.factories import played_tournament
-from tournament.models import Deal, Round, Sheet, SheetStatus
+from tournament.models import Deal, Player, Round, Sheet, SheetStatus
+from tournament.public.results import public_results
 from tournament.rounds import clock
 from tournament.rounds import services as rounds
 from tournament.shared.public_changes import mark_changed
@@ -193,3 +196,94 @@ def test_sixty_players_standings_fit_one_screen(new_page, sixty_seated, screensh
     phone.goto(f"/t/{slug}/projector/")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     phone.screenshot(path=shots / "04-standings-360.png")
+
+
+# The least size of a name's type, by players and screen, read from the back of a room.
+LEAST_TYPE = {
+    (23, 1920): 28,
+    (23, 1366): 20,
+    (60, 1920): 20,
+    (60, 1366): 14,
+}
+SCREENS = {1920: PROJECTOR, 1366: LAPTOP}
+# A name of 30 characters (one line) and one longer (two lines at most); the leader's is
+# the longer, so that its "Leader" mark sits beside a name that wraps.
+THIRTY = "Bartholomew St John Penhallows"
+LONGER = "Katherine Marlowe-Featherstonehaugh"
+
+NAMES_ON_SCREEN = """() => [...document.querySelectorAll('.board-page.current .who')].map(who => {
+  const cell = who.closest('td');
+  const box = cell.getBoundingClientRect();
+  const style = getComputedStyle(cell);
+  const rects = [...who.getClientRects()];
+  return {
+    text: who.textContent,
+    size: parseFloat(getComputedStyle(who).fontSize),
+    lines: new Set(rects.map(r => Math.round(r.top))).size,
+    inside: rects.every(r => r.left >= box.left + parseFloat(style.paddingLeft) - 0.5
+      && r.right <= box.right - parseFloat(style.paddingRight) + 0.5
+      && r.top >= box.top && r.bottom <= box.bottom + 0.5),
+    ellipsis: getComputedStyle(cell).textOverflow === 'ellipsis',
+  };
+})"""
+
+
+def room_of(players: int, *, seating: bool):
+    """``players`` in round 2 of 3: being played (the seating board) or released (the
+    standings board), two of them with long names, the leader one of them."""
+    tournament = played_tournament(players=players, rounds=2, planned_rounds=3)
+    leader = public_results(tournament).tournament_standings(tournament).standings.rows[0]
+    Player.objects.filter(tournament=tournament, name=leader.name).update(name=LONGER)
+    other = Player.objects.filter(tournament=tournament).exclude(name=LONGER).first()
+    Player.objects.filter(pk=other.pk).update(name=THIRTY)
+    if seating:
+        Round.objects.filter(tournament=tournament, number=2).update(released=False)
+        clock.start_clock(Round.objects.get(tournament=tournament, number=2))
+    mark_changed(tournament.pk)
+    return tournament
+
+
+@pytest.mark.usefixtures("_backs_up")
+@pytest.mark.parametrize("players", [23, 60])
+@pytest.mark.parametrize("seating", [True, False], ids=["seating", "standings"])
+def test_every_name_is_whole_in_type_as_large_as_the_screen_allows(
+    new_page, screenshot_dir, players, seating
+):
+    board = "seating" if seating else "standings"
+    shots = screenshot_dir(f"projector-type-{players}-{board}")
+    tournament = room_of(players, seating=seating)
+    for width, viewport in SCREENS.items():
+        screen = new_page(viewport=viewport)
+        screen.goto(f"/t/{tournament.slug}/projector/")
+        expect(screen.locator("#board")).to_have_class(re.compile(r"\bfitted\b"))
+        screen.screenshot(path=shots / f"{width}.png")
+        assert_on_one_screen(screen, viewport)
+        names = screen.evaluate(NAMES_ON_SCREEN)
+        assert len(names) == players
+        for name in names:
+            assert name["inside"], (width, name)
+            assert not name["ellipsis"], name
+            assert name["lines"] <= (1 if len(name["text"]) <= 30 else 2), (width, name)
+            assert name["size"] >= LEAST_TYPE[players, width], (width, name)
+        assert {THIRTY, LONGER} <= {name["text"] for name in names}
+        # The board fills the screen: its last row ends in the screen's last fifth.
+        bottom = screen.evaluate(
+            "Math.max(...[...document.querySelectorAll('.board-page.current tr')]"
+            ".map(row => row.getBoundingClientRect().bottom))"
+        )
+        assert bottom > viewport["height"] * 0.8, (width, bottom)
+        if seating:
+            sizes = screen.evaluate(
+                """() => {
+                  const size = el => parseFloat(getComputedStyle(el).fontSize);
+                  const row = document.querySelector('.board-page.current tbody tr');
+                  return {
+                    table: size(row.querySelector('.table-no')),
+                    others: [...document.querySelectorAll('.board-page.current th, .board-page.current td:not(.table-no)')].map(size),
+                  };
+                }"""
+            )
+            assert sizes["table"] > max(sizes["others"]), sizes
+        else:
+            leader = screen.locator(".board-page.current td.name").filter(has_text=LONGER)
+            expect(leader.locator(".honour")).to_have_text("Leader")

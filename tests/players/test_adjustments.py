@@ -215,6 +215,11 @@ def test_the_organiser_records_a_penalty_from_the_player_page(played, organiser_
     page = organiser_client.get(response.url).content.decode()
     assert "Recorded a penalty of −2 (misdeal)" in page
     assert "given by olive" in page
+    organiser_client.post(
+        add_url(played, player), {"round": "2", "points": "3", "reason": "dispute settled"}
+    )
+    page = organiser_client.get(response.url).content.decode()
+    assert "Recorded an award of +3 (dispute settled)" in page
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,7 @@ def deal_rows(page):
     body = re.search(r'<table class="standings deals">.*?<tbody>(.*?)</tbody>', page, re.S)[1]
     return re.findall(
         r'<tr[^>]*><td class="num">(\d+)</td>.*?<td class="col-last-in">(.*?)</td>'
-        r'<td class="num">(-?\d+)</td></tr>',
+        r'<td class="num">([-−]?\d+)</td></tr>',
         body,
     )
 
@@ -48,7 +48,7 @@ def test_each_deal_says_where_the_player_lay_down(client, released):
     assert deal_rows(page) == [
         ("1", "out 3rd", "1"),
         ("2", "last in", "4"),
-        ("3", "out 1st", "-3"),
+        ("3", "out 1st", "−3"),
         ("4", "out 3rd", "1"),
     ]
     assert "round total <strong>3</strong>" in page

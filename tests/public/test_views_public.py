@@ -75,13 +75,14 @@ def standings_points_and_deals(html, name):
 
 
 def shown_number(text):
-    return None if text == "–" else int(text)
+    return None if text == "–" else int(text.replace("−", "-"))
 
 
 def projector_points(html, name):
     found = re.search(
-        rf"<td class=\"name\">{re.escape(name)}(?: <span class=\"[^\"]*\">[^<]*</span>)*</td>\s*"
-        r'<td class="num">(-?\d+|–)</td>',
+        rf"<td class=\"name\"><span class=\"who\">{re.escape(name)}</span>"
+        r'(?: <span class="[^"]*">[^<]*</span>)*</td>\s*'
+        r'<td class="num">([-−]?\d+|–)</td>',
         html,
     )
     assert found, name
@@ -529,8 +530,11 @@ def test_projector_labels_the_winner_and_runners_up_in_words(client, make_played
     labels = [
         re.search(r'<span class="honour[^"]*">([^<]+)</span>', row).group(1) for row in podium
     ]
-    assert labels[0] == "Winner"
-    assert set(labels[1:]) == {"Runner-up"}
+    # Places: Winner, Runner-up, Third (a place shared gives each the same word).
+    places = {1: "Winner", 2: "Runner-up", 3: "Third"}
+    ranks = re.findall(r'<tr class="podium">\s*<td class="rank">=?(\d+)</td>', html)
+    assert labels == [places[int(rank)] for rank in ranks]
+    assert "Third" in labels
 
 
 def test_final_page_shows_each_players_deals(client, make_played):

@@ -8,10 +8,12 @@ import pytest
 from scoring.rulesets import DU_COEUR, STANDARD
 from scoring.simulation.advisor import (
     BREAK_MINUTES,
+    Advice,
     AdvisorError,
     Format,
     advise,
     format_minutes,
+    large_split,
     recommend,
 )
 from scoring.systems import ScoringSystem
@@ -136,3 +138,47 @@ def test_a_question_that_cannot_be_answered_is_refused_naming_the_input(
 def test_a_negative_seed_is_refused_in_words():
     with pytest.raises(AdvisorError, match="Seed: -1 must be 0 or more"):
         advise(20, 60, WA, STANDARD, seed=-1, tournaments=10)
+
+
+@pytest.mark.parametrize(
+    ("players", "large", "split"),
+    [
+        (15, 8, (8, 7)),
+        (16, 8, (8, 8)),
+        (23, 8, (8, 8, 7)),
+        (20, 7, (7, 7, 6)),
+        (40, 8, (8, 8, 8, 8, 8)),
+        (13, 7, (7, 6)),
+        (8, 8, (8,)),
+        (5, 8, None),
+        (23, 7, None),
+    ],
+)
+def test_a_large_split_seats_the_players_at_the_large_tables_evenly(players, large, split):
+    assert large_split(players, large, (3, 4, 5, 6, 7, 8)) == split
+
+
+def test_du_coeur_is_advised_at_tables_of_seven_and_eight_as_well():
+    advice = advise(15, 150, WA, DU_COEUR, tournaments=50)
+    assert advice.splits == ((5, 5, 5), (8, 7))
+    assert {f.split for f in advice.formats} == {(5, 5, 5), (8, 7)}
+    # Eight deals a rotation at the table of eight: 24 minutes, not 15.
+    one = {f.split: f.minutes for f in advice.formats if (f.rounds, f.rotations) == (1, 1)}
+    assert one == {(5, 5, 5): 15, (8, 7): 24}
+    # Caidis scoring seats up to five whatever the rule set: no large tables.
+    caidis = advise(15, 150, ScoringSystem.CAIDIS, DU_COEUR, tournaments=20)
+    assert caidis.splits == ((5, 5, 5),)
+    # The organiser's own sizes bound it: tables of up to 7 allowed, no eights.
+    sevens = advise(20, 150, WA, DU_COEUR, tournaments=20, sizes=(4, 5, 6, 7))
+    assert sevens.splits == ((5, 5, 5, 5), (7, 7, 6))
+
+
+def test_an_answer_kept_before_formats_had_their_split_reads_as_the_usual_one():
+    kept = advise(12, 60, WA, STANDARD, tournaments=20).as_data()
+    for each in [kept["recommended"], *kept["formats"]]:
+        del each["split"]
+    del kept["splits"]
+    again = Advice.from_data(kept)
+    assert again.splits == (tuple(kept["split"]),)
+    assert all(f.split == again.split for f in again.formats)
+    assert again.recommended in again.formats

@@ -3,6 +3,7 @@
 import html
 import io
 import json
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -10,7 +11,15 @@ from django.urls import reverse
 
 from tournament.models import Player
 
-KEYS = {"rounds", "rotations", "minutes", "strongest_wins", "strongest_top3", "ties_at_top"}
+KEYS = {
+    "rounds",
+    "rotations",
+    "minutes",
+    "strongest_wins",
+    "strongest_top3",
+    "ties_at_top",
+    "split",
+}
 
 
 def _advise(*args):
@@ -142,3 +151,69 @@ def test_the_new_tournament_and_settings_pages_link_to_the_advisor(organiser_cli
 def test_an_address_no_tournament_can_have_is_not_found_not_an_error(organiser_client):
     response = organiser_client.get(reverse("organiser:advisor"), {"tournament": "a\x00b"})
     assert response.status_code == 404
+
+
+def use_link(page: str, label: str = "Use this format") -> str:
+    return html.unescape(re.search(rf'href="([^"]*)">{re.escape(label)}', page).group(1))
+
+
+def test_use_this_format_fills_the_new_tournament_with_the_answer(organiser_client, db):
+    """du Coeur seats up to eight: 15 players at 8 + 7 win the strongest more deals a
+    round, and the new tournament opens with that format, its tables of 7 and 8 ticked."""
+    page = organiser_client.get(
+        ADVISOR, {"players": "15", "minutes": "150", "rule_set": "du-coeur"}
+    ).content.decode()
+    assert "15 players at tables of 5 + 5 + 5 or 8 + 7" in page
+    assert "<td>8+7</td>" in page
+    assert "within 3 percentage points of it" in page
+    recommended = re.search(
+        r"Recommended: (\d+) rounds? of (\d+) rotations? at tables of ([\d +]+)<", page
+    )
+    rounds, rotations, split = recommended.groups()
+    use = use_link(page)
+    assert use.startswith(reverse("organiser:create") + "?")
+    form = organiser_client.get(use).content.decode()
+    assert "The format advisor's answer is filled in below" in form
+    assert re.search(rf'name="planned_rounds" value="{rounds}"', form)
+    assert re.search(rf'name="rotations_per_round" value="{rotations}"', form)
+    assert re.search(r'<option value="du-coeur" selected>', form)
+    # At 150 minutes the tables of 8 and 7 give the strongest the best chance (seed 0).
+    assert split == "8 + 7"
+    ticked = re.findall(r'name="table_sizes" value="(\d)"[^>]*checked', form)
+    assert ticked == ["7", "8"]
+
+
+def test_every_format_listed_can_be_used(organiser_client, db):
+    page = organiser_client.get(
+        ADVISOR, {"players": "15", "minutes": "60", "rule_set": "du-coeur"}
+    ).content.decode()
+    links = [html.unescape(link) for link in re.findall(r'href="([^"]*)" aria-label="Use ', page)]
+    assert len(links) == page.count("<tr") - 1
+    large = [link for link in links if "table_sizes=7&table_sizes=8" in link]
+    assert large
+    assert all("rule_set=du-coeur" in link for link in links)
+
+
+def test_the_standard_rules_never_advise_tables_of_seven(organiser_client, db):
+    page = organiser_client.get(ADVISOR, {"players": "15", "minutes": "150"}).content.decode()
+    assert "15 players at tables of 5 + 5 + 5, every round" in page
+    assert "8+7" not in page
+
+
+def test_a_tournaments_settings_take_the_format_from_the_advisor(organiser_client, tournament):
+    page = organiser_client.get(ADVISOR, {"tournament": tournament.slug}).content.decode()
+    use = use_link(page, f"Use it in {tournament.name}")
+    assert use.startswith(reverse("organiser:edit", args=[tournament.slug]) + "?")
+    rounds = re.search(r"planned_rounds=(\d+)", use).group(1)
+    form = organiser_client.get(use).content.decode()
+    assert "The format advisor's answer is filled in below" in form
+    assert re.search(rf'name="planned_rounds" value="{rounds}"', form)
+
+
+def test_a_bad_format_link_fills_nothing_wrong_and_never_fails(organiser_client, db):
+    query = "?planned_rounds=lots&table_sizes=x&table_sizes=9&scoring=nope"
+    response = organiser_client.get(reverse("organiser:create") + query)
+    assert response.status_code == 200
+    form = response.content.decode()
+    assert 'name="planned_rounds" value="lots"' in form
+    assert not re.search(r'name="table_sizes" value="\d"[^>]*checked', form)

@@ -2,6 +2,7 @@
 seats, the numbers it is checked against, and re-scoring what is recorded."""
 
 import html
+import re
 
 import pytest
 from django.urls import reverse
@@ -71,7 +72,12 @@ def test_du_coeur_seats_seven_and_eight_and_the_standard_table_does_not(
 def test_caidis_seats_three_to_five(organiser_client, tournament):
     response = _post_settings(organiser_client, tournament, scoring="caidis")
     assert response.status_code == 200
-    assert "Tables of 6 are not played under" in html.unescape(response.content.decode())
+    page = html.unescape(response.content.decode())
+    # The refusal names the size it refuses and the sizes the rules seat.
+    assert (
+        "Tables of 6 are not played under Willughby and Parlett's table (3 to 6) with "
+        "Compendium Caidis (stakes paid on lying down): it seats 3 to 5." in page
+    )
     response = _post_settings(organiser_client, tournament, scoring="caidis", table_sizes=["4"])
     assert response.status_code == 302
     tournament.refresh_from_db()
@@ -133,6 +139,13 @@ def test_the_rules_page_shows_the_numbers_and_says_what_is_not_zero_sum(
     assert "Justin du Coeur" in page
     assert "Tables of 8, classic stakes: not zero-sum" in page
     assert "Tables of 5, classic stakes: zero-sum" in page
+    # The table of eight's break-even, 5, is odd: said in words, not only "(odd)".
+    assert '5 <span class="muted">(odd: see below)</span>' in page
+    assert (
+        "The break-even, 5, is odd: cards are won in pairs, so nobody ends a deal on "
+        "exactly 5; 6 cards win one stake and 4 lose one" in page
+    )
+    assert page.count("is odd:") == 1
 
 
 def test_house_rules_with_numbers_that_do_not_deal_52_are_refused_by_size(
@@ -186,7 +199,7 @@ def test_house_rules_with_numbers_that_do_not_deal_52_are_refused_by_size(
         ),
         pytest.param(
             {"plays_7": ["", "on"]},
-            ["Tables of 7: Tables of 7 is given more than once; give it once."],
+            ["Tables of 7 is given more than once; give it once."],
             id="a-size-not-played-twice",
         ),
     ],
@@ -201,6 +214,8 @@ def test_the_rules_form_takes_the_sizes_3_to_8_each_once(
     page = html.unescape(response.content.decode())
     for each in said:
         assert each in page
+    # Each message names its box once ("Tables of 7: Tables of 7 …" would say it twice).
+    assert not re.search(r"(Tables of \d): \1", page)
     tournament.refresh_from_db()
     assert (tournament.rule_set, tournament.house_rules) == ("standard", None)
 
@@ -254,3 +269,50 @@ def test_caidis_is_refused_while_a_sheet_awaiting_confirmation_has_no_order(
     )
     tournament.refresh_from_db()
     assert tournament.scoring == "winner-advantage"
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "scoring", "sizes", "words"),
+    [
+        (
+            "standard",
+            "winner-advantage",
+            [4, 5, 6],
+            "Mixed tables (5s, with 4s or 6s absorbing the remainder)",
+        ),
+        (
+            "du-coeur",
+            "winner-advantage",
+            [4, 5, 6, 7, 8],
+            "Mixed tables (5s, with 4s, 6s, 7s or 8s absorbing the remainder)",
+        ),
+        (
+            "du-coeur",
+            "winner-advantage",
+            [5, 7, 8],
+            "Mixed tables (5s, with 7s or 8s absorbing the remainder)",
+        ),
+        ("du-coeur", "winner-advantage", [7, 8], "Mixed tables of 7 or 8"),
+        ("standard", "winner-advantage", [5], "Tables of five"),
+        # Caidis seats up to five, whatever sizes are kept from before.
+        (
+            "du-coeur",
+            "caidis",
+            [4, 5, 6, 7, 8],
+            "Mixed tables (5s, with 4s absorbing the remainder)",
+        ),
+    ],
+)
+def test_the_table_policy_is_said_from_the_sizes_really_seated(rule_set, scoring, sizes, words):
+    tournament = Tournament(rule_set=rule_set, scoring=scoring, table_sizes=sizes)
+    assert tournament.table_policy_words == words
+
+
+def test_the_overview_says_the_tables_of_a_du_coeur_evening(organiser_client, tournament):
+    response = _post_settings(
+        organiser_client, tournament, rule_set="du-coeur", table_sizes=["4", "6", "7", "8"]
+    )
+    assert response.status_code == 302
+    page = html.unescape(organiser_client.get(url("dashboard", tournament)).content.decode())
+    assert "Mixed tables (5s, with 4s, 6s, 7s or 8s absorbing the remainder)" in page
+    assert "with 4s or 6s absorbing" not in page

@@ -62,8 +62,11 @@ QUERY_MAX = 100
 # Letters (or digits) a search needs: one letter lists half the room.
 LETTERS_MIN = 2
 # Undo is for the tap just made by mistake ("that is not me"), seen on the panel that
-# the tap brought up; later, the organiser checks a player out at the desk.
-UNDO_MINUTES = 10
+# the tap brought up, which returns to the search by itself after as long
+# (static/js/door.js): the next arrival never finds the last one's Undo. Later, the
+# organiser checks a player out at the desk.
+UNDO_SECONDS = 20
+TOO_LATE = "Too late to undo here — ask at the desk"
 # The salt of every door address and tap key: a constant, not this module's path. Changed,
 # it would end every open door's address at the upgrade.
 _SALT = "tournament.services.door"
@@ -327,8 +330,8 @@ class Arrival:
     """What the door says after a tap: the player, what happened, and where they sit."""
 
     player: ArrivingPlayer
-    # "checked_in", "already", "dropped", "undone", or "kept": Undo left them checked
-    # in (``kept`` says why).
+    # "checked_in", "already", "dropped", "undone", "too_late" (Undo came after
+    # ``UNDO_SECONDS``) or "kept": Undo left them checked in (``kept`` says why).
     outcome: str
     round_number: int | None
     placement: room.Placement | None
@@ -438,23 +441,20 @@ def check_in(at: AtDoor, key: object) -> Arrival:
 def undo_check_in(at: AtDoor, key: object, checked_in_here: Mapping[int, datetime]) -> Arrival:
     """Take back the door's own check-in of the player, back to "not checked in":
     ``checked_in_here`` holds the players this tablet checked in and when. A player it did
-    not check in, or not in the last ``UNDO_MINUTES``, whose name was tapped at the door
-    since, or seated in a round being played, stays checked in ("kept"), and the door
-    says why."""
+    not check in stays checked in ("kept"), and so does one it checked in more than
+    ``UNDO_SECONDS`` ago ("too_late"), whose name was tapped at the door since, or seated
+    in a round being played ("kept"); the door says why."""
     with transaction.atomic():
         player = _arriving(at, key, lock=True)
         if not player.checked_in:
             return _arrival(at, player, "undone")
-        since = timezone.now() - timedelta(minutes=UNDO_MINUTES)
         when = checked_in_here.get(player.pk)
-        if when is None or when < since:
+        if when is None:
             return _arrival(
-                at,
-                player,
-                "kept",
-                kept="the door can only undo a check-in it made in the last "
-                f"{UNDO_MINUTES} minutes",
+                at, player, "kept", kept="this tablet did not check them in: ask at the desk"
             )
+        if when < timezone.now() - timedelta(seconds=UNDO_SECONDS):
+            return _arrival(at, player, "too_late")
         if _tapped_since(player, when):
             return _arrival(
                 at, player, "kept", kept="their name was tapped at the door again since"

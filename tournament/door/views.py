@@ -123,12 +123,14 @@ def hand_over(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 # The players this tablet checked in, and when: {player id: ISO time}.
 _CHECKED_IN = "door_checked_in"
+_REMEMBERED_MINUTES = 10
 
 
 def _checked_in_here(request: HtmxHttpRequest) -> dict[int, datetime]:
-    """The door's own recent check-ins from this tablet (older ones are forgotten: Undo
-    no longer takes them back)."""
-    since = timezone.now() - timedelta(minutes=door_service.UNDO_MINUTES)
+    """The door's own check-ins from this tablet in the last ten minutes (older ones
+    are forgotten). Undo takes back only those of the last ``UNDO_SECONDS``; the rest
+    are kept so that a late Undo says it is too late."""
+    since = timezone.now() - timedelta(minutes=_REMEMBERED_MINUTES)
     recent: dict[int, datetime] = {}
     for pk, when in (request.session.get(_CHECKED_IN) or {}).items():
         try:
@@ -159,6 +161,8 @@ def _door_page(
         "tournament": at.tournament,
         "token": at.door.token,
         "as_typed": door_service.names_as_typed(at.tournament),
+        "return_after": door_service.UNDO_SECONDS,
+        "too_late": door_service.TOO_LATE,
         **context,
     }
     if wants_fragment(request):

@@ -1,7 +1,9 @@
 import logging
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.templatetags.static import static
+from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -38,3 +40,13 @@ def healthz(request: HttpRequest) -> HttpResponse:
         if queue is not None:
             lines.append(queue.line)
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for whatever a page's icon link says (and
+    the door's tablet, bookmarks, feed readers): the site's icon, not a 404. A redirect to
+    the static PNG, whose hashed name changes with the icon, kept for a day."""
+    response = HttpResponseRedirect(static("icons/icon-192.png"))
+    patch_cache_control(response, public=True, max_age=60 * 60 * 24)
+    return response

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.errors import UserError
-from scoring.rulesets import HOUSE, RULE_SETS, STANDARD, RuleSet, house_rules
+from scoring.rulesets import HOUSE, RULE_SETS, STANDARD, RuleSet, house_rules, sizes_text
 from scoring.systems import ScoringSystem, allowed_sizes
 from scoring.tiebreaks import DEFAULT_TIEBREAKS
 from tournament.kernel import limits
@@ -111,7 +111,7 @@ class Tournament(Tracked):
         default=45, validators=limits.ROUND_MINUTES.validators()
     )
     # Players type their table's sheet on a phone, opened by the table code printed on
-    # the sheet (table.services); a scorer or a second phone then confirms it.
+    # the sheet (sheets.at_table); a scorer or a second phone then confirms it.
     table_entry = models.BooleanField(
         default=True,
         help_text="Each printed score sheet carries a table code: a phone at the table "
@@ -206,3 +206,22 @@ class Tournament(Tracked):
     def sizes_allowed(self) -> tuple[int, ...]:
         """The table sizes the rule set and the scoring system allow."""
         return allowed_sizes(self.scoring_system, self.rules)
+
+    @property
+    def table_policy_words(self) -> str:
+        """The table policy said from the sizes really seated: "Mixed tables (5s, with 4s,
+        6s, 7s or 8s absorbing the remainder)" for du Coeur's tables up to eight, "Mixed
+        tables of 7 and 8" without fives; the byes policy as its choice says."""
+        if self.table_policy != TablePolicy.MIXED:
+            return str(self.get_table_policy_display())
+        allowed = self.sizes_allowed
+        sizes = sorted(size for size in self.table_sizes if size in allowed)
+        if not sizes:
+            return str(self.get_table_policy_display())
+        if 5 not in sizes:
+            return f"Mixed tables of {sizes_text(sizes)}"
+        others = [f"{size}s" for size in sizes if size != 5]
+        if not others:
+            return "Tables of five"
+        told = others[0] if len(others) == 1 else ", ".join(others[:-1]) + f" or {others[-1]}"
+        return f"Mixed tables (5s, with {told} absorbing the remainder)"

@@ -17,8 +17,10 @@ screen, or whose rows would need too small a type to fit, is cut into pages. Row
 shared evenly between the pages and between the columns of a page (61 rows: 31 and 30,
 never 60 and 1). The type size is worked out here for a 16:9 screen (``size``, in tenths
 of a screen unit, static/css/projector.css's ``--u``): as large as lets the fullest
-column fit the screen's height and each column its width. The page shows one page at a
-time (static/js/projector.js turns them, a reload does without JavaScript).
+column fit the screen's height and each column its width. This is the layout without
+JavaScript; static/js/projector.js measures the real screen and lays the page shown out
+again (one to four columns, the largest type at which every name is whole). The page
+shows one page at a time (projector.js turns them, a reload does without JavaScript).
 
 *Unscored*: on the standings board, a player whose table has no confirmed result yet in
 a released round, or with no result at all, shows "–" for points and totals, not 0;
@@ -34,11 +36,13 @@ from typing import Any
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, standings_columns
+from tournament.kernel.numbers import shown
 from tournament.models import Tournament
 from tournament.public import room
 from tournament.public.results import public_results
 from tournament.rounds.clock import clock_state
 from tournament.shared.derived import PlayerChances, percent
+from tournament.shared.results import PLACES
 
 # The most rows one screen shows, and in how many columns at most.
 MOST = 60
@@ -53,7 +57,7 @@ HEIGHT = 74.0
 WIDTH = 167.0
 GAP = 3.6
 # A row and a column's header row in ems of the board's type.
-ROW_EMS = 1.55
+ROW_EMS = 1.3
 HEAD_EMS = 2.3
 # Type sizes, in tenths of a unit: the largest (as for twelve rows on a screen), the
 # smallest before a board takes another page, and the least a board takes fewer columns
@@ -64,8 +68,8 @@ READABLE = 28
 # Each board's fixed columns in ems (projector.css's widths, padding included), and the
 # least the name keeps.
 NAME_EMS = 8.5
-SEATING_EMS = 3.2 + 2.8 + 6.6
-RANK_EMS, POINTS_EMS, TIEBREAK_EMS, CHANCES_EMS = 2.2, 3.0, 2.4, 6.2
+SEATING_EMS = 2.9 + 2.2 + 4.4
+RANK_EMS, POINTS_EMS, TIEBREAK_EMS, CHANCES_EMS = 2.6, 3.0, 2.4, 6.2
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ def _seating_board(seating: room.SeatedRound) -> dict[str, Any]:
             "name": p.player.name,
             "table": p.table.number,
             "seat": p.player.position,
-            "deals": room.deals_in_words(p.deals_in_turn),
+            "deals": room.turn_in_words(p.deals_in_turn),
             "first": p.deals_in_turn == 1,
         }
         for p in seating.placements()
@@ -163,7 +167,7 @@ class BoardRow:
     row: StandingRow
     club: str
     cells: list[tuple[Any, bool]]  # (value, decided)
-    honour: str  # "Leader", "Winner", "Runner-up" or ""
+    honour: str  # "Leader", "Winner", "Runner-up", "Third" or ""
     # "31 % · 78 %": the chance of winning and of the top three, while chances are shown.
     chances: str = ""
 
@@ -223,7 +227,7 @@ def _cells(
             cells.append(("–", False))
             continue
         value = column.figure(row.tally)
-        cells.append(("–" if value is None else value, column.name == decided))
+        cells.append(("–" if value is None else shown(value), column.name == decided))
     return cells
 
 
@@ -239,5 +243,5 @@ def _honour(row: StandingRow, progress: room.Progress) -> str:
     if not progress.started:
         return ""
     if progress.final:
-        return {1: "Winner", 2: "Runner-up", 3: "Runner-up"}.get(row.rank or 0, "")
+        return PLACES.get(row.rank or 0, "")
     return "Leader" if row.rank == 1 else ""

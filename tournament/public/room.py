@@ -191,11 +191,15 @@ def progress(tournament: Tournament, released_numbers: list[int] | tuple[int, ..
 _TURNS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
+def turn_in_words(position: int) -> str:
+    """ "first", "second", … for the player in seat ``position``: seat 1 deals the
+    round's first deal, and the deal passes round the table in seat order."""
+    return _TURNS[position - 1] if 1 <= position <= len(_TURNS) else f"{position}th"
+
+
 def deals_in_words(position: int) -> str:
-    """ "deals first", "deals second", … for the player in seat ``position``: seat 1
-    deals the round's first deal, and the deal passes round the table in seat order."""
-    turn = _TURNS[position - 1] if 1 <= position <= len(_TURNS) else f"{position}th"
-    return f"deals {turn}"
+    """ "deals first", "deals second", … (``turn_in_words``)."""
+    return f"deals {turn_in_words(position)}"
 
 
 def seated_round_number(tournament: Tournament) -> int | None:

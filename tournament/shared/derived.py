@@ -32,6 +32,7 @@ from django.core.cache import cache
 from scoring.standings import StandingRow, Standings
 from scoring.systems import ScoringSystem
 from scoring.tiebreaks import Adjusted, Tally
+from tournament.kernel.numbers import shown
 from tournament.models import DerivedView, PodiumChances, Tournament
 from tournament.shared.chances import (
     ChancesView,
@@ -149,10 +150,10 @@ class PlayerStanding:
         if self.waits:
             if not self.row.has_result:
                 return ""
-            return f"{points} {noun} from rounds with a result"
+            return f"{shown(points)} {noun} from rounds with a result"
         if not self.row.has_result:
             return ""
-        return f"{points} {noun}"
+        return f"{shown(points)} {noun}"
 
 
 @dataclass(frozen=True)

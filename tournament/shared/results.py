@@ -73,6 +73,10 @@ def missing_in_words(incomplete: tuple[IncompleteTable, ...]) -> list[str]:
     return sentences
 
 
+# The words of the first three places, once the standings are final.
+PLACES = {1: "Winner", 2: "Runner-up", 3: "Third"}
+
+
 def rank_label(row: StandingRow) -> str:
     """ "3", "=3" for a shared 3rd, or "–" for a player with no rank while a result is
     not in yet."""

@@ -7,7 +7,9 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.tiebreaks import Adjusted, decided_column, one_figure_tiebreaks, standings_columns
+from tournament.kernel.numbers import shown
 from tournament.players.adjustments import signed
+from tournament.shared.results import PLACES
 from tournament.standings.services import NO_RESULT_YET, TournamentStandings, rank_label
 
 
@@ -49,13 +51,13 @@ def standings_sort(value: str) -> str:
     return ""
 
 
-HONOURS = {1: "Winner", 2: "Runner-up", 3: "Runner-up"}
+HONOURS = PLACES
 PER_PAGE = 100
 
 
 def _cell(value: object, decided: bool) -> tuple[str, object]:
     # A difference in points needs no pointing out; a tiebreak that decided does.
-    return ("decided" if decided else "", "–" if value is None else value)
+    return ("decided" if decided else "", "–" if value is None else shown(value))
 
 
 class _Cells(tuple[tuple[str, object], ...]):
@@ -111,7 +113,7 @@ def _points_with_mark(points: int, adjustments: tuple[Adjusted, ...]) -> SafeStr
     hover (the name's details show them on a tap)."""
     words = conditional_escape(f"includes {adjustment_words(adjustments)}")
     return mark_safe(
-        f'{points}<span class="adjusted-mark" title="{words}" aria-hidden="true">*</span>'
+        f'{shown(points)}<span class="adjusted-mark" title="{words}" aria-hidden="true">*</span>'
         f'<span class="visually-hidden"> ({words})</span>'
     )
 

@@ -19,23 +19,28 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, transaction
+from django.http import QueryDict
 from django.utils import timezone
 from django_tasks import task
 
 from scoring.rulesets import HOUSE, RULE_SETS, RuleSet, house_rules
+from scoring.seating.request import DEFAULT_SIZES
 from scoring.simulation.advisor import (
     REQUEST_WORK,
     TASK_WORK,
     Advice,
     AdvisorError,
+    Format,
     advise,
     question_work,
 )
-from scoring.systems import ScoringSystem
+from scoring.systems import ScoringSystem, allowed_sizes
 from tournament.models import AdvisorAnswer
 from tournament.shared.tasks import DEAD_AFTER, enqueue_after_commit
 
 ADVISOR_PRIORITY = -10
+# Moved when the advisor answers a question differently (2: splits of tables of 7 and 8).
+VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,9 @@ class Question:
 
     @property
     def key(self) -> str:
-        text = json.dumps(asdict(self), sort_keys=True)
+        """The question's answer is kept under it: with the advisor's ``VERSION``, so that
+        an answer kept before the advisor tried large tables is not given again."""
+        text = json.dumps({**asdict(self), "version": VERSION}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
     def answer(self) -> Advice:
@@ -206,3 +213,45 @@ def answer_question(answer_id: int) -> str:
         return "refused"
     AdvisorAnswer.objects.filter(pk=answer_id).update(answer=answer, answered_at=timezone.now())
     return "answered"
+
+
+# "Use this format": the new tournament's (or Settings') fields an answer fills, by the
+# names of TournamentForm's fields, carried as query parameters.
+FORMAT_FIELDS = ("planned_rounds", "rotations_per_round", "scoring", "rule_set", "table_sizes")
+
+
+def format_query(chosen: Format, advice: Advice, question: Question) -> str:
+    """The query that fills the tournament form with ``chosen``: its rounds and rotations,
+    the question's scoring and rule set (not house rules, which only their tournament
+    has), and the table sizes: those the question allowed for the usual split, the large
+    split's own sizes for a split of 7s and 8s (the seating engine then seats it so)."""
+    rules = question.rules
+    system = ScoringSystem(question.scoring)
+    if chosen.split and chosen.split != advice.split:
+        sizes = chosen.sizes
+    else:
+        seated = allowed_sizes(system, rules)
+        wanted = DEFAULT_SIZES if question.sizes is None else question.sizes
+        sizes = tuple(size for size in wanted if size in seated) or seated
+    query = QueryDict(mutable=True)
+    query["planned_rounds"] = str(chosen.rounds)
+    query["rotations_per_round"] = str(chosen.rotations)
+    query["scoring"] = question.scoring
+    if not rules.is_house:
+        query["rule_set"] = rules.key
+    query.setlist("table_sizes", [str(size) for size in sizes])
+    return query.urlencode()
+
+
+def advised_initial(query: QueryDict) -> dict[str, Any]:
+    """The tournament form's initial values from a "Use this format" link's query: only
+    its own fields; a value the form does not take shows as given and is refused, naming
+    the field, when the form is saved."""
+    initial: dict[str, Any] = {}
+    for name in FORMAT_FIELDS:
+        if name == "table_sizes":
+            if name in query:
+                initial[name] = [value for value in query.getlist(name) if value.isdigit()]
+        elif name in query:
+            initial[name] = query[name]
+    return initial

@@ -1,6 +1,7 @@
 """The forms of a tournament's settings and its tiebreaks (its players, scorers and rounds
 have theirs in their own packages)."""
 
+import json
 from typing import Any
 
 from django import forms
@@ -20,7 +21,7 @@ from scoring.rulesets import (
     table_problems,
 )
 from scoring.simulation import advisor
-from scoring.systems import ScoringSystem
+from scoring.systems import ScoringSystem, allowed_sizes
 from scoring.tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, tiebreak
 from tournament.kernel import limits
 from tournament.kernel.forms import NameCheck, limit_to
@@ -116,6 +117,28 @@ class TournamentForm(NameCheck, forms.ModelForm):
     }
 
     TIEBREAK_FIELD = "tiebreak_{}"
+
+    def seated_sizes(self) -> str:
+        """The table sizes each scoring seats under each rule set (the tournament's house
+        rules too), as JSON for static/js/settings.js, which unticks and disables the
+        sizes the scoring and rule set chosen do not seat as they are chosen:
+        ``{"caidis": {"standard": [3, 4, 5], …}, …}``."""
+        rule_sets: dict[str, RuleSet] = dict(RULE_SETS)
+        if self.instance.house_rules:
+            rule_sets[HOUSE] = house_rules(self.instance.house_rules)
+        names = {key: rules.name for key, rules in rule_sets.items()}
+        seated = {
+            system.value: {
+                key: list(allowed_sizes(system, rules)) for key, rules in rule_sets.items()
+            }
+            for system in ScoringSystem
+        }
+        words = {
+            system: {key: sizes_text(sizes) for key, sizes in by_rules.items()}
+            for system, by_rules in seated.items()
+        }
+        labels = {system.value: system.label for system in ScoringSystem}
+        return json.dumps({"seated": seated, "words": words, "rules": names, "scoring": labels})
 
     def _add_tiebreak_fields(self) -> None:
         """A new tournament's tiebreak order, one choice a place (Settings then has the

@@ -47,7 +47,7 @@ from tournament.shared.permissions import (
     tournaments_for,
 )
 from tournament.tournaments import services as tournaments
-from tournament.tournaments.advisor import Question, ask
+from tournament.tournaments.advisor import Question, advised_initial, ask, format_query
 from tournament.tournaments.forms import (
     AdvisorForm,
     HouseRulesForm,
@@ -73,7 +73,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def create(request: HtmxHttpRequest) -> HttpResponse:
     check_may_organise(request)
-    form = TournamentForm(request.POST or None)
+    advised = advised_initial(request.GET)
+    form = TournamentForm(request.POST or None, initial=advised)
     if request.method == "POST" and form.is_valid():
         tournament = tournaments.create_tournament(form.save(commit=False), request.user)
         messages.success(request, f"Created “{tournament.name}”. Now register its players.")
@@ -81,6 +82,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "creating": True,
+        "advised": bool(advised),
         # Rehearsing one of the organiser's own tournaments (``rehearsals``).
         "rehearse_choices": Tournament.objects.filter(
             owner=request.user.pk, rehearsal_token="", players__active=True
@@ -135,7 +137,8 @@ def _dashboard(
 @require_http_methods(["GET", "POST"])
 def edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    advised = advised_initial(request.GET)
+    form = TournamentForm(request.POST or None, instance=tournament, initial=advised)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = tournaments.save_settings(form.instance, form.Meta.fields)
@@ -150,6 +153,7 @@ def edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         {
             "form": form,
             "tournament": tournament,
+            "advised": bool(advised),
             **_tiebreak_context(tournament.tiebreaks),
             "rehearsals": list(tournament.rehearsals.order_by("-created", "-pk")),
             "max_rehearsals": MAX_REHEARSALS,
@@ -230,7 +234,7 @@ def advisor(request: HtmxHttpRequest) -> HttpResponse:
         registered = tournament.players.filter(active=True).count()
         initial["players"] = registered if registered >= 2 else ADVISOR_DEFAULT_PLAYERS
     form = AdvisorForm({**initial, **request.GET.dict()})
-    advice = pending = None
+    advice = pending = question = None
     if form.is_valid():
         data = form.cleaned_data
         # A tournament's own scoring and rules (house rules too) stand for the choices.
@@ -247,9 +251,18 @@ def advisor(request: HtmxHttpRequest) -> HttpResponse:
             advice, pending = asked.advice, asked.pending
         except AdvisorError as refused:
             form.add_error(None, str(refused))
+    # Each format with the query that fills the tournament form with it ("Use this format").
+    rows = (
+        [(each, format_query(each, advice, question)) for each in advice.formats]
+        if advice is not None and question is not None
+        else []
+    )
+    use = next((query for each, query in rows if each == advice.recommended), "") if advice else ""
     context = {
         "form": form,
         "advice": advice,
+        "rows": rows,
+        "use_query": use,
         # A large question the task worker is working out: the page follows it.
         "pending": pending,
         "tournament": tournament,

@@ -54,16 +54,18 @@ class Command(BaseCommand):
 
 
 def as_text(advice: Advice) -> str:
-    tables = " + ".join(str(size) for size in advice.split)
+    tables = " or ".join(" + ".join(str(size) for size in split) for split in advice.splits)
     lines = [
         f"{advice.players} players at tables of {tables}; {advice.minutes_available} minutes, "
         f"{advice.minutes_per_deal:g} minutes a deal",
-        "rounds  rotations  minutes  strongest wins  strongest top 3  tied at top",
+        "tables         rounds  rotations  minutes  strongest wins  strongest top 3  tied at top",
     ]
     for candidate in advice.formats:
         mark = "  ← recommended" if candidate == advice.recommended else ""
+        split = "+".join(str(size) for size in candidate.split)
         lines.append(
-            f"{candidate.rounds:>6}  {candidate.rotations:>9}  {candidate.minutes:>7}  "
+            f"{split:<13}  {candidate.rounds:>6}  {candidate.rotations:>9}  "
+            f"{candidate.minutes:>7}  "
             f"{candidate.strongest_wins:>14.0%}  {candidate.strongest_top3:>15.0%}  "
             f"{candidate.ties_at_top:>11.2f}{mark}"
         )

@@ -105,7 +105,8 @@ def adjustment_add(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             if done.repeated:
                 messages.info(request, f"The {what} was recorded a moment ago; it counts once.")
             else:
-                messages.success(request, f"Recorded a {what}.")
+                article = "an" if what.startswith("award") else "a"
+                messages.success(request, f"Recorded {article} {what}.")
             return _back_to_section(slug, player)
     return _page(request, tournament, player, adjustment_form=form, failed=form, status=422)
 
