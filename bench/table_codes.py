@@ -1,7 +1,7 @@
 """How long a table code that opens no sheet takes to answer: a code whose sheet is
 confirmed (closed to phones) against a code that does not exist. A guesser who could tell
 them apart by the time would learn which codes are real; the two take the same path (one
-query, the same rule: ``table.services.table_for_code``), and this shows it.
+query, the same rule: ``sheets.at_table.table_for_code``), and this shows it.
 
 Builds a published tournament of 20 players with round 1 started and table 1's sheet
 confirmed, then alternates the two codes, ``--batch`` calls each per batch, and prints
@@ -71,8 +71,8 @@ def main() -> None:
     from tournament.models import Player, Table, Tournament
     from tournament.rounds import seating
     from tournament.rounds import services as rounds
+    from tournament.sheets import at_table as entry
     from tournament.sheets.saving import save_sheet
-    from tournament.table import services as entry
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -88,7 +88,7 @@ def main() -> None:
     table = Table.objects.select_related("round__tournament").get(round=round_, number=1)
     won = [52 - 2 * table.size - 2 * (table.size - 1)] + [2] * (table.size - 1)
     rows = [{"won": won, "last_in": 1, "left_over": 2 * table.size}]
-    save_sheet(table, None, rows, expected_version=0, final=True, stopped_early=True)
+    save_sheet(table, None, rows, expected_version=0, final=True, stopped_early=True).or_raise()
     closed = table.code
     unknown = "ZZZZ9999" if closed != "ZZZZ9999" else "YYYY9999"
     if entry.open_at_table(table):

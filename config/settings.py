@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Cross-Origin-Opener-Policy only on HTTPS or localhost, where browsers honour it.
+    "tournament.kernel.origin.OpenerPolicyWhereHonouredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Production serves the collected static files itself (whitenoise); runserver and the
     # tests serve them from static/ and need no collectstatic.
@@ -243,7 +245,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
 )
 AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 
-# Wrong table codes are rate limited per address (django-ratelimit, table.services),
+# Wrong table codes are rate limited per address (django-ratelimit, sheets.at_table),
 # counted in the cache: with Redis (CACHE_URL) every app server shares the count; with the
 # default in-process cache each gunicorn worker of `run.py serve` counts on its own, as
 # every worker does while Redis is down or full (docs/deploy.md says why). The address

@@ -107,7 +107,7 @@ class Outcome:
 
 def saver(table_pk, user, rows, **kwargs):
     def call():
-        return save_sheet(load_table(table_pk), user, rows, **kwargs)
+        return save_sheet(load_table(table_pk), user, rows, **kwargs).or_raise()
 
     return call
 

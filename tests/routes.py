@@ -42,7 +42,7 @@ class Access(Enum):
     # door check-in on a tablet (tournament/door/services.py).
     DOOR = "door"
     # Anyone holding a table's code (printed on its score sheet, carried by its QR code),
-    # logged in or not: entry at the table on a phone (tournament/table/services.py).
+    # logged in or not: entry at the table on a phone (tournament/sheets/at_table.py).
     TABLE = "table"
     # Anyone holding a pending invitation link, logged in or not: choosing the password of
     # the scorer's account it names (tournament/accounts/invitations.py).
@@ -53,6 +53,9 @@ class Access(Enum):
     # Anyone: a series' public pages, a person's career, a club (tournament/series/views/public.py),
     # which show only what published tournaments show.
     SERIES = "series"
+    # Anyone holding a rehearsal's private link (its token), logged in or not: the link
+    # opens the rehearsal's public pages (tournament/rehearsals/views.py private_link).
+    REHEARSAL = "rehearsal"
 
 
 @dataclass(frozen=True)
@@ -76,12 +79,14 @@ def _route(access: Access, methods: str | None = "GET") -> Route:
 
 
 ROUTES: dict[str, Route] = {
-    "healthz": _route(Access.ANYONE),
-    "favicon": _route(Access.ANYONE),
-    "home": _route(Access.ANYONE),
+    "healthz": _route(Access.ANYONE, "GET HEAD"),
+    "home": _route(Access.ANYONE, "GET HEAD"),
     # The web app manifest and the public pages' service worker (tournament/public/pwa.py)
-    "web_manifest": _route(Access.ANYONE),
-    "service_worker": _route(Access.ANYONE),
+    "web_manifest": _route(Access.ANYONE, "GET HEAD"),
+    "service_worker": _route(Access.ANYONE, "GET HEAD"),
+    "offline": _route(Access.ANYONE, "GET HEAD"),
+    # The site's icon at the address browsers ask for whatever a page's icon link says.
+    "favicon": _route(Access.ANYONE, "GET HEAD"),
     # django.contrib.auth.urls
     "login": _route(Access.ANYONE, None),
     "logout": _route(Access.ANYONE, None),
@@ -93,27 +98,29 @@ ROUTES: dict[str, Route] = {
     "password_change_done": _route(Access.ACCOUNT, None),
     "invitation": _route(Access.INVITATION, "GET POST"),
     # Public pages
-    "standings": _route(Access.PUBLIC),
-    "projector": _route(Access.PUBLIC),
+    "standings": _route(Access.PUBLIC, "GET HEAD"),
+    "projector": _route(Access.PUBLIC, "GET HEAD"),
     "standings_csv": _route(Access.PUBLIC, "GET HEAD"),
     "tournament_json": _route(Access.PUBLIC, "GET HEAD"),
-    "player": _route(Access.PUBLIC),
-    "player_card": _route(Access.PUBLIC),
-    "public_round": _route(Access.PUBLIC),
-    "final": _route(Access.PUBLIC),
-    "find_seat": _route(Access.PUBLIC),
+    "player": _route(Access.PUBLIC, "GET HEAD"),
+    "player_card": _route(Access.PUBLIC, "GET HEAD"),
+    "public_round": _route(Access.PUBLIC, "GET HEAD"),
+    "final": _route(Access.PUBLIC, "GET HEAD"),
+    "find_seat": _route(Access.PUBLIC, "GET HEAD"),
     # Series, careers and clubs
-    "series": _route(Access.SERIES),
-    "series_ratings": _route(Access.SERIES),
+    "series": _route(Access.SERIES, "GET HEAD"),
+    "series_ratings": _route(Access.SERIES, "GET HEAD"),
     "series_standings_csv": _route(Access.SERIES, "GET HEAD"),
     "series_ratings_csv": _route(Access.SERIES, "GET HEAD"),
-    "career": _route(Access.SERIES),
-    "club": _route(Access.SERIES),
+    "career": _route(Access.SERIES, "GET HEAD"),
+    "club": _route(Access.SERIES, "GET HEAD"),
     # Organiser
     "organiser:home": _route(Access.ACCOUNT),
     # Any account with ORGANISERS=anyone, as in the tests; with "granted", only those
     # granted "may organise" (tests/accounts/test_organisers.py).
     "organiser:create": _route(Access.ACCOUNT, "GET POST"),
+    # Who may create tournaments, for a tournament of their own (its organiser's, else 404).
+    "organiser:rehearse": _route(Access.ACCOUNT, "POST"),
     # Who may create tournaments; with ?tournament= that tournament's organiser only.
     "organiser:advisor": _route(Access.ACCOUNT),
     "organiser:series_list": _route(Access.ACCOUNT),
@@ -162,6 +169,8 @@ ROUTES: dict[str, Route] = {
     "organiser:clock_reset": _route(Access.ORGANISER, "POST"),
     "organiser:standings": _route(Access.ORGANISER),
     "organiser:publish": _route(Access.ORGANISER, "POST"),
+    "organiser:rehearsal_remove": _route(Access.ORGANISER, "POST"),
+    "organiser:rehearsal_play": _route(Access.ORGANISER, "POST"),
     "organiser:unpublish": _route(Access.ORGANISER, "POST"),
     "organiser:reveal": _route(Access.ORGANISER, "POST"),
     "organiser:finish": _route(Access.ORGANISER, "POST"),
@@ -196,6 +205,8 @@ ROUTES: dict[str, Route] = {
     "door:close": _route(Access.SCORER, "POST"),
     "door:hand_over": _route(Access.SCORER, "POST"),
     "door:tablet": _route(Access.DOOR),
+    # A rehearsal's private link
+    "rehearsal_link": _route(Access.REHEARSAL),
     "door:check_in": _route(Access.DOOR, "POST"),
     "door:undo": _route(Access.DOOR, "POST"),
     # Entry at the table
@@ -209,7 +220,13 @@ ROUTES: dict[str, Route] = {
     "table:confirm_leaves": _route(Access.TABLE, "POST"),
 }
 
-TOURNAMENT_ACCESS = {Access.PUBLIC, Access.SCORER, Access.ORGANISER, Access.DOOR}
+TOURNAMENT_ACCESS = {
+    Access.PUBLIC,
+    Access.SCORER,
+    Access.ORGANISER,
+    Access.DOOR,
+    Access.REHEARSAL,
+}
 # Reached by a table's code, not the tournament's slug: their URLs name no tournament, but
 # a real one needs the tournament whose table's code it carries.
 NEEDS_TOURNAMENT = TOURNAMENT_ACCESS | {Access.TABLE, Access.INVITATION}
@@ -280,6 +297,14 @@ def a_person() -> Person:
     return person
 
 
+def a_rehearsal(tournament: Tournament) -> Tournament:
+    """``tournament`` (a private one) made a rehearsal, with its private link."""
+    if not tournament.rehearsal_token:
+        tournament.rehearsal_token = "route-rehearsal-token"
+        tournament.save(update_fields=["rehearsal_token"])
+    return tournament
+
+
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
@@ -299,6 +324,8 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
         }
         if ROUTES[name].access is Access.DOOR:
             values["token"] = door.door_token(tournament)
+        if ROUTES[name].access is Access.REHEARSAL:
+            values["token"] = a_rehearsal(tournament).rehearsal_token
         if ROUTES[name].access is Access.INVITATION:
             values["secret"] = invitations.invite_scorer(
                 tournament, f"invited-{Invitation.objects.count() + 1}", tournament.owner

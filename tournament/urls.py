@@ -6,6 +6,7 @@ from django.urls import include, path
 from tournament.accounts import urls as accounts
 from tournament.people import urls as people
 from tournament.players import urls as players
+from tournament.rehearsals import urls as rehearsals
 from tournament.rounds import urls as rounds
 from tournament.series import urls as series
 from tournament.standings import urls as standings
@@ -15,6 +16,8 @@ from tournament.tournaments import urls as tournaments
 # series' pages come before the tournaments': "series" is no tournament's slug.
 organiser_urlpatterns = [
     *series.organiser_urlpatterns,
+    # "rehearse" is no tournament's slug either.
+    *rehearsals.organiser_urlpatterns,
     *tournaments.organiser_urlpatterns,
     *accounts.organiser_urlpatterns,
     *players.organiser_urlpatterns,
@@ -25,11 +28,12 @@ organiser_urlpatterns = [
 
 urlpatterns = [
     path("", include("tournament.public.urls")),
+    path("", include(rehearsals.urlpatterns)),
     path("manage/people/", include("tournament.people.urls")),
     path("", include("tournament.series.urls")),
     path("manage/", include((organiser_urlpatterns, "organiser"))),
-    path("score/", include("tournament.sheets.urls")),
+    path("score/", include("tournament.sheets.desk.urls")),
     path("print/", include("tournament.printing.urls")),
     path("door/", include("tournament.door.urls")),
-    path("e/", include("tournament.table.urls")),
+    path("e/", include("tournament.sheets.phone.urls")),
 ]

@@ -15,7 +15,19 @@
     summary.scrollIntoView({ block: "start" });
   }
 
+  // A tab bar that scrolls within itself on a phone shows the current page's tab.
+  function showCurrentTabs() {
+    document.querySelectorAll("nav.tabs [aria-current=page]").forEach((tab) => {
+      const bar = tab.closest("nav.tabs");
+      if (bar.scrollWidth <= bar.clientWidth) {
+        return;
+      }
+      bar.scrollLeft += tab.getBoundingClientRect().left - bar.getBoundingClientRect().left - 16;
+    });
+  }
+
   function start() {
+    showCurrentTabs();
     const summary = document.querySelector("[data-error-summary]");
     if (summary) {
       show(summary);

@@ -55,6 +55,11 @@
     document.querySelectorAll("[data-this-is-me]").forEach(function (button) {
       button.setAttribute("aria-pressed", String(pk !== null && button.dataset.player === String(pk)));
     });
+    // The player's page says where they sit now; with their card on screen, the card says it.
+    var carded = pk !== null && root !== null && root.querySelector(".my-card") !== null;
+    document.querySelectorAll("[data-now-of]").forEach(function (line) {
+      line.hidden = carded && line.dataset.nowOf === String(pk);
+    });
     if (pk === null) return;
     // The player's own rows only: a link to their page, not one that merely ends in
     // its address (the header's "Log in" with ?next=) nor one in the site's header.
@@ -67,7 +72,7 @@
       (row || link).classList.add("me");
     });
     // Rows that name the player without a link to their page (the printable results).
-    document.querySelectorAll('[data-player="' + pk + '"]').forEach(function (row) {
+    document.querySelectorAll('[data-player="' + pk + '"]:not([data-this-is-me])').forEach(function (row) {
       if (!row.closest("#my-card")) row.classList.add("me");
     });
   }
@@ -152,12 +157,16 @@
     if (!news || !/^(seated|bye|released|final)-/.test(state)) return;
     var text = section.dataset.nudge;
     if (!text) return;
+    // Said aloud (role="alert") and shown on the card itself, marked new: the card
+    // already says it in its own words, so the page does not say it twice.
+    var root = slot();
+    root.querySelectorAll(".my-nudge").forEach(function (old) { old.remove(); });
     var banner = document.createElement("p");
-    banner.className = "my-nudge";
+    banner.className = "my-nudge visually-hidden";
     banner.setAttribute("role", "alert");
     banner.textContent = text;
-    var root = slot();
     root.insertBefore(banner, root.firstChild);
+    section.classList.add("is-news");
     notify(text);
   }
 

@@ -1,24 +1,31 @@
 // The players' offline copy of the public pages (docs/live-updates.md, "Offline and
 // installing the app"). Served at /sw.js by tournament/public/pwa.py, which writes the
-// site's static address in place of STATIC_PREFIX; registered for /t/ by sw-register.js.
+// site's static address and the offline page's address in; registered for the whole
+// site, /, by sw-register.js, so that the installed app's start page is inside it.
 //
 // What is kept, on the phone only:
-// - a tournament's public pages, GETs under /t/<slug>/ (standings, rounds, players, the
-//   final results, Find my seat, and their fragments): network first, so a live page is
-//   always fresh while there is a network; the last copy when the network fails, marked
-//   "Offline — as of 21:14" (the time that copy was fetched);
+// - the home page and a tournament's public pages, GETs of / and under /t/<slug>/
+//   (standings, rounds, players, the final results, Find my seat, and their fragments):
+//   network first, so a live page is always fresh while there is a network; the last
+//   copy when the network fails, marked "Offline — as of 21:14" (the time that copy was
+//   fetched);
+// - our offline page (/offline/, fetched without cookies when the worker installs), shown
+//   for a page opened offline that has no copy on the phone;
 // - the static files those pages use: cache first, refreshed behind the scenes.
 // Nothing else is ever kept: no POST, no organiser's, scorer's, door or table page, no
 // account page, no response marked private or no-store (every page a logged-in user
 // sees: PrivateWhenLoggedInMiddleware), none that was redirected elsewhere (to logging
-// in), none holding a password field. Those go to the network as if there were no worker.
+// in), none holding a password field. Those go to the network as if there were no worker
+// (offline, a page opened gets our offline page instead of the browser's).
 "use strict";
 
-var VERSION = "1";
+var VERSION = "2";
 var PAGES = "lld-pages-v" + VERSION;
 var STATIC = "lld-static-v" + VERSION;
+var SHELL = "lld-shell-v" + VERSION;
 var STATIC_PREFIX = "/static/";
-var PUBLIC_PAGE = /^\/t\/[^/]+\//;
+var OFFLINE_PAGE = "/offline/";
+var PUBLIC_PAGE = /^\/(t\/[^/]+\/.*)?$/;
 // When a kept copy was fetched (milliseconds since the epoch), in a header of the copy.
 var FETCHED_AT = "X-Offline-Fetched-At";
 // A phone follows a tournament or two: the oldest copies go past these.
@@ -106,9 +113,44 @@ async function networkFirst(event) {
     // the worker, and is tried again: the page on screen stays as it is.
     if (request.headers.has("If-None-Match")) throw error;
     var copy = await (await caches.open(PAGES)).match(request);
-    if (!copy) throw error;
-    return marked(copy);
+    if (copy) return marked(copy);
+    if (request.mode === "navigate") return offlinePage(error);
+    throw error;
   }
+}
+
+// Our page saying the phone is offline, for a page opened with no network and no copy.
+async function offlinePage(error) {
+  var page = await (await caches.open(SHELL)).match(OFFLINE_PAGE);
+  if (!page) throw error;
+  return page;
+}
+
+// Any other page opened (an organiser's, logging in): the network, as without a worker;
+// offline, our offline page. Nothing of it is kept.
+async function networkOnly(event) {
+  try {
+    return await fetch(event.request);
+  } catch (error) {
+    return offlinePage(error);
+  }
+}
+
+// The offline page, fetched without cookies (never a logged-in user's header), and the
+// style sheets it names.
+async function keepOfflinePage() {
+  var shell = await caches.open(SHELL);
+  var response = await fetch(OFFLINE_PAGE, { credentials: "omit", cache: "no-store" });
+  if (response.status !== 200) return;
+  var html = await response.clone().text();
+  await shell.put(OFFLINE_PAGE, response);
+  var sheets = html.match(/href="[^"]+\.css"/g) || [];
+  await Promise.all(sheets.map(async function (attribute) {
+    var address = attribute.slice(6, -1);
+    if (!isStatic(new URL(address, self.location.origin))) return;
+    var sheet = await fetch(address, { credentials: "omit" });
+    if (sheet.status === 200) await shell.put(address, sheet);
+  }));
 }
 
 async function fromPublicPage(event) {
@@ -119,7 +161,9 @@ async function fromPublicPage(event) {
 
 async function cacheFirst(event) {
   var request = event.request;
-  var copy = await (await caches.open(STATIC)).match(request);
+  var copy =
+    (await (await caches.open(STATIC)).match(request)) ||
+    (await (await caches.open(SHELL)).match(request));
   var fresh = fetch(request).then(function (response) {
     if (response.status === 200 && response.type === "basic") {
       var clone = response.clone();
@@ -138,7 +182,10 @@ async function cacheFirst(event) {
   return fresh;
 }
 
-self.addEventListener("install", function () {
+self.addEventListener("install", function (event) {
+  // Installed even when the offline page cannot be fetched now (it is fetched again at
+  // the next version): the pages' copies matter more.
+  event.waitUntil(keepOfflinePage().catch(function () {}));
   self.skipWaiting();
 });
 
@@ -147,7 +194,7 @@ self.addEventListener("activate", function (event) {
     caches.keys().then(function (names) {
       return Promise.all(
         names
-          .filter(function (name) { return name.indexOf("lld-") === 0 && name !== PAGES && name !== STATIC; })
+          .filter(function (name) { return name.indexOf("lld-") === 0 && [PAGES, STATIC, SHELL].indexOf(name) === -1; })
           .map(function (name) { return caches.delete(name); })
       );
     }).then(function () { return self.clients.claim(); })
@@ -160,5 +207,6 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (isPublicPage(url)) event.respondWith(networkFirst(event));
   else if (isStatic(url)) event.respondWith(cacheFirst(event));
+  else if (request.mode === "navigate" && sameOrigin(url)) event.respondWith(networkOnly(event));
   // Anything else is not answered here: the browser asks the network, as without a worker.
 });

@@ -38,11 +38,14 @@ from tournament.models import (
     Tournament,
 )
 from tournament.people import services as people
+from tournament.rehearsals import services as rehearsals
 from tournament.rounds import seating
 from tournament.rounds import services as rounds
+from tournament.rounds.services import start_round
 from tournament.series import careers
 from tournament.series import services as series
 from tournament.shared import public_changes
+from tournament.shared.permissions import REHEARSAL_COOKIE
 from tournament.tournament_file import loading, writing
 
 
@@ -53,7 +56,8 @@ def installation(db):
     organiser's series with a tournament counted and one still asked for, an unpublished
     tournament (where a player left a table, a sheet awaiting confirmation records another
     leave, and an award was given and another taken back), penalties in the demo (one in
-    force, one removed), a paused round clock and a group with a permission."""
+    force, one removed), a paused round clock, a group with a permission, and a rehearsal
+    of the demo whose round 1 was played and awaits confirmation."""
     from django.contrib.auth.models import Group, Permission
 
     call_command("load_demo", stdout=io.StringIO())
@@ -104,6 +108,9 @@ def installation(db):
         created_by=accounts["organiser"],
         expires=timezone.now() + datetime.timedelta(days=2),
     )
+    rehearsal = rehearsals.rehearse(demo, accounts["organiser"])
+    start_round(rehearsal.rounds.get(number=1))
+    rehearsals.play(rehearsal, 1)
     return accounts
 
 
@@ -237,11 +244,15 @@ _HEADERS = ("Content-Type", "Content-Disposition", "ETag", "Last-Modified")
 def fetch_all(addresses):
     """Each address as an anonymous visitor sees it (the pages htmx swaps a region of, also
     as that fragment), rendered from this database: nothing is served from a cache or a
-    worker's memory filled before."""
+    worker's memory filled before. The visitor followed the rehearsal's private link."""
     cache.clear()
     series.forget()
     public_changes.forget_generations()
     client = Client()
+    for token in Tournament.objects.exclude(rehearsal_token="").values_list(
+        "rehearsal_token", flat=True
+    ):
+        client.cookies[REHEARSAL_COOKIE] = token
     pages = {}
     for address in addresses:
         fragments = (False, True) if address.endswith(("/", "/projector/")) else (False,)
@@ -273,13 +284,16 @@ def test_every_public_page_is_the_same_after_backup_and_restore_into_an_empty_da
     assert before[(reverse("career", args=[guest]), False)][0] == 200
     assert before[("/s/red-lion-season/", False)][0] == 200
     assert before[("/t/spring-secret/", False)][0] == 404
+    rehearsal = f"/t/{DEMO_SLUG}-rehearsal-1/"
+    assert before[(rehearsal, False)][0] == 200
+    assert b"rehearsal-banner" in before[(rehearsal + "projector/", False)][2]
     folder = backup_folder(tmp_path)
 
     empty_the_database()
     output = restore(folder)
 
     assert "Restored the backup in" in output
-    assert "5 tournaments" in output
+    assert "6 tournaments" in output
     after = fetch_all(addresses)
     assert public_addresses() == addresses
     changed = [key for key in before if before[key] != after[key]]
@@ -329,9 +343,20 @@ def invitation_rows():
     )
 
 
+def rehearsal_rows():
+    return list(
+        Tournament.objects.exclude(rehearsal_token="")
+        .order_by("slug")
+        .values_list("slug", "rehearsal_of__slug", "rehearsal_token", "rehearsal_work", "published")
+    )
+
+
 def test_a_restore_gives_back_the_accounts_people_series_and_what_files_leave_out(
     installation, tmp_path
 ):
+    rehearsed = rehearsal_rows()
+    assert [row[:2] for row in rehearsed] == [(f"{DEMO_SLUG}-rehearsal-1", DEMO_SLUG)]
+    link = reverse("rehearsal_link", args=[rehearsed[0][0], rehearsed[0][2]])
     folder = backup_folder(tmp_path)
     codes = list(table_codes())
     invitations = list(invitation_rows())
@@ -354,6 +379,12 @@ def test_a_restore_gives_back_the_accounts_people_series_and_what_files_leave_ou
     assert list(invitation_rows()) == invitations
     assert leaves_and_adjustments() == leaves
     assert Round.objects.get(tournament__slug=DEMO_SLUG, number=4).clock_left == 754
+    # The rehearsal, still one, its private link the same.
+    assert rehearsal_rows() == rehearsed
+    visitor = Client()
+    assert visitor.get(reverse("standings", args=[rehearsed[0][0]])).status_code == 404
+    assert visitor.get(link).status_code == 302
+    assert visitor.get(reverse("standings", args=[rehearsed[0][0]])).status_code == 200
     request = SeriesTournament.objects.get(series__slug="crown-league", accepted=False)
     assert request.tournament.slug == "red-lion-november-night"
     # The accounts log in with their own passwords, and keep their groups.
@@ -410,7 +441,7 @@ def test_restore_refuses_a_database_that_is_not_empty_and_replace_replaces_every
 
     with pytest.raises(CommandError) as caught:
         restore(folder)
-    assert "the database is not empty (it holds 6 tournaments" in str(caught.value)
+    assert "the database is not empty (it holds 7 tournaments" in str(caught.value)
     assert "add --replace" in str(caught.value)
     assert Tournament.objects.filter(slug="made-since").exists()
 
@@ -461,6 +492,21 @@ def no_manifest(folder):
     (folder / "manifest.json").unlink()
 
 
+def published_rehearsal(folder):
+    name = f"{DEMO_SLUG}-rehearsal-1.json"
+    edit_json(folder, name, lambda data: data.update(published=True))
+    sign_again(folder, name)
+
+
+def rehearsal_of_nothing(folder):
+    def change(data):
+        (entry,) = [each for each in data["tournaments"] if "rehearsal" in each]
+        entry["rehearsal"]["of"] = "no-such-night"
+
+    edit_json(folder, "installation.json", change)
+    sign_again(folder, "installation.json")
+
+
 @pytest.mark.parametrize(
     ("tamper", "problem"),
     [
@@ -491,6 +537,16 @@ def no_manifest(folder):
             'installation.json: format: "lld-installation/9" is not one of: "lld-installation/1"',
         ),
         (no_manifest, "manifest.json: missing: this is no backup folder .*import_tournament"),
+        (
+            published_rehearsal,
+            rf"installation.json: tournaments\[\d+\].rehearsal: {DEMO_SLUG}-rehearsal-1.json is "
+            "published, and a rehearsal never is",
+        ),
+        (
+            rehearsal_of_nothing,
+            r"installation.json: tournaments\[\d+\].rehearsal.of: no tournament “no-such-night” "
+            "is in this backup",
+        ),
     ],
     ids=[
         "unknown manifest version",
@@ -500,6 +556,8 @@ def no_manifest(folder):
         "unknown player",
         "unknown installation version",
         "no manifest",
+        "published rehearsal",
+        "rehearsal of nothing",
     ],
 )
 def test_restore_refuses_a_folder_changed_since_the_backup_and_changes_nothing(

@@ -50,3 +50,38 @@ def test_the_keyboard_sees_where_it_is(new_page, organiser):
     style = focus_style(page)
     assert style["tag"] == "BUTTON"  # "Log in", maroon
     assert (style["outline"], style["outlineStyle"]) == (RING, "solid")
+
+
+def test_a_refused_house_rule_brings_the_organiser_to_the_problem(
+    new_page, organiser, screenshot_dir
+):
+    """House rules with a bad number, at a phone's width and a laptop's: the error summary
+    is on screen and focused, each of its lines names the box once, and the box's message
+    under it leaves the other boxes of its row their size."""
+    from tests.browser.pages import log_in
+    from tests.factories import TournamentFactory
+
+    shots = screenshot_dir("forms")
+    tournament = TournamentFactory(name="House Night", slug="house-night", owner=organiser)
+    for width, height in [(360, 740), (1366, 768)]:
+        page = new_page(viewport={"width": width, "height": height})
+        log_in(page, organiser.username, reverse("organiser:rules", args=[tournament.slug]))
+        row = page.locator("fieldset.house-size").filter(has_text="Tables of 4")
+        row.get_by_label("Tables of 4").check()
+        boxes = row.locator(".house-numbers input")
+        before = [boxes.nth(i).bounding_box()["height"] for i in range(boxes.count())]
+        boxes.first.fill("250")
+        page.get_by_role("button", name="Play under these house rules").click()
+        summary = page.locator("[data-error-summary]")
+        expect(summary).to_be_focused()
+        expect(summary).to_be_in_viewport()
+        lines = summary.locator("li").all_inner_texts()
+        assert lines, "the summary lists the problem"
+        for line in lines:
+            assert line.count("Tables of 4") <= 1, line
+        assert any("at most 99" in line for line in lines), lines
+        row = page.locator("fieldset.house-size").filter(has_text="Tables of 4")
+        boxes = row.locator(".house-numbers input")
+        after = [boxes.nth(i).bounding_box()["height"] for i in range(boxes.count())]
+        assert after == before, "an error resized the boxes of its row"
+        page.screenshot(path=shots / f"house-rules-refused-{width}.png")

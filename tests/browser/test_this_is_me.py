@@ -14,7 +14,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.factories import seated_round
-from tournament.models import Seat
+from tournament.models import Bye, Player, Round, Seat
+from tournament.rounds import clock, seating
+from tournament.rounds import services as rounds
 from tournament.rounds.services import start_round
 from tournament.shared import public_changes
 
@@ -141,7 +143,9 @@ def test_this_is_me_opens_every_page_with_my_card_and_a_seating_nudges_once(
     expect(second_card).to_be_visible()
     expect(second.get_by_role("alert")).to_have_count(0)
 
-    # "Not me" undoes it: no card, no row marked, on this page and the next.
+    # "Not me" (a tap away while the round is played) undoes it: no card, no row marked,
+    # on this page and the next.
+    second.locator("#my-card details.my-card-more > summary").click()
     second.get_by_role("button", name="Not me").click()
     expect(second.locator(".my-card")).to_have_count(0)
     second.goto(f"/t/{tournament.slug}/")
@@ -162,6 +166,7 @@ def test_not_me_while_the_card_is_on_its_way_shows_no_card(new_page, make_played
     # The marker is on the player's own rows, never on the header (its "Log in" link
     # comes back to this page).
     expect(phone.locator("header .me, nav[aria-label='Site'] .me")).to_have_count(0)
+    expect(phone.locator("[data-this-is-me].me")).to_have_count(0)
 
     held = []
     phone.route(re.compile(r"/players/\d+/card/"), lambda route: held.append(route))
@@ -186,3 +191,60 @@ def test_not_me_while_the_card_is_on_its_way_shows_no_card(new_page, make_played
     expect(phone.locator(".my-card")).to_have_count(0)
     phone.reload()
     expect(phone.locator(".my-card")).to_have_count(0)
+
+
+def test_in_every_state_of_the_card_the_standings_start_on_the_first_screen(
+    new_page, make_played, screenshot_dir
+):
+    """At 360 × 740 the card yields to the standings: playing with the clock running (its
+    opponents, rank and chances under a tap), sitting out, left, no result yet, withheld,
+    final — in each, the first standings row's top is on the first screen."""
+    shots = screenshot_dir("this-is-me/states")
+    tournament = make_played(players=14, rounds=1, planned_rounds=3, slug="card-states")
+    round_two = seating.seat_next_round(tournament)
+    start_round(round_two)
+    clock.start_clock(round_two)
+    late = Player.objects.create(tournament=tournament, ref="late", name="Late Larkin")
+    Bye.objects.create(round=round_two, player=late)
+    gone = Player.objects.create(tournament=tournament, ref="gone", name="Gone Away")
+    gone.active = False
+    gone.save()
+    me = Seat.objects.select_related("player").filter(round=round_two).order_by("pk")[0].player
+    public_changes.mark_changed(tournament.pk)
+    phone = new_page(**SCREENS["360"])
+    phone.goto(f"/t/{tournament.slug}/")
+
+    def card_of(player: Player, state: str) -> None:
+        phone.evaluate(
+            "([key, me]) => localStorage.setItem(key, JSON.stringify(me))",
+            [f"lld:me:{tournament.slug}", {"pk": player.pk, "name": player.name}],
+        )
+        phone.goto(f"/t/{tournament.slug}/")
+        expect(phone.locator(f"#my-card .my-card[data-state^='{state}']")).to_be_visible()
+        first_row = phone.locator("table.standings tbody tr").first
+        top = first_row.bounding_box()["y"]
+        phone.screenshot(path=shots / f"{state}.png")
+        assert top < 740, f"{state}: the standings start at {top} px"
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, state
+
+    card_of(me, "seated-2")
+    # The clock runs on one line; who I play, my rank and the buttons are a tap away.
+    expect(phone.locator("#my-card .round-clock")).to_be_visible()
+    more = phone.locator("#my-card details.my-card-more")
+    expect(more.get_by_role("button", name="Not me")).to_be_hidden()
+    more.locator("summary").click()
+    expect(more.get_by_role("button", name="Not me")).to_be_visible()
+    assert more.locator("summary").bounding_box()["height"] >= 32
+    card_of(late, "bye-2")
+    card_of(gone, "out")
+    round_two.refresh_from_db()
+    rounds.release_round(round_two, despite_missing=True)
+    card_of(me, "released-2")
+    expect(phone.locator("#my-card")).to_contain_text("No result yet")
+    rounds.withhold_round(Round.objects.get(pk=round_two.pk))
+    card_of(me, "seated-2")
+    rounds.reveal_final_results(tournament, despite_missing=True)
+    tournament.finished = True
+    tournament.save()
+    public_changes.mark_changed(tournament.pk)
+    card_of(me, "final-2")

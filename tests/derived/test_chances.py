@@ -7,6 +7,7 @@ place proved out of reach."""
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -99,6 +100,14 @@ def test_a_visitors_page_reads_the_stored_chances_and_never_works_them_out(clien
     assert "How these chances are worked out" in text
     standings = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     assert "Win · top 3" in standings
+    # Under each name on a phone: each figure with its own label, never broken from it.
+    figures = re.findall(
+        r'<span class="chance-figure">win ([^<]+)</span> · '
+        r'<span class="chance-figure">top\u00a03: ([^<]+)</span>',
+        standings,
+    )
+    assert figures
+    assert all(win.endswith("\u00a0%") and top.endswith("\u00a0%") for win, top in figures)
     projector = client.get(reverse("projector", args=[tournament.slug])).content.decode()
     assert "Win · top 3" in projector
 

@@ -44,7 +44,9 @@ def test_two_confirmations_at_once_leave_the_views_of_the_last(
     slow_down(monkeypatch, build, "_data")
     outcomes = run_together(
         *(
-            lambda pk=table.pk: confirm_sheet(load_table(pk), second_scorer, expected_version=1)
+            lambda pk=table.pk: confirm_sheet(
+                load_table(pk), second_scorer, expected_version=1
+            ).or_raise()
             for table in tables
         )
     )

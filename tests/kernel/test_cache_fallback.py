@@ -30,7 +30,7 @@ from tournament.models import Person, Series, SeriesTournament, Table
 from tournament.series import services as series
 from tournament.sheets.reading import peek_sheet
 
-WRONG_CODES = 20  # table.services.WRONG_CODES_RATE
+WRONG_CODES = 20  # sheets.at_table.WRONG_CODES_RATE
 
 
 def use_redis(settings, port: int) -> None:

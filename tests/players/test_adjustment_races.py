@@ -64,7 +64,7 @@ def test_a_penalty_given_while_a_sheet_is_confirmed_both_land(
     seen = threading.Event()
 
     def confirm():
-        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1).or_raise()
 
     def penalty():
         url = reverse("organiser:adjustment_add", args=[tournament.slug, player.pk])

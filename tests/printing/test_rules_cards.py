@@ -26,7 +26,9 @@ def _url(round_, **query):
 
 def _card(html, table_number):
     match = re.search(
-        rf'<article class="rules-card" data-table="{table_number}">(.*?)</article>', html, re.S
+        rf'<article class="rules-card(?: seats-wide)?" data-table="{table_number}">(.*?)</article>',
+        html,
+        re.S,
     )
     assert match, f"no card for table {table_number}"
     return match.group(1)

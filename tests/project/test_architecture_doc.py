@@ -3,6 +3,7 @@ each may import, and the functions it names on a deal's path exist."""
 
 import importlib
 import re
+import tomllib
 from pathlib import Path
 
 import grimp
@@ -99,3 +100,39 @@ def test_every_function_named_on_the_deal_path_exists():
         for attribute in attributes:
             found = getattr(found, attribute)
         assert found is not None, name
+
+
+def views_modules() -> set[str]:
+    """Every module of pages in the app, at any depth: a ``views.py``, or a ``views/``
+    package (``tournament.sheets.phone.views``)."""
+    found = set()
+    for path in TOURNAMENT.rglob("views*"):
+        if "migrations" in path.parts or "__pycache__" in path.parts:
+            continue
+        if path.name == "views.py" or (path.is_dir() and (path / "__init__.py").exists()):
+            found.add(".".join(path.relative_to(ROOT).with_suffix("").parts))
+    return found
+
+
+def views_contracts() -> dict[str, list[str]]:
+    """The patterns of the contracts about pages, by contract name: the modules they
+    keep apart or protect."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return {
+        contract["name"]: patterns
+        for contract in contracts["contracts"]
+        if (patterns := contract.get("modules") or contract.get("protected_modules"))
+        and any(pattern.endswith(".views") for pattern in patterns)
+    }
+
+
+def test_the_contracts_on_pages_cover_every_views_module(graph):
+    """A concept's pages, or a face's (``sheets.phone.views``), however deep: each is kept
+    from the others' and reached through URLs only."""
+    modules = views_modules()
+    assert {"tournament.sheets.phone.views", "tournament.sheets.desk.views"} <= modules
+    contracts = views_contracts()
+    assert len(contracts) == 2, sorted(contracts)
+    for name, patterns in contracts.items():
+        covered = set().union(*(graph.find_matching_modules(p) for p in patterns))
+        assert modules - covered == set(), f"“{name}” does not cover these pages"

@@ -94,6 +94,7 @@ def people(client, organiser_client, scorer_client, outsider_client):
         Access.ORGANISER: organiser_client,
         Access.PEOPLE: organiser_client,
         Access.DOOR: client,
+        Access.REHEARSAL: client,
         Access.TABLE: client,
         Access.INVITATION: client,
         Access.SERIES: client,

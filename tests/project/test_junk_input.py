@@ -203,6 +203,8 @@ def state(
             Access.ANYONE: [organiser_client],
             # The door's pages, by their address alone.
             Access.DOOR: [client],
+            # A rehearsal's private link, by the link alone.
+            Access.REHEARSAL: [client],
             # The table's pages, by its code alone (round 1's last table, untouched here).
             Access.TABLE: [client],
             # The invitation's page, by its link alone.

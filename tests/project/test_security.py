@@ -117,7 +117,8 @@ def test_our_views_allow_exactly_the_listed_methods(name, private, organiser_cli
 def test_anyone_may_open(name, client, db):
     response = client.get(url_for(name))
     # Logging out is a POST: a GET is not allowed, for anyone.
-    assert response.status_code == (405 if name == "logout" else 200), name
+    expected = {"logout": 405}.get(name, 200)
+    assert response.status_code == expected, name
 
 
 @pytest.mark.parametrize("name", named(Access.PUBLIC))
@@ -127,6 +128,11 @@ def test_public_pages_are_public_once_published(name, client, outsider_client, p
     # A private tournament's are not, not even whether it exists.
     assert client.get(url_for(name, private)).status_code == 404
     assert outsider_client.get(url_for(name, private)).status_code == 404
+    # HEAD is answered as GET is (a link checker, a phone asking whether the site is back).
+    got, head = client.get(url_for(name, public)), client.head(url_for(name, public))
+    assert head.status_code == got.status_code, name
+    assert head["Content-Type"] == got["Content-Type"], name
+    assert head.content == b"", name
 
 
 @pytest.mark.parametrize("name", named(PRIVATE | {Access.ACCOUNT}))

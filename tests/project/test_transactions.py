@@ -133,7 +133,7 @@ def test_a_confirmed_save_that_fails_half_way_stores_nothing(
     before = snapshot()
     inject(monkeypatch)
     with pytest.raises(InjectedFailure):
-        save_sheet(table, scorer, sheet_rows(), expected_version=0, final=True)
+        save_sheet(table, scorer, sheet_rows(), expected_version=0, final=True).or_raise()
     assert_unchanged(before)
     assert not Deal.objects.exists()
 
@@ -147,7 +147,7 @@ def test_a_correction_that_fails_half_way_keeps_the_confirmed_facts(
     # The correction deletes the old deals and writes new ones before the failure.
     fail_on_create(monkeypatch, SheetVersion)
     with pytest.raises(InjectedFailure):
-        save_sheet(table, scorer, sheet_rows(20), expected_version=1, final=True)
+        save_sheet(table, scorer, sheet_rows(20), expected_version=1, final=True).or_raise()
     assert_unchanged(before)
     sheet = Sheet.objects.get(table=table)
     assert (sheet.status, sheet.version) == (SheetStatus.CONFIRMED, 1)
@@ -165,7 +165,7 @@ def test_a_draft_or_entered_save_that_fails_keeps_the_sheet_as_it_was(
     before = snapshot()
     fail_on_create(monkeypatch, SheetVersion)
     with pytest.raises(InjectedFailure):
-        save_sheet(table, scorer, sheet_rows(), expected_version=1, final=final)
+        save_sheet(table, scorer, sheet_rows(), expected_version=1, final=final).or_raise()
     assert_unchanged(before)
     sheet = Sheet.objects.get(table=table)
     assert (sheet.status, sheet.version, len(sheet.pending)) == (SheetStatus.DRAFT, 1, 1)
@@ -180,7 +180,7 @@ def test_a_confirmation_that_fails_half_way_leaves_the_sheet_awaiting_confirmati
     before = snapshot()
     inject(monkeypatch)
     with pytest.raises(InjectedFailure):
-        confirm_sheet(table, second_scorer, expected_version=1)
+        confirm_sheet(table, second_scorer, expected_version=1).or_raise()
     assert_unchanged(before)
     assert Sheet.objects.get(table=table).status == SheetStatus.ENTERED
     assert not Deal.objects.exists()

@@ -63,8 +63,10 @@ def test_the_service_worker_is_served_fresh_as_javascript(client):
     text = response.content.decode()
     # The site's static address written in; the public pages its rule keeps.
     assert f"var STATIC_PREFIX = {json.dumps(settings.STATIC_URL)};" in text
-    assert r"var PUBLIC_PAGE = /^\/t\/[^/]+\//;" in text
-    # Served from the site's root, it may control /t/ without Service-Worker-Allowed.
+    assert r"var PUBLIC_PAGE = /^\/(t\/[^/]+\/.*)?$/;" in text
+    assert f"var OFFLINE_PAGE = {json.dumps(reverse('offline'))};" in text
+    # Served from the site's root, it may control the whole site without
+    # Service-Worker-Allowed.
     assert reverse("service_worker") == "/sw.js"
     assert "Service-Worker-Allowed" not in response
 
@@ -91,6 +93,23 @@ def test_every_page_names_the_manifest_its_icon_and_the_worker(client, db):
     register = re.search(r'<script src="[^"]*sw-register\.js"([^>]*)>', html)
     assert register is not None
     assert f'data-worker="{reverse("service_worker")}"' in register.group(1)
-    assert 'data-scope="/t/"' in register.group(1)
+    scope = re.search(r'data-scope="([^"]*)"', register.group(1))
+    assert scope is not None
+    # The installed app opens at the manifest's start page: inside the worker's scope.
+    start = json.loads(client.get(reverse("web_manifest")).content)["start_url"]
+    assert start.startswith(scope.group(1))
+    # The worker's own address allows that scope (a worker controls its folder and below).
+    assert scope.group(1).startswith(reverse("service_worker").rsplit("/", 1)[0] + "/")
     assert " defer" in register.group(1)
     assert "offline.css" in html
+
+
+def test_the_offline_page_is_the_same_for_everyone(client, db):
+    """The worker keeps it at install, fetched without cookies: it carries nobody's name."""
+    response = client.get(reverse("offline"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "You are offline" in html
+    assert "Try again" in html
+    assert "public" in response["Cache-Control"]
+    assert client.head(reverse("offline")).status_code == 200

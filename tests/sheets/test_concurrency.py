@@ -151,7 +151,7 @@ def test_a_double_clicked_confirmation_records_once(
     slow_down(monkeypatch, confirming, "confirmed_rows")
 
     def confirm():
-        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1).or_raise()
 
     outcomes = run_together(confirm, confirm)
 
@@ -337,7 +337,7 @@ def test_a_phone_confirming_as_the_round_is_released_confirms_nothing(seated_rou
     def confirm_blind():
         return confirm_sheet(
             load_table(table.pk), AtTable("phone-b"), expected_version=1, retyped=rows
-        )
+        ).or_raise()
 
     outcomes = run_together(
         confirm_blind, lambda: rounds.release_round(round_, despite_missing=True)

@@ -401,7 +401,7 @@ def test_releasing_a_round_while_a_second_scorer_confirms_leaves_no_stale_public
     visitor = Client()
 
     def confirm():
-        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1).or_raise()
 
     def release():
         rounds.release_round(load_table(table.pk).round, despite_missing=True)

@@ -369,9 +369,9 @@ def test_a_phone_save_racing_a_correction_is_refused_under_the_locks(table, scor
     bring_to(Stage.CORRECTION_DRAFT, table, scorer, second_scorer)
     version = state(table)[0]
     with pytest.raises(ClosedAtTableError):
-        save_sheet(table, AtTable("late"), ROWS, expected_version=version, final=False)
+        save_sheet(table, AtTable("late"), ROWS, expected_version=version, final=False).or_raise()
     with pytest.raises(ClosedAtTableError):
-        confirm_sheet(table, AtTable("late"), expected_version=version, retyped=ROWS)
+        confirm_sheet(table, AtTable("late"), expected_version=version, retyped=ROWS).or_raise()
 
 
 # A closed code and an unknown code take the same path -----------------------------------

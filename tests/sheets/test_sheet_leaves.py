@@ -77,18 +77,24 @@ def test_the_rows_after_a_leave_are_checked_at_the_smaller_size(table, users):
     # At five, seat 3's 10 cards would be needed for 52; at four they must be blank.
     rows[7] = dict(FIVE)
     with pytest.raises(SheetInvalidError) as refused:
-        save_sheet(table, users[0], rows, expected_version=0, final=True, left=SEAT_3_AFTER_7)
+        save_sheet(
+            table, users[0], rows, expected_version=0, final=True, left=SEAT_3_AFTER_7
+        ).or_raise()
     assert (
         "deal 8: seat 3: 10 cards won, but seat 3 had left the table — leave its count blank"
         in refused.value.problems
     )
     rows[7] = {**FOUR, "left_over": "10"}
     with pytest.raises(SheetInvalidError) as refused:
-        save_sheet(table, users[0], rows, expected_version=0, final=True, left=SEAT_3_AFTER_7)
+        save_sheet(
+            table, users[0], rows, expected_version=0, final=True, left=SEAT_3_AFTER_7
+        ).or_raise()
     assert "deal 8: cards won plus left over is 50, not 52" in refused.value.problems
     rows[7] = {**FOUR, "last_in": "3"}
     with pytest.raises(SheetInvalidError) as refused:
-        save_sheet(table, users[0], rows, expected_version=0, final=True, left=SEAT_3_AFTER_7)
+        save_sheet(
+            table, users[0], rows, expected_version=0, final=True, left=SEAT_3_AFTER_7
+        ).or_raise()
     assert "deal 8: last in: seat 3 had left the table — name a seat still playing" in (
         refused.value.problems
     )
@@ -96,7 +102,9 @@ def test_the_rows_after_a_leave_are_checked_at_the_smaller_size(table, users):
 
 def test_without_the_leave_the_same_sheet_is_short_and_wrong(table, users):
     with pytest.raises(SheetInvalidError) as refused:
-        save_sheet(table, users[0], leaving_sheet(), expected_version=0, final=True, left=[])
+        save_sheet(
+            table, users[0], leaving_sheet(), expected_version=0, final=True, left=[]
+        ).or_raise()
     assert any(p.startswith("deal 8: seat 3: cards won is missing") for p in refused.value.problems)
 
 
@@ -115,7 +123,9 @@ def test_without_the_leave_the_same_sheet_is_short_and_wrong(table, users):
 )
 def test_impossible_leaves_are_refused_naming_seat_and_deal(table, users, leaves, message):
     with pytest.raises(SheetInvalidError) as refused:
-        save_sheet(table, users[0], [dict(FIVE)], expected_version=0, final=False, left=leaves)
+        save_sheet(
+            table, users[0], [dict(FIVE)], expected_version=0, final=False, left=leaves
+        ).or_raise()
     assert any(problem.startswith(message) for problem in refused.value.problems)
     assert not SheetVersion.objects.exists()
 
@@ -130,7 +140,7 @@ def test_a_leave_after_the_last_deal_typed_is_refused_in_a_complete_sheet(table,
             final=True,
             stopped_early=True,
             left=SEAT_3_AFTER_7,
-        )
+        ).or_raise()
     assert refused.value.problems == [
         "seat 3 left after deal 7, but the sheet has 5 deals: correct the deal, or remove the leave"
     ]
@@ -196,7 +206,7 @@ def test_a_save_from_an_older_version_with_other_leaves_is_a_conflict(table, use
     with pytest.raises(SheetChangedError):
         save_sheet(
             table, users[1], [dict(FIVE)], expected_version=0, final=False, left=SEAT_3_AFTER_7
-        )
+        ).or_raise()
 
 
 def test_a_blind_retype_must_record_the_same_leaves(table, users):
@@ -204,7 +214,9 @@ def test_a_blind_retype_must_record_the_same_leaves(table, users):
         table, users[0], leaving_sheet(), expected_version=0, final=True, left=SEAT_3_AFTER_7
     )
     with pytest.raises(LeavesMismatchError, match="re-typed: nobody left"):
-        confirm_sheet(table, users[1], expected_version=1, retyped=leaving_sheet(), retyped_left=[])
+        confirm_sheet(
+            table, users[1], expected_version=1, retyped=leaving_sheet(), retyped_left=[]
+        ).or_raise()
     assert Deal.objects.count() == 0
     confirm_sheet(
         table, users[1], expected_version=1, retyped=leaving_sheet(), retyped_left=SEAT_3_AFTER_7

@@ -69,7 +69,7 @@ def test_a_complete_sheet_awaits_a_second_person(table, users):
 def test_the_person_who_entered_cannot_confirm(table, users):
     save_sheet(table, users[0], full_sheet(), expected_version=0, final=True)
     with pytest.raises(UserError, match="a different person must confirm it"):
-        confirm_sheet(table, users[0], expected_version=1)
+        confirm_sheet(table, users[0], expected_version=1).or_raise()
     assert Deal.objects.count() == 0
 
 
@@ -78,7 +78,7 @@ def test_blind_retyping_highlights_mismatching_cells(table, users):
     retyped = full_sheet()
     retyped[2] = {**typed(WORKED), "won": ["6", "4", "10", "0", "6"], "left_over": "26"}
     with pytest.raises(SheetMismatchError) as caught:
-        confirm_sheet(table, users[1], expected_version=1, retyped=retyped)
+        confirm_sheet(table, users[1], expected_version=1, retyped=retyped).or_raise()
     assert [(m.deal, m.field, m.seat, m.entered, m.retyped) for m in caught.value.mismatches] == [
         (3, "won", 5, 8, 6),
         (3, "left_over", None, 24, 26),
@@ -103,7 +103,7 @@ def test_a_complete_sheet_must_pass_every_rule_and_nothing_is_lost(table, users)
     rows = full_sheet()
     rows[1] = {**typed(OTHER), "won": ["10", "10", "11", "10", "10"]}
     with pytest.raises(SheetInvalidError) as caught:
-        save_sheet(table, users[0], rows, expected_version=1, final=True)
+        save_sheet(table, users[0], rows, expected_version=1, final=True).or_raise()
     assert caught.value.problems == ["deal 2: seat 3: 11 cards won is odd — cards are won in pairs"]
     sheet = sheet_of(table)
     assert (sheet.status, sheet.version, len(sheet.pending)) == (SheetStatus.DRAFT, 1, 1)
@@ -111,7 +111,7 @@ def test_a_complete_sheet_must_pass_every_rule_and_nothing_is_lost(table, users)
 
 def test_a_short_sheet_needs_to_be_marked_stopped_early(table, users):
     with pytest.raises(SheetInvalidError) as caught:
-        save_sheet(table, users[0], full_sheet()[:3], expected_version=0, final=True)
+        save_sheet(table, users[0], full_sheet()[:3], expected_version=0, final=True).or_raise()
     assert caught.value.problems == [
         "deals 4–5 are empty: fill them in, or mark the table as stopped early"
     ]
@@ -127,14 +127,16 @@ def test_a_short_sheet_needs_to_be_marked_stopped_early(table, users):
 
 def test_more_deals_than_a_round_has_are_refused(table, users):
     with pytest.raises(SheetInvalidError, match="6 deals, but a table of 5 plays at most 5"):
-        save_sheet(table, users[0], [*full_sheet(), typed(WORKED)], expected_version=0, final=True)
+        save_sheet(
+            table, users[0], [*full_sheet(), typed(WORKED)], expected_version=0, final=True
+        ).or_raise()
 
 
 def test_a_blank_deal_between_filled_ones_is_refused(table, users):
     rows = full_sheet()
     rows[1] = {"won": [""] * 5, "last_in": "", "left_over": ""}
     with pytest.raises(SheetInvalidError, match="deal 2: blank, but later deals are filled in"):
-        save_sheet(table, users[0], rows, expected_version=0, final=True)
+        save_sheet(table, users[0], rows, expected_version=0, final=True).or_raise()
 
 
 def test_two_scorers_saving_the_same_table_never_lose_a_save(table, users):
@@ -142,7 +144,7 @@ def test_two_scorers_saving_the_same_table_never_lose_a_save(table, users):
     theirs = full_sheet()
     theirs[0] = typed(OTHER)
     with pytest.raises(SheetChangedError) as caught:
-        save_sheet(table, users[1], theirs, expected_version=0, final=False)
+        save_sheet(table, users[1], theirs, expected_version=0, final=False).or_raise()
     assert caught.value.current_rows[0] == WORKED
     assert "changed by amy" in str(caught.value)
     assert sheet_of(table).pending[0] == WORKED
@@ -253,7 +255,7 @@ def test_peeking_at_a_sheet_writes_nothing(table, users):
 
 def test_a_sheet_nobody_entered_cannot_be_confirmed(table, users):
     with pytest.raises(UserError, match="not awaiting confirmation"):
-        confirm_sheet(table, users[1], expected_version=0)
+        confirm_sheet(table, users[1], expected_version=0).or_raise()
     assert not Sheet.objects.exists()
 
 
@@ -282,7 +284,7 @@ def test_a_full_sheet_marked_stopped_early_is_refused(table, users):
     with pytest.raises(SheetInvalidError, match="did not stop early") as refused:
         save_sheet(
             table, users[0], full_sheet(), expected_version=0, final=True, stopped_early=True
-        )
+        ).or_raise()
     assert refused.value.problems == [
         "the table is marked as stopped early, but all 5 deals of the round are filled in: a "
         "table that played every deal did not stop early — untick “stopped early”"
@@ -318,7 +320,7 @@ def test_drafts_and_entries_of_a_confirmed_sheet_are_recorded_as_corrections(tab
 
 def confirm_typed(table, users, rows, version=0, **options):
     save_sheet(table, users[0], rows, expected_version=version, final=True, **options)
-    return confirm_sheet(table, users[1], expected_version=version + 1)
+    return confirm_sheet(table, users[1], expected_version=version + 1).or_raise()
 
 
 def test_a_confirmed_sheet_stores_each_seats_sums(table, users):

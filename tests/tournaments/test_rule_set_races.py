@@ -50,7 +50,7 @@ def test_a_rule_set_changed_as_a_sheet_is_confirmed_scores_it_under_the_new_rule
         slow_down(monkeypatch, tournaments, "rule_change_problems")
 
     def confirm():
-        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1)
+        return confirm_sheet(load_table(table.pk), second_scorer, expected_version=1).or_raise()
 
     def change():
         changed = Tournament.objects.get(pk=tournament.pk)

@@ -69,7 +69,7 @@ def test_a_leave_down_to_a_size_the_rules_do_not_seat_is_refused_naming_seat_and
             expected_version=0,
             final=final,
             left=[Leave(after_deal=2, seat=3)],
-        )
+        ).or_raise()
     assert (
         "seat 3 left after deal 2: the deals after it would be dealt at 3 players, and "
         "House rules seat 4 or 5" in "; ".join(caught.value.problems)

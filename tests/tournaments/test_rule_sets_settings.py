@@ -2,6 +2,7 @@
 seats, the numbers it is checked against, and re-scoring what is recorded."""
 
 import html
+import re
 
 import pytest
 from django.urls import reverse
@@ -198,7 +199,7 @@ def test_house_rules_with_numbers_that_do_not_deal_52_are_refused_by_size(
         ),
         pytest.param(
             {"plays_7": ["", "on"]},
-            ["Tables of 7: Tables of 7 is given more than once; give it once."],
+            ["Tables of 7 is given more than once; give it once."],
             id="a-size-not-played-twice",
         ),
     ],
@@ -213,6 +214,8 @@ def test_the_rules_form_takes_the_sizes_3_to_8_each_once(
     page = html.unescape(response.content.decode())
     for each in said:
         assert each in page
+    # Each message names its box once ("Tables of 7: Tables of 7 …" would say it twice).
+    assert not re.search(r"(Tables of \d): \1", page)
     tournament.refresh_from_db()
     assert (tournament.rule_set, tournament.house_rules) == ("standard", None)
 

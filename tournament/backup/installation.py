@@ -208,10 +208,20 @@ def _tournaments() -> list[dict[str, Any]]:
             "seating_plan": plan,
             "rounds": rounds.get(pk, []),
             "invitations": invitations.get(pk, []),
+            **({"rehearsal": {"of": of, "token": token, "work": work}} if token else {}),
         }
-        for pk, slug, created, public_changed, plan in Tournament.objects.order_by(
+        for pk, slug, created, public_changed, plan, of, token, work in Tournament.objects.order_by(
             "slug"
-        ).values_list("pk", "slug", "created", "public_changed", "seating_plan")
+        ).values_list(
+            "pk",
+            "slug",
+            "created",
+            "public_changed",
+            "seating_plan",
+            "rehearsal_of__slug",
+            "rehearsal_token",
+            "rehearsal_work",
+        )
     ]
 
 

@@ -39,12 +39,18 @@ class FileFacts:
     # User names the file gives: owner, scorers, sheets' authors, who gave or removed a
     # penalty or award.
     users: set[str] = field(default_factory=set)
+    published: bool = False
 
     @classmethod
     def of(cls, file: str, data: Mapping[str, Any]) -> FileFacts:
         """The facts of a tournament file that ``checking.check_bounded`` found right,
         or that ``export_tournament`` wrote."""
-        facts = cls(file=file, slug=checking.slug_for(data), key=data.get("key"))
+        facts = cls(
+            file=file,
+            slug=checking.slug_for(data),
+            key=data.get("key"),
+            published=bool(data.get("published")),
+        )
         for player in data["players"]:
             facts.players[player["id"]] = player.get("member", "").strip()
             if "key" in player:
@@ -296,6 +302,13 @@ def _tournament_problems(
                         f"{round_['number']}"
                     )
                 yield from _present(codes.problem(f"{place}.code", table["code"]))
+        rehearsal = entry.get("rehearsal")
+        if rehearsal is not None:
+            if rehearsal["of"] is not None and rehearsal["of"] not in tournaments:
+                named = short(rehearsal["of"])
+                yield f"{where}.rehearsal.of: no tournament “{named}” is in this backup"
+            if facts.published:
+                yield f"{where}.rehearsal: {facts.file} is published, and a rehearsal never is"
         for number, invitation in enumerate(entry.get("invitations", [])):
             at = f"{where}.invitations[{number}]"
             yield from _present(secrets.problem(f"{at}.secret_hash", invitation["secret_hash"]))

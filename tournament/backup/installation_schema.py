@@ -243,6 +243,25 @@ def _tournament() -> dict[str, Any]:
             },
             "rounds": _list(round_),
             "invitations": _list(invitation, description="Scorers' invitation links."),
+            "rehearsal": _object(
+                ["of", "token"],
+                {
+                    "of": {
+                        "type": ["string", "null"],
+                        "maxLength": limits.SLUG_MAX,
+                        "description": "The slug of the tournament it rehearses (null: "
+                        "that tournament was removed since).",
+                    },
+                    "token": _text(
+                        64,
+                        minLength=1,
+                        description="The token of its private link, which stays the same.",
+                    ),
+                    "work": _text(40, description="What a task was doing to it (empty: nothing)."),
+                },
+                description="Present when the tournament is a rehearsal (docs/rehearsal.md): "
+                "never published, its public pages opened by its private link.",
+            ),
         },
         description="What a tournament file leaves out, for a restore of the whole "
         "installation: table codes, round clocks, the seating plan and invitations.",

@@ -325,8 +325,20 @@ def _tournament_facts(facts: list[dict[str, Any]]) -> None:
         tournament = found[entry["slug"]]
         tournament.seating_plan = entry.get("seating_plan")
         tournaments.append(tournament)
+    for entry in facts:
+        rehearsal = entry.get("rehearsal")
+        if rehearsal is not None:
+            tournament = found[entry["slug"]]
+            original = found.get(rehearsal["of"]) if rehearsal["of"] is not None else None
+            tournament.rehearsal_of = original
+            tournament.rehearsal_token = rehearsal["token"]
+            tournament.rehearsal_work = rehearsal.get("work", "")
     if tournaments:
-        Tournament.objects.bulk_update(tournaments, ["seating_plan"], batch_size=_BATCH)
+        Tournament.objects.bulk_update(
+            tournaments,
+            ["seating_plan", "rehearsal_of", "rehearsal_token", "rehearsal_work"],
+            batch_size=_BATCH,
+        )
     _put_back(tournaments, facts, "created", "public_changed")
     rounds = {
         (round_.tournament_id, round_.number): round_

@@ -3,7 +3,7 @@ in its place while Redis is down or full.
 
 Everything the app keeps in the cache is either made again from the database when it is
 missing (the public pages, the public results, the series' figures) or a short count
-(wrong table codes per address, ``table.services``). So a Redis that does not
+(wrong table codes per address, ``sheets.at_table``). So a Redis that does not
 answer, or that refuses writes (full under ``maxmemory-policy noeviction``), must cost
 speed, never a page. ``FallbackRedisCache`` is Django's Redis backend that catches
 Redis's errors on every operation and does the operation on a local-memory cache of this

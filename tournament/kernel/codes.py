@@ -3,7 +3,7 @@ code) that opens the table's entry page on a phone, without an account.
 
 A code is eight characters of Crockford's base 32 (digits and capital letters without
 I, L, O and U), about 10¹² codes: at the rate limit on wrong codes
-(``table.services``) nobody guesses one in the life of a tournament. It is printed
+(``sheets.at_table``) nobody guesses one in the life of a tournament. It is printed
 in two groups of four ("K7QM-3RXD"); typed back, case, spaces and hyphens do not matter,
 and the letters people confuse with digits (O, I, L) read as those digits.
 """

@@ -6,7 +6,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournament.kernel.cache import cache_status
 from tournament.kernel.queue import queue_status
@@ -14,7 +14,7 @@ from tournament.kernel.queue import queue_status
 logger = logging.getLogger(__name__)
 
 
-@require_GET
+@require_safe
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
     """For load balancers: 200 when this app server can reach its database, the body
@@ -46,7 +46,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 FAVICON = "icons/icon-192.png"
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for whatever a page's icon link says (and
     the door's tablet, bookmarks, feed readers): the site's icon (the static PNG, which

@@ -111,7 +111,7 @@ class Tournament(Tracked):
         default=45, validators=limits.ROUND_MINUTES.validators()
     )
     # Players type their table's sheet on a phone, opened by the table code printed on
-    # the sheet (table.services); a scorer or a second phone then confirms it.
+    # the sheet (sheets.at_table); a scorer or a second phone then confirms it.
     table_entry = models.BooleanField(
         default=True,
         help_text="Each printed score sheet carries a table code: a phone at the table "
@@ -132,6 +132,17 @@ class Tournament(Tracked):
     # Moved by every change to what the standings are made of (models.derived).
     standings_version = models.PositiveBigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
+    # A rehearsal is a private copy of another tournament, seated at round 1, that its
+    # organiser plays through with simulated deals (``rehearsals``): never published,
+    # never in a series, its public pages opened only with ``rehearsal_token`` (the
+    # private link). Still a rehearsal when the tournament it copied is gone.
+    rehearsal_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rehearsals"
+    )
+    rehearsal_token = models.CharField(max_length=64, blank=True)
+    # What a task is doing to the rehearsal ("copying", "playing round 2"); empty when
+    # nothing is: its pages say it is being worked out meanwhile.
+    rehearsal_work = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -158,6 +169,12 @@ class Tournament(Tracked):
                 condition=~Q(rule_set=HOUSE) | Q(house_rules__isnull=False),
                 name="tournament_house_rules_have_numbers",
             ),
+            # A rehearsal has its private link and is never published; nothing else has one.
+            models.CheckConstraint(
+                condition=Q(rehearsal_of__isnull=True, rehearsal_token="", rehearsal_work="")
+                | (Q(published=False) & ~Q(rehearsal_token="")),
+                name="tournament_rehearsal_private",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -165,6 +182,10 @@ class Tournament(Tracked):
 
     def get_absolute_url(self) -> str:
         return reverse("standings", args=[self.slug])
+
+    @property
+    def is_rehearsal(self) -> bool:
+        return bool(self.rehearsal_token)
 
     @property
     def scoring_system(self) -> ScoringSystem:

@@ -188,7 +188,7 @@ class PageKey:
 def _page_key(request: HttpRequest, slug: str) -> PageKey | None:
     """The key of an anonymous visitor's GET of a published tournament's page, with the
     query already normalised; None when the page is not shared."""
-    if request.method != "GET" or _own_page(request):
+    if request.method not in ("GET", "HEAD") or _own_page(request):
         return None
     found = _generation(slug)
     if found is None:
@@ -345,7 +345,7 @@ class PublicPageCacheMiddleware:
         return _served(request, stored)
 
     def _page(self, request: HttpRequest) -> PageKey | None:
-        if request.method != "GET" or _own_page(request):
+        if request.method not in ("GET", "HEAD") or _own_page(request):
             return None
         try:
             match = resolve(request.path_info)

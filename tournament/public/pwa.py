@@ -10,8 +10,12 @@ URL configuration.
 in. A worker's reach is limited to the folder it is served from, and its script must be
 fetched afresh whenever it changes, so it cannot be an ordinary (hashed, long-cached)
 static file: it is served here with ``Cache-Control: no-cache`` and an ETag (a phone
-asks again at each visit and gets a 304 until it changes), and registered for ``/t/``,
-the tournaments' public pages, only.
+asks again at each visit and gets a 304 until it changes), and registered for the whole
+site, ``/``, so that the manifest's start page lies inside it. It keeps only the home
+page and the tournaments' public pages (``static/js/sw.js``).
+
+``/offline/``: our page saying the phone is offline, which the worker keeps at install
+and shows for a page opened offline that it has no copy of.
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 NAME = "Laugh and Lie Down"
 SHORT_NAME = "Laugh & Lie Down"
@@ -35,8 +40,9 @@ SHORT_NAME = "Laugh & Lie Down"
 THEME_COLOUR = "#7a1f1f"
 BACKGROUND_COLOUR = "#fbf8f1"
 WORKER = "js/sw.js"
-# Where the worker's source names the static files' address.
+# Where the worker's source names the static files' address and the offline page's.
 STATIC_PREFIX_LINE = 'var STATIC_PREFIX = "/static/";'
+OFFLINE_PAGE_LINE = 'var OFFLINE_PAGE = "/offline/";'
 
 
 def manifest() -> dict[str, object]:
@@ -64,7 +70,7 @@ def manifest() -> dict[str, object]:
     }
 
 
-@require_GET
+@require_safe
 def web_manifest(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(
         json.dumps(manifest(), ensure_ascii=False, indent=2),
@@ -75,21 +81,23 @@ def web_manifest(request: HttpRequest) -> HttpResponse:
 
 
 @cache
-def _worker(path: str, modified: float, static_prefix: str) -> tuple[str, str]:
+def _worker(path: str, modified: float, static_prefix: str, offline: str) -> tuple[str, str]:
     """The worker's text as served, and its ETag (remembered until the file changes)."""
     source = Path(path).read_text(encoding="utf-8")
     assert STATIC_PREFIX_LINE in source, f"{path} no longer says {STATIC_PREFIX_LINE}"
+    assert OFFLINE_PAGE_LINE in source, f"{path} no longer says {OFFLINE_PAGE_LINE}"
     text = source.replace(STATIC_PREFIX_LINE, f"var STATIC_PREFIX = {json.dumps(static_prefix)};")
+    text = text.replace(OFFLINE_PAGE_LINE, f"var OFFLINE_PAGE = {json.dumps(offline)};")
     return text, '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
 def worker_text() -> tuple[str, str]:
     path = finders.find(WORKER)
     assert isinstance(path, str), f"static file {WORKER} not found"
-    return _worker(path, Path(path).stat().st_mtime, settings.STATIC_URL)
+    return _worker(path, Path(path).stat().st_mtime, settings.STATIC_URL, reverse("offline"))
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     text, etag = worker_text()
     response: HttpResponse
@@ -99,4 +107,13 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(text, content_type="text/javascript; charset=utf-8")
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
+    return response
+
+
+@require_safe
+def offline(request: HttpRequest) -> HttpResponse:
+    """The page the service worker shows for a page opened offline that it has no copy
+    of. The same for everyone: the worker fetches it without cookies."""
+    response = render(request, "public/offline.html")
+    patch_cache_control(response, public=True, max_age=60 * 60)
     return response

@@ -11,6 +11,7 @@ urlpatterns = [
     # Installing the public pages as an app, and their offline copy (public/pwa.py).
     path("manifest.webmanifest", pwa.web_manifest, name="web_manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("t/<slug:slug>/", standings.standings, name="standings"),
     path("t/<slug:slug>/projector/", standings.projector, name="projector"),
     path("t/<slug:slug>/standings.csv", standings.standings_csv, name="standings_csv"),

@@ -84,6 +84,11 @@ def _tournaments(slugs: Sequence[str]) -> list[Tournament]:
     unknown = [slug for slug in slugs if slug not in found]
     if unknown:
         raise UserError("no tournament with the slug " + ", ".join(f"“{s}”" for s in unknown))
+    rehearsals = [slug for slug in slugs if found[slug].is_rehearsal]
+    if rehearsals:
+        raise UserError(
+            "a rehearsal is in no series: " + ", ".join(f"“{slug}”" for slug in rehearsals)
+        )
     return [found[slug] for slug in slugs]
 
 

@@ -24,7 +24,9 @@ from tournament.series import services as series_service
 
 def public_people() -> QuerySet[Person]:
     return Person.objects.filter(
-        pk__in=Person.objects.filter(players__tournament__published=True).values("pk")
+        pk__in=Person.objects.filter(
+            players__tournament__published=True, players__tournament__rehearsal_token=""
+        ).values("pk")
     )
 
 

@@ -70,6 +70,8 @@ def add_tournament(series: Series, slug: str, user: User) -> SeriesTournament:
     if tournament is None:
         raise UserError(f"No tournament has the address “{slug}” (the part after /t/).")
     own = _answers_for(user, tournament)
+    if tournament.is_rehearsal and own:
+        raise UserError(f"“{tournament.name}” is a rehearsal: a rehearsal is in no series.")
     if not own and not tournament.published:
         # A private tournament of someone else's is not revealed, not even that it exists.
         raise UserError(f"No tournament has the address “{slug}” (the part after /t/).")

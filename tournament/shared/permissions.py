@@ -31,7 +31,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
+from django.utils.crypto import constant_time_compare
 
+from tournament.kernel.middleware import keep_private
 from tournament.models import Round, Tournament
 
 User = AbstractBaseUser | AnonymousUser
@@ -82,11 +84,31 @@ def get_tournament_for_scorer(request: HttpRequest, slug: str) -> Tournament:
 
 def get_public_tournament(request: HttpRequest, slug: str) -> Tournament:
     """A tournament its public pages may show to this visitor: published, or theirs to
-    organise or score (404 otherwise, as for a tournament that does not exist)."""
+    organise or score, or a rehearsal whose private link they followed (404 otherwise,
+    as for a tournament that does not exist). A rehearsal's pages are kept by no cache
+    and no search engine (``kernel.middleware.keep_private``)."""
     tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None or not can_see(request.user, tournament):
+    if tournament is None or not (
+        can_see(request.user, tournament) or holds_private_link(request, tournament)
+    ):
         raise Http404("No such tournament")
+    if tournament.is_rehearsal:
+        keep_private(request)
     return tournament
+
+
+# The cookie the private link of a rehearsal sets, for its pages only (its path is the
+# rehearsal's ``/t/<slug>/``): the link's token.
+REHEARSAL_COOKIE = "lld_rehearsal"
+
+
+def holds_private_link(request: HttpRequest, tournament: Tournament) -> bool:
+    """Whether the visitor followed the rehearsal's private link (its cookie holds the
+    token)."""
+    held = request.COOKIES.get(REHEARSAL_COOKIE, "")
+    return bool(
+        tournament.is_rehearsal and held and constant_time_compare(held, tournament.rehearsal_token)
+    )
 
 
 def can_see(user: User, tournament: Tournament) -> bool:

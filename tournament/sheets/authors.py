@@ -51,11 +51,6 @@ class Who:
     user: Any
     phone: int | None
 
-    def same_as(self, user_id: int | None, phone: int | None) -> bool:
-        if self.phone is not None:
-            return phone == self.phone
-        return user_id is not None and user_id == getattr(self.user, "pk", None)
-
 
 def recorded_as(table: Table, author: Author) -> Who:
     if isinstance(author, AtTable):

@@ -1,7 +1,7 @@
 """Confirming an entered score sheet by a second person: by re-typing it blind, or by
 reviewing it against the paper. Once confirmed, its rows are written as ``Deal`` rows:
 the official facts. A blind re-type that does not match is refused, naming the cells
-(``SheetMismatchError``); nothing is confirmed.
+(``outcome.SheetMismatchError``); nothing is confirmed.
 """
 
 from __future__ import annotations
@@ -18,35 +18,17 @@ from tournament.sheets.authors import AtTable, Author, ConfirmRefusedError, chec
 from tournament.sheets.checking import SheetInvalidError, check_rows
 from tournament.sheets.facts import write_deals
 from tournament.sheets.leaves import leave_problems, stored_leaves
+from tournament.sheets.outcome import (
+    LeavesMismatchError,
+    Outcome,
+    OutcomeKind,
+    SheetChangedError,
+    SheetMismatchError,
+)
 from tournament.sheets.reading import confirmed_rows, current_rows
 from tournament.sheets.rows import Mismatch, Row, clean_row, compare, trim
-from tournament.sheets.saving import SaveResult, SheetChangedError, as_held
+from tournament.sheets.saving import as_held
 from tournament.sheets.versions import already_recorded, record_version
-
-
-class SheetMismatchError(UserError):
-    def __init__(self, mismatches: Sequence[Mismatch]) -> None:
-        self.mismatches = list(mismatches)
-        count = len(self.mismatches)
-        super().__init__(
-            f"{count} {'cell differs' if count == 1 else 'cells differ'} from the sheet as "
-            "entered; check them against the paper together"
-        )
-
-
-class LeavesMismatchError(UserError):
-    """A blind re-type records other players leaving than the sheet as entered. The
-    entered leaves are not shown: the confirmer has still not seen the sheet."""
-
-    def __init__(self, table: Table, retyped: Sequence[Leave]) -> None:
-        typed = "; ".join(
-            f"seat {leave.seat} left after deal {leave.after_deal}" for leave in sorted(retyped)
-        )
-        super().__init__(
-            f"round {table.round.number}, table {table.number}: the players who left differ "
-            f"from the sheet as entered (re-typed: {typed or 'nobody left'}); check them "
-            "against the paper together. Nothing was saved"
-        )
 
 
 def confirm_sheet(
@@ -57,7 +39,7 @@ def confirm_sheet(
     retyped: list[Row] | None = None,
     key: str | None = None,
     retyped_left: Sequence[Leave] | None = None,
-) -> SaveResult:
+) -> Outcome:
     """A second person confirms an entered sheet, by re-typing it blind (``retyped``, with
     the seats that left: ``retyped_left``) or by reviewing it against the paper
     (``retyped=None``).
@@ -66,7 +48,26 @@ def confirm_sheet(
     typed at the table by another phone, and only when the tournament allows it
     (``table_confirm``). A phone's re-type that does not match is kept on the sheet
     (``Sheet.retyped``), so that the phone that entered it sees the differences too.
+
+    What it came to is the ``outcome``. A sheet as entered that breaks the rules now is
+    refused, not invalid: the confirmer cannot change it.
     """
+    try:
+        return _confirm(table, user, expected_version, retyped, key, retyped_left)
+    except SheetInvalidError as broken:
+        return Outcome.refused(broken, OutcomeKind.REFUSED)
+    except UserError as refused:
+        return Outcome.refused(refused)
+
+
+def _confirm(
+    table: Table,
+    user: Author,
+    expected_version: int,
+    retyped: list[Row] | None,
+    key: str | None,
+    retyped_left: Sequence[Leave] | None,
+) -> Outcome:
     mismatches: list[Mismatch] = []
     with transaction.atomic():
         # Held as a save holds it: a release meanwhile waits, then sees this confirmation
@@ -80,7 +81,7 @@ def confirm_sheet(
         if already_recorded(table, sheet, key, cleaned) or (
             sheet.status == SheetStatus.CONFIRMED and sheet.version == expected_version + 1
         ):
-            return SaveResult(sheet, sheet.status, repeated=True)
+            return Outcome(OutcomeKind.SAVED, sheet, sheet.status, repeated=True)
         at_table = isinstance(user, AtTable)
         check_may(table, sheet, user, access.Act.CONFIRM)
         if sheet.version != expected_version:
@@ -120,4 +121,4 @@ def confirm_sheet(
             record_version(sheet, action, rows, before, who, key, leaves)
     if mismatches:
         raise SheetMismatchError(mismatches)
-    return SaveResult(sheet, sheet.status)
+    return Outcome(OutcomeKind.SAVED, sheet, sheet.status)

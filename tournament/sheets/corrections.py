@@ -23,9 +23,9 @@ from tournament.sheets import access
 from tournament.sheets.blind import ShownMismatch
 from tournament.sheets.history import row_in_words
 from tournament.sheets.leaves import leave_in_words, stored_leaves
+from tournament.sheets.pages.view_model import mismatch_differences
 from tournament.sheets.reading import confirmed_rows, pending_rows
 from tournament.sheets.rows import Mismatch, compare, diff, trim
-from tournament.sheets.view_model import mismatch_differences
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from typing import Any
 
 from tournament.kernel.cells import ORDER
 from tournament.models import SheetVersion, Table
-from tournament.sheets.desk import phone_name
 from tournament.sheets.leaves import leave_changes
 from tournament.sheets.order import WHERE, order_in_words
 from tournament.sheets.rows import Row
+from tournament.sheets.status import phone_name
 from tournament.sheets.versions import RESEATED
 
 _ACTIONS = {

@@ -19,14 +19,13 @@ held meanwhile (``shared.locks``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Prefetch
 
 from scoring.errors import UserError
 from scoring.rules import Leave, absent_seats
-from tournament.models import Seat, Sheet, SheetStatus, SheetVersion, Table
+from tournament.models import Seat, Sheet, SheetStatus, Table
 from tournament.shared.locks import hold_round
 from tournament.sheets import access
 from tournament.sheets.authors import AtTable, Author, check_may, recorded_as
@@ -40,48 +39,10 @@ from tournament.sheets.leaves import (
     new_seats,
 )
 from tournament.sheets.order import kept_problems
+from tournament.sheets.outcome import Outcome, OutcomeKind, SheetChangedError
 from tournament.sheets.reading import confirmed_rows, current_rows, sheet_of
 from tournament.sheets.rows import Row, clean_row, diff, trim
-from tournament.sheets.versions import RESEATED, record_version, save_key, saved_since_only_by
-
-
-class SheetChangedError(UserError):
-    """The sheet was saved by someone else since this copy was loaded."""
-
-    def __init__(self, sheet: Sheet, current_rows: list[Row]) -> None:
-        self.sheet = sheet
-        self.current_rows = current_rows
-        latest = (
-            SheetVersion.objects.filter(sheet=sheet, number=sheet.version)
-            .select_related("by")
-            .first()
-        )
-        self.reseated = latest is not None and latest.action == RESEATED
-        if self.reseated:
-            by = latest.by if latest is not None else None
-            organiser = f"the organiser ({by.get_username()})" if by else None
-            super().__init__(
-                f"{organiser or 'the organiser'} re-seated this table while you were typing "
-                f"(the sheet is now version {sheet.version}): check the players' names "
-                "against the paper sheet, then save again"
-            )
-            return
-        who = sheet.entered_by.get_username() if sheet.entered_by else "someone else"
-        super().__init__(
-            f"this sheet was changed by {who} while you were typing (it is now version "
-            f"{sheet.version}); compare the two and save again"
-        )
-
-
-@dataclass(frozen=True)
-class SaveResult:
-    sheet: Sheet
-    status: str
-    warnings: tuple[str, ...] = ()
-    repeated: bool = False
-    # The players this save recorded as leaving, dropped from later rounds: one sentence
-    # each to tell whoever saved (``sheets.leaves.drop_leavers``).
-    dropped: tuple[str, ...] = ()
+from tournament.sheets.versions import record_version, save_key, saved_since_only_by
 
 
 def unkept_orders(rows: Sequence[Row], size: int, leaves: Sequence[Leave]) -> list[str]:
@@ -116,8 +77,9 @@ def save_sheet(
     key: str | None = None,
     carried: Sequence[int] | None = None,
     left: Sequence[Leave] | None = None,
-) -> SaveResult:
-    """Save the sheet of ``table`` as a draft (``final=False``) or as complete.
+) -> Outcome:
+    """Save the sheet of ``table`` as a draft (``final=False``) or as complete; what it came
+    to (``outcome``: saved, or refused and why).
 
     ``key`` is the submission's idempotency key; ``carried`` the deals whose numbers the
     submission itself carried (None: all of ``rows``), compared with a save already
@@ -132,6 +94,23 @@ def save_sheet(
     those in force when the save commits: the round is held meanwhile, so the organiser
     cannot re-seat the table or lower the rotations under it.
     """
+    try:
+        return _save(table, user, rows, expected_version, final, stopped_early, key, carried, left)
+    except UserError as refused:
+        return Outcome.refused(refused)
+
+
+def _save(
+    table: Table,
+    user: Author,
+    rows: list[Row],
+    expected_version: int,
+    final: bool,
+    stopped_early: bool,
+    key: str | None,
+    carried: Sequence[int] | None,
+    left: Sequence[Leave] | None,
+) -> Outcome:
     with transaction.atomic():
         table = as_held(table)
         size = table.size
@@ -158,7 +137,7 @@ def save_sheet(
             table, sheet, key, rows, carried, final=final, leaves=None if left is None else leaves
         )
         if submission.repeated:
-            return SaveResult(sheet, sheet.status, repeated=True)
+            return Outcome(OutcomeKind.SAVED, sheet, sheet.status, repeated=True)
         check_may(table, sheet, user, access.Act.SAVE)
         who = recorded_as(table, user)
         now = current_rows(sheet)
@@ -170,7 +149,7 @@ def save_sheet(
             sheet, key, expected_version
         ):
             if now == rows and shown_leaves == leaves and sheet.status == target:
-                return SaveResult(sheet, sheet.status, repeated=True)
+                return Outcome(OutcomeKind.SAVED, sheet, sheet.status, repeated=True)
             raise SheetChangedError(sheet, now)
         if sheet.status == SheetStatus.CONFIRMED:
             before = confirmed_rows(table)
@@ -200,4 +179,5 @@ def save_sheet(
         record_version(sheet, action, rows, before, who, submission.key, leaves)
     warning = stop_warning(len(rows), size, leaves) if final and stopped_early else None
     dropped = drop_leavers(table, leaves, new_seats(shown_leaves, leaves))
-    return SaveResult(sheet, sheet.status, (warning,) if warning else (), dropped=tuple(dropped))
+    warnings = (warning,) if warning else ()
+    return Outcome(OutcomeKind.SAVED, sheet, sheet.status, warnings, dropped=tuple(dropped))

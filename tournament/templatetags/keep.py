@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from tournament.models import Table
-from tournament.sheets.keep import keep_key, keep_table_key
+from tournament.sheets.pages.keep import keep_key, keep_table_key
 
 register = template.Library()
 

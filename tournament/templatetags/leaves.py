@@ -1,4 +1,4 @@
-"""Template filters for the "A player left" fields of a sheet (tournament.sheets.forms)."""
+"""Template filters for the "A player left" fields of a sheet (tournament.sheets.pages.forms)."""
 
 from __future__ import annotations
 

@@ -117,7 +117,12 @@ def set_house_rules(tournament: Tournament, rule_set: RuleSet) -> Tournament:
 
 def set_published(tournament: Tournament, published: bool) -> None:
     """Show the tournament's released rounds to everyone, or to its organiser and scorers
-    only. Only this field is written: a settings save meanwhile is not undone."""
+    only. Only this field is written: a settings save meanwhile is not undone. A rehearsal
+    is never published: its private link shows it (``rehearsals``)."""
+    if published and tournament.is_rehearsal:
+        raise UserError(
+            "A rehearsal is never published: share its private link (on its Overview) instead."
+        )
     with transaction.atomic():
         tournament.published = published
         tournament.save(update_fields=["published"])

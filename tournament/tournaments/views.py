@@ -35,6 +35,7 @@ from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.queue import queue_status
 from tournament.models import SheetStatus, Tournament
 from tournament.public import room
+from tournament.rehearsals.services import MAX_REHEARSALS, rehearsals_of
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm
 from tournament.series import owners as series_admin
@@ -78,11 +79,20 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         tournament = tournaments.create_tournament(form.save(commit=False), request.user)
         messages.success(request, f"Created “{tournament.name}”. Now register its players.")
         return redirect("organiser:players", tournament.slug)
-    return render(
-        request,
-        "tournaments/tournament_form.html",
-        {"form": form, "creating": True, "advised": bool(advised)},
-    )
+    context = {
+        "form": form,
+        "creating": True,
+        "advised": bool(advised),
+        # Rehearsing one of the organiser's own tournaments (``rehearsals``).
+        "rehearse_choices": Tournament.objects.filter(
+            owner=request.user.pk, rehearsal_token="", players__active=True
+        )
+        .distinct()
+        .order_by("-created", "-pk"),
+        "rehearsals": rehearsals_of(request.user),
+        "max_rehearsals": MAX_REHEARSALS,
+    }
+    return render(request, "tournaments/tournament_form.html", context)
 
 
 @login_required
@@ -145,6 +155,8 @@ def edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "advised": bool(advised),
             **_tiebreak_context(tournament.tiebreaks),
+            "rehearsals": list(tournament.rehearsals.order_by("-created", "-pk")),
+            "max_rehearsals": MAX_REHEARSALS,
         },
     )
 
@@ -319,7 +331,11 @@ def tiebreak_down(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
-    tournaments.set_published(tournament, True)
+    try:
+        tournaments.set_published(tournament, True)
+    except UserError as refused:
+        messages.error(request, str(refused))
+        return redirect("organiser:dashboard", slug)
     messages.success(request, "The tournament is public: released rounds can be seen by all.")
     return redirect("organiser:dashboard", slug)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring.standings import StandingRow, Standings
 from scoring.tiebreaks import Column, decided_column, order_in_words, standings_columns
@@ -134,7 +134,7 @@ def _player_summary(tournament: Tournament, pk: int) -> dict[str, Any]:
     }
 
 
-@require_GET
+@require_safe
 @cached_public_page
 @shows_being_worked_out
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -146,7 +146,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "public/player.html", context)
 
 
-@require_GET
+@require_safe
 @cached_public_page
 def player_card(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The card a player who said "This is me" sees at the top of every page of the
@@ -181,7 +181,7 @@ def card_state(now: room.NowPlaying | None, progress: room.Progress) -> str:
     return "waiting"
 
 
-@require_GET
+@require_safe
 @cached_public_page
 @shows_being_worked_out
 def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -261,7 +261,7 @@ def seat_query(value: str) -> str:
     return room.single_spaced(value)[: SEAT_QUERY_MAX + 1]
 
 
-@require_GET
+@require_safe
 @cached_public_page(reads={"q": seat_query})
 def find_seat(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Where the players whose name holds the typed text sit in the current round."""
@@ -360,7 +360,7 @@ def _final_cells(
     return cells
 
 
-@require_GET
+@require_safe
 @cached_public_page
 @shows_being_worked_out
 def final(request: HttpRequest, slug: str) -> HttpResponse:

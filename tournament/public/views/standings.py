@@ -14,9 +14,9 @@ from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from scoring.tiebreaks import order_in_words
@@ -46,7 +46,7 @@ from tournament.standings.tables import (
 from tournament.tournament_file import writing
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     # A series is listed once one of its tournaments counts: accepted, published, and
     # with a round released.
@@ -108,7 +108,7 @@ def tonight_first(
     return tonight, [t for t in tournaments if t not in tonight]
 
 
-@require_GET
+@require_safe
 @cached_public_page(
     reads={"q": search_text, "sort": refusing_junk(standings_sort), "page": page_number}
 )
@@ -176,18 +176,27 @@ def _with_chances(table: StandingsTable, chances: ChancesView) -> StandingsTable
     for record in records:
         # The player's id is the last part of their page's address.
         mine = odds.get(int(record["url"].rstrip("/").rpartition("/")[2]))
-        words = (
-            f"{percent(mine.win, mine.win_reachable)}\u00a0· "
-            f"{percent(mine.top3, mine.top3_reachable)}"
+        win = percent(mine.win, mine.win_reachable) if mine else ""
+        top3 = percent(mine.top3, mine.top3_reachable) if mine else ""
+        words = f"{win}\u00a0· {top3}" if mine else "–"
+        # Under the name on a phone, each figure beside its own label and never broken
+        # from it ("top 3 3 % · 25 %" would read as "top 33 %").
+        phone = (
+            format_html(
+                '<span class="chance-figure">win {}</span> · '
+                '<span class="chance-figure">top\u00a03: {}</span>',
+                win,
+                top3,
+            )
             if mine
-            else "–"
+            else "chances –"
         )
         cells = record["cells"]
         # After the points and the deals, the first two cells.
         record["cells"] = type(cells)((*cells[:2], ("chances", words), *cells[2:]))
         extra, _, _ = str(record["extra"]).rpartition("</span>")
         record["extra"] = mark_safe(
-            f'{extra} · <span class="chances">Win · top 3 {conditional_escape(words)}</span></span>'
+            f'{extra} · <span class="chances">{conditional_escape(phone)}</span></span>'
         )
     title = (
         "Chance of winning · of the top three, from "
@@ -209,7 +218,7 @@ def _with_chances(table: StandingsTable, chances: ChancesView) -> StandingsTable
     return chances_table
 
 
-@require_GET
+@require_safe
 @cached_public_page(reads={"page": page_number})
 @shows_being_worked_out
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:

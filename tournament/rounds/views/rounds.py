@@ -34,8 +34,8 @@ from tournament.rounds import seating, seating_quality, swaps
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm, SeatRoundForm, StartRoundForm, SwapForm
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
-from tournament.sheets.desk import sheet_labels, status_label
-from tournament.table import services as table_service
+from tournament.sheets import at_table as table_service
+from tournament.sheets.status import sheet_labels, status_label
 
 
 @login_required

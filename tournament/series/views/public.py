@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_safe
 
 from tournament.kernel.http import HtmxHttpRequest, csv_attachment
 from tournament.models import Series, SeriesScheme
@@ -69,7 +69,7 @@ def _career_url(identifier: str) -> str:
     return reverse("career", args=[identifier])
 
 
-@require_GET
+@require_safe
 def series_page(request: HtmxHttpRequest, series: str) -> HttpResponse:
     found = _public_series(series)
     standings = series_service.series_standings(found)
@@ -104,7 +104,7 @@ def _row(row: series_service.SeriesRow) -> dict[str, object]:
     }
 
 
-@require_GET
+@require_safe
 def series_ratings(request: HtmxHttpRequest, series: str) -> HttpResponse:
     found = _public_series(series)
     ratings = series_service.series_ratings(found)
@@ -143,7 +143,7 @@ def series_ratings_csv(request: HtmxHttpRequest, series: str) -> HttpResponse:
     return csv_attachment(text, f"{found.slug}-ratings.csv")
 
 
-@require_GET
+@require_safe
 def career(request: HtmxHttpRequest, identifier: str) -> HttpResponse:
     person = careers.person_by_identifier(identifier)
     if person is None:
@@ -186,7 +186,7 @@ def career(request: HtmxHttpRequest, identifier: str) -> HttpResponse:
     return render(request, "series/career.html", context)
 
 
-@require_GET
+@require_safe
 def club(request: HtmxHttpRequest, club: str) -> HttpResponse:
     found = careers.club(club)
     if found is None:

@@ -1,1 +1,0 @@
-"""The scorer's pages: a table's sheet, its confirmation, its history and the round desk."""
