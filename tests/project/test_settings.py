@@ -84,7 +84,9 @@ def test_production_hardening():
     assert values["X_FRAME_OPTIONS"] == "DENY"
     assert values["SECURE_REFERRER_POLICY"] == "same-origin"
     middleware = values["MIDDLEWARE"]
-    assert middleware[:2] == [
+    assert middleware[:3] == [
+        # First, so that it sees the response last: COOP only where browsers honour it.
+        "tournament.kernel.origin.OpenerPolicyWhereHonouredMiddleware",
         "django.middleware.security.SecurityMiddleware",
         "whitenoise.middleware.WhiteNoiseMiddleware",
     ]
