@@ -17,48 +17,13 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from tests.browser.layout import TAP_TARGETS
 from tests.browser.pages import log_in
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.browser
 
 PHONES = [(360, 740), (390, 844)]
-
-# Every visible link, button, field, list and disclosure in the page's content and its tab
-# bar, smaller than 24 × 24 px; and the main controls lower than 44 px. Each by its text.
-TAP_TARGETS = """() => {
-  const name = (el) => (el.innerText || el.value || el.getAttribute("aria-label") || el.tagName)
-    .trim().replace(/\\s+/g, " ").slice(0, 40);
-  const shown = (el) => {
-    const box = el.getBoundingClientRect();
-    return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden";
-  };
-  // WCAG 2.5.8's exception: a link inside a sentence, sized by the line it sits in.
-  const inSentence = (el) => el.tagName === "A" && el.parentElement.closest("p, li, dd") !== null
-    && el.parentElement.closest("p, li, dd").innerText.trim().length > el.innerText.trim().length + 3
-    && getComputedStyle(el).display === "inline";
-  const small = [];
-  for (const el of document.querySelectorAll("a, button, input:not([type=hidden]), select, summary, textarea")) {
-    if (!shown(el) || inSentence(el) || el.closest(".visually-hidden, [aria-hidden=true]")) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width < 24 || box.height < 24) {
-      small.push(`${name(el)} (${box.width.toFixed(0)}×${box.height.toFixed(0)})`);
-    }
-  }
-  const low = [];
-  const main = [
-    "nav.tabs a", ".find-seat input", ".find-seat button", "form.search input",
-    "form.search button", "[data-this-is-me]", ".my-card .chip", ".my-card-more > summary",
-    "form.sheet-form button[type=submit]",
-  ].join(", ");
-  for (const el of document.querySelectorAll(main)) {
-    if (!shown(el)) continue;
-    const box = el.getBoundingClientRect();
-    if (box.height < 44) low.push(`${name(el)} (${box.height.toFixed(0)}px high)`);
-  }
-  const searches = [...document.querySelectorAll("main input[type=search]")].filter(shown).length;
-  return {small, low, searches};
-}"""
 
 
 def demo_pages() -> dict[str, str]:
