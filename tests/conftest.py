@@ -177,6 +177,16 @@ def empty_series_cache():
 
 
 @pytest.fixture
+def empty_cache():
+    """The cache empty before and after the test: public pages are cached by tournament
+    and time of change, and a test's rows rolled back to the same state must not see
+    another test's pages."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
 def cache_keys():
     """The cache emptied, and a function that counts the keys it holds: what a test of
     what is kept (and what is not) reads. The tests run with the cache in local memory."""

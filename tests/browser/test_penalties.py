@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pages import fits, log_in
 from tournament.models import Player
 
 pytestmark = pytest.mark.browser
@@ -18,19 +19,6 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1366, "height": 768}
 TAP_TARGET = 44
-
-
-def log_in(page: Page, path: str) -> None:
-    page.goto(path)
-    page.get_by_label("User name").fill("olive")
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
-
-
-def fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width} px"
 
 
 def high_enough(page: Page, name: str) -> None:
@@ -48,7 +36,7 @@ def test_a_penalty_from_the_player_page_to_the_public_standings(
     player = Player.objects.filter(tournament=tournament).order_by("pk").first()
     assert player is not None
     page = new_page(viewport=viewport)
-    log_in(page, f"/manage/{tournament.slug}/players/{player.pk}/")
+    log_in(page, "olive", f"/manage/{tournament.slug}/players/{player.pk}/")
     section = page.locator("#adjustments")
     expect(section.get_by_role("heading", name="Penalties and awards")).to_be_visible()
     expect(section.get_by_label("Round")).to_have_value("2")

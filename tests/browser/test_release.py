@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
+from tests.browser.pages import fits, log_in
 from tournament.models import Round, Seat
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
@@ -40,22 +41,6 @@ def table_three_unscored(seated_round, scorer, second_scorer):
     return seated_round
 
 
-def log_in(page: Page, path: str) -> None:
-    page.goto(path)
-    page.get_by_label("User name").fill("olive")
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
-
-
-def fits(page: Page, width: int) -> None:
-    """Nothing wider than the screen, and no template text leaking into the page."""
-    page_width = page.evaluate("document.documentElement.scrollWidth")
-    assert page_width <= width, f"the page is {page_width}px wide at {width}px"
-    text = page.locator("body").inner_text()
-    assert not any(mark in text for mark in ("{#", "{%", "{{")), "template text on the page"
-
-
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_a_release_with_a_table_unscored_asks_then_shows_no_result_yet(
     new_page, table_three_unscored, screenshot_dir, size
@@ -72,7 +57,7 @@ def test_a_release_with_a_table_unscored_asks_then_shows_no_result_yet(
     ]
 
     organiser = new_page(viewport=viewport)
-    log_in(organiser, reverse("organiser:round", args=[slug, 1]))
+    log_in(organiser, "olive", reverse("organiser:round", args=[slug, 1]))
     organiser.get_by_role("button", name="Release results to the public").click()
     question = organiser.locator("#confirm-release")
     expect(question.get_by_role("alert")).to_have_text(

@@ -34,14 +34,77 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 REFUSED = {403, 404}
 
 
-@pytest.fixture
-def private(seated_round):
-    return seated_round.tournament
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker):
+    """The users and the two tournaments, built once for the module's tests (on each
+    worker that runs some of them) and committed: each test runs in a transaction rolled
+    back at its end, so what a test writes (an invitation, the door opened) is gone for
+    the next. Everything is deleted once the module's tests are done."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from tests.factories import TournamentFactory, make_players, played_tournament, seated_round
+
+    with django_db_blocker.unblock():
+        users = get_user_model().objects
+        olive, simon, sarah, _ = (
+            users.create_user(name, password="pw") for name in ("olive", "simon", "sarah", "oscar")
+        )
+        private = TournamentFactory(
+            name="Test Open", slug="club-night", owner=olive, scorers=[simon, sarah]
+        )
+        seated_round(private, make_players(private, 12))
+        played_tournament(published=True, rounds=2, slug="test-open")
+    yield
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
 
 
 @pytest.fixture
-def public(make_played):
-    return make_played(published=True, rounds=2, slug="test-open")
+def world(_world, db):
+    from tournament.models import Tournament
+
+    return {tournament.slug: tournament for tournament in Tournament.objects.all()}
+
+
+def _user(username):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username=username)
+
+
+# The standing users of tests/conftest.py, as the module's world has them.
+@pytest.fixture
+def organiser(world):
+    return _user("olive")
+
+
+@pytest.fixture
+def scorer(world):
+    return _user("simon")
+
+
+@pytest.fixture
+def second_scorer(world):
+    return _user("sarah")
+
+
+@pytest.fixture
+def outsider(world):
+    return _user("oscar")
+
+
+@pytest.fixture
+def private(world):
+    """A private tournament of 12 players owned by olive, scored by simon and sarah, whose
+    round 1 is seated at three tables of four and started, no sheet entered yet."""
+    return world["club-night"]
+
+
+@pytest.fixture
+def public(world):
+    """A published tournament of two rounds played and released, run by nobody here."""
+    return world["test-open"]
 
 
 def csrf_client(user=None) -> Client:
@@ -350,11 +413,11 @@ def csrf_header_of(html: str) -> str:
     return json.loads(match.group(1))["X-CSRFToken"]
 
 
-def test_htmx_requests_of_logged_in_users_carry_the_csrf_token(scorer, seated_round):
+def test_htmx_requests_of_logged_in_users_carry_the_csrf_token(scorer, private):
     client = csrf_client(scorer)
-    sheet = url_for("scorer:sheet", seated_round.tournament)
+    sheet = url_for("scorer:sheet", private)
     token = csrf_header_of(client.get(sheet).content.decode())
-    check = url_for("scorer:check", seated_round.tournament)
+    check = url_for("scorer:check", private)
     htmx = {"HTTP_HX_REQUEST": "true"}
     assert client.post(check, {}, **htmx).status_code == 403
     assert client.post(check, {}, HTTP_X_CSRFTOKEN=token, **htmx).status_code == 200
