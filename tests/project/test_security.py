@@ -32,66 +32,8 @@ from tests.routes import (
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 REFUSED = {403, 404}
-
-
-@pytest.fixture(scope="module")
-def _world(django_db_setup, django_db_blocker):
-    """The users and the two tournaments, built once for the module's tests (on each
-    worker that runs some of them) and committed: each test runs in a transaction rolled
-    back at its end, so what a test writes (an invitation, the door opened) is gone for
-    the next. Everything is deleted once the module's tests are done."""
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from tests.factories import TournamentFactory, make_players, played_tournament, seated_round
-
-    with django_db_blocker.unblock():
-        users = get_user_model().objects
-        olive, simon, sarah, _ = (
-            users.create_user(name, password="pw") for name in ("olive", "simon", "sarah", "oscar")
-        )
-        private = TournamentFactory(
-            name="Test Open", slug="club-night", owner=olive, scorers=[simon, sarah]
-        )
-        seated_round(private, make_players(private, 12))
-        played_tournament(published=True, rounds=2, slug="test-open")
-    yield
-    with django_db_blocker.unblock():
-        call_command("flush", interactive=False, verbosity=0)
-
-
-@pytest.fixture
-def world(_world, db):
-    from tournament.models import Tournament
-
-    return {tournament.slug: tournament for tournament in Tournament.objects.all()}
-
-
-def _user(username):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.get(username=username)
-
-
-# The standing users of tests/conftest.py, as the module's world has them.
-@pytest.fixture
-def organiser(world):
-    return _user("olive")
-
-
-@pytest.fixture
-def scorer(world):
-    return _user("simon")
-
-
-@pytest.fixture
-def second_scorer(world):
-    return _user("sarah")
-
-
-@pytest.fixture
-def outsider(world):
-    return _user("oscar")
+# The users and tournaments, built once per module (tests/conftest.py, ``world``).
+pytestmark = pytest.mark.world
 
 
 @pytest.fixture
