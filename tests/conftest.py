@@ -177,6 +177,16 @@ def empty_series_cache():
 
 
 @pytest.fixture
+def empty_cache():
+    """The cache empty before and after the test: public pages are cached by tournament
+    and time of change, and a test's rows rolled back to the same state must not see
+    another test's pages."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
 def cache_keys():
     """The cache emptied, and a function that counts the keys it holds: what a test of
     what is kept (and what is not) reads. The tests run with the cache in local memory."""
@@ -228,24 +238,77 @@ def one_window(monkeypatch):
     pin_window(monkeypatch)
 
 
-@pytest.fixture
-def organiser(django_user_model):
-    return django_user_model.objects.create_user("olive", password="pw")
+@pytest.fixture(scope="module", autouse=True)
+def _world(request):
+    """The standing users and two tournaments, for a module of tests marked ``world``:
+    built once per module (on each worker that runs some of its tests) and committed.
+    Each test runs in a transaction rolled back at its end, so what a test writes (an
+    invitation, the door opened) is gone for the next; everything is deleted once the
+    module's tests are done. olive organises the private "club-night" (``seated_round``),
+    simon and sarah score it, oscar has no part in it; "test-open" is a published
+    tournament of two rounds played and released (``make_played``'s), run by none of
+    them."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from tests.factories import TournamentFactory, make_players, played_tournament, seated_round
+
+    if request.node.get_closest_marker("world") is None:
+        yield
+        return
+    # Before any test's own transaction: a module's fixtures are set up before its tests'.
+    request.getfixturevalue("django_db_setup")
+    django_db_blocker = request.getfixturevalue("django_db_blocker")
+    with django_db_blocker.unblock():
+        users = get_user_model().objects
+        olive, simon, sarah, _ = (
+            users.create_user(name, password="pw") for name in ("olive", "simon", "sarah", "oscar")
+        )
+        private = TournamentFactory(
+            name="Test Open", slug="club-night", owner=olive, scorers=[simon, sarah]
+        )
+        seated_round(private, make_players(private, 12))
+        played_tournament(published=True, rounds=2, slug="test-open")
+    yield
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
 
 
 @pytest.fixture
-def scorer(django_user_model):
-    return django_user_model.objects.create_user("simon", password="pw")
+def world(request):
+    """The world's tournaments by slug, in a test marked ``world``; None in any other."""
+    if request.node.get_closest_marker("world") is None:
+        return None
+    request.getfixturevalue("db")
+    from tournament.models import Tournament
+
+    return {tournament.slug: tournament for tournament in Tournament.objects.all()}
+
+
+def _standing_user(world, django_user_model, username):
+    if world is not None:
+        return django_user_model.objects.get(username=username)
+    return django_user_model.objects.create_user(username, password="pw")
 
 
 @pytest.fixture
-def second_scorer(django_user_model):
-    return django_user_model.objects.create_user("sarah", password="pw")
+def organiser(world, django_user_model):
+    return _standing_user(world, django_user_model, "olive")
 
 
 @pytest.fixture
-def outsider(django_user_model):
-    return django_user_model.objects.create_user("oscar", password="pw")
+def scorer(world, django_user_model):
+    return _standing_user(world, django_user_model, "simon")
+
+
+@pytest.fixture
+def second_scorer(world, django_user_model):
+    return _standing_user(world, django_user_model, "sarah")
+
+
+@pytest.fixture
+def outsider(world, django_user_model):
+    return _standing_user(world, django_user_model, "oscar")
 
 
 def _client_for(user):
@@ -303,11 +366,13 @@ def outsider_client(outsider):
 
 
 @pytest.fixture
-def seated_round(db, organiser, scorer, second_scorer):
+def seated_round(db, world, organiser, scorer, second_scorer):
     """A private tournament of 12 players owned by ``organiser`` with two scorers, whose
     round 1 is seated at three tables of four and started, no sheets entered yet."""
     from tests.factories import TournamentFactory, make_players, seated_round
 
+    if world is not None:
+        return world["club-night"].rounds.get(number=1)
     tournament = TournamentFactory(
         name="Test Open", slug="club-night", owner=organiser, scorers=[scorer, second_scorer]
     )

@@ -8,6 +8,7 @@ a superuser.
 """
 
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -182,45 +183,66 @@ def test_an_organiser_may_not_unlock_an_account_granted_organising(organiser, dj
 # The setting's default -----------------------------------------------------------------------
 
 
-def _organisers_setting(**environment):
-    """``settings.ORGANISERS`` in a fresh process with ``environment`` (and none of the
-    settings' own variables from this one)."""
+PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "x" * 60}
+ENVIRONMENTS = {
+    "development": {},
+    "laptop-at-the-pub": {**PRODUCTION, "DJANGO_PLAIN_HTTP": "1"},
+    "server-over-https": PRODUCTION,
+    "server-choosing": {**PRODUCTION, "ORGANISERS": "Anyone"},
+    "development-choosing": {"ORGANISERS": "granted"},
+    "misspelt": {"ORGANISERS": "granted-only"},
+}
+# Reads the settings afresh under each environment, in one process started without any of
+# the settings' own variables of the tests' process: what each printed (the setting, or
+# the error that stopped the settings), by environment.
+READ_EACH = """
+import json, os, runpy, sys
+base = dict(os.environ)
+found = {}
+for name, environment in json.loads(sys.argv[1]).items():
+    os.environ.clear()
+    os.environ.update({**base, **environment})
+    try:
+        found[name] = {"organisers": runpy.run_module("config.settings")["ORGANISERS"]}
+    except BaseException as stopped:
+        found[name] = {"error": f"{type(stopped).__name__}: {stopped}"}
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def organisers_settings():
+    """``settings.ORGANISERS`` under each of ``ENVIRONMENTS``, read in one fresh process
+    (none of the settings' own variables from this one)."""
     ours = ("DJANGO_", "ORGANISERS")
     env = {key: value for key, value in os.environ.items() if not key.startswith(ours)}
-    env |= {"DJANGO_SETTINGS_MODULE": "config.settings", **environment}
-    code = (
-        "import django; django.setup(); from django.conf import settings as s; print(s.ORGANISERS)"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code],
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    result = subprocess.run(
+        [sys.executable, "-c", READ_EACH, json.dumps(ENVIRONMENTS)],
         cwd=Path(django_settings.BASE_DIR),
         env=env,
         capture_output=True,
         text=True,
         check=False,
     )
-
-
-PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "x" * 60}
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 @pytest.mark.parametrize(
     ("environment", "expected"),
     [
-        pytest.param({}, "anyone", id="development"),
-        pytest.param({**PRODUCTION, "DJANGO_PLAIN_HTTP": "1"}, "anyone", id="laptop-at-the-pub"),
-        pytest.param(PRODUCTION, "granted", id="server-over-https"),
-        pytest.param({**PRODUCTION, "ORGANISERS": "Anyone"}, "anyone", id="server-choosing"),
-        pytest.param({"ORGANISERS": "granted"}, "granted", id="development-choosing"),
+        ("development", "anyone"),
+        ("laptop-at-the-pub", "anyone"),
+        ("server-over-https", "granted"),
+        ("server-choosing", "anyone"),
+        ("development-choosing", "granted"),
     ],
 )
-def test_who_may_organise_by_default(environment, expected):
-    result = _organisers_setting(**environment)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == expected
+def test_who_may_organise_by_default(organisers_settings, environment, expected):
+    assert organisers_settings[environment] == {"organisers": expected}
 
 
-def test_a_misspelt_setting_stops_the_server_naming_it():
-    result = _organisers_setting(ORGANISERS="granted-only")
-    assert result.returncode != 0
-    assert "ORGANISERS='granted-only' is not one of anyone, granted." in result.stderr
+def test_a_misspelt_setting_stops_the_server_naming_it(organisers_settings):
+    error = organisers_settings["misspelt"]["error"]
+    assert "ORGANISERS='granted-only' is not one of anyone, granted." in error

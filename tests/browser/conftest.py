@@ -4,12 +4,14 @@ live server (a real HTTP server in a thread, on the transactional test database)
 Chromium is the system's (/usr/bin/chromium); Playwright never downloads a browser here.
 Without it the tests skip, except in CI, which must run them.
 
-Every page a test opens is checked with axe-core (``axe.min.js`` beside this file, vendored
-from the npm package ``axe-core`` with its licence header; nothing is fetched when the tests
-run): after the test, each page still open is checked as it stands, and every other
-address its pages showed is opened again, once the test's contexts are closed, in a fresh
-context with the same cookies (the same login), and checked. A serious or critical
-violation fails the test.
+Every page is checked with axe-core (``axe.min.js`` beside this file, vendored from the npm
+package ``axe-core`` with its licence header; nothing is fetched when the tests run): each
+route as each role at a phone's and a laptop's size once a run, by the sweep
+(tests/browser/test_accessibility.py, tests/browser/sweep.py); after each test, each page
+still open as it stands (the state the test's actions left it in), and every other address
+its pages showed that the sweep does not check (by its route, the person's role and the
+size) is opened again, once the test's contexts are closed, in a fresh context with the
+same cookies (the same login), and checked. A serious or critical violation fails the test.
 
 No page may show template text (``{#``, ``{%`` or ``{{``: a comment over two lines, a tag
 misspelt) in what it says (``document.body.innerText``): every page a test opens is
@@ -30,6 +32,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.browser.sweep import swept
 from tournament.templatetags import live
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -204,7 +207,13 @@ def check_open_pages(
                 problems += [f"{page.url}: {found}" for found in axe_violations(page)]
                 problems += template_text(page)
                 checked.add((who, page.url))
-        again = [url for url in visited.addresses.get(context, []) if (who, url) not in checked]
+        # What the sweep checks (tests/browser/test_accessibility.py) is not opened again.
+        width = (viewport or LAPTOP)["width"]
+        again = [
+            url
+            for url in visited.addresses.get(context, [])
+            if (who, url) not in checked and not swept(context, url, width)
+        ]
         checked.update((who, url) for url in again)
         if again:
             revisits.append(Revisit(context.storage_state(), viewport, again))

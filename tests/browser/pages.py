@@ -79,6 +79,14 @@ def log_in(page: Page, username: str, path: str) -> None:
     expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
 
 
+def fits(page: Page, width: int | None = None) -> None:
+    """Nothing scrolls sideways: the page is no wider than ``width`` pixels (the
+    window's, unless told)."""
+    page_width = page.evaluate("document.documentElement.scrollWidth")
+    screen = width if width is not None else page.evaluate("window.innerWidth")
+    assert page_width <= screen, f"{page.url} scrolls sideways: {page_width}px in {screen}px"
+
+
 def expect_message(page: Page, text: str) -> None:
     expect(page.locator("ul.messages")).to_contain_text(text)
 

@@ -8,19 +8,11 @@ the console, so that is where these tests look.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser.pages import watch_for_violations
+from tests.browser.pages import log_in, watch_for_violations
 
 pytestmark = pytest.mark.browser
-
-
-def log_in(page: Page, username: str, path: str) -> None:
-    page.goto(path)
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
 
 
 def test_the_watch_sees_a_violation(new_page, db):

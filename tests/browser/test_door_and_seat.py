@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tests.browser.pages import fits
 from tournament.door import services as door
 from tournament.models import Player, Round, Seat, Tournament
 
@@ -19,10 +20,6 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 768, "height": 1024}
-
-
-def fits(page, width):
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 @pytest.mark.parametrize("javascript", [True, False])

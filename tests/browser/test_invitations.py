@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser.pages import PHONE, check_fits
+from tests.browser.pages import PHONE, check_fits, log_in
 from tournament.models import Sheet, SheetStatus, Table
 from tournament.sheets.saving import save_sheet
 
@@ -20,14 +20,6 @@ pytestmark = pytest.mark.browser
 WIDE = {"width": 1366, "height": 768}
 # One rotation at a table of four: the same deal four times.
 SHEET = [{"won": [20, 10, 10, 2], "last_in": 4, "left_over": 10}] * 4
-
-
-def log_in(page: Page, path: str) -> None:
-    page.goto(path)
-    page.get_by_label("User name").fill("olive")
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
 
 
 def test_an_invited_scorer_chooses_a_password_on_a_phone_and_confirms_a_sheet(
@@ -40,7 +32,7 @@ def test_an_invited_scorer_chooses_a_password_on_a_phone_and_confirms_a_sheet(
     scorers_path = reverse("organiser:scorers", args=[slug])
 
     olive = new_page(viewport=WIDE)
-    log_in(olive, scorers_path)
+    log_in(olive, "olive", scorers_path)
     check_fits(olive, "the Scorers page at 1366 px")
     olive.screenshot(path=shots / "scorers-1366.png", full_page=True)
     olive.get_by_label("User name for the new scorer").fill("dora")
@@ -56,7 +48,7 @@ def test_an_invited_scorer_chooses_a_password_on_a_phone_and_confirms_a_sheet(
     # The organiser's phone: the Scorers page lists the invitation, and a second one's
     # link fits the screen.
     olive_phone = new_page(viewport=PHONE, is_mobile=True)
-    log_in(olive_phone, scorers_path)
+    log_in(olive_phone, "olive", scorers_path)
     invitations = olive_phone.locator("ul.invitation-list li")
     expect(invitations).to_have_count(1)
     expect(invitations).to_contain_text("dora")

@@ -1,7 +1,8 @@
-"""A penalty in real Chromium at a phone's 360 px and a laptop's 1366 px: the organiser
-records it on the player's page (the reasons offered, the page back at the section), and
-the public standings mark the total, a tap on the badge under the name showing the
-reason, and the player's public page lists it under its round. Neither page scrolls sideways; the buttons are a finger's size.
+"""A penalty in real Chromium at a phone's 360 px, its pages then at a laptop's 1366 px:
+the organiser records it on the player's page (the reasons offered, the page back at the
+section), and the public standings mark the total, a tap on the badge under the name
+showing the reason, and the player's public page lists it under its round. Neither page
+scrolls sideways; the buttons are a finger's size.
 
 Screenshots go to artifacts/screenshots/penalties/.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pages import fits, log_in
 from tournament.models import Player
 
 pytestmark = pytest.mark.browser
@@ -20,35 +22,23 @@ LAPTOP = {"width": 1366, "height": 768}
 TAP_TARGET = 44
 
 
-def log_in(page: Page, path: str) -> None:
-    page.goto(path)
-    page.get_by_label("User name").fill("olive")
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
-
-
-def fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width} px"
-
-
 def high_enough(page: Page, name: str) -> None:
     box = page.get_by_role("button", name=name).first.bounding_box()
     assert box is not None
     assert box["height"] >= TAP_TARGET, f"{name}: {box['height']} px high"
 
 
-@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["360", "1366"])
 def test_a_penalty_from_the_player_page_to_the_public_standings(
-    new_page, make_played, organiser, screenshot_dir, viewport
+    new_page, make_played, organiser, screenshot_dir
 ):
-    shots = screenshot_dir(f"penalties-{viewport['width']}")
+    """At a phone's size; the pages it ends on are then looked at on a laptop."""
+    viewport = PHONE
+    shots = screenshot_dir("penalties-360")
     tournament = make_played(players=8, rounds=2, owner=organiser, slug="spring")
     player = Player.objects.filter(tournament=tournament).order_by("pk").first()
     assert player is not None
     page = new_page(viewport=viewport)
-    log_in(page, f"/manage/{tournament.slug}/players/{player.pk}/")
+    log_in(page, "olive", f"/manage/{tournament.slug}/players/{player.pk}/")
     section = page.locator("#adjustments")
     expect(section.get_by_role("heading", name="Penalties and awards")).to_be_visible()
     expect(section.get_by_label("Round")).to_have_value("2")
@@ -86,3 +76,19 @@ def test_a_penalty_from_the_player_page_to_the_public_standings(
     expect(visitor.locator("#round-2 ~ p.adjustment-line")).to_contain_text("Penalty −2 misdeal")
     fits(visitor)
     visitor.screenshot(path=shots / "03-public-player-page.png", full_page=True)
+
+    laptop_shots = screenshot_dir("penalties-1366")
+    for each in (page, visitor):
+        each.set_viewport_size(LAPTOP)
+    page.go_back()
+    expect(section.locator("ul.adjustment-list")).to_contain_text("−2 in round 2: misdeal")
+    high_enough(page, "Record")
+    high_enough(page, "Remove −2 in round 2 (misdeal)")
+    fits(page)
+    page.screenshot(path=laptop_shots / "01-organiser-player-page.png", full_page=True)
+    fits(visitor)
+    visitor.screenshot(path=laptop_shots / "03-public-player-page.png", full_page=True)
+    visitor.go_back()
+    expect(row.locator(".adjusted-mark")).to_be_visible()
+    fits(visitor)
+    visitor.screenshot(path=laptop_shots / "02-public-standings.png", full_page=True)

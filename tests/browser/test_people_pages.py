@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser.pages import check_fits
+from tests.browser.pages import check_fits, log_in
 from tests.factories import TournamentFactory, make_players
 from tournament.models import Player
 from tournament.people import services as people
@@ -31,14 +31,6 @@ def register(organiser):
     return tournament
 
 
-def log_in(page: Page) -> None:
-    page.goto(reverse("login"))
-    page.get_by_label("User name").fill("olive")
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
-
-
 def test_the_people_pages_fit_a_phone_and_a_laptop(new_page, register, screenshot_dir):
     shots = screenshot_dir("people")
     ann = people.search("M0001")[0]
@@ -52,7 +44,7 @@ def test_the_people_pages_fit_a_phone_and_a_laptop(new_page, register, screensho
     }
     for width, height in SIZES:
         page = new_page(viewport={"width": width, "height": height}, is_mobile=width < 768)
-        log_in(page)
+        log_in(page, "olive", reverse("login"))
         for name, path in pages.items():
             response = page.goto(path)
             assert response is not None
@@ -63,7 +55,7 @@ def test_the_people_pages_fit_a_phone_and_a_laptop(new_page, register, screensho
 
 def test_typing_a_name_offers_people_and_choosing_one_links_the_player(new_page, register):
     page = new_page(viewport={"width": 360, "height": 740}, is_mobile=True)
-    log_in(page)
+    log_in(page, "olive", reverse("login"))
     page.goto(reverse("organiser:players", args=[register.slug]))
     page.get_by_label("Name", exact=True).press_sequentially("zoe an")
     choice = page.get_by_label("Zoë Ånström")
@@ -79,7 +71,7 @@ def test_accepting_a_near_match_swaps_the_row(new_page, register, screenshot_dir
     shots = screenshot_dir("people/link")
     second = Player.objects.filter(tournament=register).order_by("pk")[1]
     page = new_page(viewport={"width": 360, "height": 740}, is_mobile=True)
-    log_in(page)
+    log_in(page, "olive", reverse("login"))
     page.goto(reverse("organiser:players_people", args=[register.slug]))
     row = page.locator(f"#player-{second.pk}")
     row.get_by_role("button", name=f"This is {second.name}e").click()

@@ -10,17 +10,11 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from tests.browser.pages import log_in
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 800}
-
-
-def log_in(page: Page, path: str) -> None:
-    page.goto(path)
-    page.get_by_label("User name").fill("olive")
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out olive")).to_be_visible()
 
 
 def overflow(page: Page) -> dict[str, int]:
@@ -38,7 +32,7 @@ def test_organiser_pages_fit_a_phone(new_page, seated_round, screenshot_dir):
     shots = screenshot_dir("phone")
     slug = seated_round.tournament.slug
     page = new_page(viewport=PHONE)
-    log_in(page, reverse("organiser:create"))
+    log_in(page, "olive", reverse("organiser:create"))
     pages = {
         "create": reverse("organiser:create"),
         "settings": reverse("organiser:edit", args=[slug]),

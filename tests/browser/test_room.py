@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
+from tests.browser.pages import fits, log_in
 from tests.factories import played_tournament
 from tournament.models import Round
 from tournament.rounds import seating
@@ -22,19 +23,6 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 740}
 PROJECTOR = {"width": 1920, "height": 1080}
-
-
-def log_in(page: Page, username: str, path: str) -> None:
-    page.goto(path)
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill("pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
-
-
-def fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width} px"
 
 
 def test_a_round_from_start_to_released_standings_as_the_room_sees_it(

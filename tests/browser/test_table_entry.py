@@ -5,9 +5,9 @@ desk and counted in the public standings; and blind confirmation by a second pho
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser.pages import DEALS, fill_deal, log_in, public_points
+from tests.browser.pages import DEALS, fill_deal, fits, log_in, public_points
 from tests.factories import TournamentFactory, make_players, seated_round
 from tests.pages import ROWS
 from tests.phone import MISTYPED
@@ -31,10 +31,6 @@ def table_of_five(db, organiser, scorer):
         published=True,
     )
     return Table.objects.get(round=seated_round(tournament, make_players(tournament, 5)))
-
-
-def fits(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
 
 def test_a_phone_types_a_sheet_a_scorer_confirms_it_and_it_counts(new_page, table_of_five, scorer):

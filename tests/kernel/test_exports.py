@@ -26,7 +26,7 @@ HOSTILE = [
 
 @pytest.fixture
 def hostile(db):
-    """The RULES.md worked example, played by players whose names look like formulas,
+    """The worked example of docs/rules.md, played by players whose names look like formulas,
     published and released; a sixth player sat out. Scored by classic stakes, so some
     points are negative."""
     table = TableFactory(number=1, round=RoundFactory(number=1, started=True, released=True))

@@ -50,6 +50,8 @@ from tournament.sheets.saving import save_sheet
 from tournament.tournament_file import checking, file_format, loading
 from tournament.tournament_file.problems import TournamentFileError
 
+pytestmark = pytest.mark.usefixtures("empty_cache")
+
 # Each example of a database property costs a request or a transaction: enough of them to
 # find the crashes, few enough to keep this file well under a minute.
 DB_PROPERTY = settings(
@@ -69,15 +71,6 @@ PAYLOADS = (
 RAW_MARKUP = [p for p in PAYLOADS if "<" in p]
 WORKED = {"won": [6, 4, 10, 0, 8], "last_in": 5, "left_over": 24}
 MODELS = (Tournament, Player, Round, Table, Seat, Deal, DealResult, Sheet, SheetVersion)
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    # Public pages are cached by tournament and time of change; examples rolled back to the
-    # same state must not see each other's pages.
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @contextlib.contextmanager

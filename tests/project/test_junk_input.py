@@ -7,8 +7,11 @@ reads from ``request.POST``/``request.GET`` itself. A new view is covered as soo
 page posts to it or its module reads its input; a view that takes a POST but has
 neither fails ``test_every_write_has_fields_to_junk``.
 
-Terms: the *baseline* of a view is what a browser posts from its form; one field at a
-time is then replaced by a junk value, or left out.
+Terms: the *baseline* of a view is what a browser posts from its form. Each junk value
+goes into every field at once; then each field is left out once, and put alone into the
+baseline with the nastiest values (and, for a chosen field, the ids of nothing and of
+another tournament's rows). A post that is a 500 is tried again one field at a time, to
+name the field.
 """
 
 from __future__ import annotations
@@ -306,10 +309,45 @@ def assert_answered(response, method, url, field, value):
     assert response.status_code < 500, f"{method.upper()} {url} {field}={value!r:.40}"
 
 
+def crashes(client, method, url, data) -> bool:
+    """Whether the view answers ``data`` with a 500 (or an exception)."""
+    try:
+        return answer(client, method, url, data).status_code >= 500
+    except AssertionError:
+        return True
+
+
+def assert_all_junked_answered(client, method, url, base, junked):
+    """``junked`` (field: value) put into ``base`` at once is answered; when it is not,
+    each field alone is tried, to say which one crashes the view."""
+    if not crashes(client, method, url, {**base, **junked}):
+        return
+    for field, value in junked.items():
+        assert_answered(
+            answer(client, method, url, {**base, field: value}), method, url, field, value
+        )
+    raise AssertionError(
+        f"{method.upper()} {url} crashes with {junked!r:.300} at once, with no field alone"
+    )
+
+
+# The values most likely to crash a view on their own: not a number, a number past any
+# column, and a byte no database column takes.
+NASTIEST = ["abc", "99999999999999999999999", "\x00"]
+
+
 def junk_for(field, site):
     if field in CHOSEN:
         return [*JUNK, MISSING_ID, *sorted(site["foreign_ids"])]
     return JUNK
+
+
+def alone_for(field, site):
+    """The values put into ``field`` alone: the nastiest, and for a chosen field the ids
+    that name nothing or another tournament's rows."""
+    if field in CHOSEN:
+        return [*NASTIEST, MISSING_ID, *sorted(site["foreign_ids"])]
+    return NASTIEST
 
 
 # Buttons that post nothing but the CSRF token, shown only when their opposite is not
@@ -334,14 +372,21 @@ def test_every_write_has_fields_to_junk(site):
 def test_junk_in_any_posted_field_is_never_a_500(site, name):
     baseline, junked = post_fields(site, name)
     url = url_for_any(name)
+    values = list(dict.fromkeys(value for field in junked for value in junk_for(field, site)))
     for client in site["clients"][ROUTES[name].access]:
+        for value in values:
+            at_once = {field: value for field in junked if value in junk_for(field, site)}
+            assert_all_junked_answered(client, "post", url, baseline, at_once)
         for field in junked:
             missing = {k: v for k, v in baseline.items() if k != field}
             assert_answered(answer(client, "post", url, missing), "post", url, field, None)
-            for value in junk_for(field, site):
+            for value in alone_for(field, site):
                 data = {**baseline, field: value}
                 assert_answered(answer(client, "post", url, data), "post", url, field, value)
         assert_answered(answer(client, "post", url, {}), "post", url, "(nothing)", None)
+
+
+QUERY_JUNK = [*JUNK, MISSING_ID, "2", "retype", "review", "entered"]
 
 
 @pytest.mark.parametrize("name", reads())
@@ -349,8 +394,11 @@ def test_junk_in_any_query_parameter_is_never_a_500(state, name):
     _, queried = read_by_module(name)
     url = url_for_any(name)
     for client in state["clients"][ROUTES[name].access]:
+        for value in QUERY_JUNK:
+            at_once = dict.fromkeys(sorted(queried), value)
+            assert_all_junked_answered(client, "get", url, {}, at_once)
         for parameter in sorted(queried):
-            for value in [*JUNK, MISSING_ID, "2", "retype", "review", "entered"]:
+            for value in [*NASTIEST, MISSING_ID]:
                 response = answer(client, "get", url, {parameter: value})
                 assert_answered(response, "get", url, parameter, value)
 

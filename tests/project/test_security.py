@@ -32,16 +32,21 @@ from tests.routes import (
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 REFUSED = {403, 404}
+# The users and tournaments, built once per module (tests/conftest.py, ``world``).
+pytestmark = pytest.mark.world
 
 
 @pytest.fixture
-def private(seated_round):
-    return seated_round.tournament
+def private(world):
+    """A private tournament of 12 players owned by olive, scored by simon and sarah, whose
+    round 1 is seated at three tables of four and started, no sheet entered yet."""
+    return world["club-night"]
 
 
 @pytest.fixture
-def public(make_played):
-    return make_played(published=True, rounds=2, slug="test-open")
+def public(world):
+    """A published tournament of two rounds played and released, run by nobody here."""
+    return world["test-open"]
 
 
 def csrf_client(user=None) -> Client:
@@ -356,11 +361,11 @@ def csrf_header_of(html: str) -> str:
     return json.loads(match.group(1))["X-CSRFToken"]
 
 
-def test_htmx_requests_of_logged_in_users_carry_the_csrf_token(scorer, seated_round):
+def test_htmx_requests_of_logged_in_users_carry_the_csrf_token(scorer, private):
     client = csrf_client(scorer)
-    sheet = url_for("scorer:sheet", seated_round.tournament)
+    sheet = url_for("scorer:sheet", private)
     token = csrf_header_of(client.get(sheet).content.decode())
-    check = url_for("scorer:check", seated_round.tournament)
+    check = url_for("scorer:check", private)
     htmx = {"HTTP_HX_REQUEST": "true"}
     assert client.post(check, {}, **htmx).status_code == 403
     assert client.post(check, {}, HTTP_X_CSRFTOKEN=token, **htmx).status_code == 200

@@ -5,21 +5,15 @@ its nudge compares."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
-from tests.public.test_public_seating import html, playing, seat
+from tests.public_rounds import html, playing, seat
 from tournament.models import Player, Round
 from tournament.public.room import NowPlaying, Progress
 from tournament.public.views.pages import card_state
 from tournament.shared import public_changes
 
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 def card(client, tournament, pk):

@@ -5,7 +5,6 @@ round is released or the organiser marks the tournament finished."""
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from scoring.standings import compute_standings
@@ -14,14 +13,9 @@ from tournament.models import Round, Tournament
 from tournament.public import room
 from tournament.shared.public_changes import mark_changed
 
+pytestmark = pytest.mark.usefixtures("empty_cache")
+
 PAGES = ["standings", "final"]
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def html_of(client, name, tournament):

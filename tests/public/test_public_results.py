@@ -19,12 +19,7 @@ from tournament.public import results as public
 from tournament.shared import public_changes
 from tournament.standings.services import tournament_standings
 
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 @pytest.fixture

@@ -6,42 +6,14 @@ released."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tests.factories import PlayerFactory, RoundFactory, TournamentFactory
-from tournament.models import Bye, Player, Round, Seat, SheetStatus, Table
+from tests.public_rounds import html, playing, seat
+from tournament.models import Player, Seat, SheetStatus, Table
 from tournament.public.room import deals_in_words
-from tournament.shared import public_changes
 
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def playing(make_played, *, players=12, slug="test-open", **fields):
-    """A published tournament whose round 1 is released and round 2 started and played
-    (every sheet confirmed) but not released, with a late arrival sitting round 2 out."""
-    tournament = make_played(players=players, rounds=2, slug=slug, **fields)
-    Round.objects.filter(tournament=tournament, number=2).update(released=False)
-    late = Player.objects.create(tournament=tournament, ref="late", name="Late Larkin")
-    Bye.objects.create(round=Round.objects.get(tournament=tournament, number=2), player=late)
-    public_changes.mark_changed(tournament.pk)
-    return tournament
-
-
-def seat(tournament, table, position):
-    return Seat.objects.select_related("player", "table").get(
-        round__tournament=tournament, round__number=2, table__number=table, position=position
-    )
-
-
-def html(response):
-    assert response.status_code == 200
-    return response.content.decode()
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 # The round's page ---------------------------------------------------------------------

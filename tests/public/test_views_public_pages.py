@@ -9,7 +9,6 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -34,14 +33,9 @@ from tournament.sheets.reading import sheet_of
 from tournament.sheets.saving import save_sheet
 from tournament.standings.services import tournament_standings
 
+pytestmark = pytest.mark.usefixtures("empty_cache")
+
 SCRIPT = "<script>alert(1)</script>"
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
