@@ -298,11 +298,18 @@ def a_person() -> Person:
 
 
 def a_rehearsal(tournament: Tournament) -> Tournament:
-    """``tournament`` (a private one) made a rehearsal, with its private link."""
-    if not tournament.rehearsal_token:
-        tournament.rehearsal_token = "route-rehearsal-token"
-        tournament.save(update_fields=["rehearsal_token"])
-    return tournament
+    """A rehearsal of ``tournament``, with its private link: a tournament of its own, so
+    that ``tournament`` keeps its pages and forms (a rehearsal has no Publish)."""
+    rehearsal, _ = Tournament.objects.get_or_create(
+        slug=f"{tournament.slug}-rehearsal",
+        defaults={
+            "name": f"{tournament.name} (rehearsal)",
+            "owner": tournament.owner,
+            "rehearsal_of": tournament,
+            "rehearsal_token": "route-rehearsal-token",
+        },
+    )
+    return rehearsal
 
 
 def url_for(name: str, tournament: Tournament | None = None) -> str:
@@ -325,7 +332,8 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
         if ROUTES[name].access is Access.DOOR:
             values["token"] = door.door_token(tournament)
         if ROUTES[name].access is Access.REHEARSAL:
-            values["token"] = a_rehearsal(tournament).rehearsal_token
+            rehearsal = a_rehearsal(tournament)
+            values |= {"slug": rehearsal.slug, "token": rehearsal.rehearsal_token}
         if ROUTES[name].access is Access.INVITATION:
             values["secret"] = invitations.invite_scorer(
                 tournament, f"invited-{Invitation.objects.count() + 1}", tournament.owner

@@ -31,6 +31,9 @@ VIEWPORTS = {"phone": {"width": 360, "height": 740}, "laptop": {"width": 1280, "
 # fragment a page fetches (the player's card, checked inside the pages that show it).
 NOT_PAGES = {
     "player_card",
+    "favicon",
+    # Sets the rehearsal's cookie and sends the visitor on to its standings.
+    "rehearsal_link",
     "healthz",
     "web_manifest",
     "service_worker",
@@ -49,6 +52,7 @@ OPEN_TO = {
     Access.DOOR: set(ROLES),
     Access.TABLE: set(ROLES),
     Access.INVITATION: set(ROLES),
+    Access.REHEARSAL: set(ROLES),
     Access.ACCOUNT: {ORGANISER, SCORER, OUTSIDER},
     Access.SCORER: {ORGANISER, SCORER},
     Access.ORGANISER: {ORGANISER},
