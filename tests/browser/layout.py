@@ -1,5 +1,6 @@
 """What a person sees of a page's layout, measured in the browser: targets a finger can
-hit (WCAG 2.5.8: 24 × 24 px, the main controls 44 px) on the whole page, and nothing that
+hit (WCAG 2.5.8: 24 × 24 px, but a link inside a sentence or a target spaced from the
+others by its 24 px circle; the main controls 44 px) on the whole page, and nothing that
 scrolls sideways. Used by the phone-design tests and the sweep of every page
 (tests/browser/test_accessibility.py)."""
 
@@ -20,13 +21,31 @@ TAP_TARGETS = """() => {
   const inSentence = (el) => el.tagName === "A" && el.parentElement.closest("p, li, dd") !== null
     && el.parentElement.closest("p, li, dd").innerText.trim().length > el.innerText.trim().length + 3
     && getComputedStyle(el).display === "inline";
+  const targets = [...document.querySelectorAll(
+    "a, button, input:not([type=hidden]), select, summary, textarea"
+  )].filter((el) => shown(el) && !el.closest(".visually-hidden, [aria-hidden=true]"));
+  const boxes = new Map(targets.map((el) => [el, el.getBoundingClientRect()]));
+  const undersized = (box) => box.width < 24 || box.height < 24;
+  // WCAG 2.5.8's spacing exception: an undersized target whose 24 px circle, centred on
+  // it, meets no other target and no other undersized target's circle.
+  const distance = (x, y, box) => Math.hypot(
+    Math.max(box.left - x, 0, x - box.right), Math.max(box.top - y, 0, y - box.bottom));
+  const spaced = (el, box) => {
+    const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
+    return targets.every((other) => {
+      if (other === el || other.contains(el) || el.contains(other)) return true;
+      const near = boxes.get(other);
+      if (distance(x, y, near) < 12) return false;
+      if (!undersized(near)) return true;
+      const ox = (near.left + near.right) / 2, oy = (near.top + near.bottom) / 2;
+      return Math.hypot(x - ox, y - oy) >= 24;
+    });
+  };
   const small = [];
-  for (const el of document.querySelectorAll("a, button, input:not([type=hidden]), select, summary, textarea")) {
-    if (!shown(el) || inSentence(el) || el.closest(".visually-hidden, [aria-hidden=true]")) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width < 24 || box.height < 24) {
-      small.push(`${name(el)} (${box.width.toFixed(0)}×${box.height.toFixed(0)})`);
-    }
+  for (const el of targets) {
+    const box = boxes.get(el);
+    if (!undersized(box) || inSentence(el) || spaced(el, box)) continue;
+    small.push(`${name(el)} (${box.width.toFixed(0)}×${box.height.toFixed(0)})`);
   }
   const low = [];
   const main = [

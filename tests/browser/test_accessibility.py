@@ -17,6 +17,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import axe_violations, template_text
+from tests.browser.layout import layout_problems
 from tests.browser.sweep import ANONYMOUS, ORGANISER, ROLES, USERNAMES, VIEWPORTS, pages_for
 from tests.factories import played_tournament, seated_round
 from tests.routes import ROUTES, Access, url_for
@@ -76,7 +77,9 @@ def sweep_url(name: str, tournament) -> str:
 @pytest.mark.usefixtures("_backs_up")
 def test_every_page_passes_axe(chromium, live_server, sweep_tournament, role):
     """Every page ``role`` may open, at each of the sweep's sizes."""
-    problems, not_pages = [], []
+    problems: list[str] = []
+    not_pages: list[str] = []
+    layout: list[str] = []
     for viewport in sorted(VIEWPORTS):
         context = context_of(chromium, live_server, role, viewport)
         page = context.new_page()
@@ -91,8 +94,13 @@ def test_every_page_passes_axe(chromium, live_server, sweep_tournament, role):
                 not_pages.append(f"{name} ({url}) at {viewport}: {status}")
                 continue
             problems += problems_on(page)
+            layout += layout_problems(page, VIEWPORTS[viewport]["width"])
         context.close()
     assert not not_pages, f"Not shown as {role}, so not checked: {not_pages}"
+    assert not layout, (
+        "Layout (sideways scroll, targets under 24 px or main ones under 44 px):\n"
+        + "\n".join(layout)
+    )
     assert not problems, "Accessibility violations (axe-core), template text:\n" + "\n".join(
         problems
     )
