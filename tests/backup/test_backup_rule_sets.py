@@ -99,11 +99,20 @@ def rules_and_orders():
                 "round__tournament__slug", "round__number", "position"
             ).values_list("round__tournament__slug", "position", *Seat.SUM_FIELDS)
         ),
-        list(Sheet.objects.order_by("table__round__tournament__slug").values_list("pending")),
+        # In an order of their own (a tournament's tables and versions by number): the
+        # database's order of rows is not part of what comes back.
         list(
-            SheetVersion.objects.order_by("sheet__table__round__tournament__slug").values_list(
-                "deals"
-            )
+            Sheet.objects.order_by(
+                "table__round__tournament__slug", "table__round__number", "table__number"
+            ).values_list("pending")
+        ),
+        list(
+            SheetVersion.objects.order_by(
+                "sheet__table__round__tournament__slug",
+                "sheet__table__round__number",
+                "sheet__table__number",
+                "number",
+            ).values_list("deals")
         ),
     )
 

@@ -36,6 +36,8 @@ def room(organiser):
 
 def tap_targets(page: Page) -> None:
     for button in page.locator("table.players form.actions button").all():
+        if not button.is_visible():  # Drop out's own button, until its disclosure opens
+            continue
         box = button.bounding_box()
         assert box is not None
         assert box["height"] >= TAP_TARGET, f"{button.inner_text()}: {box['height']} px high"
