@@ -170,6 +170,11 @@
     notify(text);
   }
 
+  function stillChosen(asked) {
+    var now = read(meKey);
+    return Boolean(now) && now.pk === asked.pk;
+  }
+
   function refresh() {
     var me = read(meKey);
     if (!me) return;
@@ -178,16 +183,14 @@
       .then(function (response) {
         // "Not me" (or another "This is me") while this was on its way: its answer is
         // for a choice no longer made, and shows nothing.
-        var still = read(meKey);
-        if (!still || still.pk !== me.pk) return;
+        if (!stillChosen(me)) return;
         // Not found (the tournament unpublished a moment, the player removed): the
         // card goes, the choice stays until "Not me" or another "This is me".
         if (response.status === 404) { hide(); return; }
         if (response.status !== 200) return;
         etag = response.headers.get("ETag") || "";
         return response.text().then(function (html) {
-          var still = read(meKey);
-          if (!still || still.pk !== me.pk) return;
+          if (!stillChosen(me)) return;
           write(cardKey, { html: html, at: Date.now() });
           var section = show(html);
           if (section) { mark(me.pk); nudge(section); }
