@@ -107,6 +107,9 @@ ROUTES: dict[str, Route] = {
     "public_round": _route(Access.PUBLIC, "GET HEAD"),
     "final": _route(Access.PUBLIC, "GET HEAD"),
     "find_seat": _route(Access.PUBLIC, "GET HEAD"),
+    # The standings widget other sites frame, and the overlay for a stream.
+    "embed": _route(Access.PUBLIC, "GET HEAD"),
+    "overlay": _route(Access.PUBLIC, "GET HEAD"),
     # Series, careers and clubs
     "series": _route(Access.SERIES, "GET HEAD"),
     "series_ratings": _route(Access.SERIES, "GET HEAD"),
@@ -168,7 +171,8 @@ ROUTES: dict[str, Route] = {
     "organiser:clock_add": _route(Access.ORGANISER, "POST"),
     "organiser:clock_reset": _route(Access.ORGANISER, "POST"),
     "organiser:standings": _route(Access.ORGANISER),
-    "organiser:publish": _route(Access.ORGANISER, "POST"),
+    # The Publish page (the widget's and the overlay's snippets), and publishing.
+    "organiser:publish": _route(Access.ORGANISER, "GET POST"),
     "organiser:rehearsal_remove": _route(Access.ORGANISER, "POST"),
     "organiser:rehearsal_play": _route(Access.ORGANISER, "POST"),
     "organiser:unpublish": _route(Access.ORGANISER, "POST"),
