@@ -44,6 +44,12 @@ def rows_of(html: str) -> list[str]:
     return [name.strip() for name in re.findall(r'<td class="name">([^<]+)', html)]
 
 
+def points_of(html: str) -> dict[str, str]:
+    """Each player's points in the widget, by name."""
+    found = re.findall(r'<td class="name">([^<]+).*?<td class="num points">([^<]+)', html, re.S)
+    return {name.strip(): points.strip() for name, points in found}
+
+
 @pytest.fixture
 def evening(make_played):
     """Twelve players, two rounds released of four planned."""
@@ -172,7 +178,7 @@ def test_the_widget_shows_a_missing_result_a_penalty_and_a_player_who_left(
     tournament.save()
     round_ = seated_round(tournament, make_players(tournament, 10))
     one = Table.objects.get(round=round_, number=1)
-    # Table 1 stopped after 9 deals of 10, its third seat gone after deal 7.
+    # Table 1's third seat left after deal 7; the table played on without them.
     save_sheet(
         one,
         organiser,
@@ -201,6 +207,22 @@ def test_the_widget_shows_a_missing_result_a_penalty_and_a_player_who_left(
         if rank == "–"
     ]
     assert len(waiting) == 5  # table 2's players, without a rank until it is in
+
+    # A correction of the released table shows as soon as it is saved.
+    seat_one = one.seats.get(position=1).player.name
+    before = points_of(html)[seat_one]
+    corrected = {"won": ["14", "6", "", "8", "12"], "last_in": "1", "left_over": "12"}
+    save_sheet(
+        one,
+        organiser,
+        [FIVE] * 7 + [FOUR, corrected],
+        expected_version=1,
+        final=True,
+        left=[Leave(after_deal=7, seat=3)],
+    )
+    after_commit()
+    after = points_of(client.get(embed_url(tournament)).content.decode())[seat_one]
+    assert after != before, "the corrected points"
 
 
 def test_a_table_stopped_early_says_so(client, make_played):
@@ -355,8 +377,19 @@ def test_the_publish_page_gives_the_snippets_to_copy(organiser_client, make_play
     # The copy buttons show with JavaScript only; the boxes work without.
     assert re.search(r'<button type="button"[^>]*data-copy="widget-snippet"[^>]* hidden>', html)
     secure = organiser_client.get(reverse("organiser:publish", args=[mine.slug]), secure=True)
-    assert "This installation is on HTTPS" in secure.content.decode()
+    assert "These addresses are on HTTPS" in secure.content.decode()
     assert "https://testserver/t/olives-open/embed/" in secure.content.decode()
+
+
+def test_the_snippets_name_the_public_address_when_it_is_set(
+    organiser_client, make_played, organiser, settings
+):
+    settings.PUBLIC_BASE_URL = "https://scores.example.org"
+    mine = make_played(players=8, rounds=1, owner=organiser, slug="olives-open")
+    html = organiser_client.get(reverse("organiser:publish", args=[mine.slug])).content.decode()
+    assert "&lt;iframe src=&quot;https://scores.example.org/t/olives-open/embed/&quot;" in html
+    assert "https://scores.example.org/t/olives-open/overlay/?show=standings&amp;top=5" in html
+    assert "These addresses are on HTTPS" in html
 
 
 def test_publishing_from_the_publish_page_comes_back_to_it(

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import escape
@@ -224,9 +225,16 @@ FRAME_HEIGHT = 480
 
 def publishing(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """The Publish page's context: the widget's ``<iframe>`` snippet and the overlay's
-    addresses, absolute (as this installation was reached), to copy."""
-    embed_url = request.build_absolute_uri(reverse("embed", args=[tournament.slug]))
-    overlay_url = request.build_absolute_uri(reverse("overlay", args=[tournament.slug]))
+    addresses, absolute, to copy: at ``PUBLIC_BASE_URL`` when it is set (the address the
+    public reaches, as on the printed sheets' QR codes), else as the organiser reached
+    this installation."""
+    base = settings.PUBLIC_BASE_URL
+
+    def absolute(path: str) -> str:
+        return base + path if base else request.build_absolute_uri(path)
+
+    embed_url = absolute(reverse("embed", args=[tournament.slug]))
+    overlay_url = absolute(reverse("overlay", args=[tournament.slug]))
     snippet = (
         f'<iframe src="{embed_url}" title="{escape(tournament.name)} standings" '
         f'width="100%" height="{FRAME_HEIGHT}" loading="lazy" '
@@ -241,6 +249,6 @@ def publishing(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "overlay_table_url": f"{overlay_url}?show=table&table=1",
         "top": TOP,
         "top_default": TOP_DEFAULT,
-        "secure": request.is_secure(),
+        "secure": embed_url.startswith("https://"),
         "rehearsal": tournament.is_rehearsal,
     }
