@@ -157,6 +157,15 @@ def test_the_overlay_is_transparent_in_large_type_and_follows_a_release(
     assert page.evaluate("window.stillTheSamePage === true"), "the overlay reloaded"
     page.screenshot(path=shots / "standings-after-release-1920.png", omit_background=True)
 
+    # Thirty rows, the most, fit the canvas with nothing cut off.
+    crowd = played_tournament(players=36, rounds=1, slug="crowd-open", name="Crowd Open")
+    full = new_page(viewport=STREAM)
+    full.goto(reverse("overlay", args=[crowd.slug]) + "?top=30")
+    expect(full.locator("table.overlay-standings tbody tr")).to_have_count(30)
+    bottom = full.evaluate("document.querySelector('.panel').getBoundingClientRect().bottom")
+    assert bottom <= STREAM["height"], f"thirty rows end at {bottom}px"
+    full.screenshot(path=shots / "standings-thirty-1920.png", omit_background=True)
+
     table = new_page(viewport=STREAM)
     table.goto(reverse("overlay", args=[evening.slug]) + "?show=table&round=2&table=1")
     expect(table.get_by_role("heading", name="Round 2 · Table 1")).to_be_visible()

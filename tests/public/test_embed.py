@@ -260,13 +260,16 @@ def test_the_overlay_shows_the_top_rows_asked_for_clamped(client, make_played, a
 def test_a_clamped_top_is_one_page_and_one_cache_entry(client, make_played, cache_keys):
     tournament = make_played(players=40, rounds=1, slug="many-open")
     url = overlay_url(tournament)
-    client.get(url, {"top": "30"})
+    etag = client.get(url, {"top": "30"})["ETag"]
     kept = cache_keys()
+    # The same page: not modified, whichever spelling the screen asks with.
+    assert client.get(url, {"top": "500"}, HTTP_IF_NONE_MATCH=etag).status_code == 304
     for asked in ("31", "500", "99999999999999999999999", " 30 "):
         again = client.get(url, {"top": asked})
         assert again.status_code == 200
         assert len(rows_of(again.content.decode())) == widgets.TOP.high
     assert cache_keys() == kept
+    assert client.get(url, {"top": "29"}, HTTP_IF_NONE_MATCH=etag).status_code == 200
     # The default is the page without the parameter.
     client.get(url)
     assert client.get(url, {"top": "10"}).content == client.get(url).content
