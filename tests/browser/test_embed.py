@@ -197,5 +197,8 @@ def test_the_publish_page_copies_the_widgets_code(
     expect(button).to_have_text("Copied")
     expect(button).to_be_focused()
     assert page.evaluate("navigator.clipboard.readText()") == snippet.input_value()
+    # The widget as the guild's site will show it.
+    preview = page.frame_locator("iframe.preview")
+    expect(preview.locator("table.embed-standings tbody tr")).to_have_count(14)
     assert layout_problems(page, viewport["width"]) == []
     page.screenshot(path=shots / "publish.png", full_page=True)

@@ -334,6 +334,16 @@ def test_a_round_to_come_shows_when_its_seating_is_public(client, evening):
     assert 'data-live="#overlay"' in html
 
 
+def test_before_any_round_starts_a_tables_overlay_waits_for_it(client, db):
+    tournament = TournamentFactory(slug="new-open", published=True, planned_rounds=3)
+    make_players(tournament, 8)
+    response = client.get(overlay_url(tournament), {"show": "table", "table": "2"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<h1>Table 2</h1>" in html
+    assert "No round has started yet. It shows here as soon as it is." in html
+
+
 @pytest.mark.parametrize(
     ("query", "words"),
     [
@@ -372,6 +382,7 @@ def test_the_publish_page_gives_the_snippets_to_copy(organiser_client, make_play
         "the iframe snippet with the widget's absolute address"
     )
     assert re.search(r'<textarea id="widget-snippet"[^>]*readonly', html)
+    assert f'<iframe class="preview" src="{embed_url(mine)}"' in html
     assert f"http://testserver{overlay_url(mine)}?show=standings&amp;top=5" in html
     assert f"http://testserver{overlay_url(mine)}?show=table&amp;table=1" in html
     assert "A site on HTTPS needs this installation on HTTPS." in html
@@ -400,7 +411,9 @@ def test_publishing_from_the_publish_page_comes_back_to_it(
 ):
     mine = make_played(players=8, rounds=1, owner=organiser, published=False, slug="olives-open")
     page = reverse("organiser:publish", args=[mine.slug])
-    assert "Until the tournament is published" in organiser_client.get(page).content.decode()
+    before = organiser_client.get(page).content.decode()
+    assert "Until the tournament is published" in before
+    assert 'class="preview"' not in before
     response = organiser_client.post(page, {"back": "publish"})
     assert response.url == page
     mine.refresh_from_db()

@@ -171,7 +171,7 @@ def table_context(tournament: Tournament, number: int | None, table: int) -> dic
     if number is None:
         current = room.current_round(tournament)
         if current is None:
-            return {"waiting": "No round has started yet."}
+            return {"table_number": table, "waiting": "No round has started yet."}
         number = current.number
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     if round_ is None and number > tournament.planned_rounds:
@@ -251,4 +251,5 @@ def publishing(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "top_default": TOP_DEFAULT,
         "secure": embed_url.startswith("https://"),
         "rehearsal": tournament.is_rehearsal,
+        "frame_height": FRAME_HEIGHT,
     }
