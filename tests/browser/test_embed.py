@@ -121,6 +121,31 @@ def test_another_site_frames_the_widget_and_not_the_standings_page(
     assert page.evaluate("window.stillTheSamePage === true")
 
 
+def test_the_framed_widget_works_without_the_visitors_cookies(
+    new_page, live_server, evening, guild_site, organiser
+):
+    """Someone logged in here who visits the guild's site: their browser sends the
+    session cookie (SameSite=Lax) to no frame of another site's page, and the widget
+    needs none. It is the anonymous visitors' page, from the public cache (an ETag), not
+    their own (private, no ETag)."""
+    page = new_page()
+    log_in(page, "olive", reverse("organiser:home"))
+    assert any(cookie["name"] == "sessionid" for cookie in page.context.cookies())
+    own = page.goto(reverse("embed", args=[evening.slug]))
+    assert own is not None
+    assert "no-store" in own.headers["cache-control"]
+    site = guild_site(f"{live_server.url}{reverse('embed', args=[evening.slug])}")
+    with page.expect_response(lambda response: "/embed/" in response.url) as framed:
+        page.goto(site)
+    response = framed.value
+    assert response.status == 200
+    assert "etag" in response.headers, "the framed widget was served as someone's own page"
+    assert "no-store" not in response.headers.get("cache-control", "")
+    expect(page.frame_locator("#frame-1").locator("table.embed-standings tbody tr")).to_have_count(
+        14
+    )
+
+
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["360", "1366"])
 def test_the_widget_alone_fits_a_phone_and_a_laptop(new_page, evening, screenshot_dir, viewport):
     shots = screenshot_dir(f"embed-{viewport['width']}")
