@@ -5,7 +5,9 @@
 Loads the demo into a database of its own (a temporary SQLite file), serves it, and, as
 the demo's organiser, goes through the evening's pages with Chromium (/usr/bin/chromium,
 driven by Playwright): seating the demo evening's next round and starting it on the way.
-Each picture is written over its committed copy in docs/images/ as ``evening-NN-….png``.
+Then a phone at table 1 types the first deals of its sheet, one count mistyped in deal 3
+(the table's phone), and a player's phone says "This is me" (the player's phone). Each
+picture is written over its committed copy in docs/images/.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ SLUG = "red-lion-winter-open"
 ROUND = 5
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 360, "height": 740}
+# A larger phone, for a whole deal on one screen.
+TALL_PHONE = {"width": 390, "height": 844}
+# The first deals of a table of five: each seat's cards won, left over, who was last in.
+DEALS = [([10, 8, 6, 4, 12], 12, 1), ([14, 2, 8, 10, 6], 12, 2), ([6, 6, 6, 6, 6], 22, 3)]
 
 
 def free_port() -> int:
@@ -79,6 +85,7 @@ def evening(page: Page, site: str) -> None:
     page.get_by_role("button", name=f"Start round {ROUND}", exact=True).click()
     page.get_by_role("link", name="Print score sheets").first.wait_for()
     shoot(page, "evening-06-started")
+    code = page.locator(".table-code[data-table='1']").inner_text()
     page.goto(f"{site}/print/{SLUG}/r{ROUND}/sheets/")
     shoot(page, "evening-07-score-sheets")
     page.goto(f"{site}/score/{SLUG}/r{ROUND}/desk/")
@@ -87,6 +94,42 @@ def evening(page: Page, site: str) -> None:
     shoot(page, "evening-09-sheet-at-the-desk")
     page.goto(f"{site}/manage/{SLUG}/")
     shoot(page, "evening-10-overview")
+    return code
+
+
+def fill_deal(page: Page, number: int, won: list[int], left_over: int, last_in: int) -> None:
+    for seat, count in enumerate(won, start=1):
+        page.locator(f"#d{number}_s{seat}").fill(str(count))
+    page.locator(f"#d{number}_left_over").fill(str(left_over))
+    page.locator(f"input[name='d{number}_last_in'][value='{last_in}']").check()
+
+
+def table_phone(page: Page, site: str, code: str) -> None:
+    """Table 1 types its sheet on a phone, by the code printed on it; seat 1's 6 cards in
+    deal 3 mistyped as 5, which the page's count shows before anything is saved."""
+    page.goto(f"{site}/e/")
+    page.get_by_label("Table code").fill(code)
+    page.get_by_role("button", name="Open").click()
+    page.get_by_role("link", name="Start typing the sheet").click()
+    for number, (won, left_over, last_in) in enumerate(DEALS[:2], start=1):
+        fill_deal(page, number, won, left_over, last_in)
+        page.get_by_role("button", name=f"Save deal {number} · next").click()
+        page.get_by_role("heading", name=f"Deal {number + 1} of 10").wait_for()
+    won, left_over, last_in = DEALS[2]
+    fill_deal(page, 3, [5, *won[1:]], left_over, last_in)
+    page.get_by_text("51 of 52").wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "table-entry")
+
+
+def players_phone(page: Page, site: str) -> None:
+    """A player finds their seat, says "This is me", and sees their card on the standings."""
+    page.goto(f"{site}/t/{SLUG}/seat/")
+    page.get_by_label("Find my seat").fill("Ann Smith")
+    page.get_by_role("button", name="This is me: Ann Smith").click()
+    page.goto(f"{site}/t/{SLUG}/")
+    page.locator("#my-card").get_by_text("My table").wait_for()
+    shoot(page, "my-card")
 
 
 def main() -> None:
@@ -116,11 +159,13 @@ def main() -> None:
                     executable_path=CHROMIUM, args=["--no-sandbox"]
                 )
                 print("The organiser's evening, on a laptop:", flush=True)
-                evening(browser.new_page(viewport=LAPTOP), site)
+                code = evening(browser.new_page(viewport=LAPTOP), site)
                 page = browser.new_page(viewport=PHONE)
                 page.goto(f"{site}/t/{SLUG}/")
                 print("What the room sees:", flush=True)
                 shoot(page, "evening-11-standings-phone")
+                table_phone(browser.new_page(viewport=TALL_PHONE), site, code)
+                players_phone(browser.new_page(viewport=PHONE), site)
                 projector = browser.new_page(viewport={"width": 1920, "height": 1080})
                 projector.goto(f"{site}/t/{SLUG}/projector/")
                 shoot(projector, "evening-12-projector")
