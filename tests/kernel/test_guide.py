@@ -143,7 +143,7 @@ def test_a_guide_not_built_says_how_to_build_it(client, settings, tmp_path):
     settings.GUIDE_ROOT = tmp_path / "nowhere"
     for path in ("/guide/", "/guide/evening/"):
         response = client.get(path)
-        assert response.status_code == 503
+        assert response.status_code == 404
         text = response.content.decode()
         assert f"python3 run.py docs {tmp_path / 'nowhere'}" in text
         assert "no-cache" in response["Cache-Control"]

@@ -100,7 +100,8 @@ def guide(request: HttpRequest, path: str = "") -> HttpResponseBase:
     allowing its own inline scripts by hash, and no other inline script."""
     if not guide_files.is_built():
         page = GUIDE_NOT_BUILT.format(root=escape(str(guide_files.root())))
-        not_built = HttpResponse(page, status=503)
+        # Not there: a 404 (a 5xx would be logged as the server failing).
+        not_built = HttpResponse(page, status=404)
         patch_cache_control(not_built, no_cache=True)
         return not_built
     found = guide_files.find(path)
