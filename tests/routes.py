@@ -87,6 +87,9 @@ ROUTES: dict[str, Route] = {
     "offline": _route(Access.ANYONE, "GET HEAD"),
     # The site's icon at the address browsers ask for whatever a page's icon link says.
     "favicon": _route(Access.ANYONE, "GET HEAD"),
+    # The guide, built from docs/ by MkDocs and served as files (tournament/kernel/guide.py).
+    "guide": _route(Access.ANYONE, "GET HEAD"),
+    "guide_file": _route(Access.ANYONE, "GET HEAD"),
     # django.contrib.auth.urls
     "login": _route(Access.ANYONE, None),
     "logout": _route(Access.ANYONE, None),
@@ -325,6 +328,7 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
     pattern = patterns_by_name()[name]
     values: dict[str, Any] = {"uidb64": "MQ", "token": "not-a-token", "code": "NOTACODE"}
     values["secret"] = "not-a-secret"
+    values["path"] = "evening/"
     if tournament is not None:
         values |= {
             "slug": tournament.slug,

@@ -5,7 +5,7 @@ folder with any problem changes nothing; the problems name their file and their 
 What an older version wrote and this one reads otherwise (house-rule table sizes written
 "05", names with invisible characters) is restored as this version keeps it, with a note
 of each change. Given the folder ``backup --dir`` writes into rather than a backup, it restores the
-newest backup there and says which. See docs/backup-file.md and the README's Operations."""
+newest backup there and says which. See docs/backup-file.md and docs/backups.md."""
 
 from __future__ import annotations
 
