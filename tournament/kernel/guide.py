@@ -36,6 +36,7 @@ HELP: dict[str, str] = {
     "organiser:rounds": "evening/#every-step-in-detail",
     "organiser:round": "evening/#every-step-in-detail",
     "organiser:standings": "standings/",
+    "organiser:publish": "embeds/",
     "organiser:series_list": "people/#series-pages",
     "organiser:series_create": "people/#series-pages",
     "organiser:series_detail": "people/#series-pages",
