@@ -103,6 +103,14 @@ def _record(delivery: WebhookDelivery, answer: client.Answer, now: datetime) -> 
     return Tried("failed, endpoint switched off")
 
 
+def not_tried_again(delivery_id: int) -> None:
+    """A failed delivery that no later try can follow (tasks run at once, no queue):
+    failed, the endpoint left on."""
+    WebhookDelivery.objects.filter(pk=delivery_id, state=DeliveryState.WAITING).update(
+        state=DeliveryState.FAILED, next_try=None
+    )
+
+
 def _switch_off(delivery: WebhookDelivery, answer: client.Answer, now: datetime) -> None:
     said = f"answered {answer.status}" if answer.status is not None else answer.text[:80]
     message = (
@@ -117,6 +125,19 @@ def _switch_off(delivery: WebhookDelivery, answer: client.Answer, now: datetime)
     WebhookDelivery.objects.filter(
         endpoint_id=delivery.endpoint_id, state=DeliveryState.WAITING
     ).update(state=DeliveryState.NOT_SENT, answer="the endpoint was switched off", next_try=None)
+
+
+def schedule_in_words() -> str:
+    """ "30 seconds, 2 minutes, 10 minutes, 1 hour and 6 hours"."""
+    words = []
+    for wait in RETRY_AFTER:
+        seconds = int(wait.total_seconds())
+        for unit, size in (("hour", 3600), ("minute", 60), ("second", 1)):
+            if seconds % size == 0:
+                count = seconds // size
+                words.append(f"{count} {unit}{'s' if count != 1 else ''}")
+                break
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _span(wait: timedelta) -> str:
