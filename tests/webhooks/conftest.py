@@ -83,7 +83,7 @@ def queued(settings):
 
 
 def waiting() -> list[DBTaskResult]:
-    return list(DBTaskResult.objects.filter(status=TaskResultStatus.READY).order_by("pk"))
+    return list(DBTaskResult.objects.filter(status=TaskResultStatus.READY).order_by("enqueued_at"))
 
 
 def run_due(at: datetime | None = None) -> int:
