@@ -72,25 +72,23 @@ def webhooks(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _page(request, tournament, shown=made)
 
 
-def _chosen(request: HtmxHttpRequest, slug: str, form_class: type[EndpointForm]):
-    """The tournament, the valid form and its endpoint; or a redirect with the message."""
-    tournament = get_tournament_for_organiser(request, slug)
-    form = form_class(request.POST)
+def _chosen(request: HtmxHttpRequest, tournament: Tournament, form: EndpointForm):
+    """The endpoint the valid ``form`` names; None, with the message, otherwise."""
     if not form.is_valid():
         messages.error(request, f"Nothing was changed: {form_errors(form)}")
-        return tournament, None, None
+        return None
     try:
-        endpoint = services.endpoint_of(tournament, form.cleaned_data["endpoint"])
+        return services.endpoint_of(tournament, form.cleaned_data["endpoint"])
     except UserError as refused:
         messages.error(request, f"Nothing was changed: {refused}.")
-        return tournament, None, None
-    return tournament, form, endpoint
+        return None
 
 
 @login_required
 @require_POST
 def rotate(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    tournament, _, endpoint = _chosen(request, slug, EndpointForm)
+    tournament = get_tournament_for_organiser(request, slug)
+    endpoint = _chosen(request, tournament, EndpointForm(request.POST))
     if endpoint is None:
         return redirect("organiser:webhooks", slug)
     return _page(request, tournament, shown=services.rotate_secret(endpoint))
@@ -99,8 +97,10 @@ def rotate(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def switch(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    _, form, endpoint = _chosen(request, slug, SwitchForm)
-    if endpoint is not None and form is not None:
+    tournament = get_tournament_for_organiser(request, slug)
+    form = SwitchForm(request.POST)
+    endpoint = _chosen(request, tournament, form)
+    if endpoint is not None:
         on = form.cleaned_data["on"]
         services.switch(endpoint, on)
         messages.success(
@@ -115,7 +115,8 @@ def switch(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    _, _, endpoint = _chosen(request, slug, EndpointForm)
+    tournament = get_tournament_for_organiser(request, slug)
+    endpoint = _chosen(request, tournament, EndpointForm(request.POST))
     if endpoint is not None:
         number = endpoint.pk
         services.remove(endpoint)
@@ -126,7 +127,8 @@ def remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def ping(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    _, _, endpoint = _chosen(request, slug, EndpointForm)
+    tournament = get_tournament_for_organiser(request, slug)
+    endpoint = _chosen(request, tournament, EndpointForm(request.POST))
     if endpoint is not None:
         try:
             services.ping(endpoint)
