@@ -57,7 +57,7 @@ def test_a_rounds_life_and_the_final_results(allow_private, queued, receiver, wo
         "round": 1,
         "links": {
             "round": f"{SITE}/api/v1/tournaments/crown/rounds/1",
-            "page": f"{SITE}/t/crown/rounds/1/",
+            "page": f"{SITE}/t/crown/seat/",
         },
     }
 

@@ -132,7 +132,10 @@ def _data(site: str, happening: Happening) -> dict[str, Any]:
     if happening.event in (ROUND_STARTED, ROUND_RELEASED, ROUND_WITHHELD):
         data["links"] = {
             "round": api_link(site, slug, "round", happening.round),
-            "page": page_link(site, slug, happening.round),
+            # A round just started has no results to show: where everyone sits.
+            "page": site + reverse("find_seat", args=[slug])
+            if happening.event == ROUND_STARTED
+            else page_link(site, slug, happening.round),
         }
     elif happening.event in (STANDINGS_CHANGED, TOURNAMENT_FINISHED):
         data["links"] = {
