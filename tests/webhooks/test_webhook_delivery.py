@@ -5,6 +5,7 @@ connection made to the address that was checked."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 from datetime import timedelta
@@ -153,6 +154,44 @@ def test_only_the_start_of_a_long_answer_is_read(allow_private, monkeypatch, rec
     receiver.status = 500
     answer = client.post(checked_target(receiver.url), b"{}", {})
     assert answer.text == "receiver b", "ten bytes of “receiver broken”"
+
+
+def test_no_receiver_and_a_certificate_for_another_name_are_failures(allow_private, tmp_path):
+    import ssl
+    import subprocess
+    import threading
+
+    from tournament.webhooks.addresses import Target, checked_target
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    answer = client.post(checked_target(f"https://127.0.0.1:{port}/"), b"{}", {})
+    assert (answer.status, answer.text.split(":")[0]) == (None, "could not connect")
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", tmp_path / "key.pem", "-out", tmp_path / "cert.pem",
+         "-subj", "/CN=somewhere.example"],
+        capture_output=True, check=False,
+    )  # fmt: skip
+    if made.returncode:
+        pytest.skip("no openssl to make a certificate with")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+
+        def handshake():
+            connection, _ = server.accept()
+            with connection, contextlib.suppress(OSError):
+                context.wrap_socket(connection, server_side=True)
+
+        threading.Thread(target=handshake, daemon=True).start()
+        target = Target("https", "hooks.example.org", server.getsockname()[1], "/", "127.0.0.1")
+        answer = client.post(target, b"{}", {})
+    assert answer.status is None
+    assert answer.text.startswith("TLS failed: [SSL: CERTIFICATE_VERIFY_FAILED]")
 
 
 def test_a_private_address_is_refused_at_delivery_too(settings, queued, receiver, worker):

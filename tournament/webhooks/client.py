@@ -90,6 +90,9 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Answer:
             response.release_conn()
             response.close()
         return Answer(response.status, bytes(read).decode("utf-8", "replace"))
+    except urllib3.exceptions.NewConnectionError as error:
+        # Before TimeoutError: urllib3 makes it a kind of timeout, which it is not.
+        return Answer(None, f"could not connect: {_reason(error)}")
     except urllib3.exceptions.TimeoutError:
         return Answer(None, "no answer in time")
     except urllib3.exceptions.SSLError as error:
