@@ -144,6 +144,11 @@ TASKS = {
     }
 }
 
+# Webhooks (docs/webhooks.md) are never sent to a private, loopback, link-local, shared
+# (carrier-grade NAT), reserved or unspecified address, nor to an IPv6 address that maps
+# one, unless this is on: a guild's own receiver on the pub's network, or the tests'.
+WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+
 # Finishes simulated for the stored podium chances (docs/podium-chances.md): 10,000
 # puts a chance within about a point of a percentage.
 PODIUM_FINISHES = 10_000

@@ -37,6 +37,7 @@ HELP: dict[str, str] = {
     "organiser:round": "evening/#every-step-in-detail",
     "organiser:standings": "standings/",
     "organiser:publish": "embeds/",
+    "organiser:webhooks": "webhooks/",
     "organiser:series_list": "people/#series-pages",
     "organiser:series_create": "people/#series-pages",
     "organiser:series_detail": "people/#series-pages",

@@ -67,6 +67,11 @@ class Command(BaseCommand):
             f"{_counted(summary.people, 'person', 'people')}, {summary.series} series, "
             f"{_counted(summary.accounts, 'account', 'accounts')}."
         )
+        if summary.webhooks:
+            self.stdout.write(
+                f"{_counted(summary.webhooks, 'webhook', 'webhooks')} put back with their "
+                "signing secrets: receivers keep verifying them."
+            )
         if summary.replaced:
             self.stdout.write("Everyone was logged out; the backup's accounts log in as before.")
         for note in summary.notes:
