@@ -225,10 +225,13 @@ def request_clock(monkeypatch):
     return clock
 
 
+# Real hashing costs ~0.3 s a user; tests only need logins to work.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
-    # Real hashing costs ~0.3 s a user; tests only need logins to work.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture
@@ -259,7 +262,8 @@ def _world(request):
     # Before any test's own transaction: a module's fixtures are set up before its tests'.
     request.getfixturevalue("django_db_setup")
     django_db_blocker = request.getfixturevalue("django_db_blocker")
-    with django_db_blocker.unblock():
+    # The tests' fast hasher (``_fast_password_hashing``), which their logins check with.
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
         users = get_user_model().objects
         olive, simon, sarah, _ = (
             users.create_user(name, password="pw") for name in ("olive", "simon", "sarah", "oscar")
