@@ -177,10 +177,21 @@ def empty_series_cache():
 
 
 @pytest.fixture
+def postgresql():
+    """The test runs on PostgreSQL only, and is skipped on SQLite: races between two
+    writers (two phones tapping at once) need its row locks."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
+
+
+@pytest.fixture
 def empty_cache():
     """The cache empty before and after the test: public pages are cached by tournament
     and time of change, and a test's rows rolled back to the same state must not see
-    another test's pages."""
+    another test's pages; the counts of the rate limits (wrong table codes, the door's
+    searches) live there too, and must start from nothing."""
     cache.clear()
     yield
     cache.clear()
