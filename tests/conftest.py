@@ -203,10 +203,21 @@ def empty_series_cache():
 
 
 @pytest.fixture
+def postgresql():
+    """The test runs on PostgreSQL only, and is skipped on SQLite: races between two
+    writers (two phones tapping at once) need its row locks."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
+
+
+@pytest.fixture
 def empty_cache():
     """The cache empty before and after the test: public pages are cached by tournament
     and time of change, and a test's rows rolled back to the same state must not see
-    another test's pages."""
+    another test's pages; the counts of the rate limits (wrong table codes, the door's
+    searches) live there too, and must start from nothing."""
     cache.clear()
     yield
     cache.clear()
@@ -251,10 +262,13 @@ def request_clock(monkeypatch):
     return clock
 
 
+# Real hashing costs ~0.3 s a user; tests only need logins to work.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
-    # Real hashing costs ~0.3 s a user; tests only need logins to work.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture
@@ -285,7 +299,8 @@ def _world(request):
     # Before any test's own transaction: a module's fixtures are set up before its tests'.
     request.getfixturevalue("django_db_setup")
     django_db_blocker = request.getfixturevalue("django_db_blocker")
-    with django_db_blocker.unblock():
+    # The tests' fast hasher (``_fast_password_hashing``), which their logins check with.
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
         users = get_user_model().objects
         olive, simon, sarah, _ = (
             users.create_user(name, password="pw") for name in ("olive", "simon", "sarah", "oscar")

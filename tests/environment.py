@@ -1,5 +1,6 @@
 """Helpers for tests of the settings and run.py: the environment a child process gets,
-running manage.py in it, and reading settings as that process sees them."""
+running manage.py in it, and reading settings as that process sees them (one
+environment, or many in one child process)."""
 
 from __future__ import annotations
 
@@ -45,4 +46,42 @@ from django.conf import settings
 django.setup()
 names = {names!r}
 print(json.dumps({{name: getattr(settings, name, None) for name in names}}, default=str))
+"""
+
+
+def settings_under(environments: dict[str, dict[str, str]]) -> dict[str, dict[str, object]]:
+    """The settings (every name in capitals, Django's defaults included) as a fresh
+    process sees them under each of ``environments``, by its name; or, where the settings
+    stop it, ``{"error": the traceback}`` as ``manage.py`` prints it. All are read in one
+    child process, which runs the settings module afresh under each environment in turn:
+    a process each would cost a start of Python and Django each."""
+    first = next(iter(environments.values()))
+    result = subprocess.run(
+        [sys.executable, "-c", READ_EACH],
+        cwd=ROOT,
+        env=first,
+        input=json.dumps(environments),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+READ_EACH = """
+import json, os, runpy, sys, traceback
+from django.conf import global_settings
+defaults = {name: getattr(global_settings, name) for name in dir(global_settings) if name.isupper()}
+found = {}
+for name, environment in json.loads(sys.stdin.read()).items():
+    os.environ.clear()
+    os.environ.update(environment)
+    try:
+        module = runpy.run_module("config.settings")
+    except Exception:
+        found[name] = {"error": traceback.format_exc()}
+        continue
+    found[name] = defaults | {key: value for key, value in module.items() if key.isupper()}
+print(json.dumps(found, default=str))
 """

@@ -20,10 +20,13 @@ from tests.pages import can_log_in, lock_out
 from tournament.accounts import invitations
 from tournament.accounts import services as accounts
 from tournament.accounts.invitations import Closed, InvitationClosed
-from tournament.models import Invitation, Person, Tournament
+from tournament.models import Invitation, Person, Sheet, SheetStatus, Table, Tournament
 from tournament.shared.permissions import INVITED_SCORERS, may_keep_people, may_organise
+from tournament.sheets.saving import save_sheet
 
 GOOD_PASSWORD = "lanterns-at-dusk-42"
+# A deal at a table of four, adding up to 52.
+SHEET_ROW = {"won": [20, 10, 10, 2], "last_in": 4, "left_over": 10}
 
 
 @pytest.fixture
@@ -428,3 +431,78 @@ def test_two_phones_using_one_link_at_once_make_one_account(monkeypatch, organis
     assert isinstance(refused[0], InvitationClosed)
     assert refused[0].reason is Closed.USED
     assert get_user_model().objects.filter(username="dora").count() == 1
+
+
+# The whole way, as the organiser and the invited scorer's phone go it ----------------------
+
+
+def links(page: str) -> dict[str, str]:
+    """The page's links, by their text (the first of each)."""
+    found: dict[str, str] = {}
+    for href, text in re.findall(r'<a [^>]*href="([^"]+)"[^>]*>([^<]+)</a>', page):
+        found.setdefault(text.strip(), href)
+    return found
+
+
+def test_an_invited_scorer_chooses_a_password_and_confirms_a_sheet(
+    organiser_client, client, tournament, scorer
+):
+    """The organiser invites dora (and eve.black, a name with a space refused first); dora
+    opens her link, chooses a password (a short one refused), is welcomed and confirms
+    the sheet simon entered; her link then works no more."""
+    table = Table.objects.get(round__tournament=tournament, round__number=1, number=1)
+    # One rotation at a table of four, awaiting a second person.
+    save_sheet(table, scorer, [SHEET_ROW] * 4, expected_version=0, final=True)
+
+    made = organiser_client.post(invite_url(tournament), {"invite-username": "dora"})
+    page = made.content.decode()
+    assert "<h2>Invitation of dora</h2>" in page
+    assert '<p class="invitation-address"><a href="http://testserver/accounts/invite/' in page
+    assert "<svg" in page
+    link = re.search(r'<p class="invitation-address"><a href="([^"]+)"', page).group(1)
+    assert "Back to Scorers" in links(page)
+
+    refused = organiser_client.post(invite_url(tournament), {"invite-username": "Eve Black"})
+    page = refused.content.decode()
+    assert "data-error-summary" in page
+    assert "for example “eve.black”" in page
+    assert 'value="Eve Black"' in page
+    organiser_client.post(invite_url(tournament), {"invite-username": "eve.black"})
+    listed = organiser_client.get(scorers_url(tournament)).content.decode()
+    pending = listed[listed.index('<ul class="invitation-list">') :]
+    pending = pending[: pending.index("</ul>")]
+    assert pending.count("<li>") == 2
+    assert "<span>dora</span>" in pending
+    assert "<span>eve.black</span>" in pending
+    assert "link works until" in pending
+
+    opened = client.get(link).content.decode()
+    assert "Score Test Open" in opened
+    assert '<span class="invitation-name">dora</span>' in opened
+    short = choose(client, link.rsplit("/", 2)[-2], "short").content.decode()
+    assert "data-error-summary" in short
+    assert "too short" in short
+    welcomed = client.post(
+        link, {"password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD}, follow=True
+    ).content.decode()
+    assert "Welcome, dora: you score Test Open." in welcomed
+    assert 'aria-label="Log out dora"' in welcomed or "Log out dora" in welcomed
+    row = re.search(r'<li class="status-entered" data-table="1">(.*?)</li>', welcomed, re.S)
+    assert row, "table 1 awaits confirmation on dora's list"
+    confirm = links(row.group(1))["Confirm"]
+    review = links(client.get(confirm).content.decode())["Review it against the paper"]
+    reviewed = client.get(confirm.split("?")[0] + review).content.decode()
+    assert "Confirm: matches the paper" in reviewed
+    version = re.search(r'name="expected_version" value="(\d+)"', reviewed).group(1)
+    done = client.post(
+        confirm.split("?")[0], {"mode": "review", "expected_version": version}, follow=True
+    )
+    assert "Round 1 · Table 1 confirmed: it now counts." in done.content.decode()
+    sheet = Sheet.objects.get(table=table)
+    assert sheet.status == SheetStatus.CONFIRMED
+    assert sheet.confirmed_by.get_username() == "dora"
+
+    again = client.get(link)
+    assert again.status_code == 410
+    assert "This link no longer works" in again.content.decode()
+    assert "This invitation has been used" in Client().get(link).content.decode()

@@ -32,6 +32,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.browser.checks import LEAK_WATCH, axe_violations, template_text
 from tests.browser.sweep import swept
 from tournament.templatetags import live
 
@@ -46,41 +47,6 @@ CHROMIUM_ARGS = [
 ]
 LAPTOP = {"width": 1280, "height": 900}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-AXE = Path(__file__).with_name("axe.min.js")
-# What axe reports and how much of it: the rules of WCAG 2.0-2.2 A and AA and axe's best
-# practices; only serious and critical violations fail a test.
-AXE_RUN = """async () => {
-  // A page that never lets axe finish fails the test rather than hanging it.
-  const late = new Promise((_, fail) => setTimeout(() => fail(new Error("axe-core took over 30 s")), 30000));
-  const result = await Promise.race([axe.run(document, {resultTypes: ["violations"]}), late]);
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id} (${v.help}): ` + v.nodes.slice(0, 4)
-      .map((n) => n.target.join(" ") + " — " + (n.failureSummary || "").replace(/\\s+/g, " "))
-      .join("; "));
-}"""
-
-# Template text shown on a page: the mark and up to 40 characters either side.
-LEAK = r"/.{0,40}(\{#|\{%|\{\{).{0,40}/"
-LEAK_FIND = f"""() => {{
-  const found = {LEAK}.exec(document.body ? document.body.innerText : "");
-  return found ? found[0] : null;
-}}"""
-# Added to every page before its own scripts: scans the page once it has loaded and after
-# each change (htmx's swaps, an answer keep.js writes over the page), at most every
-# 100 ms, and reports what it finds to the test.
-LEAK_WATCH = f"""(() => {{
-  let timer = null;
-  const scan = () => {{
-    timer = null;
-    const found = ({LEAK_FIND})();
-    if (found) window.__templateText(location.href, found);
-  }};
-  const later = () => {{ if (timer === null) timer = setTimeout(scan, 100); }};
-  new MutationObserver(later).observe(document, {{childList: true, subtree: true, characterData: true}});
-  window.addEventListener("load", scan);
-}})();"""
-
 # A loaded 2-core machine can take longer than Playwright's 5 s default to answer.
 expect.set_options(timeout=15_000)
 
@@ -133,23 +99,6 @@ def chromium(chromium_executable: str, pytestconfig: pytest.Config) -> Iterator[
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-def template_text(page: Page) -> list[str]:
-    """Template text the page shows as it stands, as ``address: …text…``."""
-    found = page.evaluate(LEAK_FIND)
-    return [f"{page.url}: template text shown: …{found}…"] if found else []
-
-
-def axe_violations(page: Page) -> list[str]:
-    """The serious and critical accessibility violations axe-core finds on the page as it
-    stands."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        # Evaluated by the browser's devtools protocol, which the page's
-        # Content-Security-Policy does not govern: the page itself still runs no inline
-        # script.
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    return page.evaluate(AXE_RUN)
 
 
 class Visited:

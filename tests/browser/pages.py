@@ -1,5 +1,5 @@
-"""Helpers the browser tests share: logging in, the phone's viewport and whether a page fits
-it, a sheet opened at the desk and its deals, a deal typed on a phone (with its
+"""Helpers the browser tests share: logging in (through the form, or by a session's
+cookie), the phone's viewport and whether a page fits it, a sheet opened at the desk and its deals, a deal typed on a phone (with its
 lying-down order), messages, and Content-Security-Policy violations watched for."""
 
 from __future__ import annotations
@@ -77,6 +77,18 @@ def log_in(page: Page, username: str, path: str) -> None:
     page.get_by_label("Password").fill("pw")
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
+
+
+def signed_in(page: Page, base_url: str, username: str) -> None:
+    """The page's context logged in as ``username`` by its session cookie, without the login
+    form: for a test whose subject is another page (logging in has tests of its own)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    session = client.cookies["sessionid"].value
+    page.context.add_cookies([{"name": "sessionid", "value": session, "url": base_url}])
 
 
 def fits(page: Page, width: int | None = None) -> None:

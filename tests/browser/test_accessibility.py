@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import axe_violations, template_text
+from tests.browser.checks import axe_violations, template_text
 from tests.browser.layout import layout_problems
 from tests.browser.sweep import ANONYMOUS, ORGANISER, ROLES, USERNAMES, VIEWPORTS, pages_for
 from tests.factories import played_tournament, seated_round

@@ -1,8 +1,11 @@
 """Checking in a room on the organiser's players page, in real Chromium at a phone's
-360 px and a laptop's 1366 px: a tap checks a player in where they are on the page (the
-row changes, the count with it, the page does not jump to the top, the focus stays on
-the button); without JavaScript the page comes back at the row; "Check in everyone not
-yet in" asks first; after "Add player" the cursor is back in Name.
+360 px (the page it ends on then at a laptop's 1366 px): a tap checks a player in where
+they are on the page (htmx swaps the row, the count with it, the page does not jump to
+the top, the focus stays on the button); after "Add player" the cursor is back in Name.
+
+What the server answers (the page without JavaScript coming back at the row, "Check in
+everyone not yet in" asking first, the rows htmx gets) is tested without a browser, in
+tests/players/test_checking_in.py.
 
 Screenshots go to artifacts/screenshots/checking-in/.
 """
@@ -12,7 +15,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import fits, log_in
+from tests.browser.pages import fits, signed_in
 from tests.factories import TournamentFactory, make_players
 from tournament.models import Player
 
@@ -47,11 +50,12 @@ def row(page: Page, player: Player):
     return page.locator(f"#player-{player.pk}")
 
 
-def test_a_tap_checks_a_player_in_where_they_are(new_page, room, screenshot_dir):
+def test_a_tap_checks_a_player_in_where_they_are(new_page, live_server, room, screenshot_dir):
     """At a phone's size; the page it ends on is then looked at on a laptop."""
     shots = screenshot_dir("checking-in/360")
     page = new_page(viewport=PHONE)
-    log_in(page, "olive", f"/manage/{room.slug}/players/")
+    signed_in(page, live_server.url, "olive")
+    page.goto(f"/manage/{room.slug}/players/")
     expect(page.get_by_text("18 of 23 checked in")).to_be_visible()
     fits(page)
     tap_targets(page)
@@ -87,37 +91,10 @@ def test_a_tap_checks_a_player_in_where_they_are(new_page, room, screenshot_dir)
     page.screenshot(path=screenshot_dir("checking-in/1366") / "players.png", full_page=True)
 
 
-def test_without_javascript_the_page_comes_back_at_the_row(new_page, room, screenshot_dir):
-    shots = screenshot_dir("checking-in/no-script")
-    page = new_page(viewport=PHONE, java_script_enabled=False)
-    log_in(page, "olive", f"/manage/{room.slug}/players/")
-    player = Player.objects.filter(tournament=room, checked_in=False, active=True).last()
-    row(page, player).get_by_role("button", name="Check in").click()
-    expect(row(page, player).get_by_role("button", name="Undo check-in")).to_be_visible()
-    assert page.url.endswith(f"/manage/{room.slug}/players/#player-{player.pk}")
-    assert page.evaluate("window.scrollY") > 0
-    expect(row(page, player)).to_be_in_viewport()
-    page.screenshot(path=shots / "back-at-the-row.png")
-
-
-def test_check_in_everyone_asks_first(new_page, room, screenshot_dir):
-    shots = screenshot_dir("checking-in/everyone")
-    page = new_page(viewport=PHONE)
-    log_in(page, "olive", f"/manage/{room.slug}/players/")
-    page.get_by_role("link", name="Check in everyone not yet in").click()
-    expect(page.get_by_text("Check in these 5 players?")).to_be_visible()
-    fits(page)
-    page.screenshot(path=shots / "confirmation.png", full_page=True)
-    assert Player.objects.filter(tournament=room, checked_in=True).count() == 18
-    page.get_by_role("button", name="Check in these 5 players").click()
-    expect(page.get_by_text("Checked in 5 players.")).to_be_visible()
-    expect(page.get_by_text("23 of 23 checked in")).to_be_visible()
-    expect(page.get_by_role("link", name="Check in everyone not yet in")).to_have_count(0)
-
-
-def test_after_add_player_the_cursor_is_back_in_name(new_page, room):
+def test_after_add_player_the_cursor_is_back_in_name(new_page, live_server, room):
     page = new_page(viewport=LAPTOP)
-    log_in(page, "olive", f"/manage/{room.slug}/players/")
+    signed_in(page, live_server.url, "olive")
+    page.goto(f"/manage/{room.slug}/players/")
     page.get_by_label("Name", exact=True).fill("Ithel Rowse")
     page.get_by_role("button", name="Add player").click()
     expect(page.get_by_text("Registered Ithel Rowse.")).to_be_visible()

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.pages import check_fits
 from tournament.models import Person, Series, SeriesTournament
+from tournament.shared import public_changes
 
 pytestmark = pytest.mark.browser
 
@@ -54,9 +55,12 @@ def season(make_played, organiser):
             date=f"2026-0{number}-10",
             owner=organiser,
         )
-        for player, person in zip(tournament.players.order_by("pk"), people, strict=True):
-            player.person = person
-            player.save(update_fields=["person"])
+        # Linked in one quiet block, as an import writes: the tournament marked changed once, its
+        # views worked out once, not after each player.
+        with public_changes.quietly(tournament.pk):
+            for player, person in zip(tournament.players.order_by("pk"), people, strict=True):
+                player.person = person
+                player.save(update_fields=["person"])
         SeriesTournament.objects.create(series=series, tournament=tournament, accepted=True)
     return series, people
 

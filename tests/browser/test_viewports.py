@@ -5,8 +5,8 @@ score sheet, the round desk and the players list.
 
 Two tournaments: the demo (four released rounds), and a club night whose round 1 is
 released and round 2 seated at two tables of six, started and not released. One browser
-context per screen size. Screenshots go to artifacts/screenshots/viewports/ (the desk's
-in viewports/desk/).
+context per screen size. Screenshots at 360 px and 1366 px go to
+artifacts/screenshots/viewports/ (the desk's in viewports/desk/).
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ from tournament.models import Player, Tournament
 pytestmark = pytest.mark.browser
 
 VIEWPORTS = [(360, 740), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
+# The sizes whose screenshots are kept for a look: a phone's and a laptop's. Every size is
+# measured; a full page's screenshot costs more than measuring it.
+SHOWN = {360, 1366}
 # Round 1 at tables of four: one rotation, seat 1 winning.
 SHEET = [{"won": [20, 10, 10, 2], "last_in": 4, "left_over": 10}] * 4
 
@@ -83,7 +86,8 @@ def test_public_pages_fit_every_screen(new_page, club_night, screenshot_dir):
             assert response is not None, f"{name}: {path}"
             assert response.ok, f"{name}: {path}"
             check_fits(page, f"{name} at {width}×{height}")
-            page.screenshot(path=shots / f"{name}-{width}x{height}.png", full_page=True)
+            if width in SHOWN:
+                page.screenshot(path=shots / f"{name}-{width}x{height}.png", full_page=True)
 
 
 def test_the_desk_pages_fit_a_phone(new_page, club_night, screenshot_dir):

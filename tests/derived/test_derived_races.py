@@ -9,7 +9,6 @@ The threaded tests need PostgreSQL's row locks (see ``tests/sheets/test_concurre
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 
 from tests.concurrency import complete_rows, load_table, run_together, slow_down
 from tournament.derived import build
@@ -17,12 +16,6 @@ from tournament.models import DerivedView, PodiumChances, Round, Table, Tourname
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
 from tournament.standings.services import tournament_standings
-
-
-@pytest.fixture
-def postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,7 +13,6 @@ import time
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -22,12 +21,6 @@ from tests.factories import TournamentFactory, make_players
 from tournament.door import services as door
 from tournament.models import Player
 from tournament.players import services as player_service
-
-
-@pytest.fixture
-def postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("taps at the same moment need PostgreSQL's row locks: set DATABASE_URL")
 
 
 @pytest.fixture(autouse=True)

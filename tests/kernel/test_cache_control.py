@@ -13,10 +13,20 @@ from django.views.decorators.cache import cache_control
 from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 from tournament.kernel.middleware import PrivateWhenLoggedInMiddleware
 
+# Every test reads pages of the same two tournaments: built once per module
+# (tests/conftest.py, ``world``), each test's own writes rolled back.
+pytestmark = pytest.mark.world
+
 
 @pytest.fixture
 def private(seated_round):
     return seated_round.tournament
+
+
+@pytest.fixture
+def public(world):
+    """A published tournament of two rounds played and released."""
+    return world["test-open"]
 
 
 def directives(response) -> set[str]:
@@ -34,10 +44,9 @@ def test_every_page_a_logged_in_user_gets_is_private(name, organiser, private):
         assert "public" not in directives(response)
 
 
-def test_public_pages_of_a_logged_in_user_are_private(organiser_client, make_played):
-    tournament = make_played(slug="open-night")
+def test_public_pages_of_a_logged_in_user_are_private(organiser_client, public):
     for name in [name for name, route in ROUTES.items() if route.access is Access.PUBLIC]:
-        response = organiser_client.get(url_for(name, tournament))
+        response = organiser_client.get(url_for(name, public))
         assert response.status_code == 200
         assert {"private", "no-store"} <= directives(response), name
 
@@ -49,10 +58,10 @@ def test_logging_in_is_answered_privately(client, organiser):
 
 
 @pytest.mark.parametrize("name", sorted(n for n, r in ROUTES.items() if r.access is Access.PUBLIC))
-def test_anonymous_visitors_public_pages_keep_their_headers(client, make_played, name):
-    tournament = make_played(slug="open-night")
+@pytest.mark.usefixtures("empty_cache")
+def test_anonymous_visitors_public_pages_keep_their_headers(client, public, name):
     for _ in range(2):  # the first from the view, the second from the cache
-        response = client.get(url_for(name, tournament))
+        response = client.get(url_for(name, public))
         assert response.status_code == 200
         assert not directives(response) & {"private", "no-store"}, name
 

@@ -3,9 +3,9 @@ stopped, or full under ``maxmemory-policy noeviction``, every page renders from 
 database, the wrong-code limit still counts (in each process), and ``/healthz`` says the
 cache is degraded.
 
-"Stopped" is a port nobody listens on. "Full" is a redis-server of the test's own, filled
-until it refuses writes; those tests are skipped when redis-server is not installed, and
-fail for it on CI.
+"Stopped" is a port nobody listens on. "Full" is a redis-server of the module's own,
+started once, emptied and filled by each test until it refuses writes; those tests are
+skipped when redis-server is not installed, and fail for it on CI.
 """
 
 from __future__ import annotations
@@ -226,11 +226,10 @@ def _stored(raw: redis.Redis, key: str, value: bytes) -> bool:
     return True
 
 
-@pytest.fixture
-def full_redis(settings) -> Iterator[redis.Redis]:
-    """A redis-server of this test's own, full: ``noeviction`` with a limit of half a
-    megabyte more than it needs empty, filled until it refused a page's worth. Smaller
-    writes may still fit now and then, as in a Redis that the pages filled."""
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[redis.Redis]:
+    """A redis-server of this module's own (on each worker that runs its tests), started
+    once: each test empties it and fills it afresh (``full_redis``)."""
     server = shutil.which("redis-server")
     if server is None:
         reason = "redis-server is not installed (apt-get install redis-server)"
@@ -241,18 +240,29 @@ def full_redis(settings) -> Iterator[redis.Redis]:
     try:
         raw = redis.Redis(port=port)
         assert raw.ping()
-        used = raw.info("memory")["used_memory"]
-        raw.config_set("maxmemory", used + 512 * 1024)
-        filled = 0
-        while _stored(raw, f"filler:{filled}", b"x" * 64 * 1024):
-            filled += 1
-        assert filled < 100
-        use_redis(settings, port)
         yield raw
-        caches["default"]._memory.clear()
     finally:
         process.terminate()
         process.communicate()
+
+
+@pytest.fixture
+def full_redis(settings, redis_server) -> Iterator[redis.Redis]:
+    """The module's redis-server, emptied and then full: ``noeviction`` with a limit of
+    half a megabyte more than it needs empty, filled until it refused a page's worth.
+    Smaller writes may still fit now and then, as in a Redis that the pages filled."""
+    raw = redis_server
+    raw.config_set("maxmemory", 0)
+    raw.flushall()
+    used = raw.info("memory")["used_memory"]
+    raw.config_set("maxmemory", used + 512 * 1024)
+    filled = 0
+    while _stored(raw, f"filler:{filled}", b"x" * 64 * 1024):
+        filled += 1
+    assert filled < 100
+    use_redis(settings, port=raw.connection_pool.connection_kwargs["port"])
+    yield raw
+    caches["default"]._memory.clear()
 
 
 def refuse_every_write(raw: redis.Redis) -> None:

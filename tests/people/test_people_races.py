@@ -17,7 +17,6 @@ The real tests need PostgreSQL (see ``tests/sheets/test_concurrency.py``).
 import time
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -25,12 +24,6 @@ from tests.concurrency import run_together
 from tests.factories import TournamentFactory, make_players
 from tournament.models import Person, Player
 from tournament.people import services as people
-
-
-@pytest.fixture
-def postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,7 +13,6 @@ import threading
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -24,12 +23,6 @@ from tournament.sheets import confirming
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
 from tournament.standings.services import tournament_standings
-
-
-@pytest.fixture
-def postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
 
 
 def points_of(tournament, player, **options):

@@ -205,6 +205,8 @@ def test_the_organiser_records_a_penalty_from_the_player_page(played, organiser_
     assert "Penalties and awards" in page
     assert '<datalist id="adjustment-reasons">' in page
     assert '<option value="dispute settled">' in page
+    # The round offered first is the latest started.
+    assert '<option value="2" selected>Round 2</option>' in page
     response = organiser_client.post(
         add_url(played, player), {"round": "2", "points": "-2", "reason": "misdeal"}
     )
@@ -214,7 +216,10 @@ def test_the_organiser_records_a_penalty_from_the_player_page(played, organiser_
     assert (added.player, added.round.number, added.points) == (player, 2, -2)
     page = organiser_client.get(response.url).content.decode()
     assert "Recorded a penalty of −2 (misdeal)" in page
+    assert 'class="penalty">−2</strong> in round 2: misdeal</span>' in page
     assert "given by olive" in page
+    players = organiser_client.get(reverse("organiser:players", args=[played.slug]))
+    assert ">−2</span>" in players.content.decode()
     organiser_client.post(
         add_url(played, player), {"round": "2", "points": "3", "reason": "dispute settled"}
     )

@@ -31,6 +31,10 @@ URL_ATTRIBUTES = {"href", "src", "action", "formaction"}
 # policy differs in that alone.
 FRAMED_BY_ANY_SITE = {"embed"}
 
+# Every test reads pages of the same two tournaments: built once per module
+# (tests/conftest.py, ``world``), each test's own writes rolled back.
+pytestmark = pytest.mark.world
+
 
 class InlineCode(HTMLParser):
     """Collects whatever the policy would block: inline scripts and styles."""
@@ -107,9 +111,9 @@ def people(client, organiser_client, scorer_client, outsider_client):
 
 
 @pytest.mark.parametrize("name", sorted(name for name, route in ROUTES.items() if route.reads))
-def test_every_page_keeps_to_the_policy(name, people, seated_round, make_played):
+def test_every_page_keeps_to_the_policy(name, people, seated_round, world):
     access = ROUTES[name].access
-    public = make_played(published=True, rounds=2, slug="test-open")
+    public = world["test-open"]
     tournament = public if access is Access.PUBLIC else seated_round.tournament
     url = url_for(name, tournament if access in NEEDS_TOURNAMENT else None)
     response = people[access].get(url)
@@ -118,27 +122,25 @@ def test_every_page_keeps_to_the_policy(name, people, seated_round, make_played)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, r in ROUTES.items() if r.access is Access.PUBLIC))
-def test_public_pages_keep_to_the_policy_for_logged_in_users_too(
-    name, organiser_client, make_played
-):
+def test_public_pages_keep_to_the_policy_for_logged_in_users_too(name, organiser_client, world):
     """They carry the log-out form and the htmx CSRF header."""
-    url = url_for(name, make_played(published=True, rounds=2, slug="test-open"))
+    url = url_for(name, world["test-open"])
     response = organiser_client.get(url)
     assert response.status_code == 200
     assert_keeps_to_the_policy(response, name)
 
 
-def test_the_player_page_draws_its_chart_without_inline_styles(client, make_played):
-    response = client.get(url_for("player", make_played(published=True, rounds=3)))
+def test_the_player_page_draws_its_chart_without_inline_styles(client, world):
+    response = client.get(url_for("player", world["test-open"]))
     html = response.content.decode()
     assert "<svg" in html
     assert_keeps_to_the_policy(response, "player")
 
 
 def test_htmx_fragments_keep_to_the_policy(
-    client, organiser_client, scorer_client, seated_round, make_played
+    client, organiser_client, scorer_client, seated_round, world
 ):
-    public = make_played(published=True, rounds=2, slug="test-open")
+    public = world["test-open"]
     private = seated_round.tournament
     htmx = {"HTTP_HX_REQUEST": "true"}
     fragments = {

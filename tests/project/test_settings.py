@@ -1,7 +1,10 @@
 """Settings from the environment: production hardening with DJANGO_DEBUG=0, and loud
 failures on missing or mistyped values.
 
-Each case runs Django in a fresh process, since settings are read once, at start-up.
+Settings are read once, at start-up: each environment's are read in a fresh process,
+all of them in one child process that runs the settings module afresh under each
+(``settings_under``); ``check --deploy``, serving and Sentry each start Django of their
+own.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import pytest
 from django.conf import settings
 from django.core.management.utils import get_random_secret_key
 
-from tests.environment import ROOT, environment, manage, run, settings_in
+from tests.environment import ROOT, environment, manage, run, settings_under
 
 
 def production(**values: str) -> dict[str, str]:
@@ -23,6 +26,77 @@ def production(**values: str) -> dict[str, str]:
         "DJANGO_ALLOWED_HOSTS": "example.org",
     }
     return environment(**(defaults | values))
+
+
+BAD_VALUES = [
+    ("DJANGO_DEBUG", "flase", "DJANGO_DEBUG='flase' is not a yes/no value"),
+    (
+        "DJANGO_SECURE_HSTS_PRELOAD",
+        "maybe",
+        "DJANGO_SECURE_HSTS_PRELOAD='maybe' is not a yes/no",
+    ),
+    ("DATABASE_CONN_MAX_AGE", "1m", "DATABASE_CONN_MAX_AGE='1m' is not a whole number"),
+    (
+        "DJANGO_SECURE_HSTS_SECONDS",
+        "1y",
+        "DJANGO_SECURE_HSTS_SECONDS='1y' is not a whole number",
+    ),
+    ("LOGIN_FAILURE_LIMIT", "five", "LOGIN_FAILURE_LIMIT='five' is not a whole number"),
+    ("CACHE_URL", "memcached://cache:11211", "CACHE_URL: Invalid cache schema memcached"),
+    ("DJANGO_LOG_LEVEL", "loud", "DJANGO_LOG_LEVEL='loud' is not a log level"),
+    ("DATABASE_URL", "mongodb://u:secret@db/lld", "DATABASE_URL is not a database URL"),
+]
+DOLLAR_KEY = "$" + get_random_secret_key()
+REDIS_URLS = ("redis://cache.internal:6379/0", "rediss://:pw@cache.internal:6380/1")
+
+
+def environments() -> dict[str, dict[str, str]]:
+    """The environments whose settings the tests read, by name."""
+    without_key = production()
+    del without_key["DJANGO_SECRET_KEY"]
+    return {
+        "production": production(),
+        "production adjusted": production(
+            DJANGO_SECURE_SSL_REDIRECT="0",
+            DJANGO_PROXY_SSL_HEADER="none",
+            DJANGO_SECURE_HSTS_SECONDS="3600",
+            DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS="no",
+            DJANGO_SECURE_HSTS_PRELOAD="false",
+            DJANGO_CSRF_TRUSTED_ORIGINS="https://scores.example.org, https://example.org",
+            DJANGO_ALLOWED_HOSTS="example.org, 10.0.0.5",
+            LOGIN_FAILURE_LIMIT="10",
+            LOGIN_COOLOFF_MINUTES="30",
+            AXES_IPWARE_META_PRECEDENCE_ORDER="HTTP_X_FORWARDED_FOR,REMOTE_ADDR",
+            AXES_IPWARE_PROXY_COUNT="0",
+            CACHE_URL="redis://cache.internal:6379/1",
+            DATABASE_URL="postgres://lld@db.internal:5432/lld",
+            DATABASE_CONN_MAX_AGE="60",
+        ),
+        "development": environment(),
+        "production without a key": without_key,
+        "production with the development key": production(
+            DJANGO_SECRET_KEY=settings.DEV_SECRET_KEY
+        ),
+        **{f"bad {name}": production(**{name: value}) for name, value, _ in BAD_VALUES},
+        "a key starting with $": production(DJANGO_SECRET_KEY=DOLLAR_KEY),
+        **{f"redis {url}": production(CACHE_URL=url) for url in REDIS_URLS},
+        "log level in lower case": production(DJANGO_LOG_LEVEL="warning"),
+        "sqlite": environment(DATABASE_URL="sqlite:////srv/lld/db.sqlite3"),
+        "a base url without a scheme": environment(PUBLIC_BASE_URL="scores.example.org"),
+        "a base url": environment(PUBLIC_BASE_URL="https://scores.example.org/"),
+    }
+
+
+@pytest.fixture(scope="module")
+def under() -> dict[str, dict[str, object]]:
+    """The settings under each of ``environments()``, read in one child process."""
+    return settings_under(environments())
+
+
+def stopped(under: dict[str, dict[str, object]], name: str) -> str:
+    """What the settings stopped the start-up with under environment ``name``."""
+    assert "error" in under[name], f"the settings started under {name}"
+    return str(under[name]["error"])
 
 
 def test_check_deploy_passes_with_the_production_settings():
@@ -38,40 +112,18 @@ def test_check_deploy_fails_on_the_development_settings():
     assert "security.W018" in result.stderr  # DEBUG on
 
 
-def test_production_refuses_to_start_without_a_secret_key():
-    env = production()
-    del env["DJANGO_SECRET_KEY"]
-    result = manage("check", env=env)
-    assert result.returncode != 0
-    assert "ImproperlyConfigured: DJANGO_SECRET_KEY is not set, and DJANGO_DEBUG is off" in (
-        result.stderr
+def test_production_refuses_to_start_without_a_secret_key(under):
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY is not set, and DJANGO_DEBUG is off" in stopped(
+        under, "production without a key"
     )
 
 
-def test_production_refuses_the_development_secret_key():
-    result = manage("check", env=production(DJANGO_SECRET_KEY=settings.DEV_SECRET_KEY))
-    assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+def test_production_refuses_the_development_secret_key(under):
+    assert "DJANGO_SECRET_KEY is not set" in stopped(under, "production with the development key")
 
 
-def test_production_hardening():
-    values = settings_in(
-        production(),
-        "DEBUG",
-        "SECURE_SSL_REDIRECT",
-        "SECURE_PROXY_SSL_HEADER",
-        "SESSION_COOKIE_SECURE",
-        "CSRF_COOKIE_SECURE",
-        "SECURE_HSTS_SECONDS",
-        "SECURE_HSTS_INCLUDE_SUBDOMAINS",
-        "SECURE_HSTS_PRELOAD",
-        "SECURE_CONTENT_TYPE_NOSNIFF",
-        "X_FRAME_OPTIONS",
-        "SECURE_REFERRER_POLICY",
-        "MIDDLEWARE",
-        "STORAGES",
-        "ALLOWED_HOSTS",
-    )
+def test_production_hardening(under):
+    values = under["production"]
     assert values["DEBUG"] is False
     assert values["SECURE_SSL_REDIRECT"] is True
     assert values["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
@@ -97,39 +149,8 @@ def test_production_hardening():
     assert values["ALLOWED_HOSTS"] == ["example.org"]
 
 
-def test_production_settings_can_be_adjusted():
-    values = settings_in(
-        production(
-            DJANGO_SECURE_SSL_REDIRECT="0",
-            DJANGO_PROXY_SSL_HEADER="none",
-            DJANGO_SECURE_HSTS_SECONDS="3600",
-            DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS="no",
-            DJANGO_SECURE_HSTS_PRELOAD="false",
-            DJANGO_CSRF_TRUSTED_ORIGINS="https://scores.example.org, https://example.org",
-            DJANGO_ALLOWED_HOSTS="example.org, 10.0.0.5",
-            LOGIN_FAILURE_LIMIT="10",
-            LOGIN_COOLOFF_MINUTES="30",
-            AXES_IPWARE_META_PRECEDENCE_ORDER="HTTP_X_FORWARDED_FOR,REMOTE_ADDR",
-            AXES_IPWARE_PROXY_COUNT="0",
-            CACHE_URL="redis://cache.internal:6379/1",
-            DATABASE_URL="postgres://lld@db.internal:5432/lld",
-            DATABASE_CONN_MAX_AGE="60",
-        ),
-        "SECURE_SSL_REDIRECT",
-        "SECURE_PROXY_SSL_HEADER",
-        "SECURE_HSTS_SECONDS",
-        "SECURE_HSTS_INCLUDE_SUBDOMAINS",
-        "SECURE_HSTS_PRELOAD",
-        "SILENCED_SYSTEM_CHECKS",
-        "CSRF_TRUSTED_ORIGINS",
-        "ALLOWED_HOSTS",
-        "AXES_FAILURE_LIMIT",
-        "AXES_COOLOFF_TIME",
-        "AXES_IPWARE_META_PRECEDENCE_ORDER",
-        "AXES_IPWARE_PROXY_COUNT",
-        "CACHES",
-        "DATABASES",
-    )
+def test_production_settings_can_be_adjusted(under):
+    values = under["production adjusted"]
     assert values["SECURE_SSL_REDIRECT"] is False
     assert values["SECURE_PROXY_SSL_HEADER"] is None
     assert values["SECURE_HSTS_SECONDS"] == 3600
@@ -156,19 +177,8 @@ def test_production_settings_can_be_adjusted():
     )
 
 
-def test_development_needs_no_environment_at_all():
-    values = settings_in(
-        environment(),
-        "DEBUG",
-        "SECRET_KEY",
-        "SECURE_SSL_REDIRECT",
-        "SESSION_COOKIE_SECURE",
-        "SECURE_HSTS_SECONDS",
-        "MIDDLEWARE",
-        "STORAGES",
-        "CACHES",
-        "CONTENT_SECURITY_POLICY",
-    )
+def test_development_needs_no_environment_at_all(under):
+    values = under["development"]
     assert values["DEBUG"] is True
     assert values["SECRET_KEY"] == settings.DEV_SECRET_KEY
     assert values["SECURE_SSL_REDIRECT"] is False
@@ -185,39 +195,17 @@ def test_development_needs_no_environment_at_all():
     )
 
 
-@pytest.mark.parametrize(
-    ("name", "value", "message"),
-    [
-        ("DJANGO_DEBUG", "flase", "DJANGO_DEBUG='flase' is not a yes/no value"),
-        (
-            "DJANGO_SECURE_HSTS_PRELOAD",
-            "maybe",
-            "DJANGO_SECURE_HSTS_PRELOAD='maybe' is not a yes/no",
-        ),
-        ("DATABASE_CONN_MAX_AGE", "1m", "DATABASE_CONN_MAX_AGE='1m' is not a whole number"),
-        (
-            "DJANGO_SECURE_HSTS_SECONDS",
-            "1y",
-            "DJANGO_SECURE_HSTS_SECONDS='1y' is not a whole number",
-        ),
-        ("LOGIN_FAILURE_LIMIT", "five", "LOGIN_FAILURE_LIMIT='five' is not a whole number"),
-        ("CACHE_URL", "memcached://cache:11211", "CACHE_URL: Invalid cache schema memcached"),
-        ("DJANGO_LOG_LEVEL", "loud", "DJANGO_LOG_LEVEL='loud' is not a log level"),
-        ("DATABASE_URL", "mongodb://u:secret@db/lld", "DATABASE_URL is not a database URL"),
-    ],
-)
-def test_a_bad_value_stops_the_server_naming_the_variable(name, value, message):
-    result = manage("check", env=production(**{name: value}))
-    assert result.returncode != 0
-    assert f"ImproperlyConfigured: {message}" in result.stderr
-    assert "secret" not in result.stderr  # a database URL's password is not printed
+@pytest.mark.parametrize(("name", "value", "message"), BAD_VALUES)
+def test_a_bad_value_stops_the_server_naming_the_variable(under, name, value, message):
+    error = stopped(under, f"bad {name}")
+    assert f"ImproperlyConfigured: {message}" in error
+    assert "secret" not in error  # a database URL's password is not printed
 
 
-def test_a_secret_key_is_taken_as_it_is():
+def test_a_secret_key_is_taken_as_it_is(under):
     """django-environ alone would read a value starting with $ as the name of another
     variable."""
-    key = "$" + get_random_secret_key()
-    assert settings_in(production(DJANGO_SECRET_KEY=key), "SECRET_KEY") == {"SECRET_KEY": key}
+    assert under["a key starting with $"]["SECRET_KEY"] == DOLLAR_KEY
 
 
 SERVE = """
@@ -260,20 +248,20 @@ def test_production_serves_pages_and_static_files(tmp_path):
     assert lines[4] == "200 max-age=315360000, public, immutable"
 
 
-def test_a_redis_cache_url_uses_the_cache_that_survives_redis():
+def test_a_redis_cache_url_uses_the_cache_that_survives_redis(under):
     """Redis down or full costs speed, never a page (tournament/kernel/cache.py)."""
-    for url in ("redis://cache.internal:6379/0", "rediss://:pw@cache.internal:6380/1"):
-        values = settings_in(production(CACHE_URL=url), "CACHES")
+    for url in REDIS_URLS:
+        values = under[f"redis {url}"]
         assert (
             values["CACHES"]["default"]["BACKEND"] == "tournament.kernel.cache.FallbackRedisCache"
         )
         assert values["CACHES"]["default"]["LOCATION"] == url
 
 
-def test_the_log_level_is_read_in_any_case():
-    values = settings_in(production(DJANGO_LOG_LEVEL="warning"), "LOGGING")
+def test_the_log_level_is_read_in_any_case(under):
+    values = under["log level in lower case"]
     assert values["LOGGING"]["root"]["level"] == "WARNING"
-    values = settings_in(production(), "LOGGING")
+    values = under["production"]
     assert values["LOGGING"]["root"] == {"handlers": ["stderr"], "level": "INFO"}
     assert values["LOGGING"]["handlers"]["stderr"]["stream"] == "ext://sys.stderr"
 
@@ -342,20 +330,16 @@ def test_every_variable_the_settings_read_is_documented():
     assert read == documented
 
 
-def test_sqlite_writers_wait_for_each_other_instead_of_failing(tmp_path):
+def test_sqlite_writers_wait_for_each_other_instead_of_failing(under):
     # Without IMMEDIATE, a transaction that reads and then writes fails at once with
     # "database is locked" when another scorer's save holds the write lock.
-    env = environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    options = settings_in(env, "DATABASES")["DATABASES"]["default"]["OPTIONS"]
+    options = under["sqlite"]["DATABASES"]["default"]["OPTIONS"]
     assert options["transaction_mode"] == "IMMEDIATE"
     assert options["timeout"] >= 5
 
 
-def test_a_public_base_url_must_be_an_address(tmp_path):
-    result = manage("check", env=environment(PUBLIC_BASE_URL="scores.example.org"))
-    assert result.returncode != 0
-    assert "PUBLIC_BASE_URL='scores.example.org' is not an address" in result.stderr
-    values = settings_in(
-        environment(PUBLIC_BASE_URL="https://scores.example.org/"), "PUBLIC_BASE_URL"
-    )
+def test_a_public_base_url_must_be_an_address(under):
+    error = stopped(under, "a base url without a scheme")
+    assert "PUBLIC_BASE_URL='scores.example.org' is not an address" in error
+    values = under["a base url"]
     assert values["PUBLIC_BASE_URL"] == "https://scores.example.org"

@@ -1,6 +1,7 @@
 """The public pages' cache: a hit is the stored final response, answered without a
 single database query; conditional requests and compression; what is never shared; bulk
-writes that mark a tournament changed once."""
+writes that mark a tournament changed once. (Each public page's hit and compression:
+tests/public/test_public_cache_pages.py.)"""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import http_date
 
-from tests.routes import ROUTES, Access, url_for
 from tournament.derived.build import work_out_views
 from tournament.models import Deal, Player, Round, Tournament
 from tournament.public import cache as public_cache
@@ -26,47 +26,9 @@ from tournament.rounds import services as rounds
 from tournament.shared import public_changes
 from tournament.tournament_file import loading, writing
 
-PUBLIC = sorted(name for name, route in ROUTES.items() if route.access is Access.PUBLIC)
-
 
 def gzipped(client, url, **headers):
     return client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br", **headers)
-
-
-@pytest.mark.parametrize("name", PUBLIC)
-def test_a_cache_hit_costs_no_query_and_is_the_whole_response(
-    client, make_played, django_assert_num_queries, name
-):
-    tournament = make_played(players=12, rounds=2)
-    url = url_for(name, tournament)
-    first = client.get(url)
-    assert first.status_code == 200
-    with django_assert_num_queries(0):
-        again = client.get(url)
-    assert again.status_code == 200
-    assert again.content == first.content or public_cache.NOW_MARKER not in again.content.decode()
-    for header in ("Content-Type", "Content-Disposition", "ETag", "Last-Modified", "Vary"):
-        assert again.get(header) == first.get(header), header
-    # Every other middleware's headers are kept with the page (the standings widget's
-    # override of them too: tests/public/test_embed.py).
-    for header in ("X-Frame-Options", "Content-Security-Policy"):
-        assert again.get(header) == first.get(header), header
-    assert first.has_header("Content-Security-Policy")
-
-
-@pytest.mark.parametrize("name", PUBLIC)
-def test_public_pages_are_gzipped_once_for_clients_that_accept_it(client, make_played, name):
-    tournament = make_played(players=12, rounds=2)
-    url = url_for(name, tournament)
-    plain = client.get(url)
-    assert not plain.has_header("Content-Encoding")
-    assert "Accept-Encoding" in plain["Vary"]
-    for _ in range(2):  # from the view, then from the cache
-        packed = gzipped(client, url)
-        assert packed["Content-Encoding"] == "gzip"
-        assert gzip.decompress(packed.content) == plain.content
-        assert len(packed.content) < len(plain.content)
-        assert packed["ETag"] == plain["ETag"]
 
 
 def test_logged_in_pages_are_neither_cached_nor_compressed(organiser_client, make_played):

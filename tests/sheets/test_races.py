@@ -19,7 +19,6 @@ import threading
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -46,12 +45,6 @@ from tournament.sheets.rows import seat_sums
 from tournament.sheets.saving import SheetChangedError, save_sheet
 from tournament.tournament_file import file_format, loading, writing
 from tournament.tournaments.forms import TournamentForm
-
-
-@pytest.fixture
-def postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
 
 
 def backup_exits_cleanly(folder):

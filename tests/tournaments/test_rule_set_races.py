@@ -5,7 +5,6 @@ The real test needs PostgreSQL's row locks (see ``tests/sheets/test_concurrency.
 """
 
 import pytest
-from django.db import connection
 
 from scoring.errors import UserError
 from scoring.rules import leaves_of
@@ -26,12 +25,6 @@ from tournament.sheets.reading import confirmed_rows
 from tournament.sheets.rows import seat_sums
 from tournament.sheets.saving import save_sheet
 from tournament.tournaments import services as tournaments
-
-
-@pytest.fixture
-def postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("races between two writers need PostgreSQL's row locks: set DATABASE_URL")
 
 
 @pytest.mark.django_db(transaction=True)

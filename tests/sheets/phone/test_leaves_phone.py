@@ -4,7 +4,6 @@ the deal pages after it, the review, and the blind re-type by a second phone."""
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -18,11 +17,8 @@ FIVE = {"won": [10, 10, 10, 10, 10], "last_in": 1, "left_over": 2}
 FOUR = {"won": [10, 10, None, 10, 10], "last_in": 2, "left_over": 12}
 
 
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    cache.clear()
-    yield
-    cache.clear()
+# The wrong-code counts live in the cache, which outlives a test.
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ anonymous clients.
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -26,12 +25,8 @@ from tournament.standings.services import tournament_standings
 BY_HAND = [3, -5, 4, -2]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    # The wrong-code counts live in the cache, which outlives a test.
-    cache.clear()
-    yield
-    cache.clear()
+# The wrong-code counts live in the cache, which outlives a test.
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 @pytest.fixture

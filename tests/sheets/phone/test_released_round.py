@@ -15,7 +15,6 @@ import re
 from html import unescape
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -26,13 +25,8 @@ from tournament.models import Round, Sheet, SheetStatus, Table
 from tournament.rounds import services as rounds
 from tournament.sheets import at_table as table_entry
 
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    # The wrong-code counts live in the cache, which outlives a test.
-    cache.clear()
-    yield
-    cache.clear()
+# The wrong-code counts live in the cache, which outlives a test.
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -24,13 +23,8 @@ from tournament.sheets.authors import AtTable
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
 
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    # The wrong-code counts live in the cache, which outlives a test.
-    cache.clear()
-    yield
-    cache.clear()
+# The wrong-code counts live in the cache, which outlives a test.
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 @pytest.fixture
