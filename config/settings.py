@@ -58,6 +58,11 @@ INSTALLED_APPS = [
     # The task queue: Django's task framework (backported) with its queue in the database.
     "django_tasks",
     "django_tasks_db",
+    # The public read API (/api/v1/, tournament/api/, docs/api.md): its views, its OpenAPI
+    # schema made from the serializers that answer, and the reference's own assets.
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "tournament",
 ]
 
@@ -75,6 +80,9 @@ MIDDLEWARE = [
     # timing above and no database: after the HTTPS redirect, before sessions
     # (tournament/public/cache.py).
     "tournament.public.cache.PublicPageCacheMiddleware",
+    # The read API's answers the same way, and its CORS, rate limit and errors
+    # (tournament/api/cache.py).
+    "tournament.api.cache.ApiMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -251,6 +259,40 @@ AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 # every worker does while Redis is down or full (docs/deploy.md says why). The address
 # is read as the login lockout reads it, behind a proxy too.
 RATELIMIT_IP_META_KEY = "axes.helpers.get_client_ip_address"
+
+# The read API (docs/api.md): anonymous, read-only, answered as JSON, its errors as
+# application/problem+json (tournament/api/problems.py).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "tournament.api.problems.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Laugh and Lie Down scores: public read API",
+    "DESCRIPTION": (
+        "What the public pages show, as JSON: published tournaments, their standings, "
+        "released rounds and public seating, players, series and careers. Anonymous and "
+        "read-only. docs/api.md has the whole guide."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "RoundStateEnum": ["released", "seating"],
+        "ChancesStateEnum": ["shown", "being worked out", "none"],
+    },
+}
+# Requests one network address may make of the read API: "COUNT/PERIOD" (s, m, h),
+# django-ratelimit's rate; the 429 says when to come back (Retry-After).
+API_RATE = env.rate("API_RATE", default="300/m")
 
 # Errors and warnings to stderr, which gunicorn passes on (the terminal of run.py serve,
 # the journal of a systemd service): every unhandled error's traceback, with the
