@@ -270,6 +270,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tournament.api.problems.exception_handler",
+    # A player is {pk} in the schema's path, as in the URL pattern.
+    "SCHEMA_COERCE_PATH_PK": False,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Laugh and Lie Down scores: public read API",
