@@ -23,12 +23,12 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
-from schemathesis.checks import not_a_server_error
 
 from tournament.api.views import schema_bytes
 from tournament.demo import DEMO_SERIES_SLUG, DEMO_SLUG
@@ -69,7 +69,8 @@ def api(demo, db):
 def _real_values() -> dict[str, str]:
     player = Player.objects.filter(tournament__slug=DEMO_SLUG).order_by("pk").first()
     person = Person.objects.filter(players__tournament__slug=DEMO_SLUG).order_by("pk").first()
-    assert player is not None and person is not None
+    assert player is not None
+    assert person is not None
     return {
         "slug": DEMO_SLUG,
         "series": DEMO_SERIES_SLUG,
@@ -150,7 +151,8 @@ def test_a_seated_round_is_answered_as_the_schema_says(api):
     """The demo evening's next round, seated and started: its seating, no results."""
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
-    assert last is not None and last.released
+    assert last is not None
+    assert last.released
     call_command("seat_round", DEMO_SLUG, "--start", "--seed", "1", stdout=io.StringIO())
     seated = Round.objects.get(tournament=tournament, number=last.number + 1)
     case = schema["/api/v1/tournaments/{slug}/rounds/{number}"]["GET"].Case(
@@ -159,7 +161,8 @@ def test_a_seated_round_is_answered_as_the_schema_says(api):
     response = case.call_and_validate(checks=CHECKS, headers=PLAIN)
     body = response.json()
     assert body["state"] == "seating"
-    assert body["tables"] and all(table["result"] is None for table in body["tables"])
+    assert body["tables"]
+    assert all(table["result"] is None for table in body["tables"])
 
 
 def _file(slug: str) -> dict:

@@ -36,8 +36,8 @@ user's data), so an attacker who injects text learns nothing from its compressed
 from __future__ import annotations
 
 import gzip
-import ipaddress
 import hashlib
+import ipaddress
 import re
 import time
 from collections.abc import Callable
