@@ -76,9 +76,10 @@ class Page:
         return ", ".join(f'<{url}>; rel="{rel}"' for url, rel in links if url)
 
 
-def page_of(request: HttpRequest, listed: Keyed, cursor: str, size: int = PAGE_SIZE) -> Page:
+def page_of(request: HttpRequest, listed: Keyed, cursor: str) -> Page:
     """The page of ``listed`` (in its keys' order) that ``cursor`` names (the first for
     none), with links to its neighbours at the request's address."""
+    size = PAGE_SIZE
     keys = [key for key, _ in listed]
     start, end = 0, size
     if cursor:
