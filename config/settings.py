@@ -287,6 +287,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "TAGS": [
+        {"name": "tournaments", "description": "Published tournaments and what they show."},
+        {"name": "series", "description": "Series, their standings and ratings."},
+        {"name": "people", "description": "A person's career across tournaments."},
+    ],
     "ENUM_NAME_OVERRIDES": {
         "RoundStateEnum": ["released", "seating"],
         "ChancesStateEnum": ["shown", "being worked out", "none"],

@@ -12,7 +12,9 @@
     window.SwaggerUIBundle({
       url: script.dataset.schema,
       domNode: target,
-      deepLinking: true,
+      // No links inside the operations' buttons: a control inside a control is lost to a
+      // screen reader (axe-core: nested-interactive).
+      deepLinking: false,
       // No call home to validator.swagger.io: the reference works offline.
       validatorUrl: null,
       defaultModelsExpandDepth: 0,

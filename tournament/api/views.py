@@ -272,7 +272,7 @@ def schema_bytes() -> bytes:
     """The OpenAPI schema as JSON, made once per process: it changes with the code only."""
     generator = SchemaGenerator()
     document = generator.get_schema(request=None, public=True)
-    return json.dumps(document, ensure_ascii=False, sort_keys=True).encode()
+    return json.dumps(document, ensure_ascii=False).encode()
 
 
 @require_safe
