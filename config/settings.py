@@ -297,9 +297,12 @@ SPECTACULAR_SETTINGS = {
         "ChancesStateEnum": ["shown", "being worked out", "none"],
     },
 }
-# Requests one network address may make of the read API: "COUNT/PERIOD" (s, m, h),
-# django-ratelimit's rate; the 429 says when to come back (Retry-After).
-API_RATE = env.rate("API_RATE", default="300/m")
+# Requests one network address may make of the read API: "COUNT/PERIOD" (s, m, h, d),
+# django-ratelimit's rate, counted in the cache; the 429 says when to come back
+# (Retry-After). 600 a minute: a pub's wifi is one address, and 200 phones of a
+# scoreboard app polling every 20 s fit; a script is held to 10 requests a second
+# (docs/api.md, "The rate").
+API_RATE = env.rate("API_RATE", default="600/m")
 
 # Errors and warnings to stderr, which gunicorn passes on (the terminal of run.py serve,
 # the journal of a systemd service): every unhandled error's traceback, with the
