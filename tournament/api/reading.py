@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Max, Q
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 
-from tournament.models import Player, Series, SeriesScheme, Tournament
+from tournament.api.pagination import Keyed
+from tournament.models import Player, Series, Tournament
 from tournament.public import room
 from tournament.public.player import player_rounds
 from tournament.public.results import (
@@ -35,9 +36,6 @@ from tournament.public.results import (
     public_round_results,
     released_round_numbers,
 )
-from tournament.series import careers
-from tournament.series import export as series_export
-from tournament.series import services as series_service
 from tournament.shared.derived import ChancesView, DerivedState, PublicSeat
 from tournament.standings import files as standings_files
 from tournament.standings.services import bye_points
@@ -53,7 +51,7 @@ def public_tournament(slug: str) -> Tournament:
     return tournament
 
 
-def _url(request: HttpRequest, name: str, *args: Any) -> str:
+def absolute(request: HttpRequest, name: str, *args: Any) -> str:
     return request.build_absolute_uri(reverse(name, args=args))
 
 
@@ -81,8 +79,8 @@ def _summary(request: HttpRequest, tournament: Tournament, released: list[int]) 
         "rule_set": tournament.rules.key,
         "planned_rounds": tournament.planned_rounds,
         "progress": _progress(tournament, released),
-        "url": _url(request, "api:tournament", tournament.slug),
-        "page": _url(request, "standings", tournament.slug),
+        "url": absolute(request, "api:tournament", tournament.slug),
+        "page": absolute(request, "standings", tournament.slug),
     }
 
 
@@ -93,7 +91,7 @@ def tournament_order(tournament: Tournament) -> tuple[int, int, str, int]:
     return (0 if dated else 1, -dated.toordinal() if dated else 0, tournament.name, tournament.pk)
 
 
-def tournaments(request: HttpRequest) -> list[tuple[tuple[Any, ...], Data]]:
+def tournaments(request: HttpRequest) -> Keyed:
     """Every public tournament in the list's order, with its key: one query."""
     found = (
         Tournament.objects.filter(published=True, rehearsal_token="")
@@ -121,13 +119,13 @@ def tournament(request: HttpRequest, slug: str) -> Data:
         "seating_public": found.seating_public,
         "rounds": [_round_link(request, found, number, "released") for number in released]
         + ([_round_link(request, found, seated, "seating")] if seated is not None else []),
-        "standings": _url(request, "api:standings", found.slug),
-        "players": _url(request, "api:players", found.slug),
+        "standings": absolute(request, "api:standings", found.slug),
+        "players": absolute(request, "api:players", found.slug),
         "series": [
             {
                 "slug": series.slug,
                 "name": series.name,
-                "url": _url(request, "api:series", series.slug),
+                "url": absolute(request, "api:series", series.slug),
             }
             for series in Series.objects.filter(
                 entries__tournament=found, entries__accepted=True
@@ -141,7 +139,7 @@ def _round_link(request: HttpRequest, tournament: Tournament, number: int, state
     return {
         "number": number,
         "state": state,
-        "url": _url(request, "api:round", tournament.slug, number),
+        "url": absolute(request, "api:round", tournament.slug, number),
     }
 
 
@@ -191,7 +189,7 @@ def standings(request: HttpRequest, slug: str) -> Data:
         player_id = standing.key
         assert isinstance(player_id, int)
         row["id"] = player_id
-        row["url"] = _url(request, "api:player", found.slug, player_id)
+        row["url"] = absolute(request, "api:player", found.slug, player_id)
         row["chances"] = _chances_of(chances, player_id)
     data["progress"] = _progress(found, state.round_numbers)
     data["chances"] = _chances(chances)
@@ -242,7 +240,7 @@ def _player_ref(request: HttpRequest, tournament: Tournament, player_id: int, na
     return {
         "id": player_id,
         "name": name,
-        "url": _url(request, "api:player", tournament.slug, player_id),
+        "url": absolute(request, "api:player", tournament.slug, player_id),
     }
 
 
@@ -307,7 +305,7 @@ def _released_round(request: HttpRequest, tournament: Tournament, number: int) -
 # Players -----------------------------------------------------------------------------
 
 
-def players(request: HttpRequest, slug: str) -> list[tuple[tuple[Any, ...], Data]]:
+def players(request: HttpRequest, slug: str) -> Keyed:
     """The players of the public view, by name, each with its key: who the public
     standings list (a player added since is there once the view is worked out again)."""
     found = public_tournament(slug)
@@ -332,15 +330,15 @@ def _player(request: HttpRequest, tournament: Tournament, state: DerivedState, p
         "shared": standing.row.shared,
         "points": standing.points,
         "no_result_yet": [{"round": number, "table": table} for number, table in standing.waits],
-        "url": _url(request, "api:player", tournament.slug, pk),
-        "page": _url(request, "player", tournament.slug, pk),
+        "url": absolute(request, "api:player", tournament.slug, pk),
+        "page": absolute(request, "player", tournament.slug, pk),
     }
 
 
 def _person_link(request: HttpRequest, identifier: str) -> Data | None:
     if not identifier:
         return None
-    return {"identifier": identifier, "url": _url(request, "api:career", identifier)}
+    return {"identifier": identifier, "url": absolute(request, "api:career", identifier)}
 
 
 def player(request: HttpRequest, slug: str, pk: int) -> Data:
@@ -399,176 +397,3 @@ def player(request: HttpRequest, slug: str, pk: int) -> Data:
         for each in player_rounds(found, pk, state)
     ]
     return data
-
-
-# Series and careers --------------------------------------------------------------------
-
-
-def public_series_list(request: HttpRequest) -> list[tuple[tuple[Any, ...], Data]]:
-    """The series the home page lists (one of their tournaments counts: accepted,
-    published, with a round released), by name, each with its key: one query."""
-    found = Series.objects.filter(
-        Exists(
-            Tournament.objects.filter(
-                series_entries__series=OuterRef("pk"),
-                series_entries__accepted=True,
-                published=True,
-                rounds__released=True,
-            )
-        )
-    ).order_by("name", "pk")
-    return sorted(
-        (((series.name.casefold(), series.pk), _series(request, series)) for series in found),
-        key=lambda pair: pair[0],
-    )
-
-
-def _series(request: HttpRequest, series: Series) -> Data:
-    return {
-        "slug": series.slug,
-        "name": series.name,
-        "scheme": series.scheme,
-        "scheme_label": SeriesScheme(series.scheme).label,
-        "count_best": series.count_best,
-        "min_events": series.min_events,
-        "url": _url(request, "api:series", series.slug),
-        "page": _url(request, "series", series.slug),
-    }
-
-
-def series_by_slug(slug: str) -> Series:
-    found = Series.objects.filter(slug=slug).first()
-    if found is None:
-        raise Http404(f"No series has the address “{slug}”.")
-    return found
-
-
-def series(request: HttpRequest, slug: str) -> Data:
-    """A series with the tournaments it counts and the addresses of its standings and
-    ratings."""
-    found = series_by_slug(slug)
-    standings = series_service.series_standings(found)
-    return _series(request, found) | {
-        "placing": list(found.placing) if found.scheme == SeriesScheme.PLACING else None,
-        "tournaments": [
-            {
-                "slug": each.slug,
-                "name": each.name,
-                "date": each.date,
-                "url": _url(request, "api:tournament", each.slug),
-            }
-            for each in standings.tournaments
-        ],
-        "standings": _url(request, "api:series_standings", found.slug),
-        "ratings": _url(request, "api:series_ratings", found.slug),
-    }
-
-
-def _career_url(request: HttpRequest, identifier: str) -> str:
-    return _url(request, "api:career", identifier)
-
-
-def series_standings(request: HttpRequest, slug: str) -> list[tuple[tuple[Any, ...], Data]]:
-    """The rows of the series standings file (``series.export.standings_json``) in its
-    order, each with the person's club, career address and results per tournament."""
-    found = series_by_slug(slug)
-    standings = series_service.series_standings(found)
-    rows = series_export.standings_json(standings)["rows"]
-    return [
-        (
-            (place,),
-            row
-            | {
-                "club": each.person.club,
-                "career": _career_url(request, each.person.identifier),
-                "results": [
-                    {
-                        "tournament": result.tournament.slug,
-                        "rank": result.rank,
-                        "shared": result.shared,
-                        "field": result.field,
-                        "points": series_export.figure(result.points),
-                        "counted": result.counted,
-                    }
-                    for result in each.results
-                ],
-            },
-        )
-        for place, (row, each) in enumerate(zip(rows, standings.rows, strict=True))
-    ]
-
-
-def series_ratings(request: HttpRequest, slug: str) -> list[tuple[tuple[Any, ...], Data]]:
-    """The rows of the ratings file (``series.export.ratings_json``) in its order, each
-    with the person's club and career address."""
-    found = series_by_slug(slug)
-    ratings = series_service.series_ratings(found)
-    rows = series_export.ratings_json(ratings)["rows"]
-    return [
-        (
-            (place,),
-            row
-            | {"club": each.person.club, "career": _career_url(request, each.person.identifier)},
-        )
-        for place, (row, each) in enumerate(zip(rows, ratings.rows, strict=True))
-    ]
-
-
-def career(request: HttpRequest, identifier: str) -> Data:
-    """A public person's career, as their page shows it: their places in published
-    tournaments and their rows in the series, with their rating's history."""
-    person = careers.person_by_identifier(identifier)
-    if person is None:
-        raise Http404(f"Nobody public has the identifier “{identifier}”.")
-    series_rows = []
-    for found, row, rating in series_service.series_of_person(person):
-        history = series_service.series_ratings(found).history.get(person.pk, [])
-        series_rows.append(
-            {
-                "series": found.slug,
-                "name": found.name,
-                "url": _url(request, "api:series", found.slug),
-                "rank": row.rank,
-                "shared": row.shared,
-                "points": series_export.figure(row.points),
-                "events": row.events,
-                "rating": None
-                if rating is None
-                else {
-                    "rank": rating.rank,
-                    "rating": series_export.figure(rating.rating),
-                    "mu": series_export.figure(rating.mu),
-                    "sigma": series_export.figure(rating.sigma),
-                    "matches": rating.matches,
-                    "provisional": rating.provisional,
-                },
-                "rating_history": [
-                    {
-                        "tournament": point.tournament.slug,
-                        "round": point.round_number,
-                        "rating": series_export.figure(point.rating),
-                    }
-                    for point in history
-                ],
-            }
-        )
-    return {
-        "identifier": person.identifier,
-        "name": person.name,
-        "club": person.club,
-        "tournaments": [
-            {
-                "slug": found.slug,
-                "name": found.name,
-                "date": found.date,
-                "rank": placing.rank,
-                "shared": placing.shared,
-                "field": placing.field,
-                "points": placing.points,
-                "url": _url(request, "api:tournament", found.slug),
-            }
-            for found, placing in series_service.person_results(person)
-        ],
-        "series": series_rows,
-        "page": _url(request, "career", person.identifier),
-    }

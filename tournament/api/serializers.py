@@ -14,7 +14,7 @@ from rest_framework import serializers
 from scoring.tiebreaks import one_figure_tiebreaks
 
 
-class Strict(serializers.Serializer):
+class ReadOnlySerializer(serializers.Serializer):
     """Read-only: renders, never parses."""
 
     def create(self, validated_data: Any) -> Any:
@@ -24,7 +24,7 @@ class Strict(serializers.Serializer):
         raise NotImplementedError
 
 
-class Problem(Strict):
+class ProblemSerializer(ReadOnlySerializer):
     """An error, as RFC 9457 has it (``application/problem+json``)."""
 
     type = serializers.CharField(help_text='Always "about:blank": the status says it all.')
@@ -34,7 +34,7 @@ class Problem(Strict):
     instance = serializers.CharField(required=False, help_text="The path asked for.")
 
 
-class Progress(Strict):
+class ProgressSerializer(ReadOnlySerializer):
     after_round = serializers.IntegerField(help_text="The highest released round; 0 before any.")
     planned_rounds = serializers.IntegerField()
     final = serializers.BooleanField(
@@ -43,13 +43,13 @@ class Progress(Strict):
     label = serializers.CharField(help_text="after round 2 of 4 — provisional, final standings…")
 
 
-class Link(Strict):
+class LinkSerializer(ReadOnlySerializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     url = serializers.URLField()
 
 
-class TournamentSummary(Strict):
+class TournamentSummarySerializer(ReadOnlySerializer):
     slug = serializers.CharField(
         help_text="The tournament's address: /t/SLUG/ and /api/v1/tournaments/SLUG."
     )
@@ -60,12 +60,12 @@ class TournamentSummary(Strict):
     scoring_label = serializers.CharField()
     rule_set = serializers.CharField(help_text="The rule set's key (a preset, or house).")
     planned_rounds = serializers.IntegerField()
-    progress = Progress()
+    progress = ProgressSerializer()
     url = serializers.URLField(help_text="This tournament in the API.")
     page = serializers.URLField(help_text="Its public standings page.")
 
 
-class RoundLink(Strict):
+class RoundLinkSerializer(ReadOnlySerializer):
     number = serializers.IntegerField()
     state = serializers.ChoiceField(
         choices=["released", "seating"],
@@ -74,18 +74,18 @@ class RoundLink(Strict):
     url = serializers.URLField()
 
 
-class Tournament(TournamentSummary):
+class TournamentSerializer(TournamentSummarySerializer):
     rotations_per_round = serializers.IntegerField()
     tiebreaks = serializers.ListField(child=serializers.CharField())
     finished = serializers.BooleanField()
     seating_public = serializers.BooleanField()
-    rounds = RoundLink(many=True, help_text="The rounds shown publicly, in order.")
+    rounds = RoundLinkSerializer(many=True, help_text="The rounds shown publicly, in order.")
     standings = serializers.URLField()
     players = serializers.URLField()
-    series = Link(many=True, help_text="The series that count it.")
+    series = LinkSerializer(many=True, help_text="The series that count it.")
 
 
-class ListPage(Strict):
+class ListPageSerializer(ReadOnlySerializer):
     count = serializers.IntegerField(help_text="How many items the whole list holds.")
     next = serializers.URLField(allow_null=True, help_text="The next page; null on the last.")
     previous = serializers.URLField(
@@ -93,30 +93,30 @@ class ListPage(Strict):
     )
 
 
-class TournamentList(ListPage):
-    results = TournamentSummary(many=True)
+class TournamentListSerializer(ListPageSerializer):
+    results = TournamentSummarySerializer(many=True)
 
 
-# Standings -----------------------------------------------------------------------------
+# StandingsSerializer -----------------------------------------------------------------------------
 
 
-class Adjustment(Strict):
+class AdjustmentSerializer(ReadOnlySerializer):
     round = serializers.IntegerField()
     points = serializers.IntegerField()
     reason = serializers.CharField()
 
 
-class TableWait(Strict):
+class TableWaitSerializer(ReadOnlySerializer):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
 
 
-class IncompleteTable(TableWait):
+class IncompleteTableSerializer(TableWaitSerializer):
     deals = serializers.IntegerField()
     expected = serializers.IntegerField()
 
 
-class Chances(Strict):
+class ChancesSerializer(ReadOnlySerializer):
     win = serializers.FloatField(help_text="The share of simulated finishes won, 0 to 1.")
     win_reachable = serializers.BooleanField(help_text="False only when proved out of reach.")
     top3 = serializers.FloatField()
@@ -135,7 +135,7 @@ def _figure_fields() -> dict[str, serializers.Field]:
     }
 
 
-class _StandingRowBase(Strict):
+class _StandingRowBaseSerializer(ReadOnlySerializer):
     rank = serializers.IntegerField(
         allow_null=True, help_text="Null while the player waits for a result others have."
     )
@@ -153,19 +153,23 @@ class _StandingRowBase(Strict):
     )
     decided_by = serializers.CharField(allow_null=True)
     no_result_yet = serializers.ListField(child=serializers.IntegerField())
-    adjustments = Adjustment(many=True)
+    adjustments = AdjustmentSerializer(many=True)
     id = serializers.IntegerField(help_text="The player's id in the API and the pages.")
     url = serializers.URLField()
-    chances = Chances(allow_null=True, help_text="Null unless the podium chances are shown.")
+    chances = ChancesSerializer(
+        allow_null=True, help_text="Null unless the podium chances are shown."
+    )
 
 
 # The tiebreaks' figures, one field each, as the standings file has them.
-StandingRow: Any = serializers.SerializerMetaclass(
-    "StandingRow", (_StandingRowBase,), {"__module__": __name__, **_figure_fields()}
+StandingRowSerializer: Any = serializers.SerializerMetaclass(
+    "StandingRowSerializer",
+    (_StandingRowBaseSerializer,),
+    {"__module__": __name__, **_figure_fields()},
 )
 
 
-class ChancesState(Strict):
+class ChancesStateSerializer(ReadOnlySerializer):
     state = serializers.ChoiceField(choices=["shown", "being worked out", "none"])
     after_round = serializers.IntegerField(required=False)
     rounds_left = serializers.IntegerField(required=False)
@@ -174,35 +178,35 @@ class ChancesState(Strict):
     method = serializers.CharField(required=False)
 
 
-class Standings(Strict):
+class StandingsSerializer(ReadOnlySerializer):
     tournament = serializers.CharField(help_text="The tournament's slug.")
     scoring = serializers.CharField()
     rule_set = serializers.CharField()
     tiebreaks = serializers.ListField(child=serializers.CharField())
     round_numbers = serializers.ListField(child=serializers.IntegerField())
-    rows = StandingRow(many=True)
-    incomplete_tables = IncompleteTable(many=True)
-    tables_without_result = TableWait(many=True)
-    progress = Progress()
-    chances = ChancesState()
+    rows = StandingRowSerializer(many=True)
+    incomplete_tables = IncompleteTableSerializer(many=True)
+    tables_without_result = TableWaitSerializer(many=True)
+    progress = ProgressSerializer()
+    chances = ChancesStateSerializer()
 
 
 # Rounds --------------------------------------------------------------------------------
 
 
-class PlayerRef(Strict):
+class PlayerRefSerializer(ReadOnlySerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     url = serializers.URLField()
 
 
-class Seat(Strict):
+class SeatSerializer(ReadOnlySerializer):
     position = serializers.IntegerField(help_text="Seat 1 deals the round's first deal.")
-    player = PlayerRef()
+    player = PlayerRefSerializer()
     club = serializers.CharField(allow_blank=True)
 
 
-class SeatResult(Strict):
+class SeatResultSerializer(ReadOnlySerializer):
     position = serializers.IntegerField()
     points = serializers.IntegerField()
     cards_won = serializers.IntegerField()
@@ -211,66 +215,68 @@ class SeatResult(Strict):
     left_after_deal = serializers.IntegerField(allow_null=True)
 
 
-class TableResult(Strict):
+class TableResultSerializer(ReadOnlySerializer):
     deals_played = serializers.IntegerField()
     expected_deals = serializers.IntegerField()
     stopped_early = serializers.BooleanField()
-    seats = SeatResult(many=True)
+    seats = SeatResultSerializer(many=True)
 
 
-class Table(Strict):
+class TableSerializer(ReadOnlySerializer):
     number = serializers.IntegerField()
-    seats = Seat(many=True)
-    result = TableResult(
+    seats = SeatSerializer(many=True)
+    result = TableResultSerializer(
         allow_null=True, help_text="Null while being played, or while it has no result yet."
     )
 
 
-class Bye(PlayerRef):
+class ByeSerializer(PlayerRefSerializer):
     points = serializers.IntegerField(allow_null=True, help_text="Null while being played.")
 
 
-class RoundAdjustment(Strict):
-    player = PlayerRef()
+class RoundAdjustmentSerializer(ReadOnlySerializer):
+    player = PlayerRefSerializer()
     points = serializers.IntegerField()
     reason = serializers.CharField()
 
 
-class Round(Strict):
+class RoundSerializer(ReadOnlySerializer):
     number = serializers.IntegerField()
     state = serializers.ChoiceField(choices=["released", "seating"])
-    tables = Table(many=True)
-    byes = Bye(many=True)
-    adjustments = RoundAdjustment(many=True)
+    tables = TableSerializer(many=True)
+    byes = ByeSerializer(many=True)
+    adjustments = RoundAdjustmentSerializer(many=True)
 
 
 # Players -------------------------------------------------------------------------------
 
 
-class PersonLink(Strict):
+class PersonLinkSerializer(ReadOnlySerializer):
     identifier = serializers.CharField()
     url = serializers.URLField()
 
 
-class PlayerSummary(Strict):
+class PlayerSummarySerializer(ReadOnlySerializer):
     id = serializers.IntegerField(help_text="The number in the player's page's address.")
     ref = serializers.CharField(help_text="The organiser's reference: the files' player_id.")
     name = serializers.CharField()
     club = serializers.CharField(allow_blank=True)
-    person = PersonLink(allow_null=True, help_text="Their career, when linked to a person.")
+    person = PersonLinkSerializer(
+        allow_null=True, help_text="Their career, when linked to a person."
+    )
     rank = serializers.IntegerField(allow_null=True)
     shared = serializers.BooleanField()
     points = serializers.IntegerField()
-    no_result_yet = TableWait(many=True)
+    no_result_yet = TableWaitSerializer(many=True)
     url = serializers.URLField()
     page = serializers.URLField()
 
 
-class PlayerList(ListPage):
-    results = PlayerSummary(many=True)
+class PlayerListSerializer(ListPageSerializer):
+    results = PlayerSummarySerializer(many=True)
 
 
-class Deal(Strict):
+class DealSerializer(ReadOnlySerializer):
     number = serializers.IntegerField()
     dealer = serializers.IntegerField(help_text="The dealer's seat.")
     won = serializers.IntegerField(allow_null=True, help_text="Cards won; null once they had left.")
@@ -280,7 +286,7 @@ class Deal(Strict):
     points = serializers.IntegerField(allow_null=True)
 
 
-class RoundResult(Strict):
+class RoundResultSerializer(ReadOnlySerializer):
     points = serializers.IntegerField()
     cards_won = serializers.IntegerField()
     last_in = serializers.IntegerField()
@@ -288,37 +294,37 @@ class RoundResult(Strict):
     left_after_deal = serializers.IntegerField(allow_null=True)
 
 
-class RoundAdjusted(Strict):
+class RoundAdjustedSerializer(ReadOnlySerializer):
     points = serializers.IntegerField()
     reason = serializers.CharField()
 
 
-class PlayerRound(Strict):
+class PlayerRoundSerializer(ReadOnlySerializer):
     round = serializers.IntegerField()
     rank_after = serializers.IntegerField(allow_null=True)
     shared_after = serializers.BooleanField()
     points_after = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True, help_text="Null for a bye or a round missed.")
     seat = serializers.IntegerField(allow_null=True)
-    opponents = PlayerRef(many=True)
-    result = RoundResult(allow_null=True)
+    opponents = PlayerRefSerializer(many=True)
+    result = RoundResultSerializer(allow_null=True)
     bye_points = serializers.IntegerField(allow_null=True)
-    adjustments = RoundAdjusted(many=True)
+    adjustments = RoundAdjustedSerializer(many=True)
     total = serializers.IntegerField(
         allow_null=True, help_text="The round's total in the standings."
     )
-    deals = Deal(many=True)
+    deals = DealSerializer(many=True)
 
 
-class Player(PlayerSummary):
-    chances = Chances(allow_null=True)
-    rounds = PlayerRound(many=True, help_text="Each released round, in order.")
+class PlayerSerializer(PlayerSummarySerializer):
+    chances = ChancesSerializer(allow_null=True)
+    rounds = PlayerRoundSerializer(many=True, help_text="Each released round, in order.")
 
 
-# Series and careers --------------------------------------------------------------------
+# SeriesSerializer and careers --------------------------------------------------------------------
 
 
-class SeriesSummary(Strict):
+class SeriesSummarySerializer(ReadOnlySerializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     scheme = serializers.CharField()
@@ -329,22 +335,24 @@ class SeriesSummary(Strict):
     page = serializers.URLField()
 
 
-class SeriesList(ListPage):
-    results = SeriesSummary(many=True)
+class SeriesListSerializer(ListPageSerializer):
+    results = SeriesSummarySerializer(many=True)
 
 
-class SeriesTournament(Link):
+class SeriesTournamentSerializer(LinkSerializer):
     date = serializers.DateField(allow_null=True)
 
 
-class Series(SeriesSummary):
+class SeriesSerializer(SeriesSummarySerializer):
     placing = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    tournaments = SeriesTournament(many=True, help_text="The tournaments it counts, in order.")
+    tournaments = SeriesTournamentSerializer(
+        many=True, help_text="The tournaments it counts, in order."
+    )
     standings = serializers.URLField()
     ratings = serializers.URLField()
 
 
-class SeriesResult(Strict):
+class SeriesResultSerializer(ReadOnlySerializer):
     tournament = serializers.CharField()
     rank = serializers.IntegerField()
     shared = serializers.BooleanField()
@@ -353,7 +361,7 @@ class SeriesResult(Strict):
     counted = serializers.BooleanField()
 
 
-class SeriesStandingRow(Strict):
+class SeriesStandingRowSerializer(ReadOnlySerializer):
     rank = serializers.IntegerField(allow_null=True)
     shared = serializers.BooleanField()
     member = serializers.CharField(help_text="The person's identifier.")
@@ -364,14 +372,14 @@ class SeriesStandingRow(Strict):
     counted = serializers.ListField(child=serializers.CharField())
     best = serializers.FloatField()
     career = serializers.URLField()
-    results = SeriesResult(many=True)
+    results = SeriesResultSerializer(many=True)
 
 
-class SeriesStandings(ListPage):
-    results = SeriesStandingRow(many=True)
+class SeriesStandingsSerializer(ListPageSerializer):
+    results = SeriesStandingRowSerializer(many=True)
 
 
-class RatingRow(Strict):
+class RatingRowSerializer(ReadOnlySerializer):
     rank = serializers.IntegerField()
     member = serializers.CharField()
     name = serializers.CharField()
@@ -384,11 +392,11 @@ class RatingRow(Strict):
     career = serializers.URLField()
 
 
-class SeriesRatings(ListPage):
-    results = RatingRow(many=True)
+class SeriesRatingsSerializer(ListPageSerializer):
+    results = RatingRowSerializer(many=True)
 
 
-class CareerTournament(Link):
+class CareerTournamentSerializer(LinkSerializer):
     date = serializers.DateField(allow_null=True)
     rank = serializers.IntegerField()
     shared = serializers.BooleanField()
@@ -396,7 +404,7 @@ class CareerTournament(Link):
     points = serializers.IntegerField()
 
 
-class CareerRating(Strict):
+class CareerRatingSerializer(ReadOnlySerializer):
     rank = serializers.IntegerField()
     rating = serializers.FloatField()
     mu = serializers.FloatField()
@@ -405,13 +413,13 @@ class CareerRating(Strict):
     provisional = serializers.BooleanField()
 
 
-class RatingPoint(Strict):
+class RatingPointSerializer(ReadOnlySerializer):
     tournament = serializers.CharField()
     round = serializers.IntegerField()
     rating = serializers.FloatField()
 
 
-class CareerSeries(Strict):
+class CareerSeriesSerializer(ReadOnlySerializer):
     series = serializers.CharField()
     name = serializers.CharField()
     url = serializers.URLField()
@@ -419,14 +427,14 @@ class CareerSeries(Strict):
     shared = serializers.BooleanField()
     points = serializers.FloatField()
     events = serializers.IntegerField()
-    rating = CareerRating(allow_null=True)
-    rating_history = RatingPoint(many=True)
+    rating = CareerRatingSerializer(allow_null=True)
+    rating_history = RatingPointSerializer(many=True)
 
 
-class Career(Strict):
+class CareerSerializer(ReadOnlySerializer):
     identifier = serializers.CharField()
     name = serializers.CharField()
     club = serializers.CharField(allow_blank=True)
-    tournaments = CareerTournament(many=True)
-    series = CareerSeries(many=True)
+    tournaments = CareerTournamentSerializer(many=True)
+    series = CareerSeriesSerializer(many=True)
     page = serializers.URLField()

@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.api import reading
+from tournament.api import reading, reading_series
 from tournament.api import serializers as shapes
 from tournament.api.cache import etag_matches
 from tournament.api.pagination import Keyed, page_of
@@ -37,7 +37,7 @@ def _documented(ok: Any, *, listed: bool = False, worked_out: bool = False) -> d
     """The answers an operation may give: the resource, 304 for an ETag still current,
     404, 429 past the rate; 400 for a list's bad cursor; 503 while a tournament's
     results are being worked out."""
-    problem = shapes.Problem
+    problem = shapes.ProblemSerializer
     answers: dict[Any, Any] = {
         (200, JSON): ok,
         (304, JSON): OpenApiResponse(
@@ -93,7 +93,7 @@ IDENTIFIER = OpenApiParameter(
 )
 
 
-class Resource(APIView):
+class ApiResource(APIView):
     """A GET-only resource of the API, answered from the cache by ``api.cache``."""
 
     api_scope: ClassVar[str] = "tournament"
@@ -125,7 +125,7 @@ def _listed(request: Request, listed: Keyed, shape: Any) -> Response:
     return response
 
 
-class TournamentList(Resource):
+class TournamentListView(ApiResource):
     api_scope = "installation"
     api_reads = ("cursor",)
 
@@ -133,70 +133,70 @@ class TournamentList(Resource):
         operation_id="tournaments",
         summary="The published tournaments, newest first",
         parameters=[CURSOR],
-        responses=_documented(shapes.TournamentList, listed=True),
+        responses=_documented(shapes.TournamentListSerializer, listed=True),
     )
     def get(self, request: Request) -> Response:
-        return _listed(request, reading.tournaments(request), shapes.TournamentList)
+        return _listed(request, reading.tournaments(request), shapes.TournamentListSerializer)
 
 
-class TournamentDetail(Resource):
+class TournamentDetailView(ApiResource):
     @extend_schema(
         operation_id="tournament",
         summary="A tournament, its rounds shown publicly and its links",
         parameters=[SLUG],
-        responses=_documented(shapes.Tournament),
+        responses=_documented(shapes.TournamentSerializer),
     )
     def get(self, request: Request, slug: str) -> Response:
-        return Response(shapes.Tournament(reading.tournament(request, slug)).data)
+        return Response(shapes.TournamentSerializer(reading.tournament(request, slug)).data)
 
 
-class Standings(Resource):
+class StandingsView(ApiResource):
     @extend_schema(
         operation_id="standings",
         summary="A tournament's public standings, whole: every column of its standings file",
         parameters=[SLUG],
-        responses=_documented(shapes.Standings, worked_out=True),
+        responses=_documented(shapes.StandingsSerializer, worked_out=True),
     )
     def get(self, request: Request, slug: str) -> Response:
-        return Response(shapes.Standings(reading.standings(request, slug)).data)
+        return Response(shapes.StandingsSerializer(reading.standings(request, slug)).data)
 
 
-class RoundDetail(Resource):
+class RoundDetailView(ApiResource):
     @extend_schema(
         operation_id="round",
         summary="A released round's tables and results, or the seating of the round in play",
         parameters=[SLUG, NUMBER],
-        responses=_documented(shapes.Round, worked_out=True),
+        responses=_documented(shapes.RoundSerializer, worked_out=True),
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
-        return Response(shapes.Round(reading.round_(request, slug, number)).data)
+        return Response(shapes.RoundSerializer(reading.round_(request, slug, number)).data)
 
 
-class PlayerList(Resource):
+class PlayerListView(ApiResource):
     api_reads = ("cursor",)
 
     @extend_schema(
         operation_id="players",
         summary="A tournament's players, by name, with their rank and points",
         parameters=[SLUG, CURSOR],
-        responses=_documented(shapes.PlayerList, listed=True, worked_out=True),
+        responses=_documented(shapes.PlayerListSerializer, listed=True, worked_out=True),
     )
     def get(self, request: Request, slug: str) -> Response:
-        return _listed(request, reading.players(request, slug), shapes.PlayerList)
+        return _listed(request, reading.players(request, slug), shapes.PlayerListSerializer)
 
 
-class PlayerDetail(Resource):
+class PlayerDetailView(ApiResource):
     @extend_schema(
         operation_id="player",
         summary="A player and their part in each released round",
         parameters=[SLUG, PLAYER],
-        responses=_documented(shapes.Player, worked_out=True),
+        responses=_documented(shapes.PlayerSerializer, worked_out=True),
     )
     def get(self, request: Request, slug: str, pk: int) -> Response:
-        return Response(shapes.Player(reading.player(request, slug, pk)).data)
+        return Response(shapes.PlayerSerializer(reading.player(request, slug, pk)).data)
 
 
-class SeriesList(Resource):
+class SeriesListView(ApiResource):
     api_scope = "installation"
     api_reads = ("cursor",)
 
@@ -204,26 +204,28 @@ class SeriesList(Resource):
         operation_id="series_list",
         summary="The series with a tournament counted, by name",
         parameters=[CURSOR],
-        responses=_documented(shapes.SeriesList, listed=True),
+        responses=_documented(shapes.SeriesListSerializer, listed=True),
     )
     def get(self, request: Request) -> Response:
-        return _listed(request, reading.public_series_list(request), shapes.SeriesList)
+        return _listed(
+            request, reading_series.public_series_list(request), shapes.SeriesListSerializer
+        )
 
 
-class SeriesDetail(Resource):
+class SeriesDetailView(ApiResource):
     api_scope = "installation"
 
     @extend_schema(
         operation_id="series",
         summary="A series and the tournaments it counts",
         parameters=[SERIES_SLUG],
-        responses=_documented(shapes.Series),
+        responses=_documented(shapes.SeriesSerializer),
     )
     def get(self, request: Request, series: str) -> Response:
-        return Response(shapes.Series(reading.series(request, series)).data)
+        return Response(shapes.SeriesSerializer(reading_series.series(request, series)).data)
 
 
-class SeriesStandings(Resource):
+class SeriesStandingsView(ApiResource):
     api_scope = "installation"
     api_reads = ("cursor",)
 
@@ -231,13 +233,17 @@ class SeriesStandings(Resource):
         operation_id="series_standings",
         summary="A series' standings, in rank order: the rows of its standings file",
         parameters=[SERIES_SLUG, CURSOR],
-        responses=_documented(shapes.SeriesStandings, listed=True),
+        responses=_documented(shapes.SeriesStandingsSerializer, listed=True),
     )
     def get(self, request: Request, series: str) -> Response:
-        return _listed(request, reading.series_standings(request, series), shapes.SeriesStandings)
+        return _listed(
+            request,
+            reading_series.series_standings(request, series),
+            shapes.SeriesStandingsSerializer,
+        )
 
 
-class SeriesRatings(Resource):
+class SeriesRatingsView(ApiResource):
     api_scope = "installation"
     api_reads = ("cursor",)
 
@@ -245,23 +251,25 @@ class SeriesRatings(Resource):
         operation_id="series_ratings",
         summary="A series' ratings, best first: the rows of its ratings file",
         parameters=[SERIES_SLUG, CURSOR],
-        responses=_documented(shapes.SeriesRatings, listed=True),
+        responses=_documented(shapes.SeriesRatingsSerializer, listed=True),
     )
     def get(self, request: Request, series: str) -> Response:
-        return _listed(request, reading.series_ratings(request, series), shapes.SeriesRatings)
+        return _listed(
+            request, reading_series.series_ratings(request, series), shapes.SeriesRatingsSerializer
+        )
 
 
-class Career(Resource):
+class CareerView(ApiResource):
     api_scope = "installation"
 
     @extend_schema(
         operation_id="career",
         summary="A person's career: their tournaments and series",
         parameters=[IDENTIFIER],
-        responses=_documented(shapes.Career),
+        responses=_documented(shapes.CareerSerializer),
     )
     def get(self, request: Request, identifier: str) -> Response:
-        return Response(shapes.Career(reading.career(request, identifier)).data)
+        return Response(shapes.CareerSerializer(reading_series.career(request, identifier)).data)
 
 
 # The schema and the reference ----------------------------------------------------------
