@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
+from tests.backups import restore, take_backup
 from tests.routes import ROUTES, a_rehearsal, url_for
 from tournament.api import pagination
 from tournament.models import Person, Player, Round, Series, SeriesTournament, Tournament
@@ -360,3 +361,16 @@ def test_the_schema_and_its_reference_are_served_by_the_site(client, db):
     assert "/static/js/api-docs.js" in page
     assert "<script>" not in page
     assert "cdn" not in page.lower()
+
+
+def test_a_restore_makes_the_lists_stale(client, open_evening, tmp_path):
+    """A backup restored over the installation is another database for the API's lists,
+    series and careers, however like the one before: its cached answers are not served."""
+    listed = reverse("api:tournaments")
+    before = client.get(listed)
+    generation = public_changes.installation_generation()
+    restore(take_backup(tmp_path), "--replace")
+    assert public_changes.installation_generation() > generation
+    after = client.get(listed)
+    assert after["ETag"] != before["ETag"]
+    assert after.json() == before.json()
