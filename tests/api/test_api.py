@@ -19,6 +19,7 @@ from tests.backups import restore, take_backup
 from tests.routes import ROUTES, a_rehearsal, url_for
 from tournament.api import pagination
 from tournament.models import Person, Player, Round, Series, SeriesTournament, Tournament
+from tournament.rounds.services import held_back
 from tournament.shared import public_changes
 
 API = sorted(name for name in ROUTES if name.startswith("api:"))
@@ -31,12 +32,20 @@ PROBLEM = "application/problem+json"
 def _evening(django_db_setup, django_db_blocker):
     """Built once for the module and committed (each test's changes are rolled back): a
     published tournament of 12 players, rounds 1 and 2 released, round 3 played and
-    confirmed but not released; in a series, four of its players linked to people. The
+    confirmed but held back for the final reveal (not released); in a series, four of its players linked to people. The
     database is flushed after."""
     from tests.factories import played_tournament
 
     with django_db_blocker.unblock():
-        tournament = played_tournament(players=12, rounds=3, slug="spring-open", date="2026-03-01")
+        # Round 3, the last planned, is held back for the final reveal.
+        tournament = played_tournament(
+            players=12,
+            rounds=3,
+            slug="spring-open",
+            date="2026-03-01",
+            planned_rounds=3,
+            hold_back_rounds=1,
+        )
         Round.objects.filter(tournament=tournament, number=3).update(released=False)
         public_changes.mark_changed(tournament.pk)
         series = Series.objects.create(name="Spring Series", slug="spring-series")
@@ -257,8 +266,9 @@ def test_the_organiser_reads_what_anyone_reads(organiser_client, organiser, open
     assert organiser_client.get(reverse("standings", args=[open_evening.slug])).status_code == 200
 
 
-def test_a_round_not_released_shows_its_seating_only_and_counts_nowhere(client, open_evening):
+def test_a_round_held_back_shows_its_seating_only_and_counts_nowhere(client, open_evening):
     slug = open_evening.slug
+    assert held_back(Round.objects.get(tournament=open_evening, number=3))
     standings = client.get(reverse("api:standings", args=[slug])).json()
     assert standings["round_numbers"] == [1, 2]
     assert all(len(row["rounds"]) == 2 for row in standings["rows"])
