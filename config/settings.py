@@ -287,6 +287,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.api.views.document_headers",
+    ],
     "TAGS": [
         {"name": "tournaments", "description": "Published tournaments and what they show."},
         {"name": "series", "description": "Series, their standings and ratings."},

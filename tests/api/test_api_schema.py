@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -38,6 +39,7 @@ CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
+    response_headers_conformance,
     response_schema_conformance,
 ]
 # The WSGI transport hands over the bytes as sent: ask for them uncompressed.
@@ -122,6 +124,8 @@ def test_the_schema_lists_every_operation_with_the_webhooks_names(api):
         answers = operations["get"]["responses"]
         assert {"200", "304", "404", "429"} <= set(answers)
         assert "application/problem+json" in answers["404"]["content"]
+        assert {"ETag", "Cache-Control"} <= set(answers["200"]["headers"])
+        assert answers["429"]["headers"]["Retry-After"]["required"]
 
 
 @pytest.mark.parametrize(

@@ -274,6 +274,48 @@ class CareerView(ApiResource):
 
 # The schema and the reference ----------------------------------------------------------
 
+_HEADERS = {
+    "ETag": {
+        "description": "The answer's version: send it back in If-None-Match for a 304.",
+        "schema": {"type": "string"},
+        "required": True,
+    },
+    "Cache-Control": {
+        "description": "public, no-cache: keep it, and ask each time (a 304 while unchanged).",
+        "schema": {"type": "string"},
+        "required": True,
+    },
+    "Link": {
+        "description": 'The next and previous pages: <URL>; rel="next", <URL>; rel="prev".',
+        "schema": {"type": "string"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before asking again.",
+        "schema": {"type": "integer", "minimum": 0},
+        "required": True,
+    },
+}
+
+
+def document_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular's last step (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): the
+    headers every answer carries, which the serializers cannot say: the ETag and
+    Cache-Control of a 200 and a 304, a list's Link, a 429's and a 503's Retry-After."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            answers = operation.get("responses", {})
+            listed = any(each.get("name") == "cursor" for each in operation.get("parameters", []))
+            for status, answer in answers.items():
+                names = {
+                    "200": ["ETag", "Cache-Control", *(["Link"] if listed else [])],
+                    "304": ["ETag", "Cache-Control"],
+                    "429": ["Retry-After"],
+                    "503": ["Retry-After"],
+                }.get(status, [])
+                if names:
+                    answer["headers"] = {name: _HEADERS[name] for name in names}
+    return result
+
 
 @cache
 def schema_bytes() -> bytes:
