@@ -14,6 +14,7 @@ than quietly change its behaviour:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import dj_database_url
@@ -93,6 +94,18 @@ class Env(environ.Env):
         value = raw.strip().lower()
         if value not in choices:
             raise ImproperlyConfigured(f"{var}={raw!r} is not one of {', '.join(choices)}.")
+        return value
+
+    def rate(self, var: str, default: str) -> str:
+        """A rate as django-ratelimit reads it: a whole number of requests, a slash and a
+        period (s, m, h or d): ``300/m``."""
+        raw = self.str(var, default=default)
+        value = raw.strip().lower()
+        if not re.fullmatch(r"[1-9][0-9]*/[smhd]", value):
+            raise ImproperlyConfigured(
+                f"{var}={raw!r} is not a rate: a number of requests, a slash and s, m, h or "
+                "d (300/m is 300 a minute)."
+            )
         return value
 
     def database_url(self, var: str, default: str, **options: Any) -> dict[str, Any]:

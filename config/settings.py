@@ -58,6 +58,11 @@ INSTALLED_APPS = [
     # The task queue: Django's task framework (backported) with its queue in the database.
     "django_tasks",
     "django_tasks_db",
+    # The public read API (/api/v1/, tournament/api/, docs/api.md): its views, its OpenAPI
+    # schema made from the serializers that answer, and the reference's own assets.
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "tournament",
 ]
 
@@ -75,6 +80,9 @@ MIDDLEWARE = [
     # timing above and no database: after the HTTPS redirect, before sessions
     # (tournament/public/cache.py).
     "tournament.public.cache.PublicPageCacheMiddleware",
+    # The read API's answers the same way, and its CORS, rate limit and errors
+    # (tournament/api/cache.py).
+    "tournament.api.cache.ApiMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -259,6 +267,54 @@ AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
 # every worker does while Redis is down or full (docs/deploy.md says why). The address
 # is read as the login lockout reads it, behind a proxy too.
 RATELIMIT_IP_META_KEY = "axes.helpers.get_client_ip_address"
+
+# The read API (docs/api.md): anonymous, read-only, answered as JSON, its errors as
+# application/problem+json (tournament/api/problems.py).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "tournament.api.problems.exception_handler",
+    # A player is {pk} in the schema's path, as in the URL pattern.
+    "SCHEMA_COERCE_PATH_PK": False,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Laugh and Lie Down scores: public read API",
+    "DESCRIPTION": (
+        "What the public pages show, as JSON: published tournaments, their standings, "
+        "released rounds and public seating, players, series and careers. Anonymous and "
+        "read-only. docs/api.md has the whole guide."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.api.views.document_headers",
+    ],
+    "TAGS": [
+        {"name": "tournaments", "description": "Published tournaments and what they show."},
+        {"name": "series", "description": "Series, their standings and ratings."},
+        {"name": "people", "description": "A person's career across tournaments."},
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "RoundStateEnum": ["released", "seating"],
+        "ChancesStateEnum": ["shown", "being worked out", "none"],
+    },
+}
+# Requests one network address may make of the read API: "COUNT/PERIOD" (s, m, h, d),
+# django-ratelimit's rate, counted in the cache; the 429 says when to come back
+# (Retry-After). 600 a minute: a pub's wifi is one address, and 200 phones of a
+# scoreboard app polling every 20 s fit; a script is held to 10 requests a second
+# (docs/api.md, "The rate").
+API_RATE = env.rate("API_RATE", default="600/m")
 
 # Errors and warnings to stderr, which gunicorn passes on (the terminal of run.py serve,
 # the journal of a systemd service): every unhandled error's traceback, with the

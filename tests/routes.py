@@ -230,6 +230,22 @@ ROUTES: dict[str, Route] = {
     "table:confirm": _route(Access.TABLE, "GET POST"),
     "table:left": _route(Access.TABLE, "GET POST"),
     "table:confirm_leaves": _route(Access.TABLE, "POST"),
+    # The read API (tournament/api): anonymous and read-only; OPTIONS answers a browser's
+    # CORS preflight. A tournament's resources are public once it is published, as its
+    # pages are; the lists, the series and the careers are anyone's.
+    "api:openapi": _route(Access.ANYONE, "GET HEAD OPTIONS"),
+    "api:docs": _route(Access.ANYONE, "GET HEAD OPTIONS"),
+    "api:tournaments": _route(Access.ANYONE, "GET HEAD OPTIONS"),
+    "api:tournament": _route(Access.PUBLIC, "GET HEAD OPTIONS"),
+    "api:standings": _route(Access.PUBLIC, "GET HEAD OPTIONS"),
+    "api:round": _route(Access.PUBLIC, "GET HEAD OPTIONS"),
+    "api:players": _route(Access.PUBLIC, "GET HEAD OPTIONS"),
+    "api:player": _route(Access.PUBLIC, "GET HEAD OPTIONS"),
+    "api:series_list": _route(Access.ANYONE, "GET HEAD OPTIONS"),
+    "api:series": _route(Access.SERIES, "GET HEAD OPTIONS"),
+    "api:series_standings": _route(Access.SERIES, "GET HEAD OPTIONS"),
+    "api:series_ratings": _route(Access.SERIES, "GET HEAD OPTIONS"),
+    "api:career": _route(Access.SERIES, "GET HEAD OPTIONS"),
 }
 
 TOURNAMENT_ACCESS = {

@@ -38,4 +38,6 @@ urlpatterns = [
     path("print/", include("tournament.printing.urls")),
     path("door/", include("tournament.door.urls")),
     path("e/", include("tournament.sheets.phone.urls")),
+    # The public read API, versioned (tournament/api/, docs/api.md).
+    path("api/v1/", include("tournament.api.urls")),
 ]

@@ -45,6 +45,19 @@ NOT_PAGES = {
     "tournament_json",
     "series_standings_csv",
     "series_ratings_csv",
+    # The read API's JSON (its reference, api:docs, is a page).
+    "api:openapi",
+    "api:tournaments",
+    "api:tournament",
+    "api:standings",
+    "api:round",
+    "api:players",
+    "api:player",
+    "api:series_list",
+    "api:series",
+    "api:series_standings",
+    "api:series_ratings",
+    "api:career",
 }
 
 # Who may open the routes of each kind of access (tests/routes.py).

@@ -118,6 +118,8 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
         # were (and the work after the commit finds nothing left to do).
         for tournament in Tournament.objects.all():
             restored(tournament)
+        # Whatever was cached of the lists, series and careers is of another database.
+        public_changes.mark_installation_changed()
         kept_ids.make_room_for_rows(
             get_user_model(),
             Group,

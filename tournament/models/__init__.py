@@ -12,7 +12,12 @@ keeps working everywhere. The migrations name the field defaults here
 
 from tournament.models.adjustments import Adjustment
 from tournament.models.chances import PodiumChances
-from tournament.models.derived import AdvisorAnswer, DerivedView, TaskClaim
+from tournament.models.derived import (
+    AdvisorAnswer,
+    DerivedView,
+    InstallationGeneration,
+    TaskClaim,
+)
 from tournament.models.invitations import Invitation
 from tournament.models.people import PERSON_ID_PREFIX, Person
 from tournament.models.players import KeepApart, OpenDoor, Player
@@ -45,6 +50,7 @@ __all__ = [
     "DealResult",
     "DeliveryState",
     "DerivedView",
+    "InstallationGeneration",
     "Invitation",
     "KeepApart",
     "OpenDoor",

@@ -19,6 +19,11 @@ Terms:
   ratings used, the method's version); the stored chances (``PodiumChances``) are shown
   only while their key is the view's.
 
+- *installation generation* (``InstallationGeneration``): when anything shown publicly
+  beyond one tournament last changed (the list of tournaments, a series, a person's
+  career); the read API's lists, series and careers are cached under it. One row,
+  moved after the commit of such a change (``shared.public_changes``).
+
 None of it is a fact: a backup leaves it out and a restore works it out again.
 """
 
@@ -90,3 +95,14 @@ class AdvisorAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"advisor answer {self.question_key[:8]}"
+
+
+class InstallationGeneration(models.Model):
+    """The one row whose ``changed`` moves whenever anything public across tournaments
+    may have changed: a key of cached data, never a fact. A time, not a count, so that a
+    database restored or made afresh never meets the keys of data cached before."""
+
+    changed = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"installation generation {self.changed.isoformat()}"

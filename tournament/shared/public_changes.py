@@ -19,6 +19,14 @@ door, a tap's time, a fixed table, a keep-apart pair, a table's code, the seatin
 A save that names its fields (``update_fields``) is judged by them; a full save by the
 values it changes from those it was loaded with (``Tracked``).
 
+Beyond one tournament, the **installation generation** (``InstallationGeneration``)
+moves after the commit of any change a public list, a series or a career may show: a
+tournament's page generation moved (published, withdrawn, renamed, a round released),
+a tournament deleted, a series or its entries changed, a person renamed or linked, a
+backup restored (``mark_installation_changed``). The read API keys its lists, series and
+careers by it (``api.cache``); each worker trusts the one it read for
+``GENERATION_SECONDS`` too.
+
 Inside ``quietly()`` (an import, a replace, a deletion) the receivers only note the
 tournament, or nothing when finding it would take a query: the block names its
 tournaments and marks them both ways once, at its end.
@@ -27,6 +35,7 @@ tournaments and marks them both ways once, at its end.
 from __future__ import annotations
 
 import contextvars
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -42,9 +51,13 @@ from django.utils import timezone
 from tournament.models import (
     Adjustment,
     Bye,
+    InstallationGeneration,
+    Person,
     Player,
     Round,
     Seat,
+    Series,
+    SeriesTournament,
     Sheet,
     SheetStatus,
     Table,
@@ -112,6 +125,48 @@ def _forget_now_and_on_commit() -> None:
     # Again at the commit: another thread may have read the old generation in between.
     generations.clear()
     transaction.on_commit(generations.clear)
+    mark_installation_changed()
+
+
+# (the installation generation, when this worker read it), while it trusts it.
+_installation: list[tuple[datetime, float]] = []
+
+
+def installation_generation() -> datetime:
+    """The installation generation, as read at most ``GENERATION_SECONDS`` ago by this
+    worker: no query while it trusts it, else one (two on a database that never had
+    one)."""
+    now = time.monotonic()
+    known = _installation[0] if _installation else None
+    if known is not None and now - known[1] < GENERATION_SECONDS:
+        return known[0]
+    changed = InstallationGeneration.objects.filter(pk=1).values_list("changed", flat=True).first()
+    if changed is None:
+        changed = InstallationGeneration.objects.get_or_create(
+            pk=1, defaults={"changed": timezone.now()}
+        )[0].changed
+    _installation[:] = [(changed, now)]
+    return changed
+
+
+def mark_installation_changed() -> None:
+    """Move the installation generation once the current transaction commits (at once
+    outside one): a rolled-back change moves nothing, and the data is committed before
+    the key that finds it. Once per transaction, however many changes it makes."""
+    _installation.clear()
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(
+        hook is _move_installation for _, hook, _ in connection.run_on_commit
+    ):
+        return
+    transaction.on_commit(_move_installation)
+
+
+def _move_installation() -> None:
+    now = timezone.now()
+    if not InstallationGeneration.objects.filter(pk=1).update(changed=now):
+        InstallationGeneration.objects.get_or_create(pk=1, defaults={"changed": now})
+    _installation.clear()
 
 
 _quiet: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar("quiet", default=None)
@@ -156,6 +211,7 @@ def public_version(tournament: Tournament) -> str:
 def forget_generations() -> None:
     """Read every generation afresh (tests: the database under them was rolled back)."""
     generations.clear()
+    _installation.clear()
 
 
 # Deciding, from what changed -----------------------------------------------------------
@@ -329,3 +385,16 @@ def _tournament_saved(sender: type, instance: Tournament, **kwargs: Any) -> None
 def _tournament_deleted(sender: type, instance: Tournament, **kwargs: Any) -> None:
     # Its pages are unreachable at once: a worker read its generation by its slug.
     forget_generations()
+    mark_installation_changed()
+
+
+def _installation_changed(sender: type, **kwargs: Any) -> None:
+    # A series' name, scheme or entries, a person's name or club: what a series, a
+    # career or a list shows beyond one tournament's pages.
+    mark_installation_changed()
+
+
+for _beyond in (Series, SeriesTournament, Person):
+    _name = _beyond.__name__
+    post_save.connect(_installation_changed, sender=_beyond, dispatch_uid=f"lld-all-{_name}")
+    post_delete.connect(_installation_changed, sender=_beyond, dispatch_uid=f"lld-all-gone-{_name}")

@@ -87,19 +87,13 @@ def signed_headers(secret: str, message_id: str, timestamp: int, body: bytes) ->
 
 
 # Links ---------------------------------------------------------------------------------
-# The API's addresses (namespace "api": api:tournament, api:standings, api:round), built
-# here from their paths, in this one place, so that they can become reverse() calls.
-
-API_ROOT = "/api/v1"
+# The read API's addresses (docs/api.md) a standard payload links to.
 
 
 def api_link(site: str, slug: str, what: str = "tournament", number: int | None = None) -> str:
-    path = f"{API_ROOT}/tournaments/{slug}"
-    if what == "standings":
-        path += "/standings"
-    elif what == "round":
-        path += f"/rounds/{number}"
-    return site + path
+    if what == "round":
+        return site + reverse("api:round", kwargs={"slug": slug, "number": number})
+    return site + reverse(f"api:{what}", kwargs={"slug": slug})
 
 
 def page_link(site: str, slug: str, number: int | None = None) -> str:
