@@ -201,3 +201,26 @@ def test_without_javascript_a_sheet_is_saved_at_the_desk(new_page, scorer, table
     page.get_by_role("button", name="Save sheet").click()
     expect_message(page, "saved: it now awaits confirmation")
     assert SheetVersion.objects.count() == 1
+
+
+def test_the_live_check_never_posts_to_the_save_buttons_address(new_page, scorer, table_of_five):
+    page = new_page(viewport=PHONE)
+    open_sheet(page, scorer.username)
+    posted: list[str] = []
+    page.on(
+        "response",
+        lambda response: posted.append(response.url) if response.request.method == "POST" else None,
+    )
+    # Enter in the last cell goes on to "Save sheet" (htmx remembers it as the form's
+    # button, with its formaction); leaving the cell and the key let go there each check.
+    last = page.locator(f"#{cell_name(10, LAST_IN)}")
+    last.fill("5")
+    last.press("Enter")
+    expect(page.get_by_role("button", name="Save sheet")).to_be_focused()
+    for _ in range(100):
+        if len(posted) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(posted) >= 2
+    assert all(url.endswith("/check/") for url in posted), posted
+    assert SheetVersion.objects.count() == 0
