@@ -29,9 +29,9 @@ export function onChange(listener) {
   listeners.push(listener);
 }
 
-// A player's card is shown: ask in a hidden tab too, four times less often.
-export function keepAwake() {
-  awake = true;
+// While a player's card is shown: ask in a hidden tab too, four times less often.
+export function keepAwake(shown = true) {
+  awake = shown;
 }
 
 // The server's time on a clock differs at every serving: it is not a change.

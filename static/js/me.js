@@ -235,6 +235,7 @@ function start(first) {
   }
 
   function forget() {
+    keepAwake(false);
     write(meKey, null);
     write(seenKey, null);
     write(cardKey, null);
