@@ -116,7 +116,12 @@ function start(first) {
       body.className = "my-card-body";
       root.appendChild(body);
     }
+    // A card fetched again (the generation moved) stays as the player left it: "Who I
+    // play, my rank" open if they had opened it.
+    var opened = body.querySelector("details.my-card-more[open]") !== null;
     body.innerHTML = html;
+    var more = body.querySelector("details.my-card-more");
+    if (opened && more) more.open = true;
     var section = body.querySelector(".my-card");
     if (!section) return null;
     section.querySelector("[data-not-me]").addEventListener("click", forget);
