@@ -7,13 +7,15 @@
     python3 run.py serve [HOST:PORT]  serve the real thing to the room, e.g. a laptop on
                                       the pub's wifi (gunicorn, debug off; 0.0.0.0:8000)
                                       with the task worker beside it
+    python3 run.py docs DIR           build the guide (docs/) into DIR as a website, strictly:
+                                      a broken link between its pages fails
     python3 run.py test [ARGS]        run the whole test suite (lint, types, layers, checks,
                                       then pytest on every core); ARGS go to pytest, e.g.
                                       `-n 0 tests/project/test_run.py` runs one file, in
                                       one process
 
 Each creates the virtual environment in .venv the first time and brings it up to date
-whenever a lock file changes: `demo` and `serve` install what the app needs to run
+whenever a lock file changes: `demo`, `serve` and `docs` install what the app needs to run
 (requirements.lock), `test` adds the test tools (requirements-dev.lock, which pins the
 same versions of the app's packages).
 """
@@ -41,6 +43,10 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 # The secret key of `serve`, made once per installation and kept out of git.
 SECRET_KEY_FILE = ROOT / ".secret_key"
+
+# The built guide the site serves at /guide/ (settings.GUIDE_ROOT reads the same variable).
+GUIDE_ROOT = Path(os.environ.get("DJANGO_GUIDE_ROOT") or ROOT / "var" / "guide")
+GUIDE_SOURCES = [ROOT / "mkdocs.yml", ROOT / "docs"]
 
 DEMO_ADDRESS = "127.0.0.1:8000"
 SERVE_ADDRESS = "0.0.0.0:8000"
@@ -313,11 +319,68 @@ def supervise(
                 process.wait()
 
 
+def guide_command(site: Path) -> list[str]:
+    """MkDocs building the guide into ``site``: strict, so that a broken link or anchor
+    between its pages fails the build (the checks are mkdocs.yml's ``validation``)."""
+    return [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site)]
+
+
+def guide_environment() -> dict[str, str]:
+    # MkDocs' notice about its next major version, printed on every build, says nothing
+    # about this guide (docs/guide.md says why it is pinned below it).
+    return {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def docs(extra: list[str]) -> None:
+    if len(extra) != 1 or extra[0].startswith("-"):
+        sys.exit("run.py docs takes one DIR to build the guide into, e.g. python3 run.py docs site")
+    run(*guide_command(Path(extra[0]).resolve()), env=guide_environment())
+    print(f"The guide is in {Path(extra[0]).resolve()}; open index.html there.", flush=True)
+
+
+def newest_change(paths: list[Path]) -> float:
+    """The latest modification time of ``paths`` and of every file under them."""
+    times = [0.0]
+    for path in paths:
+        if path.is_dir():
+            times += [each.stat().st_mtime for each in path.rglob("*")]
+        elif path.exists():
+            times.append(path.stat().st_mtime)
+    return max(times)
+
+
+def guide_is_stale(site: Path = GUIDE_ROOT, sources: list[Path] = GUIDE_SOURCES) -> bool:
+    """Whether the site's guide is missing or older than what it is built from."""
+    index = site / "index.html"
+    return not index.exists() or index.stat().st_mtime < newest_change(sources)
+
+
+def start_guide_build() -> subprocess.Popen[bytes] | None:
+    """The guide built for /guide/ beside whatever starts next, when it is stale: a
+    few seconds, spent while the database is made ready."""
+    if not guide_is_stale():
+        return None
+    print(f"+ building the guide into {GUIDE_ROOT} (served at /guide/)", flush=True)
+    return subprocess.Popen(guide_command(GUIDE_ROOT), cwd=ROOT, env=guide_environment())
+
+
+def finish_guide_build(build: subprocess.Popen[bytes] | None) -> None:
+    """A guide that fails to build costs the site its /guide/ only: said, not fatal."""
+    if build is not None and build.wait() != 0:
+        print(
+            f"The guide could not be built (see above): /guide/ says how to build it "
+            f"(python3 run.py docs {GUIDE_ROOT}).",
+            flush=True,
+        )
+
+
 def demo(extra: list[str]) -> None:
     (host, port), rest = address_argument(extra, DEMO_ADDRESS)
+    build = start_guide_build()
     # One process migrates and loads (each start of Django costs a good part of a second
     # on a first run), and runs the system checks, so the server need not run them again.
     manage("load_demo", "--migrate", "--site", demo_site(host, port))
+    finish_guide_build(build)
     server = [str(PYTHON), "manage.py", "runserver", "--skip-checks", f"{url_host(host)}:{port}"]
     run_with_worker([*server, *rest])
 
@@ -331,8 +394,10 @@ def serve(extra: list[str]) -> None:
     # Only serving every address needs to know which of them the phones can reach.
     lan = lan_addresses() if host in ("0.0.0.0", "::") else []
     env, phones = serve_environment(host, port, dict(os.environ), lan)
+    build = start_guide_build()
     run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
+    finish_guide_build(build)
     if phones is None:
         print("\nNo network address found: connect to the wifi, then start again.")
     elif is_loopback(host):
@@ -363,7 +428,7 @@ def test(extra: list[str]) -> None:
     run(PYTHON, "-m", "pytest", *PYTEST_PARALLEL, *extra)
 
 
-COMMANDS = {"demo": demo, "serve": serve, "test": test}
+COMMANDS = {"demo": demo, "serve": serve, "docs": docs, "test": test}
 
 
 def main() -> None:

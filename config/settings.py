@@ -144,6 +144,11 @@ TASKS = {
     }
 }
 
+# Webhooks (docs/webhooks.md) are never sent to a private, loopback, link-local, shared
+# (carrier-grade NAT), reserved or unspecified address, nor to an IPv6 address that maps
+# one, unless this is on: a guild's own receiver on the pub's network, or the tests'.
+WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+
 # Finishes simulated for the stored podium chances (docs/podium-chances.md): 10,000
 # puts a chance within about a point of a percentage.
 PODIUM_FINISHES = 10_000
@@ -164,6 +169,9 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where collectstatic puts the files that whitenoise serves in production.
 STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+# The guide (docs/, built by MkDocs): `run.py demo` and `run.py serve` build it here when
+# it is missing or older than docs/, and the app serves it at /guide/ (kernel.guide).
+GUIDE_ROOT = Path(env.str("DJANGO_GUIDE_ROOT", default=str(BASE_DIR / "var" / "guide")))
 
 # Sessions stay in the database (Django's default), so any app server can serve any
 # request.
@@ -226,7 +234,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # A site on the internet sees a whole pub's wifi as one address, so a player there can
 # lock the organiser out: the lock is kept to one user name (everyone else logs in as
 # usual), tries during it do not extend it, the organiser unlocks scorers on the Scorers
-# page and a superuser anyone in the admin (README, "Logging in").
+# page and a superuser anyone in the admin (docs/scorers.md, "Logging in").
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

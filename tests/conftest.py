@@ -1,5 +1,8 @@
 import logging
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -71,6 +74,29 @@ def _tasks_at_once():
         },
     ):
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_guide_built(tmp_path_factory):
+    """The site's /guide/ is not built in the tests, whatever a developer's last
+    ``run.py demo`` left in var/guide/; a test wanting one builds it (``built_guide``)."""
+    with override_settings(GUIDE_ROOT=tmp_path_factory.mktemp("guide") / "not-built"):
+        yield
+
+
+@pytest.fixture(scope="session")
+def built_guide(tmp_path_factory):
+    """The guide built from docs/ by ``run.py docs``, once per test process (a few seconds)."""
+    site = tmp_path_factory.mktemp("guide") / "site"
+    completed = subprocess.run(
+        [sys.executable, "run.py", "docs", str(site)],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return site
 
 
 @pytest.fixture(autouse=True)

@@ -87,6 +87,9 @@ ROUTES: dict[str, Route] = {
     "offline": _route(Access.ANYONE, "GET HEAD"),
     # The site's icon at the address browsers ask for whatever a page's icon link says.
     "favicon": _route(Access.ANYONE, "GET HEAD"),
+    # The guide, built from docs/ by MkDocs and served as files (tournament/kernel/guide.py).
+    "guide": _route(Access.ANYONE, "GET HEAD"),
+    "guide_file": _route(Access.ANYONE, "GET HEAD"),
     # django.contrib.auth.urls
     "login": _route(Access.ANYONE, None),
     "logout": _route(Access.ANYONE, None),
@@ -107,6 +110,9 @@ ROUTES: dict[str, Route] = {
     "public_round": _route(Access.PUBLIC, "GET HEAD"),
     "final": _route(Access.PUBLIC, "GET HEAD"),
     "find_seat": _route(Access.PUBLIC, "GET HEAD"),
+    # The standings widget other sites frame, and the overlay for a stream.
+    "embed": _route(Access.PUBLIC, "GET HEAD"),
+    "overlay": _route(Access.PUBLIC, "GET HEAD"),
     # Series, careers and clubs
     "series": _route(Access.SERIES, "GET HEAD"),
     "series_ratings": _route(Access.SERIES, "GET HEAD"),
@@ -132,6 +138,11 @@ ROUTES: dict[str, Route] = {
     "organiser:series_tournament_remove": _route(Access.SERIES_OWNER, "POST"),
     "organiser:dashboard": _route(Access.ORGANISER),
     "organiser:edit": _route(Access.ORGANISER, "GET POST"),
+    "organiser:webhooks": _route(Access.ORGANISER, "GET POST"),
+    "organiser:webhook_rotate": _route(Access.ORGANISER, "POST"),
+    "organiser:webhook_switch": _route(Access.ORGANISER, "POST"),
+    "organiser:webhook_remove": _route(Access.ORGANISER, "POST"),
+    "organiser:webhook_ping": _route(Access.ORGANISER, "POST"),
     "organiser:rules": _route(Access.ORGANISER, "GET POST"),
     "organiser:tiebreak_add": _route(Access.ORGANISER, "POST"),
     "organiser:tiebreak_remove": _route(Access.ORGANISER, "POST"),
@@ -168,7 +179,8 @@ ROUTES: dict[str, Route] = {
     "organiser:clock_add": _route(Access.ORGANISER, "POST"),
     "organiser:clock_reset": _route(Access.ORGANISER, "POST"),
     "organiser:standings": _route(Access.ORGANISER),
-    "organiser:publish": _route(Access.ORGANISER, "POST"),
+    # The Publish page (the widget's and the overlay's snippets), and publishing.
+    "organiser:publish": _route(Access.ORGANISER, "GET POST"),
     "organiser:rehearsal_remove": _route(Access.ORGANISER, "POST"),
     "organiser:rehearsal_play": _route(Access.ORGANISER, "POST"),
     "organiser:unpublish": _route(Access.ORGANISER, "POST"),
@@ -321,6 +333,7 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
     pattern = patterns_by_name()[name]
     values: dict[str, Any] = {"uidb64": "MQ", "token": "not-a-token", "code": "NOTACODE"}
     values["secret"] = "not-a-secret"
+    values["path"] = "evening/"
     if tournament is not None:
         values |= {
             "slug": tournament.slug,

@@ -11,6 +11,7 @@ from tournament.rounds import urls as rounds
 from tournament.series import urls as series
 from tournament.standings import urls as standings
 from tournament.tournaments import urls as tournaments
+from tournament.webhooks import urls as webhooks
 
 # The organiser's pages, one namespace ("organiser:…") made of each package's own. A
 # series' pages come before the tournaments': "series" is no tournament's slug.
@@ -24,6 +25,7 @@ organiser_urlpatterns = [
     *people.organiser_urlpatterns,
     *rounds.organiser_urlpatterns,
     *standings.organiser_urlpatterns,
+    *webhooks.organiser_urlpatterns,
 ]
 
 urlpatterns = [

@@ -1,5 +1,5 @@
-"""The README's Operations section, docs/tournament-file.md and docs/backup-file.md tell an
-administrator how to back up and restore: the backup folder, a database dump beside it, a
+"""The guide's backups page (docs/backups.md), docs/tournament-file.md and
+docs/backup-file.md tell an administrator how to back up and restore: the backup folder, a database dump beside it, a
 restore drill, and what ``restore --replace`` replaces. The formats' documentation names
 every key their schemas know."""
 
@@ -10,14 +10,13 @@ from tournament.backup.installation_schema import build_installation_schema, bui
 from tournament.tournament_file.schema import build_schema
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+BACKUPS_DOC = (ROOT / "docs" / "backups.md").read_text(encoding="utf-8")
 FILE_DOC = (ROOT / "docs" / "tournament-file.md").read_text(encoding="utf-8")
 BACKUP_DOC = (ROOT / "docs" / "backup-file.md").read_text(encoding="utf-8")
 
 
 def operations() -> str:
-    start = README.index("## Operations")
-    return README[start : README.index("\n## ", start + 1)]
+    return BACKUPS_DOC
 
 
 def code_blocks(text: str) -> list[str]:
@@ -35,7 +34,7 @@ def test_operations_give_a_database_dump_recipe_beside_backup():
 
 def test_operations_give_a_restore_drill_into_a_scratch_database():
     section = operations()
-    drill = section[section.index("### Restore drill") :]
+    drill = section[section.index("## Restore drill") :]
     (commands, *_) = code_blocks(drill)
     assert "createdb lld_drill" in commands
     assert "pg_restore" in commands

@@ -32,6 +32,9 @@ VIEWPORTS = {"phone": {"width": 360, "height": 740}, "laptop": {"width": 1280, "
 NOT_PAGES = {
     "player_card",
     "favicon",
+    # The guide: MkDocs' pages, not the site's templates (tests/browser/test_guide.py).
+    "guide",
+    "guide_file",
     # Sets the rehearsal's cookie and sends the visitor on to its standings.
     "rehearsal_link",
     "healthz",

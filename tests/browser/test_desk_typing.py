@@ -1,6 +1,6 @@
 """Typing a sheet at the desk with the keyboard only: where the cursor starts, Enter to
 "Save sheet" at the end, a pasted word refused naming its cell, problems that take the
-cursor to their deal, and the number of keys a clean sheet takes (stated in the README)."""
+cursor to their deal, and the number of keys a clean sheet takes (stated in the guide)."""
 
 import re
 
@@ -13,8 +13,9 @@ from tests.factories import TournamentFactory, make_players, seated_round
 pytestmark = pytest.mark.browser
 
 # The keys to type DEALS from the desk: every digit, an Enter after each cell (the last
-# one moves to "Save sheet"), and the Enter that presses it. The README's "Score entry"
-# states this number: a change to the page that makes it grow must say so there.
+# one moves to "Save sheet"), and the Enter that presses it. The guide's scorers page
+# (docs/scorers.md, "Score entry at the desk") states this number: a change to the page
+# that makes it grow must say so there.
 KEYS_FOR_A_CLEAN_SHEET = 167
 
 

@@ -37,6 +37,7 @@ STAFF_ACCOUNT_PAGES = {
 KWARGS = {"slug": "spring-open", "pk": 7, "number": 2, "round": 2, "table": 3, "person": 7}
 KWARGS |= {"uidb64": "MQ", "token": "a-token", "code": "K7QM3RXD", "secret": "a-secret"}
 KWARGS |= {"series": "winter-league", "identifier": "M0123", "club": "red-lion"}
+KWARGS |= {"path": "evening/"}
 
 
 def _nginx_block() -> str:

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from tests.pages import ROWS
 from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
-from tournament.models import KeepApart, Player, Table, Tournament
+from tournament.models import KeepApart, Player, Table, Tournament, WebhookEndpoint
 from tournament.sheets.saving import save_sheet
 
 # Markup and odd digits are tests/project/test_hostile_inputs.py's business.
@@ -187,11 +187,31 @@ def state(
         failures_since_start=settings.AXES_FAILURE_LIMIT,
         attempt_time=timezone.now(),
     )
+    # A webhook, so that the Webhooks page offers its buttons.
+    WebhookEndpoint.objects.create(
+        tournament=tournament,
+        url="https://hooks.example.org/lld",
+        events=["round.released"],
+        secret="whsec_" + "A" * 43 + "=",
+        site="https://scores.example.org",
+    )
     other = make_played(players=6, rounds=1, slug="other-open")
     others = list(Player.objects.filter(tournament=other).order_by("pk")[:2])
     other_pair = KeepApart.objects.create(tournament=other, first=others[0], second=others[1])
     other.scorers.add(outsider)
-    foreign = {"player": others[0].pk, "pair": other_pair.pk, "user": outsider.pk}
+    other_webhook = WebhookEndpoint.objects.create(
+        tournament=other,
+        url="https://hooks.example.org/other",
+        events=["round.released"],
+        secret="whsec_" + "B" * 43 + "=",
+        site="https://scores.example.org",
+    )
+    foreign = {
+        "player": others[0].pk,
+        "pair": other_pair.pk,
+        "user": outsider.pk,
+        "endpoint": other_webhook.pk,
+    }
     return {
         "tournament": tournament,
         "foreign": foreign,

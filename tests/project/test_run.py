@@ -49,6 +49,8 @@ def managed(monkeypatch):
     server it runs beside the task worker (``run_with_worker``)."""
     calls: list[tuple[str, ...]] = []
     monkeypatch.setattr(run, "manage", lambda *args: calls.append(args))
+    # The guide's build is run.py's own (tests/project/test_guide_build.py).
+    monkeypatch.setattr(run, "start_guide_build", lambda: None)
 
     def served(command, env=None):
         assert command[:2] == [str(run.PYTHON), "manage.py"]
@@ -277,6 +279,7 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
     env = environment(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        DJANGO_GUIDE_ROOT=str(tmp_path / "guide"),
         DJANGO_SECRET_KEY="a test key that is long enough to be a real one, 0123456789",
         DJANGO_DEBUG="1",  # as a developer's shell might have it
         PUBLIC_BASE_URL="",
@@ -316,6 +319,13 @@ def test_serve_answers_over_plain_http_with_debug_off(tmp_path):
         assert status == 200  # not redirected to https
         assert "secure" not in headers["set-cookie"].lower()  # phones post back over http
         assert "strict-transport-security" not in headers
+
+        # The guide, built before the server started, served with the room's pages.
+        status, headers, html = get(port, "/guide/")
+        assert status == 200
+        assert "The organiser's evening" in html
+        assert "'sha256-" in headers["content-security-policy"]
+        assert (tmp_path / "guide" / "index.html").exists()
 
         status, _, html = get(port, "/no-such-page/")
         assert status == 404

@@ -14,7 +14,7 @@ backup folder beside one tournament file per tournament and holds:
   and requests still awaiting their organiser's answer, ``accepted: false``);
 - of every tournament, what its file leaves out but a restore of the whole installation
   gives back: its public pages' generation (their ETag), its table codes, its rounds'
-  clocks and seeds, and the seating engine's plan.
+  clocks and seeds, the seating engine's plan, and its webhooks with their secrets.
 
 Every row keeps its id, so that the addresses and forms built from ids answer the same
 after a restore. Its problems are worded as a tournament file's are: by JSON path
@@ -44,6 +44,7 @@ from tournament.models import (
     SeriesTournament,
     Table,
     Tournament,
+    WebhookEndpoint,
 )
 from tournament.tournament_file.problems import PROBLEMS_SHOWN, Problems
 from tournament.tournament_file.structure import problems_against, unstorable_text
@@ -200,6 +201,7 @@ def _tournaments() -> list[dict[str, Any]]:
             }
         )
     invitations = _invitations()
+    webhooks = _webhooks()
     return [
         {
             "slug": slug,
@@ -208,6 +210,7 @@ def _tournaments() -> list[dict[str, Any]]:
             "seating_plan": plan,
             "rounds": rounds.get(pk, []),
             "invitations": invitations.get(pk, []),
+            "webhooks": webhooks.get(pk, []),
             **({"rehearsal": {"of": of, "token": token, "work": work}} if token else {}),
         }
         for pk, slug, created, public_changed, plan, of, token, work in Tournament.objects.order_by(
@@ -242,6 +245,26 @@ def _invitations() -> dict[int, list[dict[str, Any]]]:
             }
         )
     return invitations
+
+
+def _webhooks() -> dict[int, list[dict[str, Any]]]:
+    webhooks: dict[int, list[dict[str, Any]]] = {}
+    for endpoint in WebhookEndpoint.objects.order_by("pk"):
+        webhooks.setdefault(endpoint.tournament_id, []).append(
+            {
+                "id": endpoint.pk,
+                "url": endpoint.url,
+                "format": endpoint.format,
+                "events": endpoint.events,
+                "secret": endpoint.secret,
+                "site": endpoint.site,
+                "enabled": endpoint.enabled,
+                "switched_off": endpoint.switched_off,
+                "announced_standings": endpoint.announced_standings,
+                "created": _time(endpoint.created),
+            }
+        )
+    return webhooks
 
 
 def _username(user: Any) -> str | None:

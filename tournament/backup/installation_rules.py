@@ -278,6 +278,7 @@ def _tournament_problems(
     slugs = _Unique("the tournament")
     codes = _Unique("the table code")
     secrets = _Unique("the secret's hash")
+    webhook_ids = _Unique("the webhook's id")
     for index, entry in enumerate(entries):
         where = f"tournaments[{index}]"
         slug = entry["slug"]
@@ -313,6 +314,14 @@ def _tournament_problems(
             at = f"{where}.invitations[{number}]"
             yield from _present(secrets.problem(f"{at}.secret_hash", invitation["secret_hash"]))
             yield from _invitation_problems(at, invitation, accounts)
+        for number, webhook in enumerate(entry.get("webhooks", [])):
+            at = f"{where}.webhooks[{number}]"
+            if "id" in webhook:
+                yield from _present(webhook_ids.problem(f"{at}.id", webhook["id"]))
+            if rehearsal is not None:
+                yield f"{at}: a rehearsal never sends webhooks, and has none"
+            if webhook.get("switched_off") and webhook["enabled"]:
+                yield f"{at}: a webhook switched off (switched_off) is not enabled"
 
 
 def _invitation_problems(at: str, invitation: dict[str, Any], accounts: set[str]) -> Iterator[str]:

@@ -12,8 +12,10 @@ from typing import Any
 from scoring.series import PLACING_MAX, POINTS_MAX
 from tournament.kernel import limits
 from tournament.kernel.codes import ALPHABET, CODE_LENGTH
-from tournament.models import SeriesScheme
+from tournament.models import SeriesScheme, WebhookFormat
+from tournament.models.webhooks import SECRET_MAX, SITE_MAX, URL_MAX
 from tournament.tournament_file.schema import TIME_PATTERN, USERNAME_MAX, kept_id
+from tournament.webhooks.messages import EVENT_KEYS
 
 INSTALLATION_FORMAT = "lld-installation/1"
 MANIFEST_FORMAT = "lld-backup/1"
@@ -227,6 +229,29 @@ def _tournament() -> dict[str, Any]:
             "withdrawn_at": _TIME_OR_NULL,
         },
     )
+    webhook = _object(
+        ["url", "format", "events", "secret", "site", "enabled", "created"],
+        {
+            "id": kept_id("The webhook's number here (its page and commands name it)."),
+            "url": _text(URL_MAX, minLength=1, description="The address it is sent to."),
+            "format": {"enum": list(WebhookFormat.values)},
+            "events": _list({"enum": list(EVENT_KEYS)}, uniqueItems=True),
+            "secret": {
+                "type": "string",
+                "pattern": r"^whsec_[A-Za-z0-9+/]{32,}={0,2}$",
+                "maxLength": SECRET_MAX,
+                "description": "The signing secret itself (signing needs it): a backup "
+                "is as secret as the webhooks it keeps.",
+            },
+            "site": _text(SITE_MAX, minLength=1, description="The start of its links."),
+            "enabled": {"type": "boolean"},
+            "switched_off": _text(300, description="Why it was switched off by itself."),
+            "announced_standings": _text(
+                64, description="The fingerprint of the public standings last told to it."
+            ),
+            "created": _TIME,
+        },
+    )
     return _object(
         ["slug"],
         {
@@ -243,6 +268,7 @@ def _tournament() -> dict[str, Any]:
             },
             "rounds": _list(round_),
             "invitations": _list(invitation, description="Scorers' invitation links."),
+            "webhooks": _list(webhook, description="Its webhooks, with their secrets."),
             "rehearsal": _object(
                 ["of", "token"],
                 {
@@ -264,7 +290,8 @@ def _tournament() -> dict[str, Any]:
             ),
         },
         description="What a tournament file leaves out, for a restore of the whole "
-        "installation: table codes, round clocks, the seating plan and invitations.",
+        "installation: table codes, round clocks, the seating plan, invitations and "
+        "webhooks.",
     )
 
 

@@ -3,7 +3,7 @@ place of everything a database holds. All or nothing: one transaction, after the
 folder was checked (``backup.folder.read_backup``).
 
 Every row keeps the id the backup gives it (people, players, tournaments, series and
-their entries, accounts, groups and invitations), so every address built from an id
+their entries, accounts, groups, invitations and webhooks), so every address built from an id
 answers as it did; each table's id sequence is then moved past them (``kept_ids``).
 What the database sets by itself on insert (when a row was created or changed, a
 tournament's public generation, table codes) is put back as the backup says, so that
@@ -49,6 +49,7 @@ from tournament.models import (
     Table,
     TaskClaim,
     Tournament,
+    WebhookEndpoint,
 )
 from tournament.people import services as people
 from tournament.shared import public_changes
@@ -73,6 +74,8 @@ class RestoreSummary:
     replaced: bool
     # What was read back otherwise than the files say (``backup.older``), by file.
     notes: tuple[str, ...] = ()
+    # Put back with their signing secrets.
+    webhooks: int = 0
 
 
 def what_is_here() -> dict[str, int]:
@@ -107,6 +110,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
             _links(installation["people"])
             _series(installation["series"], accounts)
             _invitations(installation.get("tournaments", []), accounts)
+            _webhooks(installation.get("tournaments", []))
         # After ``quietly`` marked every tournament changed now: the backup's generations.
         _tournament_facts(installation.get("tournaments", []))
         # The views and the podium chances are derived, not backed up: worked out again
@@ -123,6 +127,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
             Series,
             SeriesTournament,
             Invitation,
+            WebhookEndpoint,
         )
     return RestoreSummary(
         tournaments=len(backup.tournaments),
@@ -133,6 +138,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
         accounts=len(accounts),
         replaced=replace,
         notes=tuple(backup.notes),
+        webhooks=sum(len(item.get("webhooks", [])) for item in installation.get("tournaments", [])),
     )
 
 
@@ -385,6 +391,31 @@ def _invitations(facts: list[dict[str, Any]], accounts: Mapping[str, int]) -> No
             )
             for entry in facts
             for invitation in entry.get("invitations", [])
+        ),
+        batch_size=_BATCH,
+    )
+
+
+def _webhooks(facts: list[dict[str, Any]]) -> None:
+    """The webhooks with their secrets, as they were: a receiver keeps verifying them."""
+    tournaments = dict(Tournament.objects.values_list("slug", "pk"))
+    WebhookEndpoint.objects.bulk_create(
+        (
+            WebhookEndpoint(
+                pk=webhook.get("id"),
+                tournament_id=tournaments[entry["slug"]],
+                url=webhook["url"],
+                format=webhook["format"],
+                events=webhook["events"],
+                secret=webhook["secret"],
+                site=webhook["site"],
+                enabled=webhook["enabled"],
+                switched_off=webhook.get("switched_off", ""),
+                announced_standings=webhook.get("announced_standings", ""),
+                created=datetime.datetime.fromisoformat(webhook["created"]),
+            )
+            for entry in facts
+            for webhook in entry.get("webhooks", [])
         ),
         batch_size=_BATCH,
     )

@@ -54,6 +54,8 @@ class Installation:
     accounts: int
     problems: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    # Kept with their signing secrets (docs/webhooks.md).
+    webhooks: int = 0
 
 
 def _write_durably(path: Path, text: str) -> None:
@@ -137,4 +139,5 @@ def write_all(staging: Path) -> tuple[list[Written], Installation]:
         accounts=counts["accounts"],
         problems=checked,
         notes=tuple(read.notes),
+        webhooks=sum(len(entry.get("webhooks", [])) for entry in installation["tournaments"]),
     )

@@ -44,6 +44,7 @@ from tournament.standings.services import (
     standings_facts,
     standings_from,
 )
+from tournament.webhooks.services import standings_moved
 
 
 def _settings(tournament: Tournament) -> tuple[Any, ...]:
@@ -206,6 +207,8 @@ def work_out_views(tournament_id: int, *, move_generation: bool = True) -> Worke
             ).exists()
     if public_changed and move_generation:
         public_changes.mark_page_changed(tournament.pk)
+        # Not a restore's: the public standings moved, which webhooks may be told.
+        standings_moved(tournament.pk)
     return Worked(public_changed, chances_wanted)
 
 

@@ -1,5 +1,5 @@
 """Invitations: one-time links by which an organiser brings a scorer
-(``services.invitations``, README "How to invite a scorer"). Only each link's SHA-256 is
+(``services.invitations``, docs/scorers.md, "How to invite a scorer"). Only each link's SHA-256 is
 stored; the secret itself is shown once to the organiser and never kept.
 """
 

@@ -2,7 +2,7 @@
 worked out from them once per change (``derived``, ``chances``), never a fact.
 
 The models live in one module per concept (tournaments, people, players, rounds,
-sheets, series, invitations, adjustments, derived, chances); this package's
+sheets, series, invitations, adjustments, derived, chances, webhooks); this package's
 ``__init__`` imports every one of them, as Django's convention for a models package
 asks, so that Django finds them all under the app label "tournament" (one history of
 migrations, the same table names) and ``from tournament.models import Tournament``
@@ -27,6 +27,12 @@ from tournament.models.tournaments import (
     default_table_sizes,
     default_tiebreaks,
 )
+from tournament.models.webhooks import (
+    DeliveryState,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookFormat,
+)
 
 __all__ = [
     "PERSON_ID_PREFIX",
@@ -37,6 +43,7 @@ __all__ = [
     "ByeScore",
     "Deal",
     "DealResult",
+    "DeliveryState",
     "DerivedView",
     "Invitation",
     "KeepApart",
@@ -57,6 +64,9 @@ __all__ = [
     "TablePolicy",
     "TaskClaim",
     "Tournament",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookFormat",
     "default_placing",
     "default_table_sizes",
     "default_tiebreaks",

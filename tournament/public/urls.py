@@ -4,7 +4,7 @@
 from django.urls import path
 
 from tournament.public import pwa
-from tournament.public.views import pages, standings
+from tournament.public.views import embed, pages, standings
 
 urlpatterns = [
     path("", standings.home, name="home"),
@@ -14,6 +14,10 @@ urlpatterns = [
     path("offline/", pwa.offline, name="offline"),
     path("t/<slug:slug>/", standings.standings, name="standings"),
     path("t/<slug:slug>/projector/", standings.projector, name="projector"),
+    # A guild's own site frames the widget; streaming software shows the overlay
+    # (public/embed.py).
+    path("t/<slug:slug>/embed/", embed.embed, name="embed"),
+    path("t/<slug:slug>/overlay/", embed.overlay, name="overlay"),
     path("t/<slug:slug>/standings.csv", standings.standings_csv, name="standings_csv"),
     path("t/<slug:slug>/tournament.json", standings.tournament_json, name="tournament_json"),
     path("t/<slug:slug>/players/<int:pk>/", pages.player, name="player"),

@@ -18,6 +18,8 @@ Terms:
 
 Every change here locks the rounds it concerns first, in the order ``shared.locks``
 gives, so a sheet saved at the same moment either commits before the change or sees it.
+Each tells the tournament's webhooks what happened (``webhooks.services.tell``), sent
+after the commit by the task worker.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ from tournament.rounds.swaps import seating_token
 from tournament.shared import public_changes
 from tournament.shared.locks import lock_round, lock_rounds
 from tournament.standings.services import and_list
+from tournament.webhooks import services as webhooks
+from tournament.webhooks.messages import (
+    ROUND_RELEASED,
+    ROUND_STARTED,
+    ROUND_WITHHELD,
+    TOURNAMENT_FINISHED,
+)
 
 
 class PreviousRoundUnfinished(UserError):
@@ -158,8 +167,11 @@ def start_round(
             unfinished = unconfirmed_tables(previous) if previous is not None else []
             if unfinished:
                 raise PreviousRoundUnfinished(round_.number, unfinished)
+        was_started = round_.started
         round_.started = True
         round_.save(update_fields=["started"])
+        if not was_started and round_.tournament.seating_public:
+            webhooks.tell(round_.tournament_id, ROUND_STARTED, round_.number)
 
 
 def held_back(round_: Round) -> bool:
@@ -205,8 +217,15 @@ def _set_released(round_: Round, release: bool, *, despite_missing: bool = False
                 raise TablesWithoutResult(
                     round_.number, missing, table_entry=round_.tournament.table_entry
                 )
+        was_released, was_final = round_.released, webhooks.final_results_out(round_.tournament)
         round_.released = release
         round_.save(update_fields=["released"])
+        if release != was_released:
+            webhooks.tell(
+                round_.tournament_id, ROUND_RELEASED if release else ROUND_WITHHELD, round_.number
+            )
+        if release and not was_final and webhooks.final_results_out(round_.tournament):
+            webhooks.tell(round_.tournament_id, TOURNAMENT_FINISHED)
 
 
 def reveal_final_results(tournament: Tournament, *, despite_missing: bool = False) -> int:
@@ -230,8 +249,18 @@ def reveal_final_results(tournament: Tournament, *, despite_missing: bool = Fals
             ]
             if missing:
                 raise RoundsWithoutResult(missing, table_entry=tournament.table_entry)
+        was_final = webhooks.final_results_out(tournament)
+        revealed = list(
+            Round.objects.filter(tournament=tournament, started=True, released=False)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
         count = Round.objects.filter(tournament=tournament, started=True, released=False).update(
             released=True
         )
         public_changes.mark_changed(tournament.pk)
+        for number in revealed:
+            webhooks.tell(tournament.pk, ROUND_RELEASED, number)
+        if not was_final and webhooks.final_results_out(tournament):
+            webhooks.tell(tournament.pk, TOURNAMENT_FINISHED)
     return count

@@ -28,6 +28,8 @@ from tournament.rounds.services import tables_without_result
 from tournament.shared.locks import lock_rounds
 from tournament.sheets.rescoring import refusal, rescore, rule_change_problems
 from tournament.sheets.rotations import deals_beyond_rotations, rotations_refusal
+from tournament.webhooks import services as webhooks
+from tournament.webhooks.messages import TOURNAMENT_FINISHED, TOURNAMENT_UNPUBLISHED
 
 
 class SettingsRefusedError(UserError):
@@ -124,8 +126,13 @@ def set_published(tournament: Tournament, published: bool) -> None:
             "A rehearsal is never published: share its private link (on its Overview) instead."
         )
     with transaction.atomic():
+        was_published = (
+            Tournament.objects.filter(pk=tournament.pk).values_list("published", flat=True).first()
+        )
         tournament.published = published
         tournament.save(update_fields=["published"])
+        if was_published and not published:
+            webhooks.tell(tournament.pk, TOURNAMENT_UNPUBLISHED)
 
 
 class TablesStillToScore(UserError):
@@ -155,8 +162,11 @@ def set_finished(tournament: Tournament, finished: bool) -> None:
                     + "; ".join(missing)
                     + ". Confirm their sheets first."
                 )
+        was_final = webhooks.final_results_out(locked)
         tournament.finished = finished
         tournament.save(update_fields=["finished"])
+        if finished and not was_final and webhooks.final_results_out(locked):
+            webhooks.tell(tournament.pk, TOURNAMENT_FINISHED)
 
 
 def create_tournament(tournament: Tournament, owner: Any) -> Tournament:

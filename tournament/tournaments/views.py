@@ -35,6 +35,7 @@ from tournament.kernel.http import HtmxHttpRequest
 from tournament.kernel.queue import queue_status
 from tournament.models import SheetStatus, Tournament
 from tournament.public import room
+from tournament.public.embed import publishing
 from tournament.rehearsals.services import MAX_REHEARSALS, rehearsals_of
 from tournament.rounds import services as round_service
 from tournament.rounds.forms import ReleaseRoundForm
@@ -328,16 +329,22 @@ def tiebreak_down(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The Publish page: whether the public sees the tournament, and the snippets that put
+    its standings on a guild's own site and on a stream (``public.embed``); a POST
+    publishes it."""
     tournament = get_tournament_for_organiser(request, slug)
+    if request.method == "GET":
+        return render(request, "tournaments/publish.html", publishing(request, tournament))
+    back = _back_to(request)
     try:
         tournaments.set_published(tournament, True)
     except UserError as refused:
         messages.error(request, str(refused))
-        return redirect("organiser:dashboard", slug)
+        return redirect(back, slug)
     messages.success(request, "The tournament is public: released rounds can be seen by all.")
-    return redirect("organiser:dashboard", slug)
+    return redirect(back, slug)
 
 
 @login_required
@@ -346,7 +353,12 @@ def unpublish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_organiser(request, slug)
     tournaments.set_published(tournament, False)
     messages.success(request, "The tournament is private again.")
-    return redirect("organiser:dashboard", slug)
+    return redirect(_back_to(request), slug)
+
+
+def _back_to(request: HtmxHttpRequest) -> str:
+    """The page a publishing button was pressed on: the Publish page or the Overview."""
+    return "organiser:publish" if request.POST.get("back") == "publish" else "organiser:dashboard"
 
 
 @login_required

@@ -7,7 +7,8 @@
   confirmation and their history), exactly what ``export_tournament`` prints;
 - ``installation.json``: the accounts, the register of people and their links to
   players, every series with its entries and requests, and what tournament files leave
-  out (table codes, clocks, the public pages' generation);
+  out (table codes, clocks, the public pages' generation, the webhooks with their
+  secrets);
 - ``manifest.json``: when it was read, counts, and every file's size and SHA-256.
 
 ``manage.py restore FOLDER`` reads it back into an empty database (or, with
@@ -139,6 +140,12 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{target / INSTALLATION_NAME}: {people}, {installation.series} series, {accounts}"
             )
+            if installation.webhooks:
+                hooks = _counted(installation.webhooks, "webhook", "webhooks")
+                self.stdout.write(
+                    f"{target / INSTALLATION_NAME}: {hooks} with their signing secrets: "
+                    "keep this backup as private as the database."
+                )
             count = len(written)
             self.stdout.write(
                 f"Backed up {count} tournament{'s' if count != 1 else ''} to {target}."

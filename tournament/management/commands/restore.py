@@ -5,7 +5,7 @@ folder with any problem changes nothing; the problems name their file and their 
 What an older version wrote and this one reads otherwise (house-rule table sizes written
 "05", names with invisible characters) is restored as this version keeps it, with a note
 of each change. Given the folder ``backup --dir`` writes into rather than a backup, it restores the
-newest backup there and says which. See docs/backup-file.md and the README's Operations."""
+newest backup there and says which. See docs/backup-file.md and docs/backups.md."""
 
 from __future__ import annotations
 
@@ -67,6 +67,11 @@ class Command(BaseCommand):
             f"{_counted(summary.people, 'person', 'people')}, {summary.series} series, "
             f"{_counted(summary.accounts, 'account', 'accounts')}."
         )
+        if summary.webhooks:
+            self.stdout.write(
+                f"{_counted(summary.webhooks, 'webhook', 'webhooks')} put back with their "
+                "signing secrets: receivers keep verifying them."
+            )
         if summary.replaced:
             self.stdout.write("Everyone was logged out; the backup's accounts log in as before.")
         for note in summary.notes:
