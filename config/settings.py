@@ -214,7 +214,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "tournament.kernel.static_files.ModuleManifestStaticFilesStorage"
     },
 }
 

@@ -9,7 +9,7 @@
 
   function show(summary) {
     // Not the browser's "if needed" scrolling: a refused save answered in place
-    // (static/js/keep.js writes the answer over the page) keeps the scroll position of
+    // (static/js/keep/queue.js swaps the answer in) keeps the scroll position of
     // the button pressed at the foot of the form.
     summary.focus({ preventScroll: true });
     summary.scrollIntoView({ block: "start" });

@@ -2,9 +2,11 @@
 // they are, on this phone, with a "This is me" button (Find my seat's answers, their
 // player page). It is kept in localStorage for this tournament only, no account. From
 // then every page of the tournament opens with their card (the server's
-// /t/<slug>/players/<pk>/card/, public.views.pages.player_card), their rows are marked
-// (class "me"), and the card is asked for again every few seconds with its ETag, as
-// live.js does for pages: the server answers 304 until something public changes.
+// /t/<slug>/players/<pk>/card/, public.views.pages.player_card) and their rows are
+// marked (class "me"). The card rides on the page's one poll (live.js): when the
+// tournament's generation changes, the card is fetched again. A page with no live
+// region has no poll of its own, and there the card is that page's one poll: asked for
+// every few seconds with its ETag, answered 304 until something public changes.
 //
 // The nudge: the card's data-state names what it shows ("seated-3-t4s2": round 3, table
 // 4, seat 2; "released-3", "final-4"). When it shows something not seen before (a new
@@ -15,11 +17,13 @@
 //
 // The card's slot (#my-card, in the navigation) may be swapped for a fresh one by
 // live.js: it is looked up each time, and filled again from the kept card at a swap.
-(function () {
-  "use strict";
-  document.documentElement.classList.add("has-me");
-  var first = document.getElementById("my-card");
-  if (!first) return;
+import { keepAwake, onChange, polling } from "./live.js";
+
+document.documentElement.classList.add("has-me");
+const first = document.getElementById("my-card");
+if (first) start(first);
+
+function start(first) {
   var slug = first.dataset.slug;
   var every = (parseFloat(first.dataset.every) || 4) * 1000;
   var urlPattern = first.dataset.cardUrl;
@@ -112,7 +116,12 @@
       body.className = "my-card-body";
       root.appendChild(body);
     }
+    // A card fetched again (the generation moved) stays as the player left it: "Who I
+    // play, my rank" open if they had opened it.
+    var opened = body.querySelector("details.my-card-more[open]") !== null;
     body.innerHTML = html;
+    var more = body.querySelector("details.my-card-more");
+    if (opened && more) more.open = true;
     var section = body.querySelector(".my-card");
     if (!section) return null;
     section.querySelector("[data-not-me]").addEventListener("click", forget);
@@ -203,6 +212,11 @@
   function schedule() {
     clearTimeout(timer);
     if (!read(meKey)) return;
+    // The page polls, and says when the generation has changed (onChange below).
+    if (polling) {
+      keepAwake();
+      return;
+    }
     // A hidden tab still asks, less often, so that a seating reaches a phone in a pocket.
     timer = setTimeout(refresh, document.hidden ? every * 4 : every);
   }
@@ -226,6 +240,7 @@
   }
 
   function forget() {
+    keepAwake(false);
     write(meKey, null);
     write(seenKey, null);
     write(cardKey, null);
@@ -250,9 +265,13 @@
   });
   document.addEventListener("htmx:afterSwap", function () { var me = read(meKey); mark(me ? me.pk : null); });
 
-  // A tab brought back to the front asks at once.
+  // A tab brought back to the front asks at once (the page's poll, where it has one).
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && read(meKey)) { clearTimeout(timer); refresh(); }
+    if (!polling && !document.hidden && read(meKey)) { clearTimeout(timer); refresh(); }
+  });
+  // The generation changed: the card may say something new.
+  onChange(function () {
+    if (read(meKey)) refresh();
   });
 
   var me = read(meKey);
@@ -261,4 +280,4 @@
     mark(me.pk);
     refresh();
   }
-})();
+}

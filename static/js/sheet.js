@@ -159,8 +159,22 @@
   });
 
   document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form.matches("form.sheet-form")) {
+      return;
+    }
+    // Not while the sheet is being saved (static/js/keep/banner.js marks the form busy):
+    // the save's answer replaces the page, and a check would only compete with it.
+    if (form.getAttribute("aria-busy") === "true") {
+      event.preventDefault();
+      return;
+    }
+    // The live check goes to the form's hx-post, always: htmx would send it to the
+    // formaction of the button last focused (Save sheet, once the last cell is typed),
+    // and a check would save the sheet.
+    event.detail.path = form.getAttribute("hx-post");
     var active = document.activeElement;
-    if (event.detail.elt.matches("form.sheet-form") && active && active.matches(CELL)) {
+    if (active && active.matches(CELL)) {
       event.detail.parameters.typing = dealOf(active);
     }
   });

@@ -11,7 +11,10 @@
 //   fetched);
 // - our offline page (/offline/, fetched without cookies when the worker installs), shown
 //   for a page opened offline that has no copy on the phone;
-// - the static files those pages use: cache first, refreshed behind the scenes.
+// - the static files those pages use: cache first, refreshed behind the scenes; the
+//   pages' JavaScript modules (MODULES: every module a page loads and all they import,
+//   written in by pwa.py with their hashed addresses) are kept when the worker installs,
+//   so that a page opened offline runs its scripts even if no page fetched them before.
 // Nothing else is ever kept: no POST, no organiser's, scorer's, door or table page, no
 // account page, no response marked private or no-store (every page a logged-in user
 // sees: PrivateWhenLoggedInMiddleware), none that was redirected elsewhere (to logging
@@ -19,12 +22,13 @@
 // (offline, a page opened gets our offline page instead of the browser's).
 "use strict";
 
-var VERSION = "2";
+var VERSION = "3";
 var PAGES = "lld-pages-v" + VERSION;
 var STATIC = "lld-static-v" + VERSION;
 var SHELL = "lld-shell-v" + VERSION;
 var STATIC_PREFIX = "/static/";
 var OFFLINE_PAGE = "/offline/";
+var MODULES = [];
 var PUBLIC_PAGE = /^\/(t\/[^/]+\/.*)?$/;
 // When a kept copy was fetched (milliseconds since the epoch), in a header of the copy.
 var FETCHED_AT = "X-Offline-Fetched-At";
@@ -153,6 +157,15 @@ async function keepOfflinePage() {
   }));
 }
 
+// The module graph, fetched without cookies into the shell (never trimmed).
+async function keepModules() {
+  var shell = await caches.open(SHELL);
+  await Promise.all(MODULES.map(async function (address) {
+    var response = await fetch(address, { credentials: "omit" });
+    if (response.status === 200) await shell.put(address, response);
+  }));
+}
+
 async function fromPublicPage(event) {
   if (!event.clientId) return false;
   var client = await self.clients.get(event.clientId);
@@ -185,7 +198,10 @@ async function cacheFirst(event) {
 self.addEventListener("install", function (event) {
   // Installed even when the offline page cannot be fetched now (it is fetched again at
   // the next version): the pages' copies matter more.
-  event.waitUntil(keepOfflinePage().catch(function () {}));
+  event.waitUntil(Promise.all([
+    keepOfflinePage().catch(function () {}),
+    keepModules().catch(function () {}),
+  ]));
   self.skipWaiting();
 });
 

@@ -52,14 +52,16 @@
   }
 
   function start() {
-    document.querySelectorAll("[data-order]").forEach(function (order) {
+    document.querySelectorAll("[data-order]:not([data-bound])").forEach(function (order) {
+      order.dataset.bound = "";
       var lastIn = order.parentNode.querySelector("fieldset.last-in");
       if (lastIn) {
         lastIn.addEventListener("change", function () { placeLastIn(order); });
       }
       placeLastIn(order);
     });
-    document.querySelectorAll("[data-deal-counts]").forEach(function (group) {
+    document.querySelectorAll("[data-deal-counts]:not([data-bound])").forEach(function (group) {
+      group.dataset.bound = "";
       group.addEventListener("input", function () { check(group); });
       // Cells put back by keep.js after a reload are announced with a change event.
       group.addEventListener("change", function () { check(group); });
@@ -70,6 +72,10 @@
     });
   }
 
+  // A page answering a save (static/js/keep/queue.js) is swapped in whole: its counts too.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target === document.body) start();
+  });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {

@@ -31,7 +31,7 @@ LEAK_FIND = f"""() => {{
   return found ? found[0] : null;
 }}"""
 # Added to every page before its own scripts: scans the page once it has loaded and after
-# each change (htmx's swaps, an answer keep.js writes over the page), at most every
+# each change (htmx's swaps, the page answering a save swapped in), at most every
 # 100 ms, and reports what it finds to the test.
 LEAK_WATCH = f"""(() => {{
   let timer = null;

@@ -15,8 +15,10 @@ import re
 import pytest
 from django.conf import settings
 from django.core.management.utils import get_random_secret_key
+from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 from tests.environment import ROOT, environment, manage, run, settings_under
+from tournament.kernel.static_files import ModuleManifestStaticFilesStorage
 
 
 def production(**values: str) -> dict[str, str]:
@@ -143,9 +145,11 @@ def test_production_hardening(under):
         "whitenoise.middleware.WhiteNoiseMiddleware",
     ]
     assert middleware[-1] == "axes.middleware.AxesMiddleware"
+    # whitenoise's hashed, compressed files, the modules' imports rewritten to hashed names.
     assert values["STORAGES"]["staticfiles"]["BACKEND"] == (
-        "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "tournament.kernel.static_files.ModuleManifestStaticFilesStorage"
     )
+    assert issubclass(ModuleManifestStaticFilesStorage, CompressedManifestStaticFilesStorage)
     assert values["ALLOWED_HOSTS"] == ["example.org"]
 
 

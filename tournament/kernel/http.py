@@ -15,9 +15,10 @@ class HtmxHttpRequest(HttpRequest):
 
 def saved_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     """Where a page goes once its form is saved. A form that static/js/keep.js submits
-    (it sends ``HX-Request``) is told the address instead of being redirected, so that
-    the script forgets the cells it kept, then goes there itself; the messages the save
-    left are shown there, not spent on a redirect the script followed unseen."""
+    through htmx (which sends ``HX-Request``) is told the address (``HX-Redirect``)
+    instead of being redirected, so that the script forgets the cells it kept before
+    htmx goes there; the messages the save left are shown there, not spent on a redirect
+    followed unseen."""
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)

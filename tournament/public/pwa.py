@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
+import re
 from functools import cache
 from pathlib import Path
 
@@ -43,6 +45,16 @@ WORKER = "js/sw.js"
 # Where the worker's source names the static files' address and the offline page's.
 STATIC_PREFIX_LINE = 'var STATIC_PREFIX = "/static/";'
 OFFLINE_PAGE_LINE = 'var OFFLINE_PAGE = "/offline/";'
+MODULES_LINE = "var MODULES = [];"
+# The ES modules the pages load (templates' <script type="module">); the worker keeps
+# each with every module it imports, so that a page opened offline runs as it did.
+ENTRY_MODULES = ("js/keep.js", "js/live.js", "js/me.js")
+# ``import … from "./x.js";``, ``export … from "./x.js";`` and ``import "./x.js";``: the
+# forms the static files' storage rewrites to hashed names (kernel/static_files.py).
+IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b(?:[^'"`;]*?\bfrom)?\s*["'](?P<url>\.{1,2}/[^"']+)["']\s*;""",
+    re.MULTILINE,
+)
 
 
 def manifest() -> dict[str, object]:
@@ -80,21 +92,50 @@ def web_manifest(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@cache
-def _worker(path: str, modified: float, static_prefix: str, offline: str) -> tuple[str, str]:
-    """The worker's text as served, and its ETag (remembered until the file changes)."""
+def imported(name: str) -> list[str]:
+    """The static names of the modules the module ``name`` imports, in its order."""
+    path = finders.find(name)
+    assert isinstance(path, str), f"static file {name} not found"
     source = Path(path).read_text(encoding="utf-8")
-    assert STATIC_PREFIX_LINE in source, f"{path} no longer says {STATIC_PREFIX_LINE}"
-    assert OFFLINE_PAGE_LINE in source, f"{path} no longer says {OFFLINE_PAGE_LINE}"
+    folder = posixpath.dirname(name)
+    found = IMPORT.finditer(source)
+    return [posixpath.normpath(posixpath.join(folder, each["url"])) for each in found]
+
+
+def module_graph() -> list[str]:
+    """Every module a page loads: the entry modules and all they import, each once."""
+    graph: list[str] = []
+    waiting = list(ENTRY_MODULES)
+    while waiting:
+        name = waiting.pop(0)
+        if name not in graph:
+            graph.append(name)
+            waiting.extend(imported(name))
+    return graph
+
+
+@cache
+def _worker(
+    path: str, modified: float, static_prefix: str, offline: str, modules: tuple[str, ...]
+) -> tuple[str, str]:
+    """The worker's text as served, and its ETag (remembered until a file changes: the
+    modules' addresses are hashed in production)."""
+    source = Path(path).read_text(encoding="utf-8")
+    for line in (STATIC_PREFIX_LINE, OFFLINE_PAGE_LINE, MODULES_LINE):
+        assert line in source, f"{path} no longer says {line}"
     text = source.replace(STATIC_PREFIX_LINE, f"var STATIC_PREFIX = {json.dumps(static_prefix)};")
     text = text.replace(OFFLINE_PAGE_LINE, f"var OFFLINE_PAGE = {json.dumps(offline)};")
+    text = text.replace(MODULES_LINE, f"var MODULES = {json.dumps(list(modules))};")
     return text, '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
 def worker_text() -> tuple[str, str]:
     path = finders.find(WORKER)
     assert isinstance(path, str), f"static file {WORKER} not found"
-    return _worker(path, Path(path).stat().st_mtime, settings.STATIC_URL, reverse("offline"))
+    modules = tuple(static(name) for name in module_graph())
+    return _worker(
+        path, Path(path).stat().st_mtime, settings.STATIC_URL, reverse("offline"), modules
+    )
 
 
 @require_safe
