@@ -19,9 +19,11 @@ import json
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.cache import cache
 from django.core.management import call_command
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -82,7 +84,31 @@ def _real_values() -> dict[str, str]:
     }
 
 
-schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
+def _site_on_the_test_connection():
+    """The site as a WSGI application that keeps the test's database connection: as
+    Django's test client does, a request here does not close old connections when it
+    starts and finishes (on PostgreSQL that would close the connection holding the
+    test's transaction)."""
+    site = get_wsgi_application()
+
+    def app(environ, start_response):
+        signals.request_started.disconnect(close_old_connections)
+        signals.request_finished.disconnect(close_old_connections)
+        try:
+            answer = site(environ, start_response)
+            try:
+                body = b"".join(answer)
+            finally:
+                answer.close()
+        finally:
+            signals.request_started.connect(close_old_connections)
+            signals.request_finished.connect(close_old_connections)
+        return [body]
+
+    return app
+
+
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _site_on_the_test_connection())
 
 # Half the slugs drawn name the demo's tournament (or series): the other half exercise the
 # 404s. Drawn numbers and ids mostly name nothing: the explicit test below asks the real ones.
