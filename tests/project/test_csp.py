@@ -110,6 +110,9 @@ def people(client, organiser_client, scorer_client, outsider_client):
     }
 
 
+NOT_BUILT = {"guide", "guide_file"}
+
+
 @pytest.mark.parametrize("name", sorted(name for name, route in ROUTES.items() if route.reads))
 def test_every_page_keeps_to_the_policy(name, people, seated_round, world):
     access = ROUTES[name].access
@@ -117,7 +120,11 @@ def test_every_page_keeps_to_the_policy(name, people, seated_round, world):
     tournament = public if access is Access.PUBLIC else seated_round.tournament
     url = url_for(name, tournament if access in NEEDS_TOURNAMENT else None)
     response = people[access].get(url)
-    assert response.status_code in {200, 302, 405}, name
+    # The guide is not built in the tests (tests/conftest.py): /guide/ answers with the
+    # page saying how to build it, under the site's policy. The built guide's pages and
+    # their own policy are tests/kernel/test_guide.py's.
+    answered = {404} if name in NOT_BUILT else {200, 302, 405}
+    assert response.status_code in answered, name
     assert_keeps_to_the_policy(response, name)
 
 

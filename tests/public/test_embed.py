@@ -156,7 +156,7 @@ def test_the_widget_shows_the_standings_in_their_order(client, evening):
     stored = public_results(evening).tournament_standings(evening).standings.rows
     assert rows_of(html) == [row.name for row in stored]
     assert "Leader" in html
-    assert 'data-live="#embed"' in html
+    assert 'data-region="#embed"' in html
 
 
 def test_before_any_release_the_widget_says_what_is_being_played(client, db):
@@ -238,7 +238,7 @@ def test_while_the_view_is_worked_out_the_widget_and_overlay_say_so(client, even
     monkeypatch.setattr(widgets, "public_results", not_yet)
     html = client.get(embed_url(evening)).content.decode()
     assert "The results are being worked out." in html
-    assert 'data-live="#embed"' in html
+    assert 'data-region="#embed"' in html
     overlay = client.get(overlay_url(evening)).content.decode()
     assert "The results are being worked out." in overlay
 
@@ -331,7 +331,7 @@ def test_a_round_to_come_shows_when_its_seating_is_public(client, evening):
         overlay_url(evening), {"show": "table", "round": "3", "table": "1"}
     ).content.decode()
     assert "Round 3’s seating is not public yet. It shows here as soon as it is." in html
-    assert 'data-live="#overlay"' in html
+    assert 'data-region="#overlay"' in html
 
 
 def test_before_any_round_starts_a_tables_overlay_waits_for_it(client, db):
@@ -366,7 +366,7 @@ def test_the_overlay_is_transparent_with_its_parameters_in_its_address(client, e
     html = client.get(overlay_url(evening), {"top": "3"}).content.decode()
     assert 'href="/static/css/overlay.css"' in html
     assert "<header" not in html  # no site header over the stream
-    assert 'data-live="#overlay"' in html
+    assert 'data-region="#overlay"' in html
 
 
 # The Publish page ------------------------------------------------------------------------------

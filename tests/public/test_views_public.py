@@ -202,7 +202,7 @@ def test_projector_pages_through_the_standings_and_follows_the_room(client, make
     assert html.count('class="board-page current"') == 1
     assert "page 1 of 2" in html
     assert 'url=?page=2"' in html
-    assert 'data-live="#board"' in html
+    assert 'data-region="#board"' in html
     second = client.get(
         reverse("projector", args=[tournament.slug]), {"page": "2"}, HTTP_HX_REQUEST="true"
     ).content.decode()
