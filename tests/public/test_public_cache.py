@@ -122,8 +122,8 @@ def test_other_workers_see_a_change_within_a_second(client, make_played, monkeyp
         public_changed=timezone.now() + datetime.timedelta(seconds=1)
     )
     assert client.get(url).content == first.content
-    clock_now = public_cache.time.monotonic() + public_changes.GENERATION_SECONDS
-    monkeypatch.setattr(public_cache.time, "monotonic", lambda: clock_now)
+    clock_now = public_changes.time.monotonic() + public_changes.GENERATION_SECONDS
+    monkeypatch.setattr(public_changes.time, "monotonic", lambda: clock_now)
     assert "Someone Else" in client.get(url).content.decode()
 
 

@@ -39,7 +39,6 @@ import gzip
 import hashlib
 import ipaddress
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -55,7 +54,6 @@ from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
 from tournament.api.problems import as_problem, problem
-from tournament.models import Tournament
 from tournament.shared import public_changes
 
 PREFIX = "/api/"
@@ -73,8 +71,6 @@ _MIN_COMPRESSED = 200
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _JSON_TYPES = ("application/json", "application/problem+json")
 _RATE_GROUP = "api"
-# A worker remembers the generations of at most this many slugs.
-_MAX_REMEMBERED = 1000
 
 
 @dataclass(frozen=True)
@@ -94,22 +90,10 @@ class Stored:
 
 
 def tournament_generation(slug: str) -> datetime | None:
-    """The page generation of the published tournament of ``slug``, as this worker read
-    it at most ``GENERATION_SECONDS`` ago (shared with the public pages' cache); None
-    when no published tournament has that slug."""
-    now = time.monotonic()
-    known = public_changes.generations.get(slug)
-    if known is not None and now - known[2] < public_changes.GENERATION_SECONDS:
-        return known[1]
-    found = Tournament.objects.filter(slug=slug, published=True).values_list("pk", "public_changed")
-    if not found:
-        public_changes.generations.pop(slug, None)
-        return None
-    ((pk, changed),) = found
-    if len(public_changes.generations) >= _MAX_REMEMBERED:
-        public_changes.generations.clear()
-    public_changes.generations[slug] = (pk, changed, now)
-    return changed
+    """The page generation of the published tournament of ``slug`` (shared with the
+    public pages' cache); None when no published tournament has that slug."""
+    found = public_changes.published_generation(slug)
+    return None if found is None else found[1]
 
 
 def _entry(request: HttpRequest) -> Entry | None:

@@ -42,7 +42,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -65,17 +64,11 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe, urlencode
 
 from tournament.kernel.http import HtmxHttpRequest, wants_fragment
-from tournament.models import (
-    Tournament,
-)
 from tournament.shared import public_changes
 
 TIMEOUT = 60 * 60
 _VARY = ["HX-Request", "HX-History-Restore-Request", "Cookie"]
 NOW_MARKER = "lld-server-now-at-serving"
-# A worker remembers the generations of at most this many slugs (any typed slug that
-# names a published tournament costs one entry).
-_MAX_REMEMBERED = 1000
 # Below this, gzip's header outweighs what it saves.
 _MIN_COMPRESSED = 200
 _COMPRESSIBLE = ("text/html", "text/csv", "application/json")
@@ -153,25 +146,6 @@ def elsewhere(request: HttpRequest, **changes: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(f"{request.path}?{query.urlencode()}" if query else request.path)
 
 
-def _generation(slug: str) -> tuple[int, datetime] | None:
-    """The published tournament of ``slug`` and its generation, as read at most
-    ``public_changes.GENERATION_SECONDS`` ago by this worker; None when no published tournament has
-    that slug."""
-    now = time.monotonic()
-    known = public_changes.generations.get(slug)
-    if known is not None and now - known[2] < public_changes.GENERATION_SECONDS:
-        return known[0], known[1]
-    found = Tournament.objects.filter(slug=slug, published=True).values_list("pk", "public_changed")
-    if not found:
-        public_changes.generations.pop(slug, None)
-        return None
-    ((pk, changed),) = found
-    if len(public_changes.generations) >= _MAX_REMEMBERED:
-        public_changes.generations.clear()
-    public_changes.generations[slug] = (pk, changed, now)
-    return pk, changed
-
-
 # Text a visitor typed: each search stored would take ~11 KB for an hour, so its answer
 # is made afresh from the cached results and only its ETag is shared (for a 304).
 SEARCHES = frozenset({"q"})
@@ -190,7 +164,7 @@ def _page_key(request: HttpRequest, slug: str) -> PageKey | None:
     query already normalised; None when the page is not shared."""
     if request.method not in ("GET", "HEAD") or _own_page(request):
         return None
-    found = _generation(slug)
+    found = public_changes.published_generation(slug)
     if found is None:
         return None
     pk, changed = found

@@ -398,3 +398,27 @@ for _beyond in (Series, SeriesTournament, Person):
     _name = _beyond.__name__
     post_save.connect(_installation_changed, sender=_beyond, dispatch_uid=f"lld-all-{_name}")
     post_delete.connect(_installation_changed, sender=_beyond, dispatch_uid=f"lld-all-gone-{_name}")
+
+
+# A worker remembers the generations of at most this many slugs (any typed slug that
+# names a tournament counts), then forgets them all and reads again.
+MAX_REMEMBERED = 1000
+
+
+def published_generation(slug: str) -> tuple[int, datetime] | None:
+    """The published tournament of ``slug`` and its generation, as read at most
+    ``GENERATION_SECONDS`` ago by this worker (the public pages' cache and the read API's
+    share the memo); None when no published tournament has that slug."""
+    now = time.monotonic()
+    known = generations.get(slug)
+    if known is not None and now - known[2] < GENERATION_SECONDS:
+        return known[0], known[1]
+    found = Tournament.objects.filter(slug=slug, published=True).values_list("pk", "public_changed")
+    if not found:
+        generations.pop(slug, None)
+        return None
+    ((pk, changed),) = found
+    if len(generations) >= MAX_REMEMBERED:
+        generations.clear()
+    generations[slug] = (pk, changed, now)
+    return pk, changed
