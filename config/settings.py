@@ -161,6 +161,14 @@ WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 # puts a chance within about a point of a percentage.
 PODIUM_FINISHES = 10_000
 
+# Photos of paper score sheets read at the desk (docs/photos.md): the most a photo may
+# weigh as sent, and the most pixels it may hold once decoded (a phone's 12-megapixel
+# photo is well inside both; a 48-megapixel one is read at its lower resolution).
+PHOTO_MAX_BYTES = env.int("PHOTO_MAX_BYTES", default=15 * 1024 * 1024)
+PHOTO_MAX_PIXELS = env.int("PHOTO_MAX_PIXELS", default=50_000_000)
+# The most photos one "Read photos" of a round's desk takes at once.
+PHOTO_MAX_FILES = env.int("PHOTO_MAX_FILES", default=40)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

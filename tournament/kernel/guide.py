@@ -52,6 +52,10 @@ HELP: dict[str, str] = {
     "scorer:sheet": "scorers/#score-entry-at-the-desk",
     "scorer:confirm": "scorers/#score-entry-at-the-desk",
     "scorer:history": "scorers/#score-entry-at-the-desk",
+    "scorer:read_photo": "photos/",
+    "scorer:read_photos": "photos/",
+    "scorer:photos": "photos/#following-the-reading",
+    "scorer:photo_sheet": "photos/#checking-what-was-read",
     "door:setup": "evening/#every-step-in-detail",
 }
 

@@ -2,7 +2,7 @@
 worked out from them once per change (``derived``, ``chances``), never a fact.
 
 The models live in one module per concept (tournaments, people, players, rounds,
-sheets, series, invitations, adjustments, derived, chances, webhooks); this package's
+sheets, photos, series, invitations, adjustments, derived, chances, webhooks); this package's
 ``__init__`` imports every one of them, as Django's convention for a models package
 asks, so that Django finds them all under the app label "tournament" (one history of
 migrations, the same table names) and ``from tournament.models import Tournament``
@@ -20,6 +20,7 @@ from tournament.models.derived import (
 )
 from tournament.models.invitations import Invitation
 from tournament.models.people import PERSON_ID_PREFIX, Person
+from tournament.models.photos import UNFINISHED, PhotoState, SheetPhoto
 from tournament.models.players import KeepApart, OpenDoor, Player
 from tournament.models.rounds import Bye, Round, Seat, Table
 from tournament.models.series import Series, SeriesScheme, SeriesTournament, default_placing
@@ -42,6 +43,7 @@ from tournament.models.webhooks import (
 __all__ = [
     "PERSON_ID_PREFIX",
     "SCORING_CHOICES",
+    "UNFINISHED",
     "Adjustment",
     "AdvisorAnswer",
     "Bye",
@@ -55,6 +57,7 @@ __all__ = [
     "KeepApart",
     "OpenDoor",
     "Person",
+    "PhotoState",
     "Player",
     "PodiumChances",
     "Round",
@@ -63,6 +66,7 @@ __all__ = [
     "SeriesScheme",
     "SeriesTournament",
     "Sheet",
+    "SheetPhoto",
     "SheetStatus",
     "SheetVersion",
     "Table",

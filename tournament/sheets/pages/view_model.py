@@ -77,6 +77,10 @@ class ShownCell:
     other: str | None = None
     # The seat had left the table before this deal: its count stays blank.
     left: bool = False
+    # Filled from a photo: the address of the cell's crop of it, and how sure the reader
+    # was of it, in words.
+    crop: str = ""
+    crop_words: str = ""
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,7 @@ def _shown_cells(
     marks: dict[str, str],
     others: dict[str, object],
     derived: set[str],
+    crops: dict[str, tuple[str, str]],
 ) -> tuple[ShownCell, ...]:
     return tuple(
         ShownCell(
@@ -180,6 +185,8 @@ def _shown_cells(
             other=shown(others[name]) if name in others else None,
             where=f"deal {number}, {where}",
             left=left,
+            crop=crops[name][0] if name in crops else "",
+            crop_words=crops[name][1] if name in crops else "",
         )
         for name, value, label, where, left in group
     )
@@ -194,14 +201,18 @@ def sheet_rows(
     others: dict[str, object] | None = None,
     leaves: tuple[Leave, ...] = (),
     order: bool = False,
+    crops: dict[str, tuple[str, str]] | None = None,
 ) -> list[SheetRow]:
     """What the page shows for ``rows`` (cleaned and padded): each row's cells with the
     problems of ``check`` in place, and ``marks`` (cell name: css class) with the values of
     the ``others`` copy beside them; the cells of seats that had left (``leaves``) marked.
-    With ``order``, each seat's place in the lying-down order too (``SheetRow.order``)."""
+    With ``order``, each seat's place in the lying-down order too (``SheetRow.order``).
+    Filled from a photo, ``crops`` gives a cell its crop's address and the reader's
+    confidence in words."""
     size = len(seats)
     marks = marks or {}
     others = others or {}
+    crops = crops or {}
     result = []
     for index, row in enumerate(rows):
         number = index + 1
@@ -244,7 +255,7 @@ def sheet_rows(
             )
             for s, place in zip(seats, places_of(row, size), strict=True)
         ]
-        shown_with = (bad, marks, others, derived)
+        shown_with = (bad, marks, others, derived, crops)
         players = players_at(number, size, leaves)
         result.append(
             SheetRow(

@@ -29,6 +29,7 @@ from tournament.sheets.desk.pages import (
     table_for,
     table_url,
 )
+from tournament.sheets.desk.photos import PHOTO_FIELD, photo_context, posted_photo
 from tournament.sheets.leaves import current_leaves, leave_problems, stored_leaves
 from tournament.sheets.outcome import Outcome, OutcomeKind, SheetChangedError
 from tournament.sheets.pages.forms import (
@@ -69,9 +70,12 @@ def _sheet_context(
     typing: int | None = None,
     leaves: tuple[Leave, ...] = (),
     posted: PostedLeaves | None = None,
+    doubtful: frozenset[str] = frozenset(),
+    crops: dict[str, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """The sheet page for ``rows`` and the seats that left (``leaves``); ``posted`` is
-    what the "A player left" fields sent, to show again with what could not be read."""
+    what the "A player left" fields sent, to show again with what could not be read.
+    Filled from a photo: its ``doubtful`` cells marked, each cell with its ``crops``."""
     tournament = table.round.tournament
     seats = list(table.seats.all())
     size = len(seats)
@@ -104,8 +108,17 @@ def _sheet_context(
             leaves=stored_leaves(conflict.sheet.pending_left),
             order=order,
         )
+    if doubtful:
+        marks = {**dict.fromkeys(doubtful, "doubtful"), **marks}
     shown = sheet_rows(
-        lines, seats, check=check, marks=marks, others=others, leaves=leaves, order=order
+        lines,
+        seats,
+        check=check,
+        marks=marks,
+        others=others,
+        leaves=leaves,
+        order=order,
+        crops=crops,
     )
     return {
         "tournament": tournament,
@@ -141,6 +154,7 @@ def _sheet_context(
         "is_correction": sheet_stage(sheet) in CORRECTIONS,
         "entered_by_me": sheet.entered_by_id == request.user.pk,
         "entered_by_name": author_name(table.number, sheet.entered_by, sheet.entered_by_phone),
+        "doubtful_count": len(doubtful),
     }
 
 
@@ -222,6 +236,8 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
                 leaves=posted.leaves,
             )
             return render(request, "sheets/sheet.html", context, status=status)
+        # A form filled from a photo keeps its doubtful cells and crops in view.
+        filled = posted_photo(tournament, held, request.POST.get(PHOTO_FIELD))
         context = _sheet_context(
             request,
             held,
@@ -231,7 +247,11 @@ def sheet(request: HtmxHttpRequest, slug: str, round: int, table: int) -> HttpRe
             final=final,
             stopped_early=stopped_early,
             leaves=posted.leaves,
+            doubtful=filled.doubtful if filled else frozenset(),
+            crops=filled.crops if filled else None,
         )
+        if filled is not None:
+            context.update(photo_context(filled.photo))
         if not final and not leave_problems(posted.leaves, held):
             # A draft keeps everything as typed but a lying-down order that is none.
             context["problems"] = linked_problems(outcome.problems, context["rows"], set())
