@@ -35,6 +35,7 @@ from tournament.models import (
     Round,
     Seat,
     Sheet,
+    SheetPhoto,
     SheetStatus,
     SheetVersion,
     Table,
@@ -167,6 +168,8 @@ def _delete(tournament: Tournament) -> None:
         SheetVersion.objects.filter(sheet__table__round__tournament=tournament),
         Sheet.objects.filter(of_tables),
         TablePhone.objects.filter(of_tables),
+        # Photos of the paper sheets (never in a tournament file): gone with the tournament.
+        SheetPhoto.objects.filter(round__tournament=tournament),
         Seat.objects.filter(round__tournament=tournament),
         Bye.objects.filter(round__tournament=tournament),
         Table.objects.filter(round__tournament=tournament),

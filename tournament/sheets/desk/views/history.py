@@ -1,13 +1,15 @@
 """The history page of a table's score sheet: every version, who made it and what it
-changed (``history``)."""
+changed, and the photos of its paper read at the desk (``history``)."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.db.models.functions import Length
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from tournament.models import SheetPhoto
 from tournament.shared.permissions import get_round, get_tournament_for_scorer
 from tournament.sheets.blind import awaits_blind_confirmation
 from tournament.sheets.desk.pages import table_for
@@ -25,6 +27,13 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
     current = peek_sheet(table_)
     blind = awaits_blind_confirmation(table_, current, request.user)
     entries, hidden = history_entries(table_, blind=blind)
+    photos = (
+        SheetPhoto.objects.filter(table=table_)
+        .select_related("sent_by")
+        .defer("upload", "image", "sheet_image")
+        .annotate(kept=Length("image"))
+        .order_by("-sent_at", "-position")
+    )
     context = {
         "tournament": tournament,
         "round": round_,
@@ -33,5 +42,7 @@ def history(request: HttpRequest, slug: str, round: int, table: int) -> HttpResp
         "state": state_in_words(current),
         "entries": entries,
         "hidden": hidden,
+        "photos": photos,
+        "blind": blind,
     }
     return render(request, "sheets/history.html", context)
