@@ -91,4 +91,3 @@ def read_boxes(
 
 def _first(item: tuple[int, NDArray[np.float64]]) -> int:
     return item[0]
-

@@ -5,8 +5,8 @@ the doubtful cells against the photo's crops and saves the sheet as if typed.
 
 The reading holds, per deal, ``won`` (a count a seat, ``null`` where nothing could be
 read or the seat had left), ``last_in``, ``left_over`` and, where the rules ask for it,
-``laid_down``: each seat's place in the lying-down order, as the sheet's boxes hold it (1
-for the first to lie down, blank for the last in)."""
+``laid_down``: the seats in the order they lay down, first out first, as a row keeps it
+(``sheets.order``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.kernel.cells import cell_name
-from tournament.sheets.order import stored_order
 from tournament.sheets.rows import CellValue, Row, trim
 
 
@@ -29,15 +28,9 @@ def _row(deal: Mapping[str, Any], size: int) -> Row:
         "last_in": _value(deal.get("last_in")),
         "left_over": _value(deal.get("left_over")),
     }
-    places = deal.get("laid_down")
-    if isinstance(places, list) and any(_value(p) is not None for p in places):
-        typed: list[CellValue] = [_value(p) for p in (places + [None] * size)[:size]]
-        order = stored_order(typed, size)
-        # Places that make no order are shown as read, for the scorer to correct.
-        if order is None:
-            row["out"] = typed
-        else:
-            row["laid_down"] = list(order)
+    order = deal.get("laid_down")
+    if isinstance(order, list) and order:
+        row["laid_down"] = [_value(seat) for seat in order]
     return row
 
 

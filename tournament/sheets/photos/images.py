@@ -8,9 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
-# The photo as kept: its long side at most this many pixels, JPEG at this quality. A
-# sheet's smallest box is about 6 mm, some 50 pixels across at this size on A4.
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.sheet_reading.refusals import Refusal
+
+# The photo as kept: its long side at most this many pixels, JPEG at this quality (the
+# straightened sheet too). A sheet's smallest box is about 6 mm, some 40 pixels across at
+# this size on A4.
 KEPT_LONG_SIDE = 2000
 KEPT_QUALITY = 85
 # Around a cell's crop, this much of the sheet (mm): the box's lines, and digits that
@@ -18,45 +25,50 @@ KEPT_QUALITY = 85
 CROP_MARGIN_MM = 1.5
 
 
-def downscaled(data: bytes, *, max_pixels: int) -> bytes:
-    """The photo in ``data`` as kept: orientation applied (EXIF), long side at most
-    ``KEPT_LONG_SIDE``, JPEG; empty when it cannot be decoded or holds more than
-    ``max_pixels`` pixels (its header says so before it is decoded)."""
-    import cv2
-    import numpy as np
+def downscaled(data: bytes, *, max_bytes: int, max_pixels: int) -> bytes:
+    """The photo in ``data`` as kept (``kept``), opened as the reader opens it (its caps,
+    its orientation applied); empty when it cannot be opened."""
+    from scoring.sheet_reading.page import open_photo
 
-    encoded = np.frombuffer(data, dtype=np.uint8)
-    # Decoded at a half, a quarter or an eighth of its size where that is still larger
-    # than what is kept: a 48-megapixel photo never sits whole in memory.
-    image = None
-    for flag, factor in (
-        (cv2.IMREAD_REDUCED_COLOR_8, 8),
-        (cv2.IMREAD_REDUCED_COLOR_4, 4),
-        (cv2.IMREAD_REDUCED_COLOR_2, 2),
-        (cv2.IMREAD_COLOR, 1),
-    ):
-        image = cv2.imdecode(encoded, flag)
-        if image is None:
-            return b""
-        height, width = image.shape[:2]
-        if height * width * factor * factor > max_pixels:
-            return b""
-        if max(height, width) >= KEPT_LONG_SIDE or factor == 1:
-            break
-    assert image is not None
-    height, width = image.shape[:2]
+    grey = open_photo(data, max_bytes=max_bytes, max_pixels=max_pixels)
+    return b"" if isinstance(grey, Refusal) else kept(grey)
+
+
+def kept(pixels: NDArray[Any]) -> bytes:
+    """The photo as kept: grey, the right way up, its long side at most
+    ``KEPT_LONG_SIDE``, JPEG."""
+    import cv2
+
+    height, width = pixels.shape[:2]
     scale = KEPT_LONG_SIDE / max(height, width)
     if scale < 1:
         size = (round(width * scale), round(height * scale))
-        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, KEPT_QUALITY])
-    return jpeg.tobytes() if ok else b""
+        pixels = cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
+    return as_jpeg(pixels)
+
+
+def as_jpeg(pixels: NDArray[Any]) -> bytes:
+    import cv2
+
+    ok, jpeg = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, KEPT_QUALITY])
+    if not ok:
+        raise ValueError("the photo cannot be encoded as JPEG")
+    return bytes(jpeg.tobytes())
+
+
+def png_as_jpeg(png: bytes) -> bytes:
+    """A PNG (the reader's crops) as JPEG: a straightened sheet in a quarter of the bytes."""
+    import cv2
+
+    pixels = cv2.imdecode(np.frombuffer(png, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
+    if pixels is None:
+        raise ValueError("the straightened sheet cannot be decoded")
+    return as_jpeg(pixels)
 
 
 @lru_cache(maxsize=4)
 def _sheet_pixels(key: tuple[int, int], data: bytes):
     import cv2
-    import numpy as np
 
     return cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
 

@@ -1,22 +1,37 @@
 """Where a table's printed sheet has its boxes (``scoring.sheet_reading.layout``), as the
 printing package lays it out: told to the reader here when the app starts (``apps.py``),
-since printing builds on the sheet and the sheet cannot import it."""
+since printing builds on the sheet and the sheet cannot import it. The sheet's part is the
+table's facts that choose the layout: its seats, the deals printed for its round (every
+rotation, as printed before anyone left) and whether the lying-down order is written."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
+from scoring.rules import deals_in_round
 from scoring.sheet_reading.layout import SheetLayout
 from tournament.models import Table
 
-_laid_out_by: list[Callable[[Table], SheetLayout]] = []
+
+class LaysOut(Protocol):
+    def __call__(self, seats: int, deals: int, *, order_needed: bool) -> SheetLayout: ...
 
 
-def lay_out_with(layout: Callable[[Table], SheetLayout]) -> None:
+_laid_out_by: list[LaysOut] = []
+
+
+def lay_out_with(layout: LaysOut) -> None:
     _laid_out_by[:] = [layout]
 
 
 def layout_of(table: Table) -> SheetLayout:
+    """The layout of ``table``'s printed sheet."""
     if not _laid_out_by:
         raise RuntimeError("no sheet layout registered: tournament.apps registers printing's")
-    return _laid_out_by[0](table)
+    tournament = table.round.tournament
+    size = table.size
+    return _laid_out_by[0](
+        size,
+        deals_in_round(size, tournament.rotations_per_round),
+        order_needed=tournament.scoring_system.needs_order,
+    )

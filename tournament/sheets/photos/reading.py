@@ -29,7 +29,7 @@ from scoring.sheet_reading.layout import SheetLayout
 from tournament.kernel.cells import cell_name
 from tournament.models import PhotoState, Round, SheetPhoto, Table, Tournament
 from tournament.sheets.leaves import current_leaves
-from tournament.sheets.photos.images import downscaled
+from tournament.sheets.photos.images import downscaled, kept, png_as_jpeg
 from tournament.sheets.photos.layouts import layout_of
 from tournament.sheets.reading import peek_sheet
 
@@ -37,10 +37,6 @@ if TYPE_CHECKING:
     from scoring.sheet_reading.reader import Located, SheetRules
 
 logger = logging.getLogger(__name__)
-
-# The straightened sheet kept for the crops, in pixels a millimetre: a digit box of 6 mm
-# is 48 pixels, as legible as the photo allows.
-SHEET_SCALE = 8.0
 
 
 @dataclass(frozen=True)
@@ -192,27 +188,30 @@ def read_photo(photo_id: int) -> str:
         photo.state = PhotoState.READING
         photo.save(update_fields=["state"])
     data = bytes(photo.upload)
-    max_pixels = settings.PHOTO_MAX_PIXELS
-    kept = downscaled(data, max_pixels=max_pixels)
-    located = reader.locate(data, max_bytes=settings.PHOTO_MAX_BYTES, max_pixels=max_pixels)
+    located = reader.locate(
+        data, max_bytes=settings.PHOTO_MAX_BYTES, max_pixels=settings.PHOTO_MAX_PIXELS
+    )
     if isinstance(located, reader.Refusal):
-        return _finish(photo, kept, refused=Refused(located.reason, located.words))
+        kept_photo = downscaled(
+            data, max_bytes=settings.PHOTO_MAX_BYTES, max_pixels=settings.PHOTO_MAX_PIXELS
+        )
+        return _finish(photo, kept_photo, refused=Refused(located.reason, located.words))
     table = _table_named(photo, located)
     if isinstance(table, Refused):
-        return _finish(photo, kept, refused=table)
+        return _finish(photo, kept(located.photo), refused=table)
     layout = layout_of(table)
     reading = reader.read(located, layout, rules_for(table))
     sheet = (0.0, 0.0, layout.width_mm, layout.height_mm)
     photo.table = table
     photo.reading = _reading_json(reading, reader.as_json)
-    photo.sheet_image = reader.crop(located, sheet, scale=SHEET_SCALE)
-    photo.scale = SHEET_SCALE
+    photo.sheet_image = png_as_jpeg(reader.crop(located, sheet, scale=located.px_per_mm))
+    photo.scale = located.px_per_mm
     photo.cells = cell_rects(layout)
-    return _finish(photo, kept)
+    return _finish(photo, kept(located.photo))
 
 
-def _finish(photo: SheetPhoto, kept: bytes, *, refused: Refused | None = None) -> str:
-    photo.image = kept
+def _finish(photo: SheetPhoto, image: bytes, *, refused: Refused | None = None) -> str:
+    photo.image = image
     photo.upload = b""
     photo.read_at = timezone.now()
     if refused is not None:
