@@ -23,6 +23,7 @@ from tournament.models import (
     Player,
     Series,
     SeriesTournament,
+    SheetPhoto,
     Table,
     Tournament,
 )
@@ -211,6 +212,14 @@ ROUTES: dict[str, Route] = {
     "scorer:confirm_leaves": _route(Access.SCORER, "POST"),
     "scorer:confirm": _route(Access.SCORER, "GET POST"),
     "scorer:history": _route(Access.SCORER),
+    # Reading photos of paper sheets (tournament/sheets/desk/views/photos.py): the photo
+    # URLs name a photo of the tournament (``a_photo``), read, with its crops.
+    "scorer:read_photo": _route(Access.SCORER, "GET POST"),
+    "scorer:read_photos": _route(Access.SCORER, "GET POST"),
+    "scorer:photos": _route(Access.SCORER),
+    "scorer:photo_sheet": _route(Access.SCORER),
+    "scorer:photo_image": _route(Access.SCORER),
+    "scorer:photo_crop": _route(Access.SCORER),
     # Door check-in
     "door:setup": _route(Access.SCORER),
     "door:open": _route(Access.SCORER, "POST"),
@@ -340,6 +349,18 @@ def a_rehearsal(tournament: Tournament) -> Tournament:
     return rehearsal
 
 
+def a_photo(tournament: Tournament) -> SheetPhoto:
+    """A photo of round 1, table 1's sheet of ``tournament``, read (tests/sheet_photos.py)."""
+    from tests.sheet_photos import a_reading, read_photo
+
+    found = SheetPhoto.objects.filter(round__tournament=tournament, state="read").first()
+    if found is not None:
+        return found
+    table = Table.objects.get(round__tournament=tournament, round__number=1, number=1)
+    row = {"won": [12, 10, 10, 10], "last_in": 1, "left_over": 10}
+    return read_photo(table, tournament.owner, a_reading(table, [row], [(1, "won", 1)]))
+
+
 def url_for(name: str, tournament: Tournament | None = None) -> str:
     """A URL of ``name`` whose every part is real: ``tournament``'s slug, one of its
     players, round 1 and its table 1; a door page's, the tournament's open door (opened
@@ -367,6 +388,9 @@ def url_for(name: str, tournament: Tournament | None = None) -> str:
             values["secret"] = invitations.invite_scorer(
                 tournament, f"invited-{Invitation.objects.count() + 1}", tournament.owner
             ).secret
+        if {"photo", "batch"} & set(pattern.kwargs):
+            photo = a_photo(tournament)
+            values |= {"photo": photo.pk, "batch": photo.batch, "cell": "d1_s1"}
         last = Table.objects.filter(round__tournament=tournament, round__number=1)
         values["code"] = last.order_by("-number").values_list("code", flat=True).first()
     if "person" in pattern.kwargs:

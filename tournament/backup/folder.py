@@ -45,6 +45,7 @@ from typing import Any
 from scoring.errors import UserError
 from tournament.backup import installation as installation_file
 from tournament.backup import older
+from tournament.backup import photos as photos_file
 from tournament.backup.installation_rules import FileFacts
 from tournament.backup.installation_schema import (
     FILE_NAME_MAX,
@@ -62,10 +63,19 @@ from tournament.tournament_file.problems import PROBLEMS_SHOWN, TournamentFileEr
 MANIFEST_MAX = 50 * 1024 * 1024
 INSTALLATION = "installation"
 TOURNAMENT = "tournament"
+PHOTOS = "photos"
 # The most a file of each kind may be, whatever the manifest lists: what reading it would
 # refuse anyway, checked before a byte of it is read.
-MAX_BYTES = {INSTALLATION: installation_file.MAX_BYTES, TOURNAMENT: file_format.MAX_BYTES}
-_WHAT = {INSTALLATION: "an installation file", TOURNAMENT: "a tournament file"}
+MAX_BYTES = {
+    INSTALLATION: installation_file.MAX_BYTES,
+    TOURNAMENT: file_format.MAX_BYTES,
+    PHOTOS: photos_file.MAX_BYTES,
+}
+_WHAT = {
+    INSTALLATION: "an installation file",
+    TOURNAMENT: "a tournament file",
+    PHOTOS: "a photos file",
+}
 # Never through a symbolic link, where the system can say so.
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # The dated folder ``backup`` writes: to the minute, or to the second when run twice in a
@@ -147,6 +157,8 @@ class Backup:
     installation: ListedFile
     tournaments: list[ListedFile]
     counts: dict[str, int] = field(default_factory=dict)
+    # The photos of the tournaments' paper sheets, one file a tournament that has any.
+    photos: list[ListedFile] = field(default_factory=list)
     # What the restore reads otherwise than the files say (``older``), each naming its file.
     notes: list[str] = field(default_factory=list)
 
@@ -162,6 +174,9 @@ class Backup:
                 content, limit=installation_file.MAX_BYTES, what="an installation file"
             )
             return data, older.installation_file(data)
+        if listed.kind == PHOTOS:
+            data = file_format.parse(content, limit=photos_file.MAX_BYTES, what="a photos file")
+            return data, older.ReadBack()
         data = file_format.parse(content)
         return data, older.tournament_file(data)
 
@@ -254,8 +269,10 @@ def read_backup(folder: Path) -> Backup:
         installation=next(each for each in files if each.kind == INSTALLATION),
         tournaments=[each for each in files if each.kind == TOURNAMENT],
         counts=counts,
+        photos=[each for each in files if each.kind == PHOTOS],
     )
     facts = _check_tournaments(backup, problems)
+    _check_photos(backup, facts, problems)
     name = backup.installation.name
     try:
         data, read = backup.read(backup.installation)
@@ -270,6 +287,16 @@ def read_backup(folder: Path) -> Backup:
             problems.add(name, found.shown, found.total)
     problems.raise_any(folder)
     return backup
+
+
+def _check_photos(backup: Backup, facts: dict[str, FileFacts], problems: _Problems) -> None:
+    for listed in backup.photos:
+        try:
+            data, _ = backup.read(listed)
+        except TournamentFileError as error:
+            problems.add(listed.name, error.problems, error.total)
+            continue
+        problems.add(listed.name, photos_file.problems(data, facts))
 
 
 def _present(problem: str | None) -> list[str]:

@@ -328,7 +328,7 @@ def build_manifest_schema() -> dict[str, Any]:
                 "pattern": FILE_NAME_PATTERN,
                 "description": "The file's name in the backup folder.",
             },
-            "kind": {"enum": ["installation", "tournament"]},
+            "kind": {"enum": ["installation", "tournament", "photos"]},
             "bytes": {"type": "integer", "minimum": 0},
             "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         },

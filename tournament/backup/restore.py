@@ -35,6 +35,7 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from scoring.errors import UserError
+from tournament.backup import photos as photos_file
 from tournament.backup.folder import Backup
 from tournament.derived.refresh import restored
 from tournament.kernel import names
@@ -46,6 +47,7 @@ from tournament.models import (
     Round,
     Series,
     SeriesTournament,
+    SheetPhoto,
     Table,
     TaskClaim,
     Tournament,
@@ -76,6 +78,8 @@ class RestoreSummary:
     notes: tuple[str, ...] = ()
     # Put back with their signing secrets.
     webhooks: int = 0
+    # Photos of paper sheets read at the desk (``backup.photos``).
+    photos: int = 0
 
 
 def what_is_here() -> dict[str, int]:
@@ -111,6 +115,10 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
             _series(installation["series"], accounts)
             _invitations(installation.get("tournaments", []), accounts)
             _webhooks(installation.get("tournaments", []))
+            photos = sum(
+                photos_file.restore_photos(backup.load(listed), accounts)
+                for listed in backup.photos
+            )
         # After ``quietly`` marked every tournament changed now: the backup's generations.
         _tournament_facts(installation.get("tournaments", []))
         # The views and the podium chances are derived, not backed up: worked out again
@@ -130,6 +138,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
             SeriesTournament,
             Invitation,
             WebhookEndpoint,
+            SheetPhoto,
         )
     return RestoreSummary(
         tournaments=len(backup.tournaments),
@@ -141,6 +150,7 @@ def restore(backup: Backup, *, replace: bool = False) -> RestoreSummary:
         replaced=replace,
         notes=tuple(backup.notes),
         webhooks=sum(len(item.get("webhooks", [])) for item in installation.get("tournaments", [])),
+        photos=photos,
     )
 
 

@@ -19,7 +19,8 @@ from typing import Any
 from tournament.backup import folder as backup_folder
 from tournament.backup import installation as installation_file
 from tournament.backup import older
-from tournament.backup.folder import INSTALLATION, TOURNAMENT, ListedFile
+from tournament.backup import photos as photos_file
+from tournament.backup.folder import INSTALLATION, PHOTOS, TOURNAMENT, ListedFile
 from tournament.backup.installation_rules import FileFacts
 from tournament.backup.installation_schema import (
     INSTALLATION_NAME,
@@ -90,6 +91,7 @@ def _deals(data: dict) -> int:
 def write_all(staging: Path) -> tuple[list[Written], Installation]:
     """Every file, read in one transaction: the installation at one moment."""
     written, files, facts = [], [], {}
+    photo_count = 0
     with writing.consistent_read():
         taken = utc_now()
         tournaments = list(Tournament.objects.order_by("slug"))
@@ -98,6 +100,10 @@ def write_all(staging: Path) -> tuple[list[Written], Installation]:
             data = writing.export_tournament(tournament)
             name = names[tournament.pk]
             files.append(_write_listed(staging, name, TOURNAMENT, data))
+            photos = photos_file.export_photos(tournament)
+            if photos is not None:
+                photo_count += len(photos["photos"])
+                files.append(_write_listed(staging, photos_file.file_name(name), PHOTOS, photos))
             # Checked as restore reads it back (the file as written is kept).
             read = older.tournament_file(data)
             problems = tuple(read.problems) or checking.check_bounded(data, limit=3).shown
@@ -124,6 +130,7 @@ def write_all(staging: Path) -> tuple[list[Written], Installation]:
         "people": len(installation["people"]),
         "series": len(installation["series"]),
         "accounts": len(installation["accounts"]),
+        "photos": photo_count,
     }
     _write_durably(
         staging / MANIFEST_NAME,

@@ -9,6 +9,8 @@
   players, every series with its entries and requests, and what tournament files leave
   out (table codes, clocks, the public pages' generation, the webhooks with their
   secrets);
+- ``SLUG.photos.json`` for every tournament with photos of its paper sheets read at the
+  desk: each photo's bytes and reading (``backup.photos``);
 - ``manifest.json``: when it was read, counts, and every file's size and SHA-256.
 
 ``manage.py restore FOLDER`` reads it back into an empty database (or, with

@@ -72,6 +72,11 @@ class Command(BaseCommand):
                 f"{_counted(summary.webhooks, 'webhook', 'webhooks')} put back with their "
                 "signing secrets: receivers keep verifying them."
             )
+        if summary.photos:
+            self.stdout.write(
+                f"{_counted(summary.photos, 'photo', 'photos')} of paper sheets put back with "
+                "their readings."
+            )
         if summary.replaced:
             self.stdout.write("Everyone was logged out; the backup's accounts log in as before.")
         for note in summary.notes:
