@@ -87,12 +87,16 @@ def test_a_photo_is_read_into_its_table_and_nothing_is_saved(scorer, seated_roun
     assert bytes(photo.sheet_image).startswith(b"\xff\xd8")
     reading = photo.reading
     assert (reading["tournament"], reading["round"], reading["table"]) == ("club-night", 1, 1)
+    checked = 0
     for number, (read, written) in enumerate(zip(reading["deals"], DEALS, strict=True), 1):
         if any(cell["deal"] == number for cell in reading["doubtful"]):
             continue
+        checked += 1
         assert read["won"] == list(written.won), number
         assert (read["last_in"], read["left_over"]) == (written.last_in, written.left_over)
         assert not validate_deal(read["won"], read["last_in"], read["left_over"], 4)
+    # A clean photo in print: most deals are read sure, and right.
+    assert checked >= 3
     assert set(photo.cells) >= {"d1_s1", "d4_left_over", "d4_last_in"}
     assert not table.deals.exists()
     assert not hasattr(_table(), "sheet") or _table().sheet.version == 0

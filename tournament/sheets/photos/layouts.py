@@ -17,21 +17,27 @@ class LaysOut(Protocol):
     def __call__(self, seats: int, deals: int, *, order_needed: bool) -> SheetLayout: ...
 
 
-_laid_out_by: list[LaysOut] = []
+class FitsOnePage(Protocol):
+    def __call__(self, seats: int, deals: int) -> bool: ...
 
 
-def lay_out_with(layout: LaysOut) -> None:
-    _laid_out_by[:] = [layout]
+_laid_out_by: list[tuple[LaysOut, FitsOnePage]] = []
 
 
-def layout_of(table: Table) -> SheetLayout:
-    """The layout of ``table``'s printed sheet."""
+def lay_out_with(layout: LaysOut, fits_one_page: FitsOnePage) -> None:
+    """Printing's layout of a sheet, and whether a sheet is printed on one page (the only
+    kind a photo can be read from)."""
+    _laid_out_by[:] = [(layout, fits_one_page)]
+
+
+def layout_of(table: Table) -> SheetLayout | None:
+    """The layout of ``table``'s printed sheet; None when it runs to a second page."""
     if not _laid_out_by:
         raise RuntimeError("no sheet layout registered: tournament.apps registers printing's")
+    layout, fits_one_page = _laid_out_by[0]
     tournament = table.round.tournament
     size = table.size
-    return _laid_out_by[0](
-        size,
-        deals_in_round(size, tournament.rotations_per_round),
-        order_needed=tournament.scoring_system.needs_order,
-    )
+    deals = deals_in_round(size, tournament.rotations_per_round)
+    if not fits_one_page(size, deals):
+        return None
+    return layout(size, deals, order_needed=tournament.scoring_system.needs_order)

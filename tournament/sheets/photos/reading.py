@@ -10,8 +10,9 @@ Terms:
   scoring system needs the lying-down order, and the seats absent from each deal (a player
   who left: their boxes are blank, never 0).
 - *refused*: a photo that is not one of our sheets, of another tournament, round or
-  table, or that cannot be read (blurred, dark, cut off, not a photo); ``reason`` is one
-  of the reader's ``REFUSALS`` and ``words`` says which, to the scorer.
+  table, or that cannot be read (blurred, dark, cut off, not a photo, a sheet printed on
+  two pages); ``reason`` is one of the reader's ``REFUSALS`` (or ``two_pages``) and
+  ``words`` says which, to the scorer.
 """
 
 from __future__ import annotations
@@ -99,6 +100,14 @@ def _table_named(photo: SheetPhoto, located: Located) -> Table | Refused:
     return table
 
 
+def _two_pages(table: Table) -> Refused:
+    return Refused(
+        "two_pages",
+        f"Table {table.number}'s sheet is printed on two pages, and a photo of such a sheet "
+        "cannot be read: type it in by hand.",
+    )
+
+
 def cell_rects(layout: SheetLayout) -> dict[str, list[float]]:
     """Each cell's rectangle on the sheet (mm), by its form name: the boxes of its digits
     (or its tick box) together."""
@@ -168,7 +177,10 @@ def read_file(data: bytes) -> dict[str, Any] | Refused:
             f"This is the sheet of {sheet} of “{identity.tournament}”, whose round "
             f"{identity.round} has no table {identity.table}.",
         )
-    reading = reader.read(located, layout_of(table), rules_for(table))
+    layout = layout_of(table)
+    if layout is None:
+        return _two_pages(table)
+    reading = reader.read(located, layout, rules_for(table))
     return dict(reader.as_json(reading))
 
 
@@ -200,6 +212,8 @@ def read_photo(photo_id: int) -> str:
     if isinstance(table, Refused):
         return _finish(photo, kept(located.photo), refused=table)
     layout = layout_of(table)
+    if layout is None:
+        return _finish(photo, kept(located.photo), refused=_two_pages(table))
     reading = reader.read(located, layout, rules_for(table))
     sheet = (0.0, 0.0, layout.width_mm, layout.height_mm)
     photo.table = table
