@@ -89,3 +89,22 @@ def read_photo(table: Table, user, reading: dict[str, Any] | None, **fields: Any
     }
     values.update(fields)
     return SheetPhoto.objects.create(**values)
+
+
+def scribbling_over(*boxes: int):
+    """A hand for ``tests.photos.synthetic_photo`` writing in its font, and scribbling a
+    cross over the ``boxes``-th digits it writes (1 for the first): cells the reader is
+    not sure of."""
+    from tests.photos import INK, font_hand
+
+    written = [0]
+
+    def hand(image, text, rect) -> None:
+        written[0] += 1
+        font_hand(image, text, rect)
+        if written[0] in boxes:
+            x0, y0, x1, y1 = rect
+            cv2.line(image, (x0 + 2, y0 + 2), (x1 - 2, y1 - 2), INK, 3)
+            cv2.line(image, (x0 + 2, y1 - 2), (x1 - 2, y0 + 2), INK, 3)
+
+    return hand

@@ -310,3 +310,16 @@ def test_a_photo_keeps_its_sender_gone(scorer, seated_round, state, django_user_
     django_user_model.objects.filter(pk=scorer.pk).delete()
     photo.refresh_from_db()
     assert photo.sent_by is None
+
+
+def test_the_round_desk_offers_photos_of_a_stack_once_the_round_has_started(
+    scorer_client, seated_round
+):
+    stack = reverse("scorer:read_photos", args=[SLUG, 1])
+    assert stack in scorer_client.get(url("desk")).content.decode()
+    seated_round.started = False
+    seated_round.save(update_fields=["started"])
+    assert stack not in scorer_client.get(url("desk")).content.decode()
+    response = scorer_client.post(stack, {"photos": _upload()})
+    assert response.status_code == 302
+    assert not SheetPhoto.objects.exists()

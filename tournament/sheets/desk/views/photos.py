@@ -21,7 +21,7 @@ from tournament.kernel.http import HtmxHttpRequest
 from tournament.models import UNFINISHED, PhotoState, SheetPhoto, Table, Tournament
 from tournament.shared.permissions import get_round, get_tournament_for_scorer
 from tournament.sheets.blind import awaits_blind_confirmation
-from tournament.sheets.desk.pages import started_table, table_for
+from tournament.sheets.desk.pages import not_started, started_table, table_for
 from tournament.sheets.desk.photos import filled_from, photo_context, photo_of
 from tournament.sheets.desk.views.sheet import _sheet_context
 from tournament.sheets.leaves import current_leaves
@@ -103,6 +103,9 @@ def read_photo(request: HtmxHttpRequest, slug: str, round: int, table: int) -> H
 def read_photos(request: HtmxHttpRequest, slug: str, round: int) -> HttpResponse:
     """ "Read photos" of a round's stack of sheets, each to the table its QR code names."""
     tournament = get_tournament_for_scorer(request, slug)
+    round_ = get_round(tournament, round)
+    if not round_.started:
+        return not_started(request, tournament, round_)
     if request.method == "POST":
         return _send(request, tournament, round, None)
     return _send_page(request, tournament, round, table=None)
