@@ -6,6 +6,7 @@ import html
 import re
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -245,6 +246,19 @@ def test_the_crop_is_a_png_kept_by_no_cache(scorer_client, scorer, seated_round)
     image = scorer_client.get(_photo_url("photo_image", photo))
     assert image["Content-Type"] == "image/jpeg"
     assert "no-store" in image["Cache-Control"]
+
+
+def test_the_phones_offline_copy_keeps_no_photo_nor_crop(scorer_client, scorer, seated_round):
+    """static/js/sw.js keeps only public pages, and nothing marked private or no-store."""
+    worker = (settings.BASE_DIR / "static" / "js" / "sw.js").read_text()
+    public_page = re.compile(re.search(r"var PUBLIC_PAGE = /(.+)/;", worker)[1])
+    assert "no-store|private" in worker
+    photo = _read(scorer)
+    for address in (_photo_url("photo_crop", photo, "d1_s1"), _photo_url("photo_image", photo)):
+        assert not public_page.match(address)
+        response = scorer_client.get(address)
+        assert "no-store" in response["Cache-Control"]
+    assert public_page.match(f"/t/{SLUG}/")
 
 
 def test_the_filled_form_saves_as_if_typed(scorer_client, scorer, seated_round):
