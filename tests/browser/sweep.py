@@ -45,6 +45,9 @@ NOT_PAGES = {
     "tournament_json",
     "series_standings_csv",
     "series_ratings_csv",
+    # A photo of a paper sheet and a cell's crop of it: images (tests/sheets/desk).
+    "scorer:photo_image",
+    "scorer:photo_crop",
     # The read API's JSON (its reference, api:docs, is a page).
     "api:openapi",
     "api:tournaments",
