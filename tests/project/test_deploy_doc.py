@@ -38,6 +38,7 @@ KWARGS = {"slug": "spring-open", "pk": 7, "number": 2, "round": 2, "table": 3, "
 KWARGS |= {"uidb64": "MQ", "token": "a-token", "code": "K7QM3RXD", "secret": "a-secret"}
 KWARGS |= {"series": "winter-league", "identifier": "M0123", "club": "red-lion"}
 KWARGS |= {"path": "evening/"}
+KWARGS |= {"photo": 12, "batch": "5f0c2d1e-8a4b-4c3d-9e2f-1a2b3c4d5e6f", "cell": "d1_s1"}
 
 
 def _nginx_block() -> str:

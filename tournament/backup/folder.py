@@ -66,16 +66,10 @@ TOURNAMENT = "tournament"
 PHOTOS = "photos"
 # The most a file of each kind may be, whatever the manifest lists: what reading it would
 # refuse anyway, checked before a byte of it is read.
-MAX_BYTES = {
-    INSTALLATION: installation_file.MAX_BYTES,
-    TOURNAMENT: file_format.MAX_BYTES,
-    PHOTOS: photos_file.MAX_BYTES,
-}
-_WHAT = {
-    INSTALLATION: "an installation file",
-    TOURNAMENT: "a tournament file",
-    PHOTOS: "a photos file",
-}
+MAX_BYTES = {INSTALLATION: installation_file.MAX_BYTES, TOURNAMENT: file_format.MAX_BYTES}
+MAX_BYTES[PHOTOS] = photos_file.MAX_BYTES
+_WHAT = {INSTALLATION: "an installation file", TOURNAMENT: "a tournament file"}
+_WHAT[PHOTOS] = "a photos file"
 # Never through a symbolic link, where the system can say so.
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # The dated folder ``backup`` writes: to the minute, or to the second when run twice in a
@@ -157,7 +151,7 @@ class Backup:
     installation: ListedFile
     tournaments: list[ListedFile]
     counts: dict[str, int] = field(default_factory=dict)
-    # The photos of the tournaments' paper sheets, one file a tournament that has any.
+    # The photos of paper sheets: a file for each tournament that has any.
     photos: list[ListedFile] = field(default_factory=list)
     # What the restore reads otherwise than the files say (``older``), each naming its file.
     notes: list[str] = field(default_factory=list)
@@ -169,16 +163,11 @@ class Backup:
         content, problem = _content(self.folder, listed)
         if problem:
             raise BackupError(self.folder, [problem])
-        if listed.kind == INSTALLATION:
-            data = file_format.parse(
-                content, limit=installation_file.MAX_BYTES, what="an installation file"
-            )
+        kind = listed.kind
+        data = file_format.parse(content, limit=MAX_BYTES[kind], what=_WHAT[kind])
+        if kind == INSTALLATION:
             return data, older.installation_file(data)
-        if listed.kind == PHOTOS:
-            data = file_format.parse(content, limit=photos_file.MAX_BYTES, what="a photos file")
-            return data, older.ReadBack()
-        data = file_format.parse(content)
-        return data, older.tournament_file(data)
+        return data, older.tournament_file(data) if kind == TOURNAMENT else older.ReadBack()
 
     def load(self, listed: ListedFile) -> Any:
         """The file's document as this version keeps it (``read``), which ``read_backup``
@@ -272,7 +261,11 @@ def read_backup(folder: Path) -> Backup:
         photos=[each for each in files if each.kind == PHOTOS],
     )
     facts = _check_tournaments(backup, problems)
-    _check_photos(backup, facts, problems)
+    for photos in backup.photos:
+        try:
+            problems.add(photos.name, photos_file.problems(backup.read(photos)[0], facts))
+        except TournamentFileError as error:
+            problems.add(photos.name, error.problems, error.total)
     name = backup.installation.name
     try:
         data, read = backup.read(backup.installation)
@@ -287,16 +280,6 @@ def read_backup(folder: Path) -> Backup:
             problems.add(name, found.shown, found.total)
     problems.raise_any(folder)
     return backup
-
-
-def _check_photos(backup: Backup, facts: dict[str, FileFacts], problems: _Problems) -> None:
-    for listed in backup.photos:
-        try:
-            data, _ = backup.read(listed)
-        except TournamentFileError as error:
-            problems.add(listed.name, error.problems, error.total)
-            continue
-        problems.add(listed.name, photos_file.problems(data, facts))
 
 
 def _present(problem: str | None) -> list[str]:

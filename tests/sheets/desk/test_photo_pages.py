@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from tests.pages import ROWS, SLUG, form, inputs, url
 from tests.sheet_photos import a_reading, photo_jpeg, read_photo
+from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
 from tournament.models import PhotoState, Sheet, SheetPhoto, SheetStatus, Table
 from tournament.sheets.saving import save_sheet
 from tournament.tournament_file.loading import delete_tournament
@@ -208,9 +209,9 @@ def test_the_form_is_filled_from_the_reading_and_nothing_is_saved(
     fields = inputs(response)
     for number, row in enumerate(ROWS[:2], start=1):
         for seat, won in enumerate(row["won"], start=1):
-            assert fields[f"d{number}_s{seat}"]["value"] == str(won)
-        assert fields[f"d{number}_left_over"]["value"] == str(row["left_over"])
-        assert fields[f"d{number}_last_in"]["value"] == str(row["last_in"])
+            assert fields[cell_name(number, WON, seat)]["value"] == str(won)
+        assert fields[cell_name(number, LEFT_OVER)]["value"] == str(row["left_over"])
+        assert fields[cell_name(number, LAST_IN)]["value"] == str(row["last_in"])
     assert fields["d3_s1"]["value"] == ""
     assert fields["photo"]["value"] == str(photo.pk)
     assert not Sheet.objects.exists()
@@ -337,3 +338,26 @@ def test_the_round_desk_offers_photos_of_a_stack_once_the_round_has_started(
     response = scorer_client.post(stack, {"photos": _upload()})
     assert response.status_code == 302
     assert not SheetPhoto.objects.exists()
+
+
+def test_the_following_page_and_the_history_ask_as_many_queries_for_many_photos(
+    scorer_client, scorer, seated_round
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first = _read(scorer)
+    pages = [
+        reverse("scorer:photos", args=[SLUG, 1, first.batch]),
+        url("history"),
+    ]
+
+    def counted(address):
+        with CaptureQueriesContext(connection) as queries:
+            assert scorer_client.get(address).status_code == 200
+        return len(queries)
+
+    few = [counted(address) for address in pages]
+    for position in range(2, 7):
+        _read(scorer, batch=first.batch, position=position)
+    assert [counted(address) for address in pages] == few
