@@ -16,8 +16,6 @@ from tournament.models import PhotoState, SheetPhoto, Table
 
 FIELDS = (
     "pk",
-    "round_id",
-    "table_id",
     "for_table",
     "batch",
     "position",
@@ -40,9 +38,13 @@ def _snapshot():
             photo.sent_by.username if photo.sent_by else None,
             bytes(photo.image),
             bytes(photo.sheet_image),
+            # Rounds and tables come back with new ids (docs/tournament-file.md, "Ids kept").
+            (photo.round.tournament.slug, photo.round.number),
             photo.table.number if photo.table else None,
         )
-        for photo in SheetPhoto.objects.select_related("sent_by", "table").order_by("pk")
+        for photo in SheetPhoto.objects.select_related(
+            "sent_by", "table", "round__tournament"
+        ).order_by("pk")
     ]
 
 
