@@ -5,10 +5,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.sheet_reading.identity import SheetIdentity, qr_text
 from tests.pages import ROWS
 from tournament.kernel.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
-from scoring.sheet_reading.identity import SheetIdentity, qr_text
 from tournament.printing import qr
 from tournament.printing.layout import QR_RECT
 from tournament.printing.views import printouts as printing
