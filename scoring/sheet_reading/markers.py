@@ -25,8 +25,10 @@ def marker_cells(marker_id: int) -> tuple[tuple[bool, ...], ...]:
     return (edge, *inner, edge)
 
 
-def marker_svg(marker_id: int) -> str:
-    """The marker as an SVG drawing one unit a cell, to be sized by its container.
+def marker_svg(marker_id: int, rect: tuple[float, float, float, float] | None = None) -> str:
+    """The marker as an SVG drawing one unit a cell: sized by its container, or placed at
+    ``rect`` (x, y, width, height in the enclosing SVG's units) when it is drawn inside
+    another SVG.
 
     Black cells are drawn as one path of unit squares on a white ground, so the quiet
     white inside the border prints white even where the page is shaded.
@@ -38,9 +40,13 @@ def marker_svg(marker_id: int) -> str:
         if black
     )
     size = MARKER_CELLS
+    place = ""
+    if rect is not None:
+        x, y, width, height = rect
+        place = f'x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" '
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
-        f'shape-rendering="crispEdges" aria-hidden="true">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" {place}viewBox="0 0 {size} {size}" '
+        f'shape-rendering="crispEdges" aria-hidden="true" data-marker="{marker_id}">'
         f'<rect width="{size}" height="{size}" fill="#fff"/>'
         f'<path d="{squares}" fill="#000"/></svg>'
     )
