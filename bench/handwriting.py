@@ -36,7 +36,17 @@ FORMS: dict[str, tuple[tuple[Stroke, ...], ...]] = {
                 (0.45, 0.05),
             ),
         ),
-        (((0.55, 0.05), (0.2, 0.15), (0.15, 0.6), (0.4, 1.0), (0.8, 0.85), (0.85, 0.3), (0.5, 0.0)),),
+        (
+            (
+                (0.55, 0.05),
+                (0.2, 0.15),
+                (0.15, 0.6),
+                (0.4, 1.0),
+                (0.8, 0.85),
+                (0.85, 0.3),
+                (0.5, 0.0),
+            ),
+        ),
     ),
     "1": (
         (((0.55, 0.0), (0.52, 0.5), (0.5, 1.0)),),
@@ -226,16 +236,29 @@ class HandStyle:
     forms: dict[str, int] = field(default_factory=dict)  # preferred form a digit; else any
     crosses: bool = False  # last in: a cross, not a tick
     left_aligned: bool = False  # a one-digit number in the left box
+    padded: bool = False  # a one-digit number with a leading 0, as the sheet asks
 
 
 HANDS = (
-    HandStyle("neat", 0.05, 0.72, 0.62, 0.45, 0.012, 0.05, 30, {"1": 0, "4": 0, "7": 0}),
-    HandStyle("slanted", 0.32, 0.8, 0.6, 0.5, 0.02, 0.08, 45, {"1": 1, "4": 1, "9": 1}),
-    HandStyle("small", -0.05, 0.52, 0.5, 0.35, 0.015, 0.12, 60, {"1": 2, "7": 1}),
     HandStyle(
-        "felt pen", 0.12, 0.82, 0.72, 0.85, 0.02, 0.06, 20, {"4": 1, "7": 2}, crosses=True
+        "neat", 0.05, 0.72, 0.62, 0.45, 0.012, 0.05, 30, {"1": 0, "4": 0, "7": 0}, padded=True
     ),
-    HandStyle("hurried", 0.22, 0.85, 0.7, 0.55, 0.035, 0.14, 50, {}, left_aligned=True),
+    HandStyle("slanted", 0.32, 0.8, 0.6, 0.5, 0.02, 0.08, 45, {"1": 1, "4": 1, "9": 1}),
+    HandStyle("small", -0.05, 0.52, 0.5, 0.35, 0.015, 0.12, 60, {"1": 2, "7": 1}, padded=True),
+    HandStyle(
+        "felt pen",
+        0.12,
+        0.82,
+        0.72,
+        0.85,
+        0.02,
+        0.06,
+        20,
+        {"4": 1, "7": 2},
+        crosses=True,
+        padded=True,
+    ),
+    HandStyle("hurried", 0.22, 0.8, 0.68, 0.55, 0.03, 0.07, 50, {}, left_aligned=True),
     HandStyle("backhand", -0.2, 0.75, 0.6, 0.5, 0.025, 0.1, 70, {"1": 1, "9": 0}, crosses=True),
 )
 
@@ -314,5 +337,11 @@ class Hand:
         for stroke in strokes:
             pts = np.array(stroke) * [w, h] + [x0, y0] + jitter[: len(stroke)]
             cv2.polylines(
-                image, [np.round(pts * 4).astype(np.int32)], False, self.style.ink, pen, cv2.LINE_AA, 2
+                image,
+                [np.round(pts * 4).astype(np.int32)],
+                False,
+                self.style.ink,
+                pen,
+                cv2.LINE_AA,
+                2,
             )

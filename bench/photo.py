@@ -27,8 +27,10 @@ Targets: 95 % of cells right after decoding, at most 1 % silently wrong, under 2
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +44,7 @@ from handwriting import HANDS, Hand  # noqa: E402
 
 from scoring.rules import validate_deal  # noqa: E402
 from scoring.sheet_reading import decode, page, reader  # noqa: E402
+from scoring.sheet_reading.boxes import read_boxes  # noqa: E402
 from scoring.sheet_reading.decode import DealReading, SheetRules  # noqa: E402
 from scoring.sheet_reading.identity import SheetIdentity, qr_text  # noqa: E402
 from tests import photos  # noqa: E402
@@ -58,6 +61,9 @@ TABLES = (
     (7, 3, False, None, 0),
     (4, 4, True, 10, 2),
 )
+# The demo's rounds whose sheets are printed: tables of 4 to 6 at the Red Lion (the
+# lying-down order not scored), of 3 to 8 at the Guildhall.
+PRINTED = (("red-lion-winter-open", 1), ("guildhall-long-tables", 1))
 THRESHOLDS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.99)
 MAX_BYTES, MAX_PIXELS = 20_000_000, 40_000_000
 
@@ -78,7 +84,9 @@ class Tally:
     reasons: list[str] = field(default_factory=list)
 
 
-def random_deal(rng: np.random.Generator, seats: int, absent: frozenset[int], order: bool) -> DealReading:
+def random_deal(
+    rng: np.random.Generator, seats: int, absent: frozenset[int], order: bool
+) -> DealReading:
     """A deal as a table plays it: even counts, a few zeros, 2 or more left over."""
     playing = [s for s in range(1, seats + 1) if s not in absent]
     left_over = 2 * int(rng.integers(1, 9))
@@ -103,9 +111,14 @@ def slipped(rng: np.random.Generator, deal: DealReading) -> DealReading:
     return DealReading(tuple(won), deal.last_in, deal.left_over, deal.laid_down)
 
 
-def table_round(rng: np.random.Generator, spec: tuple, slips: float) -> tuple[SheetRules, list[DealReading]]:
+def table_round(
+    rng: np.random.Generator, spec: tuple, slips: float
+) -> tuple[SheetRules, list[DealReading]]:
     seats, rotations, order, leave_after, blank_end = spec
     deals = seats * rotations
+    if seats < 4 or (leave_after or 0) >= deals - 1:
+        leave_after = None  # a table of 3 cannot lose a player, nor a round its last deal
+    blank_end = min(blank_end, deals - 2)
     leaver = int(rng.integers(1, seats + 1)) if leave_after else None
     absent = tuple(
         frozenset({leaver}) if leaver and number > leave_after else frozenset()
@@ -121,7 +134,9 @@ def table_round(rng: np.random.Generator, spec: tuple, slips: float) -> tuple[Sh
     return SheetRules(seats, deals, order, absent), written
 
 
-def cells_of(deal: DealReading, rules: SheetRules, number: int) -> dict[tuple[str, int | None], int | None]:
+def cells_of(
+    deal: DealReading, rules: SheetRules, number: int
+) -> dict[tuple[str, int | None], int | None]:
     absent = rules.absent[number - 1]
     out: dict[tuple[str, int | None], int | None] = {}
     for seat in range(1, rules.seats + 1):
@@ -138,7 +153,9 @@ def cells_of(deal: DealReading, rules: SheetRules, number: int) -> dict[tuple[st
 
 
 def camera(rng: np.random.Generator) -> dict:
-    turn = float(rng.uniform(-20, 20)) + (float(rng.choice([90, 180, 270])) if rng.random() < 0.3 else 0)
+    turn = float(rng.uniform(-20, 20)) + (
+        float(rng.choice([90, 180, 270])) if rng.random() < 0.3 else 0
+    )
     return {
         "rotate": turn,
         "perspective": float(rng.uniform(0, 0.5)),
@@ -147,19 +164,45 @@ def camera(rng: np.random.Generator) -> dict:
     }
 
 
-def read_one(tally: Tally, data: bytes, layout, rules: SheetRules, written: list[DealReading]) -> None:
+def decoded(boxes: dict, rules: SheetRules, identity: SheetIdentity) -> reader.Reading:
+    """What ``reader.read`` makes of the boxes, under the decoder's constants as they are."""
+    deals, raw, doubtful, probability = [], [], [], {}
+    for number in range(1, rules.deals + 1):
+        one = decode.decode_deal(number, boxes[number], rules)
+        deals.append(one.deal)
+        raw.append(one.raw)
+        doubtful.extend(one.doubtful)
+        probability.update(one.probability)
+    return reader.Reading(identity, tuple(deals), tuple(doubtful), probability, tuple(raw))
+
+
+def read_one(tally: Tally, data: bytes, layout, rules: SheetRules, written: list[DealReading]):
+    """Read one photo as ``reader.read`` does, timed, and score it; its boxes' probabilities
+    are returned for the sweep of the decoder's constants."""
     started = time.perf_counter()
     located = reader.locate(data, max_bytes=MAX_BYTES, max_pixels=MAX_PIXELS)
-    reading = None if isinstance(located, reader.Refusal) else reader.read(located, layout, rules)
+    boxes = reading = None
+    if not isinstance(located, reader.Refusal):
+        boxes = read_boxes(located.page, located.px_per_mm, layout, rules)
+        reading = decoded(boxes, rules, located.identity)
     tally.seconds.append(time.perf_counter() - started)
     tally.sheets += 1
     if reading is None:
         tally.refused += 1
         tally.reasons.append(located.reason)  # type: ignore[union-attr]
-        return
+        return None
+    score(tally, reading, rules, written)
+    return boxes
+
+
+def score(
+    tally: Tally, reading: reader.Reading, rules: SheetRules, written: list[DealReading]
+) -> None:
     doubtful = {(c.deal, c.field, c.seat) for c in reading.doubtful}
     exact = True
-    for number, (truth, got, raw) in enumerate(zip(written, reading.deals, reading.raw, strict=True), 1):
+    for number, (truth, got, raw) in enumerate(
+        zip(written, reading.deals, reading.raw, strict=True), 1
+    ):
         want = cells_of(truth, rules, number)
         decoded, before = cells_of(got, rules, number), cells_of(raw, rules, number)
         for key, value in want.items():
@@ -175,10 +218,49 @@ def read_one(tally: Tally, data: bytes, layout, rules: SheetRules, written: list
             tally.scored.append((reading.probability.get(cell, 0.0), right))
         if got.played and not any((number, *k) in doubtful for k in want):
             assert not validate_deal(
-                got.won, got.last_in, got.left_over, rules.seats, rules.absent[number - 1],
-                got.laid_down, order_needed=rules.order_needed,
+                got.won,
+                got.last_in,
+                got.left_over,
+                rules.seats,
+                rules.absent[number - 1],
+                got.laid_down,
+                order_needed=rules.order_needed,
             ), f"deal {number} decoded to a reading the rules refuse: {got}"
     tally.exact += exact
+
+
+SWEEP = {
+    "CONSISTENT_AT_LEAST": (0.001, 0.003, 0.01, 0.03, 0.1),
+    "FLOOR": (0.005, 0.02, 0.05),
+}
+
+
+def sweep(kept: list) -> None:
+    """Every sheet read again under other constants of the decoder (its boxes as read)."""
+    print("\ndecoder constants: cells right, silent errors, doubtful cells (all sources)")
+    saved = {name: getattr(decode, name) for name in SWEEP}
+    try:
+        for floor in SWEEP["FLOOR"]:
+            for consistent in SWEEP["CONSISTENT_AT_LEAST"]:
+                decode.FLOOR, decode.CONSISTENT_AT_LEAST = floor, consistent
+                tally = Tally()
+                for boxes, rules, written, identity in kept:
+                    score(tally, decoded(boxes, rules, identity), rules, written)
+                mark = (
+                    " <- now"
+                    if (floor, consistent) == (saved["FLOOR"], saved["CONSISTENT_AT_LEAST"])
+                    else ""
+                )
+                right = percent(tally.right, tally.cells)
+                silent = percent(tally.silent, tally.cells)
+                doubtful = percent(tally.doubtful, tally.cells)
+                print(
+                    f"  floor {floor:<5} consistent {consistent:<6} right {right}"
+                    f"  silent {silent}  doubtful {doubtful}{mark}"
+                )
+    finally:
+        for name, value in saved.items():
+            setattr(decode, name, value)
 
 
 def percent(part: int, whole: int) -> str:
@@ -195,16 +277,102 @@ def report(name: str, tally: Tally) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Blank:
+    """One table's empty sheet as it will be filled: its paper as pixels at
+    ``photos.PX_PER_MM``, where the sheet block sits on it, its layout and identity."""
+
+    paper: np.ndarray
+    origin: tuple[float, float]
+    layout: object
+    identity: SheetIdentity
+
+
+def printed_blanks(folder: str) -> list[Blank]:
+    """The demo's score sheets as the app prints them: the demo loaded into a database of
+    its own, ``manage.py print_sheets`` (Chromium, as the browser prints), each page drawn
+    as pixels by pdfium, each table's layout from printing."""
+    import subprocess
+
+    import pypdfium2
+
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{folder}/photo.sqlite3", DJANGO_DEBUG="1")
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "load_demo", "--migrate"], env=env, check=True, capture_output=True)
+    os.environ.update(DATABASE_URL=env["DATABASE_URL"], DJANGO_SETTINGS_MODULE="config.settings")
+    import django
+
+    django.setup()
+    from tournament.models import Round
+    from tournament.printing.layout import page_offset
+    from tournament.printing.pages import readable_layout, round_sheets
+
+    blanks = []
+    for slug, number in PRINTED:
+        pdf = Path(folder) / f"{slug}-{number}.pdf"
+        subprocess.run(
+            [*manage, "print_sheets", slug, str(number), str(pdf)],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        document = pypdfium2.PdfDocument(pdf)
+        round_ = Round.objects.get(tournament__slug=slug, number=number)
+        for sheet in round_sheets(round_):
+            if not fits_one_page(sheet.seats, sheet.deals):
+                continue
+            pixels = document[sheet.first_page - 1].render(
+                scale=photos.PX_PER_MM * 25.4 / 72, grayscale=True
+            )
+            paper = np.ascontiguousarray(
+                pixels.to_numpy().reshape(pixels.height, -1)[:, : pixels.width]
+            )
+            blanks.append(
+                Blank(
+                    paper,
+                    page_offset("a4"),
+                    readable_layout(round_, sheet),
+                    SheetIdentity(slug, number, sheet.table),
+                )
+            )
+    return blanks
+
+
+def drawn_blank(rng: np.random.Generator, spec: tuple, index: int) -> Blank:
+    """A sheet drawn from the layout alone (tests/photos.py), for a run without Chromium."""
+    seats, rotations, order, _, _ = spec
+    layout = sheet_layout(seats, seats * rotations, order_needed=order)
+    identity = SheetIdentity("red-lion-open", 3, index + 1)
+    return Blank(
+        photos.draw_sheet(layout, qr_text(ENTRY_URL, identity)), (12.0, 12.0), layout, identity
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=4, help="sheets a source of handwriting")
     parser.add_argument("--slips", type=float, default=0.02, help="deals written wrong")
     parser.add_argument("--seed", type=int, default=38)
+    parser.add_argument(
+        "--drawn",
+        action="store_true",
+        help="draw the sheets from the layout instead of printing the demo's with Chromium",
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        blanks = [] if args.drawn else printed_blanks(folder)
+    if blanks:
+        shapes = sorted({(b.layout.seats, b.layout.deals, b.layout.laid_down) for b in blanks})
+        print(
+            f"{len(blanks)} printed sheets of the demo (seats, deals, order): {shapes}; "
+            f"printed in {time.perf_counter() - started:.0f} s\n"
+        )
 
     sources: list[tuple[str, object]] = [("font", None)] + [(h.name, h) for h in HANDS]
     tallies = {name: Tally() for name, _ in sources}
+    kept: list = []
     print(
         f"{'source':<10} {'sheets':>6} {'before':>7} {'after':>7} {'exact':>7} "
         f"{'silent':>7} {'doubtful':>8} {'refused':>8} {'s/sheet':>8}"
@@ -212,33 +380,67 @@ def main() -> None:
     for name, style in sources:
         for index in range(args.sheets):
             spec = TABLES[index % len(TABLES)]
+            if blanks:
+                blank = blanks[int(rng.integers(len(blanks)))]
+                shape = (
+                    blank.layout.seats,
+                    blank.layout.deals // blank.layout.seats,
+                    blank.layout.laid_down,
+                )
+                spec = (*shape, *spec[3:])
+            else:
+                blank = drawn_blank(rng, spec, index)
             rules, written = table_round(rng, spec, args.slips)
-            assert fits_one_page(rules.seats, rules.deals)
-            layout = sheet_layout(rules.seats, rules.deals, order_needed=rules.order_needed)
-            identity = SheetIdentity("red-lion-open", 3, index + 1)
-            paper = photos.draw_sheet(layout, qr_text(ENTRY_URL, identity))
+            layout, identity = blank.layout, blank.identity
+            paper = blank.paper.copy()
             if style is None:
-                photos.fill(paper, layout, written)
+                photos.fill(paper, layout, written, origin=blank.origin)
             else:
                 hand = Hand(style, photos.PX_PER_MM, int(rng.integers(1 << 30)))
                 photos.fill(
-                    paper, layout, written, hand=hand, ticker=hand.tick,
+                    paper,
+                    layout,
+                    written,
+                    origin=blank.origin,
+                    hand=hand,
+                    ticker=hand.tick,
                     left_aligned=style.left_aligned,
+                    padded=style.padded,
                 )
             data = photos.photograph(paper, **camera(rng), quality=int(rng.integers(60, 92)))
-            read_one(tallies[name], data, layout, rules, written)
+            boxes = read_one(tallies[name], data, layout, rules, written)
+            if boxes is not None:
+                kept.append((boxes, rules, written, identity))
         print(report(name, tallies[name]), *tallies[name].reasons, flush=True)
 
     total = Tally()
     for tally in tallies.values():
-        for key in ("sheets", "exact", "refused", "cells", "raw_right", "right", "silent", "doubtful"):
+        for key in (
+            "sheets",
+            "exact",
+            "refused",
+            "cells",
+            "raw_right",
+            "right",
+            "silent",
+            "doubtful",
+        ):
             setattr(total, key, getattr(total, key) + getattr(tally, key))
         total.seconds += tally.seconds
         total.scored += tally.scored
     hands = Tally()
     for name, tally in tallies.items():
         if name != "font":
-            for key in ("sheets", "exact", "refused", "cells", "raw_right", "right", "silent", "doubtful"):
+            for key in (
+                "sheets",
+                "exact",
+                "refused",
+                "cells",
+                "raw_right",
+                "right",
+                "silent",
+                "doubtful",
+            ):
                 setattr(hands, key, getattr(hands, key) + getattr(tally, key))
             hands.seconds += tally.seconds
     print(report("all hands", hands))
@@ -252,6 +454,7 @@ def main() -> None:
         f"(p95 {np.percentile(total.seconds, 95):.2f}, target under {TARGETS['seconds']:.0f})"
     )
 
+    sweep(kept)
     print(f"\ndoubtful threshold (now {decode.DOUBTFUL_BELOW}): silent errors and doubtful cells")
     for threshold in THRESHOLDS:
         silent_at = sum(1 for p, ok in total.scored if not ok and p >= threshold)
@@ -268,7 +471,7 @@ def main() -> None:
     paper = photos.draw_sheet(layout, qr_text(ENTRY_URL, identity))
     hand = Hand(HANDS[0], photos.PX_PER_MM, args.seed)
     photos.fill(paper, layout, written, hand=hand, ticker=hand.tick)
-    for blur in (0.0, 1.0, 2.0, 3.0, 4.0, 5.0):
+    for blur in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
         data = photos.photograph(paper, rotate=5, perspective=0.2, blur=blur, seed=int(blur))
         image = page.open_photo(data, max_bytes=MAX_BYTES, max_pixels=MAX_PIXELS)
         assert not isinstance(image, reader.Refusal)

@@ -151,9 +151,11 @@ def fill(
     hand: Hand = font_hand,
     ticker: Callable[[np.ndarray, tuple[int, int, int, int]], None] | None = None,
     left_aligned: bool = False,
+    padded: bool = False,
 ) -> None:
     """Write ``deals`` into the boxes of the sheet drawn on ``image``: numbers right-aligned
-    in their boxes (``left_aligned``: a one-digit number in the left box), a tick for last
+    in their boxes (``left_aligned``: a one-digit number in the left box; ``padded``: with
+    a leading 0, as the printed sheet asks), a tick for last
     in (``ticker`` draws it), each seat's place in the lying-down order."""
     ticker = ticker or tick
     ox, oy = origin
@@ -174,7 +176,7 @@ def fill(
         if value is None or key not in by_cell:
             return
         boxes = sorted(by_cell[key], key=lambda b: b.digit or 0)
-        text = str(value)
+        text = str(value).zfill(len(boxes)) if padded else str(value)
         start = 0 if left_aligned else len(boxes) - len(text)
         for box, char in zip(boxes[start:], text, strict=False):
             hand(image, char, rect_px(box.rect))

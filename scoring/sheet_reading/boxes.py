@@ -71,7 +71,7 @@ def number_features(page: Grey, boxes: list[Box], px_per_mm: float) -> list[Floa
     ink = ink_of(strip)
 
     def column(mm: float) -> int:
-        return min(max(0, round((mm - x0) * px_per_mm)), ink.shape[1])
+        return min(max(0, round((mm - x0) * px_per_mm)), int(ink.shape[1]))
 
     for left, right in itertools.pairwise(boxes):
         ink[

@@ -50,11 +50,11 @@ DOUBTFUL_BELOW = 0.9
 # Under this share of the weight of the best reading of each box on its own (rules or not),
 # no consistent reading explains the deal's boxes: left as read, all doubtful. A reading
 # that must overrule a box the model is sure of weighs about FLOOR / 11 of it.
-CONSISTENT_AT_LEAST = 0.1
+CONSISTENT_AT_LEAST = 0.003
 # Each box's probabilities are mixed with this much of "anything": the model is sometimes
 # sure and wrong, and a reading must still be able to change such a box when the rest of
 # the deal demands it.
-FLOOR = 0.02
+FLOOR = 0.05
 
 Probs = NDArray[np.float64]
 NONE = -1  # a cell's value "blank" in the value tables below

@@ -7,10 +7,10 @@ Terms:
 - *ink*: how much darker than the paper a pixel is, 0 (paper) to 1 (a pen's full stroke),
   measured against the crop's own paper so that shade and light do not matter.
 - *features*: what the model sees of a crop: its ink cut to the bounding box of the
-  strokes, sheared upright, scaled to fit ``INNER`` pixels and centred by mass in a ``SIDE``-pixel square
-  (the way handwritten-digit sets are normalised), plus four numbers about the ink as it
-  sat in the box (how much, how tall, how wide, how far off centre) that tell a written
-  box from a blank one with a speck or a stray line in it.
+  strokes, sheared upright, scaled to fit ``INNER`` pixels and centred by mass in a
+  ``SIDE``-pixel square (the way handwritten-digit sets are normalised), plus four numbers
+  about the ink as it sat in the box (how much, how tall, how wide, how far off centre)
+  that tell a written box from a blank one with a speck or a stray line in it.
 - *classes*: ``CLASSES``, the ten digits then ``BLANK``.
 
 The model is a one-hidden-layer perceptron trained by ``train_digits`` (run as

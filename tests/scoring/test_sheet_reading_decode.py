@@ -103,11 +103,12 @@ def test_two_readings_equally_likely_leave_the_cells_doubtful():
     assert Cell(1, "won", 3) not in decoded.doubtful
 
 
-def test_a_sheet_that_cannot_add_up_keeps_what_it_says_and_is_all_doubtful():
-    # Clearly written, and 2 short of 52: a scorer's slip, not the reader's to correct.
-    decoded = decode_deal(1, deal_boxes((10, 8, 6, 12), 14, 2, 4), RULES)
-    assert decoded.deal.won == (10, 8, 6, 12)
-    assert decoded.deal.left_over == 14
+def test_a_deal_that_cannot_add_up_keeps_what_it_says_and_is_all_doubtful():
+    # Clearly written and 12 over 52: no one figure changed makes it add up, so it is the
+    # scorer's slip, not the reader's to correct.
+    decoded = decode_deal(1, deal_boxes((10, 8, 6, 14), 26, 2, 4), RULES)
+    assert decoded.deal.won == (10, 8, 6, 14)
+    assert decoded.deal.left_over == 26
     assert set(decoded.doubtful) == {
         Cell(1, "won", 1),
         Cell(1, "won", 2),
@@ -116,6 +117,21 @@ def test_a_sheet_that_cannot_add_up_keeps_what_it_says_and_is_all_doubtful():
         Cell(1, "left_over", None),
         Cell(1, "last_in", None),
     }
+
+
+def test_a_clear_deal_two_short_is_never_changed_silently():
+    # Any of several figures could be the slip: whatever the reading, what it changed is
+    # doubtful.
+    decoded = decode_deal(1, deal_boxes((10, 8, 6, 12), 14, 2, 4), RULES)
+    changed = [
+        Cell(1, "won", seat)
+        for seat in range(1, 5)
+        if decoded.deal.won[seat - 1] != decoded.raw.won[seat - 1]
+    ]
+    if decoded.deal.left_over != decoded.raw.left_over:
+        changed.append(Cell(1, "left_over", None))
+    assert set(changed) <= set(decoded.doubtful)
+    assert decoded.doubtful
 
 
 def test_a_deal_left_blank_is_not_played_and_not_doubtful():
@@ -162,7 +178,8 @@ def test_a_place_read_twice_is_decoded_to_the_permutation():
     decoded = decode_deal(
         1, DealBoxes(boxes.won, boxes.left_over, boxes.last_in_ticks, None, tuple(places)), rules
     )
-    assert decoded.raw.laid_down is not None and decoded.raw.laid_down.count(4) == 1
+    assert decoded.raw.laid_down is not None
+    assert decoded.raw.laid_down.count(4) == 1
     assert decoded.deal.laid_down == (3, 1, 4)
 
 

@@ -13,7 +13,7 @@ from scoring.sheet_reading import page, reader
 from scoring.sheet_reading.boxes import box_crop, tick_probability, tick_ratio
 from scoring.sheet_reading.decode import DealReading, SheetRules
 from scoring.sheet_reading.digits import BLANK, classify, features
-from scoring.sheet_reading.identity import SheetIdentity, qr_text
+from scoring.sheet_reading.identity import SheetIdentity
 from tests.photos import draw_sheet, example_layout, font_hand, photograph, synthetic_photo
 
 IDENTITY = SheetIdentity("red-lion-open", 3, 5)
@@ -158,7 +158,8 @@ def test_heic_is_refused_in_words():
     heic = struct.pack(">I", 24) + b"ftypheic" + b"\0" * 100
     found = refusal(heic)
     assert found.reason == "unreadable_file"
-    assert "HEIC" in found.words and "JPEG" in found.words
+    assert "HEIC" in found.words
+    assert "JPEG" in found.words
 
 
 def test_a_file_that_is_no_photo_is_unreadable():
