@@ -270,7 +270,7 @@ def percent(part: int, whole: int) -> str:
 def report(name: str, tally: Tally) -> str:
     seconds = statistics.mean(tally.seconds) if tally.seconds else 0.0
     return (
-        f"{name:<10} {tally.sheets:>6} {percent(tally.raw_right, tally.cells)} "
+        f"{name:<10} {tally.sheets:>6} {tally.cells:>6} {percent(tally.raw_right, tally.cells)} "
         f"{percent(tally.right, tally.cells)} {tally.exact:>3}/{tally.sheets:<3} "
         f"{percent(tally.silent, tally.cells)} {percent(tally.doubtful, tally.cells)} "
         f"{tally.refused:>8} {seconds:8.2f}"
@@ -374,7 +374,7 @@ def main() -> None:
     tallies = {name: Tally() for name, _ in sources}
     kept: list = []
     print(
-        f"{'source':<10} {'sheets':>6} {'before':>7} {'after':>7} {'exact':>7} "
+        f"{'source':<10} {'sheets':>6} {'cells':>6} {'before':>7} {'after':>7} {'exact':>7} "
         f"{'silent':>7} {'doubtful':>8} {'refused':>8} {'s/sheet':>8}"
     )
     for name, style in sources:

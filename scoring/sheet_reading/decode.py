@@ -44,16 +44,22 @@ from scoring.rules import CARDS_IN_PACK
 
 BLANK = 10
 CLASSES = 11
-# A cell is doubtful under this posterior (bench/photo.py: the fewest doubtful cells that
-# keep silent errors at or under the target on every source of handwriting).
+# A cell is doubtful under this posterior. On bench/photo.py (docs/performance.md,
+# "Reading a photo"), 0.8 doubled the silent errors for half the doubtful cells, 0.95 left
+# a tenth of the cells doubtful for a few less: 0.9 keeps silent errors near 0.2 % with
+# about 6 % of cells doubtful.
 DOUBTFUL_BELOW = 0.9
 # Under this share of the weight of the best reading of each box on its own (rules or not),
 # no consistent reading explains the deal's boxes: left as read, all doubtful. A reading
-# that must overrule a box the model is sure of weighs about FLOOR / 11 of it.
+# that overrules one box the model is sure of weighs about FLOOR / 11 / (1 - FLOOR) =
+# 0.005 of it, one that overrules two 0.00002: so a deal one figure can mend is mended
+# (and what it changed left doubtful by its posterior), a deal that needs two is the
+# scorer's to look at. On the benchmark 0.001 to 0.003 read the most cells right with the
+# fewest doubtful; 0.03 and over left a good share of the sheets as read.
 CONSISTENT_AT_LEAST = 0.003
 # Each box's probabilities are mixed with this much of "anything": the model is sometimes
 # sure and wrong, and a reading must still be able to change such a box when the rest of
-# the deal demands it.
+# the deal demands it. 0.05 read a little more right than 0.02 and 0.005 on the benchmark.
 FLOOR = 0.05
 
 Probs = NDArray[np.float64]
