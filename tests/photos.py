@@ -11,6 +11,7 @@ page).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import cv2
@@ -19,7 +20,7 @@ import segno
 
 from scoring.sheet_reading.decode import DealReading
 from scoring.sheet_reading.identity import SheetIdentity, qr_text
-from scoring.sheet_reading.layout import SheetLayout
+from scoring.sheet_reading.layout import Box, SheetLayout
 from scoring.sheet_reading.markers import marker_cells
 
 # A hand draws ``text`` (one character) into the pixel rectangle (x0, y0, x1, y1).
@@ -29,6 +30,45 @@ PX_PER_MM = 6.0
 PAPER_MM = (210.0, 297.0)
 INK = 35
 LINE = 165
+
+
+def example_layout(seats: int, deals: int, *, order_needed: bool = False) -> SheetLayout:
+    """A sheet's layout as printing lays one out (the block, markers and QR code where the
+    printed page puts them; a row a deal, two digit boxes a count, a tick box a seat for
+    last in), for tests that need no tournament."""
+    from scoring.sheet_reading.page import SHEET_MM, STANDARD_MARKERS, STANDARD_QR
+
+    row = min(9.0, 170.0 / deals)
+    column = (SHEET_MM[0] - 18.0 - 14.0) / seats
+    digit = min(7.0, row - 1.4)
+    if column < 17.5 + 6.2 * order_needed:
+        raise ValueError(f"no room for the boxes of {seats} seats")
+    boxes: list[Box] = []
+    for deal in range(1, deals + 1):
+        top = 45.0 + (deal - 1) * row + (row - digit) / 2
+        for seat in range(1, seats + 1):
+            x = 18.0 + (seat - 1) * column + 1.0
+            for place in (0, 1):
+                boxes.append(Box(deal, "won", seat, place, (x + place * 5.6, top, 5.0, digit)))
+            x += 11.8
+            if order_needed:
+                boxes.append(Box(deal, "laid_down", seat, 0, (x, top, 5.0, digit)))
+                x += 6.2
+            boxes.append(Box(deal, "last_in", seat, None, (x, top + (digit - 4.0) / 2, 4.0, 4.0)))
+        for place in (0, 1):
+            x = SHEET_MM[0] - 13.0 + place * 5.6
+            boxes.append(Box(deal, "left_over", None, place, (x, top, 5.0, digit)))
+    return SheetLayout(
+        width_mm=SHEET_MM[0],
+        height_mm=SHEET_MM[1],
+        seats=seats,
+        deals=deals,
+        last_in_ticks=True,
+        laid_down=order_needed,
+        markers=STANDARD_MARKERS,
+        qr=STANDARD_QR,
+        boxes=tuple(boxes),
+    )
 
 
 def font_hand(image: np.ndarray, text: str, rect: tuple[int, int, int, int]) -> None:
@@ -53,6 +93,11 @@ def tick(image: np.ndarray, rect: tuple[int, int, int, int]) -> None:
         ]
     ).astype(np.int32)
     cv2.polylines(image, [points], False, INK, max(2, round(w / 12)), cv2.LINE_AA)
+
+
+@functools.lru_cache(maxsize=16)
+def _qr_modules(text: str) -> np.ndarray:
+    return np.array(list(segno.make_qr(text, error="m").matrix_iter(border=4)), dtype=np.uint8)
 
 
 def draw_sheet(
@@ -81,7 +126,7 @@ def draw_sheet(
                         0,
                         -1,
                     )
-    matrix = np.array(list(segno.make_qr(text, error="m").matrix_iter(border=4)), dtype=np.uint8)
+    matrix = _qr_modules(text)
     x, y, w, _ = layout.qr
     size = round(w * scale)
     modules = cv2.resize((1 - matrix) * 250, (size, size), interpolation=cv2.INTER_NEAREST)
@@ -104,9 +149,15 @@ def fill(
     px_per_mm: float = PX_PER_MM,
     origin: tuple[float, float] = (12.0, 12.0),
     hand: Hand = font_hand,
+    ticker: Callable[[np.ndarray, tuple[int, int, int, int]], None] | None = None,
+    left_aligned: bool = False,
+    padded: bool = False,
 ) -> None:
     """Write ``deals`` into the boxes of the sheet drawn on ``image``: numbers right-aligned
-    in their boxes, a tick for last in, each seat's place in the lying-down order."""
+    in their boxes (``left_aligned``: a one-digit number in the left box; ``padded``: with
+    a leading 0, as the printed sheet asks), a tick for last
+    in (``ticker`` draws it), each seat's place in the lying-down order."""
+    ticker = ticker or tick
     ox, oy = origin
     by_cell: dict[tuple[int, str, int | None], list] = {}
     for box in layout.boxes:
@@ -125,8 +176,9 @@ def fill(
         if value is None or key not in by_cell:
             return
         boxes = sorted(by_cell[key], key=lambda b: b.digit or 0)
-        text = str(value)
-        for box, char in zip(boxes[len(boxes) - len(text) :], text, strict=False):
+        text = str(value).zfill(len(boxes)) if padded else str(value)
+        start = 0 if left_aligned else len(boxes) - len(text)
+        for box, char in zip(boxes[start:], text, strict=False):
             hand(image, char, rect_px(box.rect))
 
     for number, deal in enumerate(deals, start=1):
@@ -136,7 +188,7 @@ def fill(
         if deal.last_in is not None:
             if layout.last_in_ticks:
                 for box in by_cell.get((number, "last_in", deal.last_in), []):
-                    tick(image, rect_px(box.rect))
+                    ticker(image, rect_px(box.rect))
             else:
                 write((number, "last_in", None), deal.last_in)
         for place, seat in enumerate(deal.laid_down or (), start=1):
@@ -177,16 +229,15 @@ def photograph(
     fit = 0.9 * min(frame[0] / span[0], frame[1] / span[1])
     placed = placed * fit + [frame[0] / 2, frame[1] / 2]
     homography = cv2.getPerspectiveTransform(corners.astype(np.float32), placed.astype(np.float32))
-    photo = cv2.warpPerspective(paper, homography, frame, flags=cv2.INTER_AREA, borderValue=70)
-    light = np.linspace(rng.uniform(0.72, 0.85), 1.0, frame[0], dtype=np.float32)[None, :]
-    light = light * np.linspace(1.0, rng.uniform(0.85, 1.0), frame[1], dtype=np.float32)[:, None]
-    if dark:
-        light *= 0.12
-    image = photo.astype(np.float32) * light
+    photo = cv2.warpPerspective(paper, homography, frame, flags=cv2.INTER_LINEAR, borderValue=70)
+    across = np.linspace(rng.uniform(0.72, 0.85), 1.0, frame[0], dtype=np.float32)[None, :]
+    down = np.linspace(1.0, rng.uniform(0.85, 1.0), frame[1], dtype=np.float32)[:, None]
+    light = across * down * (0.12 if dark else 1.0)
     if blur:
-        image = cv2.GaussianBlur(image, (0, 0), blur)
-    image += rng.normal(0, 2.0, image.shape).astype(np.float32)
-    out = np.clip(image, 0, 255).astype(np.uint8)
+        photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    noise = np.empty(photo.shape, np.float32)
+    cv2.randn(noise, 0.0, 2.0)
+    out = cv2.convertScaleAbs(cv2.add(cv2.multiply(photo, light, dtype=cv2.CV_32F), noise))
     if crop is not None:
         left, top, right, bottom = crop
         out = out[

@@ -7,10 +7,10 @@ Terms:
 - *ink*: how much darker than the paper a pixel is, 0 (paper) to 1 (a pen's full stroke),
   measured against the crop's own paper so that shade and light do not matter.
 - *features*: what the model sees of a crop: its ink cut to the bounding box of the
-  strokes, scaled to fit ``INNER`` pixels and centred by mass in a ``SIDE``-pixel square
-  (the way handwritten-digit sets are normalised), plus four numbers about the ink as it
-  sat in the box (how much, how tall, how wide, how far off centre) that tell a written
-  box from a blank one with a speck or a stray line in it.
+  strokes, sheared upright, scaled to fit ``INNER`` pixels and centred by mass in a
+  ``SIDE``-pixel square (the way handwritten-digit sets are normalised), plus four numbers
+  about the ink as it sat in the box (how much, how tall, how wide, how far off centre)
+  that tell a written box from a blank one with a speck or a stray line in it.
 - *classes*: ``CLASSES``, the ten digits then ``BLANK``.
 
 The model is a one-hidden-layer perceptron trained by ``train_digits`` (run as
@@ -49,6 +49,11 @@ MIN_BLOB = 0.004
 # A blob that touches the crop's edge and is this thin along it is a box line the crop
 # caught, not a stroke.
 LINE_THIN = 0.22
+# A piece touching a side whose centre lies this close to it (of the width) came over
+# from the next box.
+NEIGHBOUR = 0.25
+# Strokes are sheared upright by at most this (a slant of about 30 degrees).
+MAX_SKEW = 0.6
 
 Floats = NDArray[np.float32]
 
@@ -61,15 +66,17 @@ def ink_of(crop: NDArray[np.uint8]) -> Floats:
     paper = cv2.dilate(grey, np.ones((reach, reach), np.uint8))
     paper = cv2.blur(paper, (reach, reach))
     darkness = paper - grey
-    contrast = max(float(np.percentile(darkness, 99)), MIN_CONTRAST)
+    # The pen's darkness: the darkest 3x3 patch, so that one noisy pixel does not set it.
+    contrast = max(float(cv2.blur(darkness, (3, 3)).max()), MIN_CONTRAST)
     return np.asarray(np.clip(darkness / (0.75 * contrast), 0.0, 1.0), dtype=np.float32)
 
 
-def strokes(ink: Floats) -> NDArray[np.bool_]:
-    """The pixels of the crop's writing: ink past ``STROKE``, without specks and without
-    the pieces of box lines that reach in from the edge."""
+def strokes(ink: Floats, *, neighbours: bool = True) -> NDArray[np.bool_]:
+    """The pixels of the crop's writing: ink past ``STROKE``, without specks, without the
+    pieces of box lines that reach in from the edge, and (``neighbours``) without the next
+    box's figure."""
     mask = (ink > STROKE).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     height, width = mask.shape
     keep = np.zeros(count, dtype=bool)
     for label in range(1, count):
@@ -87,20 +94,35 @@ def strokes(ink: Floats) -> NDArray[np.bool_]:
         if on_edge and line_like and hugging:
             continue
         keep[label] = True
+    # A piece that comes in from the side and stays near it is the next box's figure
+    # (slanted writing crosses the gap); dropped when a piece nearer the middle remains.
+    centre_x = centroids[:, 0] / width
+    middle = [label for label in range(1, count) if keep[label] and 0.3 <= centre_x[label] <= 0.7]
+    if middle and neighbours:
+        for label in range(1, count):
+            x, _, w, _, _ = (int(v) for v in stats[label])
+            from_left = x == 0 and centre_x[label] < NEIGHBOUR
+            from_right = x + w == width and centre_x[label] > 1 - NEIGHBOUR
+            if keep[label] and (from_left or from_right):
+                keep[label] = False
     return np.asarray(keep[labels], dtype=np.bool_)
 
 
 def features(crop: NDArray[np.uint8]) -> Floats:
     """The model's input for one crop (``FEATURES`` numbers)."""
     ink = ink_of(crop)
-    mask = strokes(ink)
+    return ink_features(ink, strokes(ink))
+
+
+def ink_features(ink: Floats, mask: NDArray[np.bool_]) -> Floats:
+    """The model's input for a box's ink, ``mask`` its strokes."""
     out = np.zeros(FEATURES, dtype=np.float32)
     if not mask.any():
         return out
     height, width = ink.shape
     ys, xs = np.nonzero(mask)
     top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    piece = np.where(mask, ink, 0.0)[top:bottom, left:right]
+    piece = upright(np.where(mask, ink, 0.0)[top:bottom, left:right])
     h, w = piece.shape
     scale = INNER / max(h, w)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
@@ -126,6 +148,24 @@ def features(crop: NDArray[np.uint8]) -> Floats:
         abs(centre_x) + abs(centre_y),
     )
     return out
+
+
+def upright(piece: Floats) -> Floats:
+    """The strokes sheared so that their main axis stands upright (a slanted hand's
+    figures look like an upright hand's), cut to their new bounds."""
+    moments = cv2.moments(piece)
+    if moments["mu02"] < 1e-3:
+        return piece
+    skew = float(np.clip(moments["mu11"] / moments["mu02"], -MAX_SKEW, MAX_SKEW))
+    h, w = piece.shape
+    pad = int(np.ceil(abs(skew) * h / 2)) + 1
+    centre = moments["m01"] / moments["m00"]
+    shear = np.array([[1.0, -skew, pad + skew * centre], [0.0, 1.0, 0.0]], dtype=np.float32)
+    out = cv2.warpAffine(piece, shear, (w + 2 * pad, h), flags=cv2.INTER_LINEAR)
+    columns = np.nonzero(out.max(axis=0) > STROKE / 2)[0]
+    if not len(columns):
+        return piece
+    return np.asarray(out[:, columns[0] : columns[-1] + 1], dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -181,9 +221,8 @@ def model() -> DigitModel:
     return load_model(MODEL_FILE)
 
 
-def classify(crops: list[NDArray[np.uint8]]) -> Floats:
-    """``CLASSES`` probabilities for each crop (digits 0–9, then blank)."""
-    if not crops:
+def classify(rows: list[Floats]) -> Floats:
+    """``CLASSES`` probabilities for each box's features (digits 0–9, then blank)."""
+    if not rows:
         return np.zeros((0, CLASSES), dtype=np.float32)
-    rows = np.stack([features(crop) for crop in crops])
-    return model().probabilities(np.asarray(rows, dtype=np.float32))
+    return model().probabilities(np.asarray(np.stack(rows), dtype=np.float32))

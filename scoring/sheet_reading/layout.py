@@ -41,5 +41,5 @@ class SheetLayout:
     last_in_ticks: bool  # True: last in is one tick box a seat (field last_in, digit None)
     laid_down: bool  # the lying-down order boxes are printed (one digit box a seat)
     markers: tuple[Marker, ...]  # four, ids 0..3
-    qr: Rect  # the QR code's square
+    qr: Rect  # the QR code's square, its quiet zone of four modules included
     boxes: tuple[Box, ...]

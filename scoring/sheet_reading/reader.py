@@ -59,7 +59,7 @@ class Located:
     page: NDArray[np.uint8]
     homography: NDArray[np.float64]
     px_per_mm: float
-    sharpness: float
+    blur_mm: float
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def locate(data: bytes, *, max_bytes: int, max_pixels: int) -> Located | Refusal
         page=found.page,
         homography=found.homography,
         px_per_mm=page.PX_PER_MM,
-        sharpness=found.sharpness,
+        blur_mm=found.blur_mm,
     )
 
 

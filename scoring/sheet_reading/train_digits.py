@@ -38,10 +38,10 @@ from sklearn.neural_network import MLPClassifier  # type: ignore[import-untyped]
 from scoring.sheet_reading.digits import BLANK, CLASSES, MODEL_FILE, DigitModel, features
 
 FIGURES_FILE = MODEL_FILE.with_suffix(".json")
-HIDDEN = 96
+HIDDEN = 128
 SEED = 38
-PER_DIGIT = {"handwritten": 1400, "font": 900}
-BLANKS = 2600
+PER_DIGIT = {"handwritten": 2000, "font": 1200}
+BLANKS = 4000
 HELD_OUT = {"handwritten": 250, "font": 150, "blank": 500}
 FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -170,8 +170,24 @@ def _photographed(rng: Rng, ink: Image) -> NDArray[np.uint8]:
     return out
 
 
-def box(rng: Rng, glyph: Image | None) -> NDArray[np.uint8]:
-    """One box's crop holding ``glyph`` (None: a blank box)."""
+def _neighbour(rng: Rng, ink: Image, glyph: Image) -> None:
+    """Part of the next box's figure, come over the gap from one side."""
+    height, width = ink.shape
+    wide = _placed(rng, _pen(rng, glyph), height, width)
+    shift = int(width * rng.uniform(0.7, 1.0)) * (1 if rng.random() < 0.5 else -1)
+    moved = np.zeros_like(wide)
+    if shift > 0:
+        moved[:, shift:] = wide[:, : width - shift]
+    else:
+        moved[:, :shift] = wide[:, -shift:]
+    np.maximum(ink, moved, out=ink)
+
+
+def box(
+    rng: Rng, glyph: Image | None, other: Callable[[], Image] | None = None
+) -> NDArray[np.uint8]:
+    """One box's crop holding ``glyph`` (None: a blank box); ``other`` draws a glyph for
+    the next box, whose edge sometimes comes in."""
     height = int(rng.integers(28, 58))
     width = int(height * rng.uniform(0.6, 1.1))
     if glyph is None:
@@ -179,6 +195,8 @@ def box(rng: Rng, glyph: Image | None) -> NDArray[np.uint8]:
         _specks(rng, ink)
     else:
         ink = _placed(rng, _pen(rng, glyph), height, width)
+    if other is not None and rng.random() < 0.3:
+        _neighbour(rng, ink, other())
     _edge_clutter(rng, ink)
     return _photographed(rng, ink)
 
@@ -193,8 +211,13 @@ def _examples(
     labels: list[int] = []
     sources: list[str] = []
 
+    def other() -> Image:
+        if rng.random() < 0.5:
+            return scans[int(rng.integers(len(scans)))][0]
+        return _font_glyph(rng, int(rng.integers(10)))
+
     def add(glyph: Image | None, label: int, source: str) -> None:
-        rows.append(features(box(rng, glyph)))
+        rows.append(features(box(rng, glyph, other)))
         labels.append(label)
         sources.append(source)
 
@@ -240,7 +263,7 @@ def main() -> None:
         alpha=1e-3,
         batch_size=256,
         learning_rate_init=2e-3,
-        max_iter=60,
+        max_iter=80,
         early_stopping=True,
         n_iter_no_change=6,
         random_state=SEED,
