@@ -13,7 +13,7 @@ from tests.factories import TournamentFactory, make_players, seated_round
 from tests.photos import synthetic_photo
 from tests.sheet_photos import scribbling_over
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
-from tournament.models import Table
+from tournament.models import SheetPhoto, Table
 from tournament.sheets.photos.layouts import layout_of
 
 pytestmark = pytest.mark.browser
@@ -26,7 +26,7 @@ DEALS = (
     DealReading((20, 0, 4, 6), 3, 22, None),
 )
 # The seventh and eighth digits written are scribbled over: deal 1's seat 1 and its left over.
-DOUBTFUL = ("d1_s1", "d1_left_over")
+SCRIBBLED = (cell_name(1, WON, 1), cell_name(1, LEFT_OVER))
 
 
 @pytest.fixture
@@ -82,24 +82,32 @@ def test_a_photo_read_fills_the_form_then_a_second_scorer_confirms_by_hand(
     page.get_by_role("link", name="Check and save table 1").click()
 
     expect(page.get_by_role("heading", name="Filled from a photo: not saved yet")).to_be_visible()
-    expect(page.get_by_text("2 cells marked “Check”")).to_be_visible()
-    for number, deal in enumerate(DEALS, start=1):
-        for seat, won in enumerate(deal.won, start=1):
-            expect(page.locator(f"#{cell_name(number, WON, seat)}")).to_have_value(str(won))
-        expect(page.locator(f"#{cell_name(number, LEFT_OVER)}")).to_have_value(str(deal.left_over))
-        expect(page.locator(f"#{cell_name(number, LAST_IN)}")).to_have_value(str(deal.last_in))
-    doubtful = page.locator("input.doubtful")
-    expect(doubtful).to_have_count(len(DOUBTFUL))
-    for name in DOUBTFUL:
-        cell = page.locator(f"#{name}")
-        expect(cell).to_have_class(" ".join(["cell", "doubtful"]))
+    reading = SheetPhoto.objects.get().reading
+    doubtful = {cell_name(c["deal"], c["field"], c["seat"]) for c in reading["doubtful"]}
+    # The scribbled boxes are among the cells the reader was not sure of.
+    assert set(SCRIBBLED) <= doubtful
+    expect(page.get_by_text(f"{len(doubtful)} cells marked “Check”")).to_be_visible()
+    expect(page.locator("input.doubtful")).to_have_count(len(doubtful))
+    for name in sorted(doubtful):
+        expect(page.locator(f"#{name}")).to_have_class("cell doubtful")
         # Marked in words beside the cell, not by its border alone, with the photo's crop.
-        note = page.locator(f"#{name}-doubtful")
-        expect(note).to_have_text("Check")
+        expect(page.locator(f"#{name}-doubtful")).to_have_text("Check")
         crop = page.locator(f"td:has(#{name}) img.crop")
         crop.scroll_into_view_if_needed()
         expect(crop).to_be_visible()
         assert crop.evaluate("image => image.complete && image.naturalWidth > 0")
+    # The cells the reader was sure of are as written; the doubtful ones the scorer
+    # corrects from the paper (and the crops).
+    for number, deal in enumerate(DEALS, start=1):
+        values = {cell_name(number, WON, seat): won for seat, won in enumerate(deal.won, 1)}
+        values[cell_name(number, LEFT_OVER)] = deal.left_over
+        values[cell_name(number, LAST_IN)] = deal.last_in
+        for name, value in values.items():
+            cell = page.locator(f"#{name}")
+            if name in doubtful:
+                cell.fill(str(value))
+            else:
+                expect(cell).to_have_value(str(value))
     crops = page.locator("img.crop")
     expect(crops).to_have_count(len(DEALS) * 6)
     _shots(page, folder, "filled")
