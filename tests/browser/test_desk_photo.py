@@ -96,6 +96,7 @@ def test_a_photo_read_fills_the_form_then_a_second_scorer_confirms_by_hand(
         crop.scroll_into_view_if_needed()
         expect(crop).to_be_visible()
         assert crop.evaluate("image => image.complete && image.naturalWidth > 0")
+    _shots(page, folder, "filled")
     # The cells the reader was sure of are as written; the doubtful ones the scorer
     # corrects from the paper (and the crops).
     for number, deal in enumerate(DEALS, start=1):
@@ -110,7 +111,6 @@ def test_a_photo_read_fills_the_form_then_a_second_scorer_confirms_by_hand(
                 expect(cell).to_have_value(str(value))
     crops = page.locator("img.crop")
     expect(crops).to_have_count(len(DEALS) * 6)
-    _shots(page, folder, "filled")
     page.set_viewport_size(DESKTOP)
     page.get_by_role("button", name="Save sheet").click()
     expect_message(page, "saved: it now awaits confirmation by a different person")
