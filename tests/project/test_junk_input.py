@@ -95,6 +95,8 @@ def forms_on(client, url):
     response = client.get(url)
     if response.status_code != 200:
         return []  # a public page of this private tournament
+    if "html" not in response.get("Content-Type", ""):
+        return []  # a photo of a paper sheet, a cell's crop: no form
     parser = _Forms()
     parser.feed(response.content.decode())
     CHOSEN.update(parser.choices)
@@ -247,6 +249,8 @@ PAGES_OF_FORM: dict[str, list[int]] = {}
 def harvested_pages(tournament):
     pages = [url_for_any(name) for name in readable_pages()]
     pages += [url_for("scorer:sheet", tournament).replace("/t1/", "/t2/")]
+    # Table 1's sheet awaits the organiser's blind confirmation: no photo is offered there.
+    pages += [url_for("scorer:read_photo", tournament).replace("/t1/", "/t2/")]
     pages += [url_for("scorer:confirm", tournament) + f"?mode={m}" for m in ("retype", "review")]
     return pages
 
