@@ -5,10 +5,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.sheet_reading.identity import SheetIdentity, qr_text
 from tests.pages import ROWS
 from tournament.kernel.codes import shown_code
 from tournament.models import Bye, Player, Seat, Table
 from tournament.printing import qr
+from tournament.printing.layout import QR_RECT
 from tournament.printing.views import printouts as printing
 from tournament.sheets.confirming import confirm_sheet
 from tournament.sheets.saving import save_sheet
@@ -54,6 +56,12 @@ def _entry_url(round_, table_number):
 def _scorer_url(round_, table_number):
     path = reverse("scorer:sheet", args=[round_.tournament.slug, round_.number, table_number])
     return f"http://testserver{path}"
+
+
+def _qr_code(round_, table_number, entry_url):
+    """The QR code a sheet carries: its entry URL, with the sheet named after a "#"."""
+    identity = SheetIdentity(round_.tournament.slug, round_.number, table_number)
+    return qr.qr_svg(qr_text(entry_url, identity), QR_RECT)
 
 
 def _in_order(text, parts):
@@ -192,8 +200,9 @@ def test_each_sheet_carries_a_qr_code_of_its_entry_page(organiser_client, seated
         assert f'<a href="{entry_url}">{entry_url}</a>' in sheet
         # segno is deterministic: the same URL gives the same symbol, so this is the
         # code of exactly this URL (and of no other table's).
-        assert printing.qr_svg(entry_url) in sheet
-        assert sheet.count("<svg") == 1
+        assert _qr_code(seated_round, number, entry_url) in sheet
+        assert sheet.count('class="qr-code"') == 1
+        assert sheet.count("data-marker=") == 4  # the corner markers, also SVG
         assert 'src="http' not in sheet
 
 
@@ -207,7 +216,10 @@ def test_the_qr_code_is_a_full_qr_code_of_the_url(monkeypatch, organiser_client,
 
     monkeypatch.setattr(qr.segno, "make_qr", recording)
     _html(organiser_client, _url("sheets", seated_round))
-    assert encoded == [_entry_url(seated_round, number) for number in (1, 2, 3)]
+    assert encoded == [
+        f"{_entry_url(seated_round, number)}#sheet={seated_round.tournament.slug}/1/{number}"
+        for number in (1, 2, 3)
+    ]
     assert not qr.segno.make_qr(encoded[0]).is_micro
 
 
@@ -216,7 +228,7 @@ def test_the_qr_code_can_carry_the_address_phones_reach(organiser_client, seated
     sheet = _article(_html(organiser_client, _url("sheets", seated_round)), 1)
     path = printing.entry_path(Table.objects.get(round=seated_round, number=1).code)
     assert f'data-qr-url="http://192.168.1.20:8000{path}"' in sheet
-    assert printing.qr_svg(f"http://192.168.1.20:8000{path}") in sheet
+    assert _qr_code(seated_round, 1, f"http://192.168.1.20:8000{path}") in sheet
     assert "No camera? Go to <strong>http://192.168.1.20:8000/e/</strong>" in sheet
 
 
@@ -240,7 +252,7 @@ def test_without_table_entry_the_qr_code_opens_the_scorers_sheet(organiser_clien
         sheet = _article(html, table.number)
         scorer_url = _scorer_url(seated_round, table.number)
         assert f'data-qr-url="{scorer_url}"' in sheet
-        assert printing.qr_svg(scorer_url) in sheet
+        assert _qr_code(seated_round, table.number, scorer_url) in sheet
         assert shown_code(table.code) not in sheet
         assert table.code not in sheet
         assert "No camera?" not in sheet
@@ -285,6 +297,31 @@ def test_sheets_follow_the_tournament_scoring_system(organiser_client, seated_ro
     tournament.save()
     html = _html(organiser_client, _url("sheets", seated_round))
     assert "Scoring (classic stakes): the left-over cards go to the dealer" in html
+
+
+def test_each_sheet_has_a_box_a_digit_and_a_tick_box_a_seat(organiser_client, seated_round):
+    sheet = _article(_html(organiser_client, _url("sheets", seated_round)), 1)
+    boxes = re.findall(r'<rect class="([^"]+)"[^>]*data-deal="(\d+)" data-field="(\w+)"', sheet)
+    # Four deals at four seats: two digits and a tick a seat, two digits left over.
+    assert len(boxes) == 4 * (4 * 3 + 2)
+    assert sum(field == "last_in" and kind == "box tick" for kind, _, field in boxes) == 16
+    assert not any(field == "laid_down" for _, _, field in boxes)
+    assert "One figure a box" in sheet
+
+
+def test_a_sheet_longer_than_a_page_runs_on_without_corner_markers(organiser_client, seated_round):
+    tournament = seated_round.tournament
+    tournament.rotations_per_round = 10  # 40 deals at four seats
+    tournament.save()
+    sheet = _article(_html(organiser_client, _url("sheets", seated_round)), 1)
+    assert sheet.count('<div class="sheet-block') == 2
+    assert "page 1 of 2" in sheet
+    assert "page 2 of 2" in sheet
+    assert "data-marker=" not in sheet
+    assert "it is typed in, not read from a photo" in sheet
+    deals = [int(deal) for deal in re.findall(r'<tr data-deal="(\d+)"', sheet)]
+    assert deals == list(range(1, 41))
+    assert sheet.count("Signed for table 1") == 1
 
 
 def test_one_table_can_be_printed_alone(organiser_client, seated_round):

@@ -10,8 +10,10 @@ import segno
 from django.utils.safestring import SafeString, mark_safe
 
 
-def qr_svg(url: str) -> SafeString:
-    """An inline SVG QR code for ``url``, sized by CSS (no width/height of its own).
+def qr_svg(url: str, rect: tuple[float, float, float, float] | None = None) -> SafeString:
+    """An inline SVG QR code for ``url``, its quiet zone of four modules included: sized
+    by CSS (no width/height of its own), or placed at ``rect`` (x, y, width, height in the
+    enclosing SVG's units) when it is drawn inside another SVG.
 
     ``make_qr`` because ``make`` picks a Micro QR for short data, which many phones
     cannot read.
@@ -19,6 +21,11 @@ def qr_svg(url: str) -> SafeString:
     svg = segno.make_qr(url, error="m").svg_inline(
         scale=1, border=4, omitsize=True, svgclass="qr-code", lineclass=None
     )
+    if rect is not None:
+        x, y, width, height = rect
+        svg = svg.replace(
+            "<svg ", f'<svg x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" ', 1
+        )
     return mark_safe(svg)  # segno's own markup; the URL is encoded, not embedded
 
 

@@ -4,9 +4,13 @@ Terms:
 
 - *seating list*: the round's tables in large type, each with its seats in order (seat 1
   deals first), then the same people alphabetically ("find your table").
-- *score sheet*: the paper a table fills in, one row per deal, one page per table. The
-  dealer of each row follows from the seating (``scoring.rules.dealer_of``), so it is
-  printed, not written in. With table entry on (``Tournament.table_entry``), its QR code
+- *score sheet*: the paper a table fills in, one row per deal, one page per table (a
+  table with more deals than a page holds runs on to more). The dealer of each row
+  follows from the seating (``scoring.rules.dealer_of``), so it is printed, not written
+  in. It is made to be read by a camera too: a box for each digit, a tick box a seat for
+  the last in, four corner markers, and a QR code that also names the tournament, round
+  and table (``scoring.sheet_reading.identity``), all where ``printing.layout`` puts them.
+  With table entry on (``Tournament.table_entry``), its QR code
   opens the table's entry page on a phone, and the table's code is printed beside it for
   a phone without a camera; with it off, or for a sheet already confirmed (which no code
   opens again: ``sheets.access``), the QR code opens the table's sheet for a scorer.
@@ -29,21 +33,16 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
 from scoring.rules import CARDS_IN_PACK, dealer_of, deals_per_round
+from scoring.sheet_reading.identity import SheetIdentity, qr_text
 from scoring.systems import ScoringSystem
 from tournament.kernel.codes import shown_code
 from tournament.kernel.forms import player_label, shared_names
 from tournament.models import Bye, Round, Seat, Sheet, SheetStatus, Table, Tournament
-from tournament.printing.qr import points_at_this_computer_only, qr_svg
+from tournament.printing.layout import SheetGrid, fits_one_page, sheet_grids
+from tournament.printing.overlay import overlay_svg
+from tournament.printing.qr import points_at_this_computer_only
 from tournament.shared.permissions import get_round, get_tournament_for_organiser
 from tournament.sheets import access
-
-# Row heights (print.css) that keep a sheet on one page of A4 or Letter: roomy rows up to
-# three rotations of five, tighter ones up to four rotations of six. A longer sheet runs
-# on to a second page, where the browser repeats the column headings.
-# From this many seats a sheet's seat columns need the dealer column's room.
-WIDE_FROM_SEATS = 7
-ROOMY_ROWS_UP_TO = 15
-COMPACT_ROWS_UP_TO = 20
 
 
 @dataclass(frozen=True)
@@ -82,11 +81,24 @@ class DealRow:
 
 
 @dataclass(frozen=True)
+class SheetPage:
+    """One printed page of a table's sheet: its rows, and what a camera reads over them."""
+
+    grid: SheetGrid
+    deals: tuple[DealRow, ...]
+    overlay: SafeString
+    number: int
+    of: int
+
+
+@dataclass(frozen=True)
 class ScoreSheet:
     table: PrintedTable
     deals: tuple[DealRow, ...]
     entry_url: str
-    qr_svg: SafeString
+    pages: tuple[SheetPage, ...]
+    # What the QR code encodes: the entry URL and the sheet's name after a "#".
+    qr_text: str
     # With table entry on: the table code as printed ("K7QM-3RXD") and the page where a
     # phone without a camera types it; else both empty.
     code: str = ""
@@ -96,15 +108,13 @@ class ScoreSheet:
     closed_at_table: bool = False
 
     @property
-    def row_class(self) -> str:
-        if len(self.deals) <= ROOMY_ROWS_UP_TO:
-            rows = "rows-roomy"
-        elif len(self.deals) <= COMPACT_ROWS_UP_TO:
-            rows = "rows-compact"
-        else:
-            rows = "rows-tight"
-        # Seven and eight seats: the dealer column gives its room to the seats'.
-        return f"{rows} seats-wide" if self.table.size >= WIDE_FROM_SEATS else rows
+    def readable(self) -> bool:
+        """Whether a photo of the sheet can be read: one page, with its corner markers."""
+        return len(self.pages) == 1
+
+    @property
+    def wide(self) -> bool:
+        return self.pages[0].grid.wide
 
     @property
     def cards_in_all_deals(self) -> int:
@@ -184,26 +194,40 @@ def _score_sheet(
         DealRow(number, seat_at[dealer_of(number, table.size)])
         for number in range(1, deals_per_round(table.size, tournament.rotations_per_round) + 1)
     )
+    closed_at_table = False
+    code = code_url = ""
     if access.code_opens_once_started(table.stage, round_, tournament):
         entry_url = _reachable(request, entry_path(table.code))
-        return ScoreSheet(
-            table=table,
-            deals=deals,
-            entry_url=entry_url,
-            qr_svg=qr_svg(entry_url),
-            code=shown_code(table.code),
-            code_url=_reachable(request, entry_start_path()),
+        code = shown_code(table.code)
+        code_url = _reachable(request, entry_start_path())
+    else:
+        # Table entry off, or a sheet its code no longer opens (confirmed): the desk's
+        # page, never a phone's that would not open.
+        path = reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
+        entry_url = _reachable(request, path)
+        closed_at_table = tournament.table_entry
+    text = qr_text(entry_url, SheetIdentity(tournament.slug, round_.number, table.number))
+    grids = sheet_grids(table.size, len(deals), order_needed=tournament.scoring_system.needs_order)
+    with_markers = fits_one_page(table.size, len(deals))
+    pages = tuple(
+        SheetPage(
+            grid=grid,
+            deals=deals[grid.first_deal - 1 : grid.last_deal],
+            overlay=overlay_svg(grid, text, with_markers=with_markers),
+            number=number,
+            of=len(grids),
         )
-    # Table entry off, or a sheet its code no longer opens (confirmed): the desk's page,
-    # never a phone's that would not open.
-    path = reverse("scorer:sheet", args=[tournament.slug, round_.number, table.number])
-    entry_url = _reachable(request, path)
+        for number, grid in enumerate(grids, start=1)
+    )
     return ScoreSheet(
         table=table,
         deals=deals,
         entry_url=entry_url,
-        qr_svg=qr_svg(entry_url),
-        closed_at_table=tournament.table_entry,
+        pages=pages,
+        qr_text=text,
+        code=code,
+        code_url=code_url,
+        closed_at_table=closed_at_table,
     )
 
 
