@@ -299,6 +299,31 @@ def test_sheets_follow_the_tournament_scoring_system(organiser_client, seated_ro
     assert "Scoring (classic stakes): the left-over cards go to the dealer" in html
 
 
+def test_each_sheet_has_a_box_a_digit_and_a_tick_box_a_seat(organiser_client, seated_round):
+    sheet = _article(_html(organiser_client, _url("sheets", seated_round)), 1)
+    boxes = re.findall(r'<rect class="([^"]+)"[^>]*data-deal="(\d+)" data-field="(\w+)"', sheet)
+    # Four deals at four seats: two digits and a tick a seat, two digits left over.
+    assert len(boxes) == 4 * (4 * 3 + 2)
+    assert sum(field == "last_in" and kind == "box tick" for kind, _, field in boxes) == 16
+    assert not any(field == "laid_down" for _, _, field in boxes)
+    assert "One figure a box" in sheet
+
+
+def test_a_sheet_longer_than_a_page_runs_on_without_corner_markers(organiser_client, seated_round):
+    tournament = seated_round.tournament
+    tournament.rotations_per_round = 10  # 40 deals at four seats
+    tournament.save()
+    sheet = _article(_html(organiser_client, _url("sheets", seated_round)), 1)
+    assert sheet.count('<div class="sheet-block') == 2
+    assert "page 1 of 2" in sheet
+    assert "page 2 of 2" in sheet
+    assert "data-marker=" not in sheet
+    assert "it is typed in, not read from a photo" in sheet
+    deals = [int(deal) for deal in re.findall(r'<tr data-deal="(\d+)"', sheet)]
+    assert deals == list(range(1, 41))
+    assert sheet.count("Signed for table 1") == 1
+
+
 def test_one_table_can_be_printed_alone(organiser_client, seated_round):
     html = _html(organiser_client, _url("sheets", seated_round, table=2))
     assert html.count('<article class="score-sheet') == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import mimetypes
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -54,7 +55,10 @@ class Command(BaseCommand):
         _check_browser()
         path = reverse("print:sheets", args=[slug, round])
         address, html = _sheets_page(round_.tournament, path)
-        pdf = _print(address, html, PAPER_FORMATS[paper])
+        # Playwright's sync API will not start in a thread whose event loop already runs
+        # (another Playwright's, such as a test's browser): it gets a thread of its own.
+        with ThreadPoolExecutor(max_workers=1) as printer:
+            pdf = printer.submit(_print, address, html, PAPER_FORMATS[paper]).result()
         file.write_bytes(pdf)
         self.stdout.write(f"Wrote the score sheets of round {round} to {file} ({paper}).")
 
