@@ -81,7 +81,13 @@ def test_a_sheet_written_in_a_plain_hand_reads_back_as_written(rotate, perspecti
         "left_over": 14,
         "laid_down": [3, 1, 4],
     }
-    assert shaped["deals"][6]["won"] == [None] * 4
+    assert shaped["deals"][6] == {
+        "deal": 7,
+        "won": [None] * 4,
+        "last_in": None,
+        "left_over": None,
+        "laid_down": None,
+    }
     assert shaped["doubtful"] == []
 
 
