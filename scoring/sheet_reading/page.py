@@ -60,7 +60,8 @@ Grey = NDArray[Any]
 # Where the printed sheet puts its markers and its QR code: the same on every sheet (the
 # block is one size on A4 and Letter), so the page is found and its QR read before anyone
 # knows which table's layout it is. The layout's own markers rectify it again if it ever
-# moves them (``reader.read``).
+# moves them (``reader.read``); a test holds these to printing's layout
+# (tests/scoring/test_sheet_reading_photos.py), which this package may not import.
 SHEET_MM = (186.0, 255.0)
 MARKER_MM = 10.0
 STANDARD_MARKERS = tuple(
@@ -74,7 +75,8 @@ STANDARD_MARKERS = tuple(
         )
     )
 )
-STANDARD_QR = (SHEET_MM[0] - MARKER_MM - 2.0 - 30.0, 0.0, 30.0, 30.0)
+QR_MM = 28.0
+STANDARD_QR = (SHEET_MM[0] - MARKER_MM - 2.0 - QR_MM, 0.0, QR_MM, QR_MM)
 
 _TAKE_AGAIN = "Take the photo again"
 
