@@ -226,5 +226,5 @@ def test_the_reader_finds_the_markers_and_qr_code_where_printing_puts_them():
     from tournament.printing.layout import QR_RECT, SHEET_HEIGHT_MM, SHEET_WIDTH_MM, markers
 
     assert page.SHEET_MM == (SHEET_WIDTH_MM, SHEET_HEIGHT_MM)
-    assert page.STANDARD_MARKERS == markers()
+    assert markers() == page.STANDARD_MARKERS
     assert page.STANDARD_QR == QR_RECT
