@@ -44,7 +44,7 @@ DETECT_SIDE = 1400
 # the photos under it at the targets, and fell apart past it.
 BLUR_MM_AT_MOST = 0.3
 # A sheet whose markers are found but whose QR code cannot be read is blurred past this
-# (the benchmark's QR codes failed from about 0.28 mm), not someone else's sheet.
+# (the benchmark's QR codes began to fail between 0.2 and 0.3 mm), not someone else's sheet.
 QR_BLUR_MM = 0.2
 # A photo without markers whose sharpest edges spread wider than this share of its long
 # side is too blurred to find them: the tests' photos spread 0.0006 sharp, 0.0016 at a
