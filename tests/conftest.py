@@ -1,5 +1,6 @@
 import logging
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -263,6 +264,29 @@ def request_clock(monkeypatch):
     clock = Clock()
     monkeypatch.setattr(slow_requests, "monotonic", clock)
     return clock
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite, each test process's database is a file in memory (/dev/shm where there
+    is one), not SQLite's shared in-memory database: the browser tests' live server
+    writes from a thread of its own, and connections sharing one in-memory database lock
+    whole tables against each other ("database table is locked") without waiting, where
+    connections to a file wait for each other up to the settings' timeout, as the site's
+    do in production."""
+    import tempfile
+
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"] != "django.db.backends.sqlite3":
+        yield
+        return
+    where = Path("/dev/shm") if Path("/dev/shm").is_dir() else None
+    folder = Path(tempfile.mkdtemp(prefix="lld-tests-", dir=where))
+    default.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+    yield
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 # Real hashing costs ~0.3 s a user; tests only need logins to work.

@@ -44,7 +44,7 @@ DETECT_SIDE = 1400
 # the photos under it at the targets, and fell apart past it.
 BLUR_MM_AT_MOST = 0.3
 # A sheet whose markers are found but whose QR code cannot be read is blurred past this
-# (the benchmark's QR codes failed from about 0.28 mm), not someone else's sheet.
+# (the benchmark's QR codes began to fail between 0.2 and 0.3 mm), not someone else's sheet.
 QR_BLUR_MM = 0.2
 # A photo without markers whose sharpest edges spread wider than this share of its long
 # side is too blurred to find them: the tests' photos spread 0.0006 sharp, 0.0016 at a
@@ -60,7 +60,8 @@ Grey = NDArray[Any]
 # Where the printed sheet puts its markers and its QR code: the same on every sheet (the
 # block is one size on A4 and Letter), so the page is found and its QR read before anyone
 # knows which table's layout it is. The layout's own markers rectify it again if it ever
-# moves them (``reader.read``).
+# moves them (``reader.read``); a test holds these to printing's layout
+# (tests/scoring/test_sheet_reading_photos.py), which this package may not import.
 SHEET_MM = (186.0, 255.0)
 MARKER_MM = 10.0
 STANDARD_MARKERS = tuple(
@@ -74,7 +75,8 @@ STANDARD_MARKERS = tuple(
         )
     )
 )
-STANDARD_QR = (SHEET_MM[0] - MARKER_MM - 2.0 - 30.0, 0.0, 30.0, 30.0)
+QR_MM = 28.0
+STANDARD_QR = (SHEET_MM[0] - MARKER_MM - 2.0 - QR_MM, 0.0, QR_MM, QR_MM)
 
 _TAKE_AGAIN = "Take the photo again"
 

@@ -73,6 +73,8 @@ class Reading:
     probability: Mapping[Cell, float]
     # Each cell's best guess on its own, before decoding (the benchmark's "before").
     raw: tuple[DealReading, ...] = ()
+    # The rules score the lying-down order: every deal says ``laid_down``, null if blank.
+    order_needed: bool = False
 
 
 def locate(data: bytes, *, max_bytes: int, max_pixels: int) -> Located | Refusal:
@@ -119,7 +121,14 @@ def read(located: Located, layout: SheetLayout, rules: SheetRules) -> Reading:
         raw.append(decoded.raw)
         doubtful.extend(decoded.doubtful)
         probability.update(decoded.probability)
-    return Reading(located.identity, tuple(deals), tuple(doubtful), probability, tuple(raw))
+    return Reading(
+        located.identity,
+        tuple(deals),
+        tuple(doubtful),
+        probability,
+        tuple(raw),
+        rules.order_needed,
+    )
 
 
 def crop(located: Located, rect_mm: tuple[float, float, float, float], *, scale: float) -> bytes:
@@ -152,8 +161,8 @@ def as_json(reading: Reading) -> dict[str, Any]:
             "last_in": deal.last_in,
             "left_over": deal.left_over,
         }
-        if deal.laid_down is not None:
-            row["laid_down"] = list(deal.laid_down)
+        if reading.order_needed or deal.laid_down is not None:
+            row["laid_down"] = None if deal.laid_down is None else list(deal.laid_down)
         deals.append(row)
     return {
         "tournament": reading.identity.tournament,

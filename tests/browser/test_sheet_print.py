@@ -144,4 +144,8 @@ def test_printed_sheets_put_every_box_marker_and_qr_code_where_the_layout_says(
         expect(page.locator("article.score-sheet")).to_have_count(2)
         expect(page.locator("svg.camera-marks rect.box")).to_have_count(24 * 26 + 12 * 14)
         fits(page)
+        # The notes end above the bottom markers' quiet zone, whole (none cut off).
+        bodies = page.locator(".sheet-body")
+        for index in range(bodies.count()):
+            assert bodies.nth(index).evaluate("e => e.scrollHeight <= e.clientHeight + 1")
         page.screenshot(path=shots / f"sheets-{width}.png", full_page=True)

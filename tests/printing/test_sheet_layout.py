@@ -180,6 +180,7 @@ def test_print_css_draws_the_grid_at_the_layouts_measures():
     assert _css_mm(".sheet-block", "width") == SHEET_WIDTH_MM
     assert _css_mm(".sheet-block", "height") == SHEET_HEIGHT_MM
     assert _css_mm(".sheet-body", "top") == layout.GRID_TOP_MM
+    assert _css_mm(".sheet-body", "max-height") == layout.NOTES_END_MM - layout.GRID_TOP_MM
     assert _css_mm("table.sheet thead th", "height") == layout.HEAD_MM
     assert _css_mm(".score-sheet.seats-wide table.sheet thead th", "height") == (
         layout.WIDE_HEAD_MM

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tournament.printing.layout import page_offset, sheet_layout
-from tournament.printing.pages import round_sheets
+from tournament.printing.pages import SheetNotReadable, round_sheets, table_layout
 
 
 def _layout_json(*args, paper):
@@ -58,6 +58,14 @@ def test_a_sheet_of_more_pages_moves_the_next_tables_page_and_is_not_read(seated
     ]
     with pytest.raises(CommandError, match=r"Round 1, table 3: its sheet of 40 deals runs to 2"):
         _layout_json(tournament.slug, "1", "3", paper="a4")
+
+
+def test_the_layout_of_a_tables_sheet_for_a_reader_of_its_photo(seated_round):
+    assert table_layout(seated_round, 3) == sheet_layout(4, 4, order_needed=False)
+    seated_round.tournament.rotations_per_round = 10
+    seated_round.tournament.save()
+    with pytest.raises(SheetNotReadable, match="Type it in instead"):
+        table_layout(seated_round, 3)
 
 
 def test_the_lying_down_order_has_a_box_a_seat_where_the_scoring_needs_it(seated_round):

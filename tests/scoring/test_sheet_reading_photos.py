@@ -81,7 +81,13 @@ def test_a_sheet_written_in_a_plain_hand_reads_back_as_written(rotate, perspecti
         "left_over": 14,
         "laid_down": [3, 1, 4],
     }
-    assert shaped["deals"][6]["won"] == [None] * 4
+    assert shaped["deals"][6] == {
+        "deal": 7,
+        "won": [None] * 4,
+        "last_in": None,
+        "left_over": None,
+        "laid_down": None,
+    }
     assert shaped["doubtful"] == []
 
 
@@ -212,3 +218,13 @@ def test_importing_the_reader_loads_no_opencv():
     code = "import sys, scoring.sheet_reading.reader; print('cv2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_reader_finds_the_markers_and_qr_code_where_printing_puts_them():
+    # The page is straightened and its QR read before anyone knows which table's layout it
+    # is, by the geometry every printed sheet shares.
+    from tournament.printing.layout import QR_RECT, SHEET_HEIGHT_MM, SHEET_WIDTH_MM, markers
+
+    assert page.SHEET_MM == (SHEET_WIDTH_MM, SHEET_HEIGHT_MM)
+    assert markers() == page.STANDARD_MARKERS
+    assert page.STANDARD_QR == QR_RECT

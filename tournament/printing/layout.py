@@ -54,7 +54,11 @@ HEAD_MM = 16.0
 WIDE_FROM_SEATS = 7
 WIDE_HEAD_MM = 26.0
 TOTALS_MM = 7.0
-GRID_BOTTOM_MM = 222.0  # the longest grid ends here: its notes need the rest
+# The notes under the grid end above the bottom markers' quiet zone; at fewer seats they
+# are longer (Compendium Caidis' lying-down order and its scoring, 3 to 5 seats).
+NOTES_END_MM = SHEET_HEIGHT_MM - MARKER_MM - QUIET_MM
+NOTES_MM = 26.0
+WIDE_NOTES_MM = 21.0
 # The heights a deal's row may take, roomiest first: the longest sheet takes the
 # roomiest that fits. Each has its class in print.css (``row_class``). Under the last a
 # digit box would be too small to write in, and the sheet runs on to a second page.
@@ -181,8 +185,9 @@ def _rect(x: float, y: float, width: float, height: float) -> Rect:
 
 
 def _room_for_rows(seats: int) -> float:
-    head = WIDE_HEAD_MM if seats >= WIDE_FROM_SEATS else HEAD_MM
-    return GRID_BOTTOM_MM - GRID_TOP_MM - head - TOTALS_MM - 1.0
+    wide = seats >= WIDE_FROM_SEATS
+    head, notes = (WIDE_HEAD_MM, WIDE_NOTES_MM) if wide else (HEAD_MM, NOTES_MM)
+    return NOTES_END_MM - notes - GRID_TOP_MM - head - TOTALS_MM
 
 
 def rows_on_a_page(seats: int) -> int:

@@ -58,3 +58,12 @@ def readable_layout(round_: Round, sheet: PrintedSheet) -> SheetLayout:
             "photo. Type it in instead."
         )
     return sheet_layout(sheet.seats, sheet.deals, order_needed=sheet.order_needed)
+
+
+def table_layout(round_: Round, table: int) -> SheetLayout:
+    """Where a camera finds the boxes of table ``table``'s sheet in ``round_``, as printed
+    (``SheetNotReadable`` for a sheet of more than one page)."""
+    sheet = next((sheet for sheet in round_sheets(round_) if sheet.table == table), None)
+    if sheet is None:
+        raise Table.DoesNotExist(f"round {round_.number} has no table {table}")
+    return readable_layout(round_, sheet)
