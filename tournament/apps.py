@@ -11,10 +11,10 @@ class TournamentConfig(AppConfig):
         # change to the standings, whatever made it (a page, a command, an import):
         # derived.refresh registers itself with the marker.
         from tournament.derived import refresh  # noqa: F401
-        from tournament.printing.layout import fits_one_page, sheet_layout
+        from tournament.printing.pages import table_layout
         from tournament.shared import public_changes  # noqa: F401
         from tournament.sheets.photos import layouts
 
         # A photo of a sheet is read by where printing put its boxes; the sheet cannot
         # import printing (which builds on it), so it is told here.
-        layouts.lay_out_with(sheet_layout, fits_one_page)
+        layouts.lay_out_with(table_layout)

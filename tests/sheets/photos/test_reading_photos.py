@@ -284,3 +284,16 @@ def test_the_app_starts_without_opencv():
 def test_a_batch_of_photos_names_an_unknown_batch_404(scorer_client, seated_round):
     address = reverse("scorer:photos", args=["club-night", 1, uuid.uuid4()])
     assert scorer_client.get(address).status_code == 404
+
+
+def test_a_sheet_printed_on_two_pages_is_refused_in_words(scorer, seated_round):
+    table = _table()
+    data = _photo(table)  # photographed as printed at four deals...
+    tournament = table.round.tournament
+    tournament.rotations_per_round = 8  # ...but the round now holds 32: two pages
+    tournament.save(update_fields=["rotations_per_round"])
+    photo = _send(_table(), data, scorer)
+    photo.refresh_from_db()
+    assert (photo.state, photo.reason) == (PhotoState.REFUSED, "two_pages")
+    assert "runs to 2 pages" in photo.words
+    assert "Type it in instead" in photo.words

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from scoring.errors import UserError
 from scoring.rules import absent_seats, deals_in_round
 from scoring.sheet_reading.layout import SheetLayout
 from tournament.kernel.cells import cell_name
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
     from scoring.sheet_reading.reader import Located, SheetRules
 
 logger = logging.getLogger(__name__)
+
+# The refusal of a photo of a sheet printed on more than one page (printing says why).
+TWO_PAGES = "two_pages"
 
 
 @dataclass(frozen=True)
@@ -98,14 +102,6 @@ def _table_named(photo: SheetPhoto, located: Located) -> Table | Refused:
             f"{identity.table}: was the round seated again after the sheets were printed?",
         )
     return table
-
-
-def _two_pages(table: Table) -> Refused:
-    return Refused(
-        "two_pages",
-        f"Table {table.number}'s sheet is printed on two pages, and a photo of such a sheet "
-        "cannot be read: type it in by hand.",
-    )
 
 
 def cell_rects(layout: SheetLayout) -> dict[str, list[float]]:
@@ -177,9 +173,10 @@ def read_file(data: bytes) -> dict[str, Any] | Refused:
             f"This is the sheet of {sheet} of “{identity.tournament}”, whose round "
             f"{identity.round} has no table {identity.table}.",
         )
-    layout = layout_of(table)
-    if layout is None:
-        return _two_pages(table)
+    try:
+        layout = layout_of(table)
+    except UserError as refused:
+        return Refused(TWO_PAGES, str(refused))
     reading = reader.read(located, layout, rules_for(table))
     return dict(reader.as_json(reading))
 
@@ -211,9 +208,10 @@ def read_photo(photo_id: int) -> str:
     table = _table_named(photo, located)
     if isinstance(table, Refused):
         return _finish(photo, kept(located.photo), refused=table)
-    layout = layout_of(table)
-    if layout is None:
-        return _finish(photo, kept(located.photo), refused=_two_pages(table))
+    try:
+        layout = layout_of(table)
+    except UserError as refused:
+        return _finish(photo, kept(located.photo), refused=Refused(TWO_PAGES, str(refused)))
     reading = reader.read(located, layout, rules_for(table))
     sheet = (0.0, 0.0, layout.width_mm, layout.height_mm)
     photo.table = table
