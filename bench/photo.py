@@ -182,7 +182,7 @@ def read_one(tally: Tally, data: bytes, layout, rules: SheetRules, written: list
     started = time.perf_counter()
     located = reader.locate(data, max_bytes=MAX_BYTES, max_pixels=MAX_PIXELS)
     boxes = reading = None
-    if not isinstance(located, reader.Refusal):
+    if not isinstance(located, reader.PhotoRefusal):
         boxes = read_boxes(located.page, located.px_per_mm, layout, rules)
         reading = decoded(boxes, rules, located.identity)
     tally.seconds.append(time.perf_counter() - started)
@@ -214,7 +214,7 @@ def score(
             tally.doubtful += is_doubtful
             tally.silent += not right and not is_doubtful
             exact &= right and not is_doubtful
-            cell = decode.Cell(number, key[0], key[1])
+            cell = decode.SheetCell(number, key[0], key[1])
             tally.scored.append((reading.probability.get(cell, 0.0), right))
         if got.played and not any((number, *k) in doubtful for k in want):
             assert not validate_deal(
@@ -474,7 +474,7 @@ def main() -> None:
     for blur in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
         data = photos.photograph(paper, rotate=5, perspective=0.2, blur=blur, seed=int(blur))
         image = page.open_photo(data, max_bytes=MAX_BYTES, max_pixels=MAX_PIXELS)
-        assert not isinstance(image, reader.Refusal)
+        assert not isinstance(image, reader.PhotoRefusal)
         found = page._detected(image)
         if len(found) < 4:
             print(f"  {blur:3.1f}  markers not found")
@@ -483,7 +483,7 @@ def main() -> None:
         blur_mm = page._marker_quality(flat, page.STANDARD_MARKERS)[0]
         tally = Tally()
         located = reader.locate(data, max_bytes=MAX_BYTES, max_pixels=MAX_PIXELS)
-        if isinstance(located, reader.Refusal):
+        if isinstance(located, reader.PhotoRefusal):
             print(f"  {blur:3.1f}  {blur_mm:.4f}  refused: {located.reason}")
             continue
         read_one(tally, data, layout, rules, written)

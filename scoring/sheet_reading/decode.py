@@ -68,7 +68,7 @@ HALF = CARDS_IN_PACK // 2
 
 
 @dataclass(frozen=True)
-class Cell:
+class SheetCell:
     """One value of the sheet form: ``field`` one of layout.FIELDS; ``seat`` None for
     ``left_over`` and ``last_in``."""
 
@@ -120,8 +120,8 @@ class DealBoxes:
 class DealDecoding:
     deal: DealReading
     raw: DealReading  # each cell's best guess on its own, before decoding
-    probability: dict[Cell, float]
-    doubtful: tuple[Cell, ...]
+    probability: dict[SheetCell, float]
+    doubtful: tuple[SheetCell, ...]
 
 
 @cache
@@ -231,12 +231,12 @@ def decode_deal(number: int, boxes: DealBoxes, rules: SheetRules) -> DealDecodin
     )
 
     raw = _raw(won_tables, left_table, ticks, last_table, place_tables)
-    cells = [Cell(number, "won", s) for s in playing] + [
-        Cell(number, "left_over", None),
-        Cell(number, "last_in", None),
+    cells = [SheetCell(number, "won", s) for s in playing] + [
+        SheetCell(number, "left_over", None),
+        SheetCell(number, "last_in", None),
     ]
     if order:
-        cells += [Cell(number, "laid_down", s) for s in playing]
+        cells += [SheetCell(number, "laid_down", s) for s in playing]
 
     # Every box blank: the deal not played.
     blank = float(np.prod([won_tables[s - 1].get(NONE, 0.0) for s in range(1, seats + 1)]))
@@ -285,18 +285,18 @@ def decode_deal(number: int, boxes: DealBoxes, rules: SheetRules) -> DealDecodin
     probability = {}
     for i, s in enumerate(playing):
         won[s - 1] = 2 * halves[i]
-        probability[Cell(number, "won", s)] = (
+        probability[SheetCell(number, "won", s)] = (
             played_share * marginals[i][halves[i]] / max(count_mass / fixed, 1e-300)
         )
-    probability[Cell(number, "left_over", None)] = (
+    probability[SheetCell(number, "left_over", None)] = (
         played_share * marginals[-1][halves[-1]] / max(count_mass / fixed, 1e-300)
     )
-    probability[Cell(number, "last_in", None)] = played_share * last_marginal
+    probability[SheetCell(number, "last_in", None)] = played_share * last_marginal
     laid_down: tuple[int, ...] | None = None
     if order:
         laid_down = tuple(sorted((s for s in playing if places[s]), key=lambda s: places[s] or 0))
         for s in playing:
-            probability[Cell(number, "laid_down", s)] = played_share * place_marginal[s]
+            probability[SheetCell(number, "laid_down", s)] = played_share * place_marginal[s]
     reading = DealReading(tuple(won), last_in, 2 * halves[-1], laid_down)
     doubtful = tuple(c for c in cells if probability[c] < DOUBTFUL_BELOW)
     return DealDecoding(reading, raw, probability, doubtful)

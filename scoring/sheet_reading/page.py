@@ -17,7 +17,7 @@ Terms:
   measures focus and not light; the squares print the same on every sheet, so it does not
   depend on what is written.
 
-Every way this fails is a ``Refusal`` naming what to do.
+Every way this fails is a ``PhotoRefusal`` naming what to do.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from scoring.sheet_reading.identity import SheetIdentity, identity_from_qr
 from scoring.sheet_reading.layout import Marker
-from scoring.sheet_reading.refusals import Refusal
+from scoring.sheet_reading.refusals import PhotoRefusal
 
 PX_PER_MM = 8
 # Markers are looked for in a copy at most this long on its long side: enough for a
@@ -82,7 +82,7 @@ _TAKE_AGAIN = "Take the photo again"
 
 
 @dataclass(frozen=True)
-class Page:
+class FoundPage:
     """A sheet found in a photo: its rectified page, the homography from the photo to it,
     and the sheet its QR code names."""
 
@@ -201,23 +201,23 @@ def oriented(image: Grey, orientation: int) -> Grey:
     return image
 
 
-def open_photo(data: bytes, *, max_bytes: int, max_pixels: int) -> Grey | Refusal:
+def open_photo(data: bytes, *, max_bytes: int, max_pixels: int) -> Grey | PhotoRefusal:
     """The photo as grey pixels the right way up, never decoding more than ``max_pixels``."""
     if len(data) > max_bytes:
-        return Refusal(
+        return PhotoRefusal(
             "too_large",
             f"The file is {len(data) / 1e6:.1f} MB, more than the {max_bytes / 1e6:.0f} MB a "
             "photo may be: send a smaller photo (a phone's ordinary photo is well under).",
         )
     if _is_heif(data):
-        return Refusal(
+        return PhotoRefusal(
             "unreadable_file",
             "This is a HEIC photo, which cannot be read here: send it as a JPEG (on an iPhone, "
             "Settings › Camera › Formats › Most Compatible, or share it as JPEG).",
         )
     found = image_size(data)
     if found is None:
-        return Refusal(
+        return PhotoRefusal(
             "unreadable_file",
             "This file is not a photo that can be read: send a JPEG, PNG or WebP photo of the "
             "score sheet.",
@@ -229,7 +229,7 @@ def open_photo(data: bytes, *, max_bytes: int, max_pixels: int) -> Grey | Refusa
         reduced[8] = cv2.IMREAD_REDUCED_GRAYSCALE_8
         factor = next((f for f in (2, 4, 8) if width * height / f / f <= max_pixels), None)
         if kind != "jpeg" or factor is None:
-            return Refusal(
+            return PhotoRefusal(
                 "too_large",
                 f"The photo is {width} × {height} pixels, more than can be read: send a "
                 "smaller photo.",
@@ -237,7 +237,7 @@ def open_photo(data: bytes, *, max_bytes: int, max_pixels: int) -> Grey | Refusa
         flags = reduced[factor] | cv2.IMREAD_IGNORE_ORIENTATION
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if image is None or image.size == 0:
-        return Refusal(
+        return PhotoRefusal(
             "unreadable_file",
             "The photo's file is damaged and cannot be read: take the photo again.",
         )
@@ -327,7 +327,7 @@ def _marker_quality(page: Grey, markers: tuple[Marker, ...]) -> tuple[float, flo
     )
 
 
-def find_page(image: Grey) -> Page | Refusal:
+def find_page(image: Grey) -> FoundPage | PhotoRefusal:
     """The sheet in ``image``: its markers, its rectified page, its QR code's sheet, its
     focus and light checked."""
     if float(np.percentile(image, 90)) < PAPER_AT_LEAST:
@@ -345,19 +345,19 @@ def find_page(image: Grey) -> Page | Refusal:
     if text is None and blur_mm > QR_BLUR_MM:
         return _blurred()
     if text is None:
-        return Refusal(
+        return PhotoRefusal(
             "not_our_sheet",
             "The sheet's QR code could not be read: photograph the whole sheet, flat, with the "
             "QR code in view and sharp.",
         )
     identity = identity_from_qr(text)
     if identity is None:
-        return Refusal(
+        return PhotoRefusal(
             "not_our_sheet",
             "This is not one of this tournament's printed score sheets: its QR code names no "
             "sheet. Print the round's sheets from the desk and photograph one of them.",
         )
-    return Page(identity, image, found, page, homography, blur_mm)
+    return FoundPage(identity, image, found, page, homography, blur_mm)
 
 
 def rectified(
@@ -401,7 +401,7 @@ def _edge_spread(image: Grey) -> float:
     return contrast / (steepest * math.sqrt(2 * math.pi))
 
 
-def _without_markers(image: Grey, found: dict[int, NDArray[np.float32]]) -> Refusal:
+def _without_markers(image: Grey, found: dict[int, NDArray[np.float32]]) -> PhotoRefusal:
     """Why fewer than four markers were found: blur, a corner cut off, or not our sheet."""
     scale = min(1.0, 1000 / max(image.shape))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -414,31 +414,31 @@ def _without_markers(image: Grey, found: dict[int, NDArray[np.float32]]) -> Refu
     identity_text = _qr(small) or _qr(image)
     if identity_text is not None and identity_from_qr(identity_text) is not None:
         return _cut_off("the four corner squares are not in it")
-    return Refusal(
+    return PhotoRefusal(
         "not_our_sheet",
         "No printed score sheet was found in this photo: it has none of the four black "
         "corner squares our sheets carry. Photograph a sheet printed from the desk.",
     )
 
 
-def _blurred() -> Refusal:
-    return Refusal(
+def _blurred() -> PhotoRefusal:
+    return PhotoRefusal(
         "blurred",
         "The photo is too blurred to read the boxes: hold the phone still, let it focus on "
         "the sheet, and take the photo again.",
     )
 
 
-def _cut_off(what: str) -> Refusal:
-    return Refusal(
+def _cut_off(what: str) -> PhotoRefusal:
+    return PhotoRefusal(
         "cut_off",
         f"The photo does not hold the whole sheet ({what}): {_TAKE_AGAIN.lower()} with all "
         "four corner squares in view.",
     )
 
 
-def _dark() -> Refusal:
-    return Refusal(
+def _dark() -> PhotoRefusal:
+    return PhotoRefusal(
         "dark",
         "The photo is too dark to read: take it again in better light, or with the flash.",
     )

@@ -23,22 +23,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.sheet_reading.decode import (
-    Cell,
     DealReading,
+    SheetCell,
     SheetRules,
     decode_deal,
 )
 from scoring.sheet_reading.identity import SheetIdentity
 from scoring.sheet_reading.layout import SheetLayout
-from scoring.sheet_reading.refusals import REFUSALS, Refusal
+from scoring.sheet_reading.refusals import REFUSALS, PhotoRefusal
 
 __all__ = [
     "REFUSALS",
-    "Cell",
     "DealReading",
     "Located",
+    "PhotoRefusal",
     "Reading",
-    "Refusal",
+    "SheetCell",
     "SheetRules",
     "as_json",
     "crop",
@@ -69,23 +69,23 @@ class Reading:
 
     identity: SheetIdentity
     deals: tuple[DealReading, ...]
-    doubtful: tuple[Cell, ...]
-    probability: Mapping[Cell, float]
+    doubtful: tuple[SheetCell, ...]
+    probability: Mapping[SheetCell, float]
     # Each cell's best guess on its own, before decoding (the benchmark's "before").
     raw: tuple[DealReading, ...] = ()
     # The rules score the lying-down order: every deal says ``laid_down``, null if blank.
     order_needed: bool = False
 
 
-def locate(data: bytes, *, max_bytes: int, max_pixels: int) -> Located | Refusal:
+def locate(data: bytes, *, max_bytes: int, max_pixels: int) -> Located | PhotoRefusal:
     """Find our sheet in the photo ``data`` (module docstring, step 1)."""
     from scoring.sheet_reading import page
 
     image = page.open_photo(data, max_bytes=max_bytes, max_pixels=max_pixels)
-    if isinstance(image, Refusal):
+    if isinstance(image, PhotoRefusal):
         return image
     found = page.find_page(image)
-    if isinstance(found, Refusal):
+    if isinstance(found, PhotoRefusal):
         return found
     return Located(
         identity=found.identity,
@@ -113,8 +113,8 @@ def read(located: Located, layout: SheetLayout, rules: SheetRules) -> Reading:
     boxes = read_boxes(_page_for(located, layout), located.px_per_mm, layout, rules)
     deals: list[DealReading] = []
     raw: list[DealReading] = []
-    doubtful: list[Cell] = []
-    probability: dict[Cell, float] = {}
+    doubtful: list[SheetCell] = []
+    probability: dict[SheetCell, float] = {}
     for number in range(1, rules.deals + 1):
         decoded = decode_deal(number, boxes[number], rules)
         deals.append(decoded.deal)

@@ -1,6 +1,6 @@
 """Why a photo is not read: a reason a program can act on and words a scorer can.
 
-Each ``Refusal`` names one of ``REFUSALS`` and says, in a sentence, what is wrong with the
+Each ``PhotoRefusal`` names one of ``REFUSALS`` and says, in a sentence, what is wrong with the
 photo and what to do about it (take it again flatter, with more light, the whole sheet in
 view...). The words never blame the scorer's phone or name a library.
 """
@@ -23,7 +23,7 @@ REFUSALS = (
 
 
 @dataclass(frozen=True)
-class Refusal:
+class PhotoRefusal:
     """A photo not read: ``reason`` one of ``REFUSALS``, ``words`` a sentence for a scorer."""
 
     reason: str

@@ -12,8 +12,8 @@ from scoring.sheet_reading.decode import (
     DOUBTFUL_BELOW,
     FLOOR,
     NONE,
-    Cell,
     DealBoxes,
+    SheetCell,
     SheetRules,
     decode_deal,
     value_probabilities,
@@ -87,7 +87,7 @@ def test_the_sum_decides_between_two_even_readings_and_says_how_sure_it_is():
     )
     assert decoded.raw.won[0] == 16
     assert decoded.deal.won[0] == 10
-    assert decoded.probability[Cell(1, "won", 1)] > DOUBTFUL_BELOW
+    assert decoded.probability[SheetCell(1, "won", 1)] > DOUBTFUL_BELOW
 
 
 def test_two_readings_equally_likely_leave_the_cells_doubtful():
@@ -99,8 +99,8 @@ def test_two_readings_equally_likely_leave_the_cells_doubtful():
     decoded = decode_deal(
         1, DealBoxes(tuple(won), boxes.left_over, boxes.last_in_ticks, None, None), RULES
     )
-    assert {Cell(1, "won", 1), Cell(1, "won", 2)} <= set(decoded.doubtful)
-    assert Cell(1, "won", 3) not in decoded.doubtful
+    assert {SheetCell(1, "won", 1), SheetCell(1, "won", 2)} <= set(decoded.doubtful)
+    assert SheetCell(1, "won", 3) not in decoded.doubtful
 
 
 def test_a_deal_that_cannot_add_up_keeps_what_it_says_and_is_all_doubtful():
@@ -110,12 +110,12 @@ def test_a_deal_that_cannot_add_up_keeps_what_it_says_and_is_all_doubtful():
     assert decoded.deal.won == (10, 8, 6, 14)
     assert decoded.deal.left_over == 26
     assert set(decoded.doubtful) == {
-        Cell(1, "won", 1),
-        Cell(1, "won", 2),
-        Cell(1, "won", 3),
-        Cell(1, "won", 4),
-        Cell(1, "left_over", None),
-        Cell(1, "last_in", None),
+        SheetCell(1, "won", 1),
+        SheetCell(1, "won", 2),
+        SheetCell(1, "won", 3),
+        SheetCell(1, "won", 4),
+        SheetCell(1, "left_over", None),
+        SheetCell(1, "last_in", None),
     }
 
 
@@ -124,12 +124,12 @@ def test_a_clear_deal_two_short_is_never_changed_silently():
     # doubtful.
     decoded = decode_deal(1, deal_boxes((10, 8, 6, 12), 14, 2, 4), RULES)
     changed = [
-        Cell(1, "won", seat)
+        SheetCell(1, "won", seat)
         for seat in range(1, 5)
         if decoded.deal.won[seat - 1] != decoded.raw.won[seat - 1]
     ]
     if decoded.deal.left_over != decoded.raw.left_over:
-        changed.append(Cell(1, "left_over", None))
+        changed.append(SheetCell(1, "left_over", None))
     assert set(changed) <= set(decoded.doubtful)
     assert decoded.doubtful
 
@@ -151,7 +151,7 @@ def test_a_seat_that_left_stays_blank_and_cannot_be_last_in():
     decoded = decode_deal(1, DealBoxes(boxes.won, boxes.left_over, ticks, None, None), rules)
     assert decoded.deal.won == (20, 8, None, 14)
     assert decoded.deal.last_in == 4
-    assert Cell(1, "won", 3) not in decoded.probability
+    assert SheetCell(1, "won", 3) not in decoded.probability
 
 
 def test_last_in_and_the_lying_down_order_agree():
@@ -231,6 +231,6 @@ def test_posteriors_are_exact_over_every_reading_that_adds_up():
         value = decoded.deal.won[seat - 1]
         share = by_cell[seat - 1][value] / total
         # The cell's posterior is its share among the readings, times the deal's being played.
-        assert decoded.probability[Cell(1, "won", seat)] == pytest.approx(
+        assert decoded.probability[SheetCell(1, "won", seat)] == pytest.approx(
             share * total * last_in / (total * last_in + blank), rel=1e-6
         )

@@ -125,9 +125,9 @@ def test_a_ticked_box_is_told_from_an_empty_one():
 # The refusals: each names what is wrong.
 
 
-def refusal(data: bytes, **caps: int) -> reader.Refusal:
+def refusal(data: bytes, **caps: int) -> reader.PhotoRefusal:
     found = reader.locate(data, **{**CAPS, **caps})
-    assert isinstance(found, reader.Refusal), found
+    assert isinstance(found, reader.PhotoRefusal), found
     assert found.words
     return found
 
@@ -187,7 +187,7 @@ def test_a_png_over_the_pixel_cap_is_refused_from_its_header_alone():
 def test_a_jpeg_over_the_pixel_cap_is_read_at_a_smaller_size():
     data = synthetic_photo(LAYOUT, IDENTITY, ENTRY, DEALS)
     image = page.open_photo(data, max_bytes=CAPS["max_bytes"], max_pixels=1_000_000)
-    assert not isinstance(image, reader.Refusal)
+    assert not isinstance(image, reader.PhotoRefusal)
     assert image.size <= 1_000_000
     assert isinstance(
         reader.locate(data, max_bytes=CAPS["max_bytes"], max_pixels=1_000_000), reader.Located
@@ -209,7 +209,7 @@ def test_the_cameras_exif_orientation_is_applied():
     assert ok
     # 6: the camera was turned; the picture is shown turned a quarter clockwise.
     upright = page.open_photo(with_orientation(jpeg.tobytes(), 6), **CAPS)
-    assert not isinstance(upright, reader.Refusal)
+    assert not isinstance(upright, reader.PhotoRefusal)
     assert upright.shape == (60, 30)
     assert upright[:10].mean() > 200  # the band is now at the top
 

@@ -81,7 +81,7 @@ BOX_MARGIN_MM = 0.5  # at least this much of the row above and below a box
 
 
 @dataclass(frozen=True)
-class Column:
+class SheetColumn:
     x: float
     width: float
 
@@ -106,23 +106,23 @@ class SheetGrid:
         return WIDE_HEAD_MM if self.wide else HEAD_MM
 
     @property
-    def deal_column(self) -> Column:
-        return Column(0.0, DEAL_COLUMN_MM)
+    def deal_column(self) -> SheetColumn:
+        return SheetColumn(0.0, DEAL_COLUMN_MM)
 
     @property
-    def dealer_column(self) -> Column:
-        return Column(DEAL_COLUMN_MM, WIDE_DEALER_COLUMN_MM if self.wide else DEALER_COLUMN_MM)
+    def dealer_column(self) -> SheetColumn:
+        return SheetColumn(DEAL_COLUMN_MM, WIDE_DEALER_COLUMN_MM if self.wide else DEALER_COLUMN_MM)
 
     @property
-    def seat_columns(self) -> tuple[Column, ...]:
+    def seat_columns(self) -> tuple[SheetColumn, ...]:
         dealer = self.dealer_column
         left = dealer.x + dealer.width
         width = (SHEET_WIDTH_MM - left - LEFT_OVER_COLUMN_MM) / self.seats
-        return tuple(Column(left + width * index, width) for index in range(self.seats))
+        return tuple(SheetColumn(left + width * index, width) for index in range(self.seats))
 
     @property
-    def left_over_column(self) -> Column:
-        return Column(SHEET_WIDTH_MM - LEFT_OVER_COLUMN_MM, LEFT_OVER_COLUMN_MM)
+    def left_over_column(self) -> SheetColumn:
+        return SheetColumn(SHEET_WIDTH_MM - LEFT_OVER_COLUMN_MM, LEFT_OVER_COLUMN_MM)
 
     @property
     def rows_top(self) -> float:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.sheet_reading.refusals import Refusal
+from scoring.sheet_reading.refusals import PhotoRefusal
 
 # The photo as kept: its long side at most this many pixels, JPEG at this quality (the
 # straightened sheet too). A sheet's smallest box is about 6 mm, some 40 pixels across at
@@ -31,7 +31,7 @@ def downscaled(data: bytes, *, max_bytes: int, max_pixels: int) -> bytes:
     from scoring.sheet_reading.page import open_photo
 
     grey = open_photo(data, max_bytes=max_bytes, max_pixels=max_pixels)
-    return b"" if isinstance(grey, Refusal) else kept(grey)
+    return b"" if isinstance(grey, PhotoRefusal) else kept(grey)
 
 
 def kept(pixels: NDArray[Any]) -> bytes:

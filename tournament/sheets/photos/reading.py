@@ -140,7 +140,7 @@ def read_file(data: bytes) -> dict[str, Any] | Refused:
     located = reader.locate(
         data, max_bytes=settings.PHOTO_MAX_BYTES, max_pixels=settings.PHOTO_MAX_PIXELS
     )
-    if isinstance(located, reader.Refusal):
+    if isinstance(located, reader.PhotoRefusal):
         return Refused(located.reason, located.words)
     identity = located.identity
     sheet = f"round {identity.round}, table {identity.table}"
@@ -200,7 +200,7 @@ def read_photo(photo_id: int) -> str:
     located = reader.locate(
         data, max_bytes=settings.PHOTO_MAX_BYTES, max_pixels=settings.PHOTO_MAX_PIXELS
     )
-    if isinstance(located, reader.Refusal):
+    if isinstance(located, reader.PhotoRefusal):
         kept_photo = downscaled(
             data, max_bytes=settings.PHOTO_MAX_BYTES, max_pixels=settings.PHOTO_MAX_PIXELS
         )
