@@ -259,6 +259,9 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Not its "AXES: BEGIN" line at every start: a command's stderr (manage.py read_sheet's
+# refusal, first) is the command's own words.
+AXES_VERBOSE = False
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Our own page, which says how long is left of the wait.
 AXES_LOCKOUT_CALLABLE = "tournament.accounts.views.login.locked_out"

@@ -267,6 +267,23 @@ def test_read_sheet_refuses_with_exit_2_and_the_reason_first(seated_round, tmp_p
     assert err.getvalue().split(":")[0] in {"cut_off", "not_our_sheet"}
 
 
+def test_read_sheet_as_a_process_says_its_refusal_on_the_first_line_of_stderr(tmp_path):
+    """What a script sees of ``manage.py read_sheet``: exit 2, and stderr opening with the
+    reason, nothing logged at start before it."""
+    import cv2
+    import numpy as np
+
+    path = tmp_path / "blank.png"
+    cv2.imwrite(str(path), np.full((300, 400), 255, dtype=np.uint8))
+    result = run(
+        ["manage.py", "read_sheet", str(path), "--format", "json"],
+        environment(DJANGO_SETTINGS_MODULE="config.settings"),
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[0].startswith("not_our_sheet: "), result.stderr
+
+
 def test_the_app_starts_without_opencv():
     """``manage.py check`` and every URL's view load no OpenCV: only reading a photo does."""
     code = (
