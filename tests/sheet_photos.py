@@ -13,7 +13,7 @@ import numpy as np
 from django.utils import timezone
 
 from tournament.kernel.cells import LAST_IN, LEFT_OVER, WON, cell_name
-from tournament.models import PhotoState, SheetPhoto, Table
+from tournament.models import PhotoState, Sheet, SheetPhoto, Table
 
 # The straightened sheet image: this many pixels a millimetre, and this many millimetres.
 SCALE = 4.0
@@ -86,6 +86,9 @@ def read_photo(table: Table, user, reading: dict[str, Any] | None, **fields: Any
         "scale": SCALE,
         "cells": cell_rects(table.seats.count(), len(reading["deals"])) if reading else {},
         "read_at": now,
+        # As the reading task stores it: the sheet's version when the photo was read.
+        "sheet_version": Sheet.objects.filter(table=table).values_list("version", flat=True).first()
+        or 0,
     }
     values.update(fields)
     return SheetPhoto.objects.create(**values)

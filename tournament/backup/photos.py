@@ -76,6 +76,7 @@ def export_photos(tournament: Tournament) -> dict[str, Any] | None:
                 "reading": photo.reading,
                 "scale": photo.scale,
                 "cells": photo.cells,
+                "sheet_version": photo.sheet_version,
                 "read_at": _time(photo.read_at),
             }
             for photo in photos
@@ -115,6 +116,7 @@ def schema() -> dict[str, Any]:
                     "maxItems": 4,
                 },
             },
+            "sheet_version": {"type": "integer", "minimum": 0},
             "read_at": {"type": ["string", "null"], "pattern": TIME_PATTERN},
         },
     }
@@ -191,6 +193,7 @@ def restore_photos(data: Mapping[str, Any], accounts: Mapping[str, int]) -> int:
                 reading=photo.get("reading"),
                 scale=photo.get("scale", 0),
                 cells=photo.get("cells", {}),
+                sheet_version=photo.get("sheet_version", 0),
                 read_at=None
                 if photo.get("read_at") is None
                 else datetime.datetime.fromisoformat(photo["read_at"]),

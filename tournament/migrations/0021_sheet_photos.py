@@ -34,6 +34,7 @@ class Migration(migrations.Migration):
                 ('sheet_image', models.BinaryField(blank=True, default=b'')),
                 ('scale', models.FloatField(default=0)),
                 ('cells', models.JSONField(blank=True, default=dict)),
+                ('sheet_version', models.PositiveIntegerField(default=0)),
                 ('read_at', models.DateTimeField(blank=True, null=True)),
                 ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='photos', to='tournament.round')),
                 ('sent_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),

@@ -71,6 +71,10 @@ class SheetPhoto(models.Model):
     scale = models.FloatField(default=0)
     # Each cell's rectangle on the sheet image, in millimetres: {"d3_s2": [x, y, w, h]}.
     cells = models.JSONField(default=dict, blank=True)
+    # The version of the table's sheet when the reading was stored: saving the form filled
+    # from it expects that version, so a sheet entered, confirmed or corrected since is
+    # answered as changed meanwhile, never overwritten by an older paper.
+    sheet_version = models.PositiveIntegerField(default=0)
     read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -361,3 +361,28 @@ def test_the_following_page_and_the_history_ask_as_many_queries_for_many_photos(
     for position in range(2, 7):
         _read(scorer, batch=first.batch, position=position)
     assert [counted(address) for address in pages] == few
+
+
+def test_a_sheet_saved_since_the_photo_was_read_is_changed_meanwhile_not_overwritten(
+    scorer_client, scorer, second_scorer, seated_round
+):
+    """A photo read of an empty sheet; meanwhile another scorer enters the sheet and it is
+    confirmed: saving the form filled from the photo is answered as changed meanwhile, with
+    both copies in view, and the confirmed sheet stays as it was."""
+    from tournament.sheets.confirming import confirm_sheet
+
+    table = _table()
+    photo = read_photo(table, scorer, a_reading(table, ROWS, []))
+    others = [dict(row) for row in ROWS]
+    others[0] = {**others[0], "won": list(reversed(others[0]["won"]))}
+    save_sheet(table, second_scorer, others, expected_version=0, final=True).or_raise()
+    confirm_sheet(table, scorer, expected_version=1).or_raise()
+    page = scorer_client.get(reverse("scorer:photo_sheet", args=[SLUG, photo.pk]))
+    version = int(inputs(page)["expected_version"]["value"])
+    assert version == 0
+    response = scorer_client.post(
+        url("sheet"), form(ROWS, version=version) | {"photo": str(photo.pk)}
+    )
+    assert response.status_code == 409
+    sheet = Sheet.objects.get(table=table)
+    assert (sheet.status, sheet.version) == (SheetStatus.CONFIRMED, 2)

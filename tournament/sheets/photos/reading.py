@@ -219,6 +219,7 @@ def read_photo(photo_id: int) -> str:
     photo.sheet_image = png_as_jpeg(reader.crop(located, sheet, scale=located.px_per_mm))
     photo.scale = located.px_per_mm
     photo.cells = cell_rects(layout)
+    photo.sheet_version = peek_sheet(table).version
     return _finish(photo, kept(located.photo))
 
 

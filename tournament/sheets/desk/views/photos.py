@@ -174,7 +174,8 @@ def photo_sheet(request: HtmxHttpRequest, slug: str, photo: int) -> HttpResponse
         table_,
         current,
         filled.rows,
-        expected_version=current.version,
+        # As the sheet was when the photo was read: one saved since is changed meanwhile.
+        expected_version=photo_.sheet_version,
         stopped_early=current.stopped_early,
         leaves=current_leaves(current),
         doubtful=filled.doubtful,
