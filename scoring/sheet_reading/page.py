@@ -96,7 +96,14 @@ class FoundPage:
 
 def image_size(data: bytes) -> tuple[str, int, int] | None:
     """The format (``jpeg``, ``png``, ``webp``) and size of a photo from its header, or None
-    when it is none of these or its header is broken."""
+    when it is none of these or its header is broken (a file cut short included)."""
+    try:
+        return _header_size(data)
+    except struct.error:
+        return None
+
+
+def _header_size(data: bytes) -> tuple[str, int, int] | None:
     if data[:3] == b"\xff\xd8\xff":
         return _jpeg_size(data)
     if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
@@ -153,6 +160,13 @@ def _is_heif(data: bytes) -> bool:
 
 def exif_orientation(data: bytes) -> int:
     """The EXIF orientation of a JPEG (1: as stored), from its APP1 segment."""
+    try:
+        return _app1_orientation(data)
+    except struct.error:  # a file cut short in its headers: as stored
+        return 1
+
+
+def _app1_orientation(data: bytes) -> int:
     at = 2
     while at + 4 < len(data) and data[at] == 0xFF:
         marker = data[at + 1]

@@ -172,6 +172,18 @@ def test_a_file_that_is_no_photo_is_unreadable():
     assert refusal(b"%PDF-1.7 not a photo").reason == "unreadable_file"
 
 
+@pytest.mark.parametrize(
+    "cut",
+    [
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0",  # a PNG cut short in its size
+        b"\xff\xd8\xff\xe1\0",  # a JPEG cut short in its first segment
+        b"\xff\xd8\xff\xe1\0\x20Exif\0\0MM\0\x2a\0\0",  # ...and in its EXIF
+    ],
+)
+def test_a_file_cut_short_in_its_header_is_unreadable_not_an_error(cut):
+    assert refusal(cut).reason == "unreadable_file"
+
+
 def test_a_file_over_the_byte_cap_is_too_large_before_it_is_opened():
     assert refusal(b"\xff\xd8\xff" + b"\0" * 2000, max_bytes=1000).reason == "too_large"
 
