@@ -284,6 +284,17 @@ def test_read_sheet_as_a_process_says_its_refusal_on_the_first_line_of_stderr(tm
     assert result.stderr.splitlines()[0].startswith("not_our_sheet: "), result.stderr
 
 
+def test_read_sheet_says_a_file_that_is_no_photo_is_not_our_sheet(tmp_path):
+    """The command speaks the six codes a script knows; its words say what is wrong."""
+    path = tmp_path / "notes.txt"
+    path.write_text("not a photo")
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as stopped:
+        call_command("read_sheet", str(path), "--format", "json", stderr=err)
+    assert stopped.value.code == 2
+    assert err.getvalue().startswith("not_our_sheet: This file is not a photo")
+
+
 def test_the_app_starts_without_opencv():
     """``manage.py check`` and every URL's view load no OpenCV: only reading a photo does."""
     code = (

@@ -9,6 +9,13 @@ from tournament.sheets.photos.reading import Refused, read_file
 # A photo refused: its reason and words on stderr, and this exit status (1 is an error of
 # the command's use: no such file).
 REFUSED_STATUS = 2
+# The command's refusals are six codes (docs/photos.md): the app's finer ones are said as
+# the one a script checking the command knows — a file that is no photo of ours, or too
+# large to be read, is not our sheet; a table its round does not have is of another
+# round's seating; a sheet running on to a page not in the photo is cut off. The words say
+# exactly what is wrong.
+COMMAND_REASON = {"unreadable_file": "not_our_sheet", "too_large": "not_our_sheet"}
+COMMAND_REASON |= {"other_table": "other_round", "two_pages": "cut_off"}
 
 
 def _value(value: object) -> str:
@@ -65,7 +72,8 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {photo}: {error.strerror}") from None
         result = read_file(data)
         if isinstance(result, Refused):
-            self.stderr.write(f"{result.reason}: {result.words}")
+            reason = COMMAND_REASON.get(result.reason, result.reason)
+            self.stderr.write(f"{reason}: {result.words}")
             raise SystemExit(REFUSED_STATUS)
         if format == "json":
             self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
