@@ -386,3 +386,23 @@ def test_a_sheet_saved_since_the_photo_was_read_is_changed_meanwhile_not_overwri
     assert response.status_code == 409
     sheet = Sheet.objects.get(table=table)
     assert (sheet.status, sheet.version) == (SheetStatus.CONFIRMED, 2)
+
+
+def test_a_photo_whose_reader_stopped_holds_nobody_back_and_says_to_send_it_again(
+    scorer_client, scorer, seated_round
+):
+    """A worker stopped half-way (or none runs): ten minutes on, the photo no longer keeps
+    its scorer from sending, and its page stops waiting and says what to do."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    old = timezone.now() - timedelta(minutes=11)
+    photo = _read(scorer, state=PhotoState.READING, reading=None, sent_at=old)
+    page = scorer_client.get(reverse("scorer:photos", args=[SLUG, 1, photo.batch]))
+    text = page.content.decode()
+    assert "the site stopped reading it. Send it again" in text
+    assert "hx-trigger" not in text
+    response = scorer_client.post(url("read_photo"), {"photos": _upload()})
+    assert response.status_code == 302
+    assert SheetPhoto.objects.count() == 2

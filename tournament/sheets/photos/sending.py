@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -67,9 +68,24 @@ def file_problem(sent: SentFile) -> str | None:
     return None
 
 
+# A photo still waiting or being read this long after it was sent has lost its reader (a
+# worker stopped half-way, or none runs): it no longer holds its scorer back, and its page
+# says to send it again. A stack of 40 is read in well under a minute.
+STALE_AFTER = timedelta(minutes=10)
+
+
+def is_stale(photo: SheetPhoto) -> bool:
+    """Whether ``photo`` is unfinished and has waited past ``STALE_AFTER``."""
+    return photo.state in UNFINISHED and photo.sent_at < timezone.now() - STALE_AFTER
+
+
 def _unfinished_of(user_id: int) -> SheetPhoto | None:
     return (
-        SheetPhoto.objects.filter(sent_by_id=user_id, state__in=UNFINISHED)
+        SheetPhoto.objects.filter(
+            sent_by_id=user_id,
+            state__in=UNFINISHED,
+            sent_at__gte=timezone.now() - STALE_AFTER,
+        )
         .select_related("round", "table")
         .order_by("sent_at")
         .first()

@@ -26,7 +26,7 @@ from tournament.sheets.desk.photos import filled_from, photo_context, photo_of
 from tournament.sheets.desk.views.sheet import _sheet_context
 from tournament.sheets.leaves import current_leaves
 from tournament.sheets.photos.images import cell_crop
-from tournament.sheets.photos.sending import PhotoRefused, SentFile, send_photos
+from tournament.sheets.photos.sending import PhotoRefused, SentFile, is_stale, send_photos
 from tournament.sheets.reading import peek_sheet
 
 # The file input's name on both sending pages.
@@ -131,7 +131,9 @@ def photos(request: HtmxHttpRequest, slug: str, round: int, batch: uuid.UUID) ->
             {"tournament": tournament, "round": round_, "found": [], "missing": True},
             status=404,
         )
-    waiting = sum(1 for photo in found if photo.state in UNFINISHED)
+    for photo in found:
+        photo.stale = is_stale(photo)  # type: ignore[attr-defined]
+    waiting = sum(1 for photo in found if photo.state in UNFINISHED and not photo.stale)  # type: ignore[attr-defined]
     context = {
         "tournament": tournament,
         "round": round_,
