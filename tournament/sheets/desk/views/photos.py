@@ -131,9 +131,10 @@ def photos(request: HtmxHttpRequest, slug: str, round: int, batch: uuid.UUID) ->
             {"tournament": tournament, "round": round_, "found": [], "missing": True},
             status=404,
         )
+    stale = {photo.pk for photo in found if is_stale(photo)}
     for photo in found:
-        photo.stale = is_stale(photo)  # type: ignore[attr-defined]
-    waiting = sum(1 for photo in found if photo.state in UNFINISHED and not photo.stale)  # type: ignore[attr-defined]
+        photo.stale = photo.pk in stale  # type: ignore[attr-defined]
+    waiting = sum(1 for photo in found if photo.state in UNFINISHED and photo.pk not in stale)
     context = {
         "tournament": tournament,
         "round": round_,
