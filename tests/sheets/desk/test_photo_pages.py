@@ -406,3 +406,15 @@ def test_a_photo_whose_reader_stopped_holds_nobody_back_and_says_to_send_it_agai
     response = scorer_client.post(url("read_photo"), {"photos": _upload()})
     assert response.status_code == 302
     assert SheetPhoto.objects.count() == 2
+
+
+def test_read_a_photo_is_never_offered_to_whoever_may_still_confirm_blind(
+    scorer_client, second_scorer, seated_round
+):
+    """Not on the sheet as entered (?show=entered) nor on its history: the blind second
+    entry is typed by hand."""
+    table = _table()
+    save_sheet(table, second_scorer, ROWS, expected_version=0, final=True).or_raise()
+    for address in (url("sheet"), url("sheet") + "?show=entered", url("history")):
+        page = scorer_client.get(address).content.decode()
+        assert "Read a photo" not in page, address

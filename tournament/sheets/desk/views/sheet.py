@@ -129,6 +129,9 @@ def _sheet_context(
         "rows": shown,
         "check": check,
         "problems": linked_problems(check.problems, shown, set(refused_leaves)),
+        # A photo's reading is one entry: whoever may still confirm the sheet blind types
+        # it by hand, however the page was opened (?show=entered included).
+        "photo_offered": not awaits_blind_confirmation(table, sheet, request.user),
         # Whoever may still confirm the sheet blind is not told which leaves it holds.
         "leaves": shown_leaves(
             leaves,
