@@ -37,7 +37,10 @@ POLL_SECONDS = 2
 
 def _sent(files: list[UploadedFile]) -> list[SentFile]:
     most = settings.PHOTO_MAX_BYTES
-    # A file over the limit is named and refused without reading it into memory.
+    # A file over the limit is named and refused without reading it into memory, and so
+    # is every file of a send of more than PHOTO_MAX_FILES, refused by their count.
+    if len(files) > settings.PHOTO_MAX_FILES:
+        most = -1
     return [
         SentFile(f.name or "", f.size or 0, f.read() if (f.size or 0) <= most else b"")
         for f in files
