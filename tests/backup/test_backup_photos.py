@@ -99,3 +99,25 @@ def test_a_photos_file_naming_no_tournament_of_the_backup_is_refused(
     sign_again(folder, path.name)
     with pytest.raises(UserError, match=re.escape("club-night.photos.json: photos[0].image")):
         read_backup(folder)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("round", 9, "“club-night” has no round 9"),
+        ("table", 9, "round 1 of “club-night” has no table 9"),
+    ],
+)
+def test_a_photo_of_a_round_or_table_the_tournament_file_lacks_is_refused_in_words(
+    seated_round, scorer, tmp_path, field, value, said
+):
+    table = Table.objects.get(round=seated_round, number=1)
+    read_photo(table, scorer, a_reading(table, ROWS[:1]))
+    folder = take_backup(tmp_path)
+    path = folder / "club-night.photos.json"
+    data = json.loads(path.read_text())
+    data["photos"][0][field] = value
+    path.write_text(json.dumps(data))
+    sign_again(folder, path.name)
+    with pytest.raises(UserError, match=re.escape(said)):
+        read_backup(folder)

@@ -148,7 +148,16 @@ def problems(data: Any, slugs: Mapping[str, Any]) -> list[str]:
     if facts is None:
         return [f"tournament: “{slug}” is no tournament of this backup"]
     shown: list[str] = []
+    tables: Mapping[int, set[int]] = getattr(facts, "tables", {})
     for index, photo in enumerate(data["photos"]):
+        held = tables.get(photo["round"])
+        if held is None:
+            shown.append(f"photos[{index}].round: “{slug}” has no round {photo['round']}")
+        elif photo["table"] is not None and photo["table"] not in held:
+            shown.append(
+                f"photos[{index}].table: round {photo['round']} of “{slug}” has no table "
+                f"{photo['table']}"
+            )
         for field in _BYTES_FIELDS:
             try:
                 base64.b64decode(photo.get(field, ""), validate=True)
