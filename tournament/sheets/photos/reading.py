@@ -187,7 +187,7 @@ def read_photo(photo_id: int) -> str:
 
     with transaction.atomic():
         photo = (
-            SheetPhoto.objects.select_for_update()
+            SheetPhoto.objects.select_for_update(of=("self",))
             .select_related("round__tournament", "table")
             .filter(pk=photo_id)
             .first()
