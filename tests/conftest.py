@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
@@ -314,7 +315,8 @@ def _world(request):
     module's tests are done. olive organises the private "club-night" (``seated_round``),
     simon and sarah score it, oscar has no part in it; "test-open" is a published
     tournament of two rounds played and released (``make_played``'s), run by none of
-    them."""
+    them. A module adds rows of its own with ``world(more=build)``: ``build`` runs once,
+    after the rest is built."""
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
@@ -337,6 +339,9 @@ def _world(request):
         )
         seated_round(private, make_players(private, 12))
         played_tournament(published=True, rounds=2, slug="test-open")
+        more = request.node.get_closest_marker("world").kwargs.get("more")
+        if more is not None:
+            more()
     yield
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
@@ -441,10 +446,12 @@ def seated_round(db, world, organiser, scorer, second_scorer):
 
     if world is not None:
         return world["club-night"].rounds.get(number=1)
-    tournament = TournamentFactory(
-        name="Test Open", slug="club-night", owner=organiser, scorers=[scorer, second_scorer]
-    )
-    return seated_round(tournament, make_players(tournament, 12))
+    # One block: the views are worked out once, for the seated round.
+    with transaction.atomic():
+        tournament = TournamentFactory(
+            name="Test Open", slug="club-night", owner=organiser, scorers=[scorer, second_scorer]
+        )
+        return seated_round(tournament, make_players(tournament, 12))
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import factory
+from django.db import transaction
 
 from scoring.rules import deals_per_round
 from tournament.demo import synthetic_rounds, table_sizes
@@ -158,6 +159,7 @@ def record_deal(table, number, won, last_in, left_over):
     )
 
 
+@transaction.atomic
 def fill_tables(tables: Sequence[tuple[Table, Sequence[Player], Sequence[Row] | None]]):
     """Seat each saved, empty table's players in order (seat 1 first) and, where rows are
     given, record them as its confirmed sheet, with the seats' sums over them: what
@@ -203,6 +205,7 @@ def _changed(tournament_ids) -> None:
         public_changes.mark_changed(tournament_id)
 
 
+@transaction.atomic
 def clear_deals(tournament):
     """Delete every deal of ``tournament``, and the seats' sums with them."""
     for table in Table.objects.filter(round__tournament=tournament):
@@ -211,6 +214,7 @@ def clear_deals(tournament):
     _changed([tournament.pk])
 
 
+@transaction.atomic
 def make_players(tournament, count: int) -> list[Player]:
     """``count`` players named "Player 0000" on, of three clubs in turn, ids p1 on."""
     players = Player.objects.bulk_create(
@@ -223,6 +227,7 @@ def make_players(tournament, count: int) -> list[Player]:
     return players
 
 
+@transaction.atomic
 def seated_round(
     tournament, players: Sequence[Player], *, number=1, started=True, released=False, deals=None
 ) -> Round:
@@ -242,6 +247,7 @@ def seated_round(
     return round_
 
 
+@transaction.atomic
 def play_round(round_, seating: Sequence[Sequence[Player]], deals=None) -> list[Table]:
     """Tables 1, 2, ... of ``round_`` with ``seating``'s players, each table's confirmed
     rows from ``deals`` (a list in table order) when given: a round's rows in a few bulk
@@ -253,6 +259,7 @@ def play_round(round_, seating: Sequence[Sequence[Player]], deals=None) -> list[
     return tables
 
 
+@transaction.atomic
 def played_tournament(
     *,
     players=12,
@@ -322,6 +329,7 @@ EIGHT_ROWS: list[Row] = [
 ]
 
 
+@transaction.atomic
 def table_of(size: int, **fields: Any) -> Table:
     """Table 1 of the started round 1 of a new tournament (``fields``: its own, such as
     ``scoring="caidis"`` or ``rule_set="du-coeur"``), seating ``size`` players of

@@ -25,11 +25,13 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.urls import resolve
 from django.utils import timezone
 
+from tests.factories import played_tournament
 from tests.pages import ROWS
 from tests.routes import NEEDS_TOURNAMENT, ROUTES, Access, url_for
 from tournament.models import KeepApart, Player, Table, Tournament, WebhookEndpoint
@@ -154,21 +156,14 @@ def url_for_any(name):
     return url_for(name, Tournament.objects.get(slug="club-night") if needs else None)
 
 
-@pytest.fixture
-def state(
-    seated_round,
-    make_played,
-    outsider,
-    client,
-    organiser_client,
-    scorer_client,
-    second_scorer_client,
-):
-    """club-night with table 1 entered by simon and a pair kept apart, and another
-    tournament with rows of its own (whose ids are junk to club-night's views)."""
-    tournament = seated_round.tournament
+def _the_junk_world():
+    """What the junk tests add to the world (tests/conftest.py ``world``), once a module:
+    club-night's table 1 entered by simon and a pair kept apart, and another tournament
+    with rows of its own (whose ids are junk to club-night's views). Each test's posts are
+    rolled back (``answer``), and each test's transaction too."""
+    tournament = Tournament.objects.get(slug="club-night")
     save_sheet(
-        Table.objects.get(round=seated_round, number=1),
+        Table.objects.get(round__tournament=tournament, round__number=1, number=1),
         tournament.scorers.get(username="simon"),
         ROWS,
         expected_version=0,
@@ -197,22 +192,41 @@ def state(
         secret="whsec_" + "A" * 43 + "=",
         site="https://scores.example.org",
     )
-    other = make_played(players=6, rounds=1, slug="other-open")
+    other = played_tournament(players=6, rounds=1, slug="other-open")
     others = list(Player.objects.filter(tournament=other).order_by("pk")[:2])
-    other_pair = KeepApart.objects.create(tournament=other, first=others[0], second=others[1])
-    other.scorers.add(outsider)
-    other_webhook = WebhookEndpoint.objects.create(
+    KeepApart.objects.create(tournament=other, first=others[0], second=others[1])
+    other.scorers.add(get_user_model().objects.get(username="oscar"))
+    WebhookEndpoint.objects.create(
         tournament=other,
         url="https://hooks.example.org/other",
         events=["round.released"],
         secret="whsec_" + "B" * 43 + "=",
         site="https://scores.example.org",
     )
+
+
+# The users and tournaments, and what the junk tests add to them, built once per module.
+pytestmark = pytest.mark.world(more=_the_junk_world)
+
+
+@pytest.fixture
+def state(
+    world,
+    outsider,
+    client,
+    organiser_client,
+    scorer_client,
+    second_scorer_client,
+):
+    """club-night with table 1 entered by simon and a pair kept apart, and another
+    tournament with rows of its own (whose ids are junk to club-night's views)."""
+    tournament = world["club-night"]
+    other = world["other-open"]
     foreign = {
-        "player": others[0].pk,
-        "pair": other_pair.pk,
+        "player": Player.objects.filter(tournament=other).order_by("pk")[0].pk,
+        "pair": KeepApart.objects.get(tournament=other).pk,
         "user": outsider.pk,
-        "endpoint": other_webhook.pk,
+        "endpoint": WebhookEndpoint.objects.get(tournament=other).pk,
     }
     return {
         "tournament": tournament,
