@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.checks import axe_violations, template_text
+from tests.browser.checks import AXE, axe_violations, template_text
 from tests.browser.layout import layout_problems
 from tests.browser.sweep import ANONYMOUS, ORGANISER, ROLES, USERNAMES, VIEWPORTS, pages_for
 from tests.factories import played_tournament, seated_round
@@ -43,6 +43,9 @@ def sweep_tournament(transactional_db, django_user_model):
 
 def context_of(chromium: Browser, live_server, role: str, viewport: str) -> BrowserContext:
     context = chromium.new_context(base_url=live_server.url, viewport=VIEWPORTS[viewport])
+    # axe-core in every page the sweep opens before the page's own scripts, from the file
+    # once (``axe_violations`` would otherwise send its 500 KB to each page again).
+    context.add_init_script(path=AXE)
     if role != ANONYMOUS:
         client = Client()
         client.force_login(django_user_model_get(USERNAMES[role]))
