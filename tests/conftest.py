@@ -280,6 +280,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     from django.conf import settings
 
     default = settings.DATABASES["default"]
+    if default["ENGINE"] == "django.db.backends.postgresql":
+        # The tests' commits need not wait for the disk: a test database outlives no crash.
+        options = default.setdefault("OPTIONS", {})
+        options["options"] = f"{options.get('options', '')} -c synchronous_commit=off".strip()
     if default["ENGINE"] != "django.db.backends.sqlite3":
         yield
         return
