@@ -14,13 +14,14 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.rules import deals_per_round
-from tests.factories import a_deal, seated_round
+from tests.factories import a_deal, played_tournament, seated_round
 from tournament.models import Person, Series, SeriesTournament, Table
 from tournament.shared import public_changes
 from tournament.shared.public_changes import mark_changed
@@ -35,11 +36,14 @@ def link(tournament, people):
         player.save(update_fields=["person"])
 
 
-@pytest.fixture
-def people(db):
+def _the_league():
+    """Two series of the same evening, once a module (tests/conftest.py ``world``): olive's
+    "clean" and "noisy" (see the module's text), and the people linked to their players."""
+    users = get_user_model().objects
+    olive = users.get(username="olive")
     names = [f"Person {i:02d}" for i in range(FIELD)]
     names[0] = 'Zoë <b>Bold</b> & "Co"'
-    return [
+    people = [
         Person.objects.create(
             name=name,
             club="Red Lion" if i % 2 else "Crown & Anchor",
@@ -47,16 +51,8 @@ def people(db):
         )
         for i, name in enumerate(names)
     ]
-
-
-def _hidden_person(name):
-    return Person.objects.create(name=name, club=f"{name}'s club", member=name[:6].upper())
-
-
-@pytest.fixture
-def league(make_played, people, organiser, django_user_model):
-    clean = make_played(players=FIELD, rounds=2, seed=4, slug="clean-open", owner=organiser)
-    noisy = make_played(players=FIELD, rounds=2, seed=4, slug="noisy-open", owner=organiser)
+    clean = played_tournament(players=FIELD, rounds=2, seed=4, slug="clean-open", owner=olive)
+    noisy = played_tournament(players=FIELD, rounds=2, seed=4, slug="noisy-open", owner=olive)
     link(clean, people)
     link(noisy, people)
     players = list(noisy.players.order_by("pk"))
@@ -66,23 +62,42 @@ def league(make_played, people, organiser, django_user_model):
     fourth = seated_round(noisy, players, number=4, released=True)
     for table in Table.objects.filter(round=fourth):
         rows = [a_deal(table.size)] * deals_per_round(table.size, noisy.rotations_per_round)
-        save_sheet(table, organiser, rows, expected_version=0, final=True)
+        save_sheet(table, olive, rows, expected_version=0, final=True)
     # Not published: its person appears nowhere.
-    hidden = make_played(players=4, rounds=1, slug="hidden-night", published=False)
+    hidden = played_tournament(players=4, rounds=1, slug="hidden-night", published=False)
     link(hidden, [_hidden_person("Harriet Hidden"), *people[:3]])
     # Another organiser's, not accepted yet.
-    other = django_user_model.objects.create_user("otto", password="pw")
-    pending = make_played(players=4, rounds=1, slug="pending-night", owner=other)
+    other = users.create_user("otto", password="pw")
+    pending = played_tournament(players=4, rounds=1, slug="pending-night", owner=other)
     link(pending, [_hidden_person("Peter Pending"), *people[3:6]])
 
-    clean_series = Series.objects.create(name="Clean league", slug="clean", owner=organiser)
-    noisy_series = Series.objects.create(name="Noisy league", slug="noisy", owner=organiser)
+    clean_series = Series.objects.create(name="Clean league", slug="clean", owner=olive)
+    noisy_series = Series.objects.create(name="Noisy league", slug="noisy", owner=olive)
     SeriesTournament.objects.create(series=clean_series, tournament=clean, accepted=True)
     for tournament, accepted in ((noisy, True), (hidden, True), (pending, False)):
         SeriesTournament.objects.create(
             series=noisy_series, tournament=tournament, accepted=accepted
         )
-    return clean_series, noisy_series
+
+
+def _hidden_person(name):
+    return Person.objects.create(name=name, club=f"{name}'s club", member=name[:6].upper())
+
+
+# The standing users and tournaments, and the two series, built once per module: each
+# test's changes are rolled back at its end.
+pytestmark = pytest.mark.world(more=_the_league)
+
+
+@pytest.fixture
+def people(world):
+    """The people of both series' evenings, in the order of their players."""
+    return list(Person.objects.order_by("pk")[:FIELD])
+
+
+@pytest.fixture
+def league(world):
+    return Series.objects.get(slug="clean"), Series.objects.get(slug="noisy")
 
 
 def page(client, name, *args):
