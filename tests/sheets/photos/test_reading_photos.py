@@ -295,18 +295,19 @@ def test_read_sheet_says_a_file_that_is_no_photo_is_not_our_sheet(tmp_path):
     assert err.getvalue().startswith("not_our_sheet: This file is not a photo")
 
 
-def test_the_app_starts_without_opencv():
-    """``manage.py check`` and every URL's view load no OpenCV: only reading a photo does."""
+def test_the_app_starts_without_opencv_or_numpy():
+    """``manage.py check`` and every URL's view load neither OpenCV nor numpy (some 100 MB
+    a process): only reading a photo, or a simulation, does."""
     code = (
         "import sys, django; django.setup(); "
         "from django.core.management import call_command; call_command('check'); "
         "import tournament.urls, tournament.sheets.desk.views.photos, "
         "tournament.sheets.photos.tasks; "
-        "print('cv2' in sys.modules)"
+        "print(sorted({'cv2', 'numpy'} & set(sys.modules)))"
     )
     result = run(["-c", code], environment(DJANGO_SETTINGS_MODULE="config.settings"))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "False"
+    assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_a_batch_of_photos_names_an_unknown_batch_404(scorer_client, seated_round):

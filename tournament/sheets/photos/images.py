@@ -1,19 +1,19 @@
 """A photo's pixels as the desk keeps and shows them: the photo downscaled for the sheet's
 history, and one cell's crop cut from the straightened sheet.
 
-OpenCV is imported inside these functions only: the app starts, and its pages that show
-no photo run, without it."""
+OpenCV and numpy are imported inside these functions only: the app starts, and its pages
+that show no photo run, without them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from scoring.sheet_reading.refusals import PhotoRefusal
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 # The photo as kept: its long side at most this many pixels, JPEG at this quality (the
 # straightened sheet too). A sheet's smallest box is about 6 mm, some 40 pixels across at
@@ -59,6 +59,7 @@ def as_jpeg(pixels: NDArray[Any]) -> bytes:
 def png_as_jpeg(png: bytes) -> bytes:
     """A PNG (the reader's crops) as JPEG: a straightened sheet in a quarter of the bytes."""
     import cv2
+    import numpy as np
 
     pixels = cv2.imdecode(np.frombuffer(png, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
     if pixels is None:
@@ -69,6 +70,7 @@ def png_as_jpeg(png: bytes) -> bytes:
 @lru_cache(maxsize=4)
 def _sheet_pixels(key: tuple[int, int], data: bytes):
     import cv2
+    import numpy as np
 
     return cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
 
