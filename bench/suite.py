@@ -38,19 +38,20 @@ def clone(rev: str, into: Path) -> None:
     )
 
 
-def timed_suite(folder: Path) -> tuple[float, float, int]:
+def timed_suite(folder: Path, log: Path) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds (the process and its children) and the exit status of
-    ``python3 run.py test`` in ``folder``."""
+    ``python3 run.py test`` in ``folder``, its output written to ``log``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    completed = subprocess.run(
-        [sys.executable, "run.py", "test"],
-        cwd=folder,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={key: value for key, value in os.environ.items() if key != "DATABASE_URL"},
-        check=False,
-    )
+    with log.open("w", encoding="utf-8") as output:
+        completed = subprocess.run(
+            [sys.executable, "run.py", "test"],
+            cwd=folder,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env={key: value for key, value in os.environ.items() if key != "DATABASE_URL"},
+            check=False,
+        )
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -60,6 +61,11 @@ def timed_suite(folder: Path) -> tuple[float, float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", action="append", help="a revision to clone (repeatable)")
+    parser.add_argument(
+        "--logs",
+        default=tempfile.gettempdir(),
+        help="the folder for each run's output, suite-N.log (default: the system's temp folder)",
+    )
     args = parser.parse_args()
     revisions = args.rev or ["HEAD"]
     walls = []
@@ -67,10 +73,15 @@ def main() -> None:
         for number, rev in enumerate(revisions):
             folder = Path(scratch) / f"clone-{number}"
             clone(rev, folder)
-            wall, cpu, status = timed_suite(folder)
+            log = Path(args.logs) / f"suite-{number}.log"
+            wall, cpu, status = timed_suite(folder, log)
             walls.append(wall)
             verdict = "passed" if status == 0 else f"FAILED (exit {status})"
             print(f"{rev}: {wall:.0f} s wall, {cpu:.0f} s CPU, {verdict}", flush=True)
+            # pytest's last line (how many passed, failed, skipped) and what failed.
+            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+            print("\n".join(line for line in lines if line.startswith("FAILED ")))
+            print(lines[-1] if lines else "(no output)", f"(the whole output: {log})", flush=True)
     if len(walls) == 2:
         print(f"{revisions[1]} / {revisions[0]}: {walls[1] / walls[0]:.2f} of the wall time")
 
