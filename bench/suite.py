@@ -63,24 +63,28 @@ def main() -> None:
     parser.add_argument("--rev", action="append", help="a revision to clone (repeatable)")
     parser.add_argument(
         "--logs",
-        default=tempfile.gettempdir(),
-        help="the folder for each run's output, suite-N.log (default: the system's temp folder)",
+        help="the folder for each run's output, suite-N.log (default: a new folder of the "
+        "system's temp folder, printed with each result)",
     )
     args = parser.parse_args()
     revisions = args.rev or ["HEAD"]
+    logs = Path(args.logs or tempfile.mkdtemp(prefix="lld-suite-logs-"))
+    logs.mkdir(parents=True, exist_ok=True)
     walls = []
     with tempfile.TemporaryDirectory(prefix="lld-suite-") as scratch:
         for number, rev in enumerate(revisions):
             folder = Path(scratch) / f"clone-{number}"
             clone(rev, folder)
-            log = Path(args.logs) / f"suite-{number}.log"
+            log = logs / f"suite-{number}.log"
             wall, cpu, status = timed_suite(folder, log)
             walls.append(wall)
             verdict = "passed" if status == 0 else f"FAILED (exit {status})"
             print(f"{rev}: {wall:.0f} s wall, {cpu:.0f} s CPU, {verdict}", flush=True)
             # pytest's last line (how many passed, failed, skipped) and what failed.
             lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
-            print("\n".join(line for line in lines if line.startswith("FAILED ")))
+            failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+            if failed:
+                print("\n".join(failed))
             print(lines[-1] if lines else "(no output)", f"(the whole output: {log})", flush=True)
     if len(walls) == 2:
         print(f"{revisions[1]} / {revisions[0]}: {walls[1] / walls[0]:.2f} of the wall time")

@@ -180,9 +180,14 @@ def after_commit(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_public_generations(monkeypatch):
+def _fresh_public_generations(request, monkeypatch):
     # Each test's database is rolled back under the workers' remembered generations, the
     # views they keep and the versions they worked out.
+    if request.node.get_closest_marker("world") is not None:
+        # In a world, what another test kept in the cache or the series' memory was worked
+        # out from its own changes, rolled back since: the same rows, other contents.
+        cache.clear()
+        series.forget()
     public_changes.forget_generations()
     derived.forget_kept()
     refresh.forget_done()
@@ -333,19 +338,26 @@ def _world(request):
     request.getfixturevalue("django_db_setup")
     django_db_blocker = request.getfixturevalue("django_db_blocker")
     # The tests' fast hasher (``_fast_password_hashing``), which their logins check with.
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        users = get_user_model().objects
-        olive, simon, sarah, _ = (
-            users.create_user(name, password="pw") for name in ("olive", "simon", "sarah", "oscar")
-        )
-        private = TournamentFactory(
-            name="Test Open", slug="club-night", owner=olive, scorers=[simon, sarah]
-        )
-        seated_round(private, make_players(private, 12))
-        played_tournament(published=True, rounds=2, slug="test-open")
-        more = request.node.get_closest_marker("world").kwargs.get("more")
-        if more is not None:
-            more()
+    try:
+        with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+            users = get_user_model().objects
+            olive, simon, sarah, _ = (
+                users.create_user(name, password="pw")
+                for name in ("olive", "simon", "sarah", "oscar")
+            )
+            private = TournamentFactory(
+                name="Test Open", slug="club-night", owner=olive, scorers=[simon, sarah]
+            )
+            seated_round(private, make_players(private, 12))
+            played_tournament(published=True, rounds=2, slug="test-open")
+            more = request.node.get_closest_marker("world").kwargs.get("more")
+            if more is not None:
+                more()
+    except BaseException:
+        # Half a world left committed would break every later world of this worker.
+        with django_db_blocker.unblock():
+            call_command("flush", interactive=False, verbosity=0)
+        raise
     yield
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
@@ -357,10 +369,6 @@ def world(request):
     if request.node.get_closest_marker("world") is None:
         return None
     request.getfixturevalue("db")
-    # What another test of the module kept in the cache or the series' memory was worked
-    # out from its own changes, rolled back since: the same rows, other contents.
-    cache.clear()
-    series.forget()
     from tournament.models import Tournament
 
     return {tournament.slug: tournament for tournament in Tournament.objects.all()}
