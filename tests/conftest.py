@@ -331,12 +331,18 @@ def _world(request):
 
     from tests.factories import TournamentFactory, make_players, played_tournament, seated_round
 
-    if request.node.get_closest_marker("world") is None:
+    marker = request.node.get_closest_marker("world")
+    if marker is None:
         yield
         return
     # Before any test's own transaction: a module's fixtures are set up before its tests'.
     request.getfixturevalue("django_db_setup")
     django_db_blocker = request.getfixturevalue("django_db_blocker")
+
+    def delete_everything() -> None:
+        with django_db_blocker.unblock():
+            call_command("flush", interactive=False, verbosity=0)
+
     # The tests' fast hasher (``_fast_password_hashing``), which their logins check with.
     try:
         with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
@@ -350,17 +356,15 @@ def _world(request):
             )
             seated_round(private, make_players(private, 12))
             played_tournament(published=True, rounds=2, slug="test-open")
-            more = request.node.get_closest_marker("world").kwargs.get("more")
+            more = marker.kwargs.get("more")
             if more is not None:
                 more()
     except BaseException:
         # Half a world left committed would break every later world of this worker.
-        with django_db_blocker.unblock():
-            call_command("flush", interactive=False, verbosity=0)
+        delete_everything()
         raise
     yield
-    with django_db_blocker.unblock():
-        call_command("flush", interactive=False, verbosity=0)
+    delete_everything()
 
 
 @pytest.fixture

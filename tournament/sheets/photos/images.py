@@ -58,21 +58,23 @@ def as_jpeg(pixels: NDArray[Any]) -> bytes:
 
 def png_as_jpeg(png: bytes) -> bytes:
     """A PNG (the reader's crops) as JPEG: a straightened sheet in a quarter of the bytes."""
-    import cv2
-    import numpy as np
-
-    pixels = cv2.imdecode(np.frombuffer(png, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
+    pixels = _decoded(png)
     if pixels is None:
         raise ValueError("the straightened sheet cannot be decoded")
     return as_jpeg(pixels)
 
 
-@lru_cache(maxsize=4)
-def _sheet_pixels(key: tuple[int, int], data: bytes):
+def _decoded(data: bytes):
+    """The pixels of an encoded image (PNG, JPEG), or None when they cannot be decoded."""
     import cv2
     import numpy as np
 
     return cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
+
+
+@lru_cache(maxsize=4)
+def _sheet_pixels(key: tuple[int, int], data: bytes):
+    return _decoded(data)
 
 
 def cell_crop(
